@@ -1,0 +1,320 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Case selects the key casing written by Append.
+type Case uint8
+
+const (
+	// Snake writes snake_case keys, as the /v1 API answers.
+	Snake Case = iota
+	// Camel writes camelCase keys, as consolidated files carry them.
+	Camel
+)
+
+// WriteOptions controls Append.
+type WriteOptions struct {
+	Case Case
+	// OmitListDate leaves list_date out, as records of delta changes carry
+	// none (SERVICE.md 2.5).
+	OmitListDate bool
+	// OmitPEPLevel and OmitSourceCountry strip the attributes that are
+	// enabled per API key by feature flag.
+	OmitPEPLevel      bool
+	OmitSourceCountry bool
+}
+
+// FieldError is a value that has the wrong JSON type for its attribute.
+type FieldError struct {
+	Field string // the key as written in the input
+	Err   error
+}
+
+func (e *FieldError) Error() string { return fmt.Sprintf("field %q: %v", e.Field, e.Err) }
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// MarshalJSON writes r with snake_case keys, as the /v1 API answers.
+func (r Record) MarshalJSON() ([]byte, error) {
+	return r.Append(nil, WriteOptions{}), nil
+}
+
+// Append appends r as one JSON object to dst. Empty attributes are omitted;
+// list_date is written as a string ("0" when unavailable) unless omitted;
+// Extra attributes follow the known ones, sorted by key.
+func (r *Record) Append(dst []byte, o WriteOptions) []byte {
+	dst = append(dst, '{')
+	first := true
+	key := func(a *attribute) {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		k := a.snake
+		if o.Case == Camel {
+			k = a.camel
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+	}
+	for i := range attributes {
+		a := &attributes[i]
+		switch a.kind {
+		case kindString:
+			if s := *a.str(r); s != "" {
+				if o.OmitSourceCountry && a.snake == "source_country" {
+					continue
+				}
+				key(a)
+				dst = appendString(dst, s)
+			}
+		case kindList:
+			if l := *a.list(r); len(l) > 0 {
+				key(a)
+				dst = append(dst, '[')
+				for j, s := range l {
+					if j > 0 {
+						dst = append(dst, ',')
+					}
+					dst = appendString(dst, s)
+				}
+				dst = append(dst, ']')
+			}
+		case kindInt32:
+			if r.PEPLevel != 0 && !o.OmitPEPLevel {
+				key(a)
+				dst = strconv.AppendInt(dst, int64(r.PEPLevel), 10)
+			}
+		case kindListDate:
+			if !o.OmitListDate {
+				key(a)
+				dst = append(dst, '"')
+				dst = strconv.AppendInt(dst, r.ListDate, 10)
+				dst = append(dst, '"')
+			}
+		}
+	}
+	if len(r.Extra) > 0 {
+		keys := make([]string, 0, len(r.Extra))
+		for k := range r.Extra {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = appendString(dst, k)
+			dst = append(dst, ':')
+			dst = append(dst, r.Extra[k]...)
+		}
+	}
+	return append(dst, '}')
+}
+
+// UnmarshalJSON reads a record with keys in either casing. Unknown keys are
+// kept in Extra; a value of the wrong type is a *FieldError.
+func (r *Record) UnmarshalJSON(data []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	*r = Record{}
+	// Sorted keys make the error for a line with several bad fields
+	// deterministic.
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := m[k]
+		a, ok := attrByKey[foldKey(k)]
+		if !ok {
+			if r.Extra == nil {
+				r.Extra = make(map[string]json.RawMessage)
+			}
+			r.Extra[k] = v
+			continue
+		}
+		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			continue
+		}
+		if err := a.decode(r, v); err != nil {
+			return &FieldError{Field: k, Err: err}
+		}
+	}
+	return nil
+}
+
+func (a *attribute) decode(r *Record, v json.RawMessage) error {
+	switch a.kind {
+	case kindString:
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return fmt.Errorf("want a string")
+		}
+		*a.str(r) = s
+	case kindList:
+		var l []string
+		if err := json.Unmarshal(v, &l); err != nil {
+			// A single string where a list is expected is read as a list of
+			// one: some producers flatten one-element arrays.
+			var s string
+			if json.Unmarshal(v, &s) != nil {
+				return fmt.Errorf("want an array of strings")
+			}
+			l = []string{s}
+		}
+		l = dropEmpty(l)
+		if len(l) > 0 {
+			*a.list(r) = l
+		}
+	case kindInt32:
+		n, err := parseNumber(v, 32)
+		if err != nil {
+			return err
+		}
+		r.PEPLevel = int32(n)
+	case kindListDate:
+		n, err := parseNumber(v, 64)
+		if err != nil {
+			return err
+		}
+		r.ListDate = n
+	}
+	return nil
+}
+
+// parseNumber reads an integer given as a JSON number or a string holding
+// one ("" counts as 0).
+func parseNumber(v json.RawMessage, bits int) (int64, error) {
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		var n json.Number
+		if err := json.Unmarshal(v, &n); err != nil {
+			return 0, fmt.Errorf("want a number or a string holding one")
+		}
+		s = n.String()
+	}
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, bits)
+	if err != nil {
+		// Some producers write a long as 1.6e12.
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || f != float64(int64(f)) {
+			return 0, fmt.Errorf("%q is not an integer", s)
+		}
+		n = int64(f)
+	}
+	return n, nil
+}
+
+func dropEmpty(l []string) []string {
+	out := l[:0]
+	for _, s := range l {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// MarshalJSON writes c as a delta line: {"type":...,"record":{...}} with a
+// camelCase record without list_date, as consolidated files carry them.
+func (c Change) MarshalJSON() ([]byte, error) {
+	return c.Append(nil), nil
+}
+
+// Append appends c as a delta line (without newline) to dst.
+func (c *Change) Append(dst []byte) []byte {
+	dst = append(dst, `{"type":`...)
+	dst = appendString(dst, c.Type)
+	dst = append(dst, `,"record":`...)
+	dst = c.Record.Append(dst, WriteOptions{Case: Camel, OmitListDate: true})
+	return append(dst, '}')
+}
+
+// UnmarshalJSON reads a delta line with a record in either casing.
+func (c *Change) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Type   string          `json:"type"`
+		Record json.RawMessage `json:"record"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return &FieldError{Field: "type", Err: err}
+	}
+	if len(raw.Record) == 0 {
+		return &FieldError{Field: "record", Err: fmt.Errorf("missing")}
+	}
+	c.Type = raw.Type
+	if err := c.Record.UnmarshalJSON(raw.Record); err != nil {
+		if fe, ok := err.(*FieldError); ok {
+			return &FieldError{Field: "record." + fe.Field, Err: fe.Err}
+		}
+		return &FieldError{Field: "record", Err: err}
+	}
+	return nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Unlike encoding/json it does not
+// escape <, > and &: records are data, not HTML. Invalid UTF-8 becomes U+FFFD.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		// U+2028 and U+2029 break JavaScript parsers of JSON Lines.
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

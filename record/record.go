@@ -1,0 +1,139 @@
+// Package record defines the AML record, the consolidated change and the
+// source catalogue entry of the screening service, and reads and writes them
+// as JSON in both key casings the service uses: snake_case in API responses,
+// camelCase in consolidated files.
+//
+// Empty attributes are never written. Attributes a reader does not know are
+// kept verbatim in Record.Extra and written back out, so a newer upstream
+// schema survives a pass through amlscreen.
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Source types of SERVICE.md 2.1. More may be added upstream; unknown values
+// are kept as they are.
+const (
+	SourceSanction             = "SANCTION"
+	SourcePEP                  = "PEP"
+	SourceCriminal             = "CRIMINAL"
+	SourceNonCompliantTaxpayer = "NON_COMPLIANT_TAXPAYER"
+	SourceOther                = "OTHER"
+	EntityIndividual           = "INDIVIDUAL"
+	EntityEntity               = "ENTITY"
+	EntityVessel               = "VESSEL"
+	EntityAircraft             = "AIRCRAFT"
+	EntityJurisdiction         = "JURISDICTION"
+	EntityObject               = "OBJECT"
+	EntityUnknown              = "UNKNOWN"
+	GenderMale                 = "MALE"
+	GenderFemale               = "FEMALE"
+	GenderUnknown              = "UNKNOWN"
+	ChangeAdd                  = "ADD"
+	ChangeUpdate               = "UPDATE"
+	ChangeDelete               = "DELETE"
+)
+
+// Record is one AML record (SERVICE.md 2.1). The zero value is an empty
+// record; list attributes are nil when absent.
+type Record struct {
+	ID            string
+	SourceID      string
+	SourceType    string
+	PEPType       string
+	PEPLevel      int32 // 1..4; 0 when absent
+	EntityType    string
+	ListDate      int64 // Unix milliseconds; 0 when unavailable
+	Gender        string
+	Name          string
+	TLName        string
+	SourceCountry string
+
+	LastNames           []string
+	GivenNames          []string
+	AliasGivenNames     []string
+	AliasNames          []string
+	NameRemarks         []string
+	Spouse              []string
+	Parents             []string
+	Children            []string
+	Siblings            []string
+	DateOfBirth         []string
+	DateOfBirthRemarks  []string
+	PlaceOfBirth        []string
+	PlaceOfBirthRemarks []string
+	Address             []string
+	AddressRemarks      []string
+	Citizenship         []string
+	CitizenshipRemarks  []string
+	Jurisdiction        []string
+	CompanyNumber       []string
+	SanctionDetails     []string
+	Description         []string
+	Occupations         []string
+	Positions           []string
+	Functions           []string
+	Titles              []string
+	PoliticalParties    []string
+	Links               []string
+	OtherInformation    []string
+
+	// Extra holds attributes this version does not know, by their original
+	// key, so that they survive a read/write round trip. They are not indexed.
+	Extra map[string]json.RawMessage
+}
+
+// Change is one line of a consolidated delta (SERVICE.md 2.5).
+type Change struct {
+	Type   string // ADD, UPDATE or DELETE
+	Record Record
+}
+
+// ErrNoID is returned by Validate for a record without an id.
+var ErrNoID = errors.New("record has no id")
+
+// Validate reports the first structural problem of r: a record must carry an
+// id, and a pep_level, when given, lies in 1..4.
+func (r *Record) Validate() error {
+	if r.ID == "" {
+		return ErrNoID
+	}
+	if r.PEPLevel < 0 || r.PEPLevel > 4 {
+		return fmt.Errorf("record %s: pep_level %d outside 1..4", r.ID, r.PEPLevel)
+	}
+	return nil
+}
+
+// Validate reports whether c is a well-formed change: a known type and a
+// record with an id.
+func (c *Change) Validate() error {
+	switch c.Type {
+	case ChangeAdd, ChangeUpdate, ChangeDelete:
+	default:
+		return fmt.Errorf("change type %q is not ADD, UPDATE or DELETE", c.Type)
+	}
+	return c.Record.Validate()
+}
+
+// Clone returns a deep copy of r, so that a caller may change it without
+// affecting records shared with an index.
+func (r *Record) Clone() *Record {
+	c := *r
+	for _, a := range attributes {
+		if a.kind == kindList {
+			if p := a.list(&c); *p != nil {
+				*p = append([]string(nil), *p...)
+			}
+		}
+	}
+	if r.Extra != nil {
+		c.Extra = make(map[string]json.RawMessage, len(r.Extra))
+		for k, v := range r.Extra {
+			c.Extra[k] = append(json.RawMessage(nil), v...)
+		}
+	}
+	return &c
+}
