@@ -1,0 +1,223 @@
+package normalize
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// legalFormsData is the project's legal-form equivalence table: one class a
+// line, "key: alias | alias | ...". See legalforms.txt for its sources.
+//
+//go:embed legalforms.txt
+var legalFormsData string
+
+// LegalMark starts every canonical legal-form token. It is not a word rune,
+// so no tokenised text can produce it: a canonical token never collides with
+// a word and is easy to recognise for exact-only matching.
+const LegalMark = "~"
+
+// LegalFormTable rewrites legal-form terms to one canonical token per
+// equivalence class.
+type LegalFormTable struct {
+	// byFirst maps the first word of every alias to the aliases starting
+	// with it, longest first, so that the longest alias wins.
+	byFirst map[string][]legalAlias
+	// cjk holds aliases written in Han or kana, which attach to a name
+	// without a space (株式会社トヨタ, 中国石油有限公司).
+	cjk     []legalAlias
+	classes []string // canonical tokens, one per class
+}
+
+type legalAlias struct {
+	words []string
+	canon string
+}
+
+var (
+	defaultTable     *LegalFormTable
+	defaultTableErr  error
+	defaultTableOnce sync.Once
+)
+
+// LegalForms returns the embedded table. Its validity is pinned down by the
+// package tests; a broken table is a build defect, hence the panic.
+func LegalForms() *LegalFormTable {
+	defaultTableOnce.Do(func() {
+		defaultTable, defaultTableErr = ParseLegalForms(legalFormsData)
+	})
+	if defaultTableErr != nil {
+		panic("normalize: embedded legal-form table: " + defaultTableErr.Error())
+	}
+	return defaultTable
+}
+
+// ParseLegalForms reads a table in the format of legalforms.txt. Every alias
+// passes through Tokenize, so dotted, spaced, accented and Cyrillic
+// spellings meet their plain forms. An alias that folds to the same words
+// in two classes is an error: equivalence must be unambiguous.
+func ParseLegalForms(data string) (*LegalFormTable, error) {
+	t := &LegalFormTable{byFirst: make(map[string][]legalAlias)}
+	owner := make(map[string]string) // joined alias words -> class key
+	keys := make(map[string]bool)
+	sc := bufio.NewScanner(strings.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		key, rest, ok := strings.Cut(text, ":")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" || !isClassKey(key) {
+			return nil, fmt.Errorf("line %d: want \"key: alias | alias\" with a key of a-z and 0-9", line)
+		}
+		if keys[key] {
+			return nil, fmt.Errorf("line %d: class %q defined twice", line, key)
+		}
+		keys[key] = true
+		canon := LegalMark + key
+		t.classes = append(t.classes, canon)
+		n := 0
+		for _, a := range strings.Split(rest, "|") {
+			a = strings.TrimSpace(a)
+			if a == "" {
+				continue
+			}
+			words := Tokenize(a).Words
+			if len(words) == 0 {
+				return nil, fmt.Errorf("line %d: alias %q has no words", line, a)
+			}
+			id := strings.Join(words, " ")
+			if prev, dup := owner[id]; dup {
+				if prev == key {
+					continue // the same alias spelled twice in one class
+				}
+				return nil, fmt.Errorf("line %d: alias %q of class %q is already in class %q", line, a, key, prev)
+			}
+			owner[id] = key
+			la := legalAlias{words: words, canon: canon}
+			t.byFirst[words[0]] = append(t.byFirst[words[0]], la)
+			if len(words) == 1 && hasCJK(words[0]) {
+				t.cjk = append(t.cjk, la)
+			}
+			n++
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("line %d: class %q has no aliases", line, key)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	for w, l := range t.byFirst {
+		sort.SliceStable(l, func(i, j int) bool { return len(l[i].words) > len(l[j].words) })
+		t.byFirst[w] = l
+	}
+	sort.SliceStable(t.cjk, func(i, j int) bool { return len(t.cjk[i].words[0]) > len(t.cjk[j].words[0]) })
+	return t, nil
+}
+
+// Classes returns the canonical token of every class, in table order.
+func (t *LegalFormTable) Classes() []string { return t.classes }
+
+// Canonicalize returns words with every legal-form alias replaced by its
+// class's canonical token, the longest alias first, left to right. A Han or
+// kana word that starts or ends with a legal form is split around it.
+// words is not modified; when nothing changes it is returned as is.
+func (t *LegalFormTable) Canonicalize(words []string) []string {
+	var out []string
+	changed := false
+	for i := 0; i < len(words); {
+		w := words[i]
+		matched := false
+		for _, a := range t.byFirst[w] {
+			if hasPrefixWords(words[i:], a.words) {
+				if !changed {
+					out = append(make([]string, 0, len(words)), words[:i]...)
+					changed = true
+				}
+				out = append(out, a.canon)
+				i += len(a.words)
+				matched = true
+				break
+			}
+		}
+		if matched {
+			continue
+		}
+		if len(t.cjk) > 0 && hasCJK(w) {
+			if parts := t.splitCJK(w); parts != nil {
+				if !changed {
+					out = append(make([]string, 0, len(words)+1), words[:i]...)
+					changed = true
+				}
+				out = append(out, parts...)
+				i++
+				continue
+			}
+		}
+		if changed {
+			out = append(out, w)
+		}
+		i++
+	}
+	if !changed {
+		return words
+	}
+	return out
+}
+
+// splitCJK splits a legal form off the end or the start of a Han or kana
+// word, or returns nil.
+func (t *LegalFormTable) splitCJK(w string) []string {
+	for _, a := range t.cjk {
+		f := a.words[0]
+		if len(w) > len(f) && strings.HasSuffix(w, f) {
+			return []string{strings.TrimSuffix(w, f), a.canon}
+		}
+		if len(w) > len(f) && strings.HasPrefix(w, f) {
+			return []string{a.canon, strings.TrimPrefix(w, f)}
+		}
+	}
+	return nil
+}
+
+// IsLegalForm reports whether tok is a canonical legal-form token.
+func IsLegalForm(tok string) bool { return strings.HasPrefix(tok, LegalMark) }
+
+func hasPrefixWords(words, prefix []string) bool {
+	if len(words) < len(prefix) {
+		return false
+	}
+	for i, p := range prefix {
+		if words[i] != p {
+			return false
+		}
+	}
+	return true
+}
+
+func isClassKey(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func hasCJK(s string) bool {
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return true
+		}
+	}
+	return false
+}
