@@ -1,0 +1,111 @@
+// Package country resolves country names and ISO 3166-1 alpha-2 codes, so
+// that a record whose citizenship reads "Russian Federation" passes a
+// citizenship=RU filter (SEMANTICS.md "Filters").
+package country
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/amlscreen/amlscreen/normalize"
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+)
+
+// aliases are names in common use in sanctions and PEP lists that the
+// English display names of x/text do not give.
+var aliases = map[string]string{
+	"russia": "RU", "russian federation": "RU", "ussr": "RU",
+	"iran": "IR", "islamic republic of iran": "IR", "iran islamic republic of": "IR",
+	"syria": "SY", "syrian arab republic": "SY",
+	"north korea": "KP", "korea north": "KP", "democratic peoples republic of korea": "KP", "dprk": "KP", "korea democratic peoples republic of": "KP",
+	"south korea": "KR", "korea south": "KR", "republic of korea": "KR", "korea republic of": "KR", "korea": "KR",
+	"burma": "MM", "myanmar": "MM",
+	"ivory coast": "CI", "cote divoire": "CI",
+	"united kingdom": "GB", "uk": "GB", "great britain": "GB", "britain": "GB", "england": "GB", "scotland": "GB", "wales": "GB", "northern ireland": "GB",
+	"united states": "US", "united states of america": "US", "usa": "US", "us": "US", "america": "US",
+	"venezuela": "VE", "bolivarian republic of venezuela": "VE",
+	"bolivia": "BO", "tanzania": "TZ", "united republic of tanzania": "TZ",
+	"laos": "LA", "lao peoples democratic republic": "LA",
+	"vietnam": "VN", "viet nam": "VN",
+	"moldova": "MD", "republic of moldova": "MD",
+	"macedonia": "MK", "north macedonia": "MK",
+	"czech republic": "CZ", "czechia": "CZ",
+	"the netherlands": "NL", "holland": "NL",
+	"uae": "AE", "united arab emirates": "AE",
+	"palestine": "PS", "palestinian territories": "PS", "west bank": "PS", "gaza": "PS", "gaza strip": "PS",
+	"democratic republic of the congo": "CD", "congo democratic republic of the": "CD", "drc": "CD", "congo kinshasa": "CD", "zaire": "CD",
+	"republic of the congo": "CG", "congo": "CG", "congo brazzaville": "CG",
+	"swaziland": "SZ", "eswatini": "SZ",
+	"cape verde": "CV", "cabo verde": "CV",
+	"east timor": "TL", "timor leste": "TL",
+	"vatican": "VA", "holy see": "VA", "vatican city": "VA",
+	"taiwan": "TW", "republic of china": "TW",
+	"china": "CN", "peoples republic of china": "CN", "prc": "CN",
+	"hong kong": "HK", "macau": "MO", "macao": "MO",
+	"turkey": "TR", "turkiye": "TR",
+	"brunei": "BN", "brunei darussalam": "BN",
+	"micronesia": "FM", "federated states of micronesia": "FM",
+	"kyrgyzstan": "KG", "kyrgyz republic": "KG",
+	"slovakia": "SK", "slovak republic": "SK",
+	"bosnia": "BA", "bosnia and herzegovina": "BA", "bosnia herzegovina": "BA",
+	"saint kitts and nevis": "KN", "st kitts and nevis": "KN",
+	"saint lucia": "LC", "st lucia": "LC",
+	"saint vincent and the grenadines": "VC", "st vincent and the grenadines": "VC",
+	"british virgin islands": "VG", "bvi": "VG",
+	"crimea": "UA", "ukraine": "UA",
+	"kosovo": "XK",
+}
+
+var (
+	once   sync.Once
+	byName map[string]string
+	codes  map[string]bool
+)
+
+func load() {
+	byName = make(map[string]string, 600)
+	codes = make(map[string]bool, 300)
+	names := display.English.Regions()
+	for a := 'A'; a <= 'Z'; a++ {
+		for b := 'A'; b <= 'Z'; b++ {
+			code := string([]rune{a, b})
+			r, err := language.ParseRegion(code)
+			if err != nil || !r.IsCountry() {
+				continue
+			}
+			codes[code] = true
+			if n := names.Name(r); n != "" {
+				byName[key(n)] = code
+			}
+		}
+	}
+	codes["XK"] = true // Kosovo: user-assigned, used by most lists
+	for n, c := range aliases {
+		byName[key(n)] = c
+	}
+}
+
+// key folds a country name to the form the tables are keyed by:
+// "Côte d’Ivoire" and "COTE D'IVOIRE" meet as "cote divoire".
+func key(s string) string { return strings.Join(normalize.Tokenize(s).Words, " ") }
+
+// IsCode reports whether s is an ISO 3166-1 alpha-2 country code (any case).
+func IsCode(s string) bool {
+	once.Do(load)
+	return len(s) == 2 && codes[strings.ToUpper(s)]
+}
+
+// Code returns the upper-case alpha-2 code for s, which may be a code (any
+// case) or a country name in English.
+func Code(s string) (string, bool) {
+	once.Do(load)
+	s = strings.TrimSpace(s)
+	if len(s) == 2 {
+		if u := strings.ToUpper(s); codes[u] {
+			return u, true
+		}
+	}
+	c, ok := byName[key(s)]
+	return c, ok
+}
