@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"github.com/agnivade/levenshtein"
+
+	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// Brute is the reference matcher: it checks every record against the query
+// with the rules written out as plainly as possible. It is the yardstick
+// for Index in tests and benchmarks, not a production path.
+type Brute struct {
+	recs []*record.Record
+}
+
+// NewBrute returns a brute-force matcher over recs, which it shares.
+func NewBrute(recs []*record.Record) *Brute { return &Brute{recs: recs} }
+
+// Search answers q by checking every record.
+func (b *Brute) Search(q Query) (*Result, error) {
+	c, err := compile(q)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	for _, r := range b.recs {
+		if !passesFilters(c, r) {
+			continue
+		}
+		if m, ok := matchRecord(c, r); ok {
+			res.Hits = append(res.Hits, m.hit(r))
+		}
+	}
+	res.Total = len(res.Hits)
+	res.Hits = rankHits(res.Hits, c.limit)
+	return res, nil
+}
+
+// passesFilters applies entity type, source, dob, gender and citizenship.
+func passesFilters(c *compiled, r *record.Record) bool {
+	if !kindAllows(c.Kind, r.EntityType) {
+		return false
+	}
+	if c.Sources != nil && !c.Sources[r.SourceID] {
+		return false
+	}
+	if c.hasDOB && !dobAllows(c.dob, r.DateOfBirth) {
+		return false
+	}
+	return genderAllows(c.gender, r.Gender) && citizenshipAllows(c.cit, r.Citizenship)
+}
+
+// Pair is one query token and the record token it was paired with.
+type Pair struct {
+	Query, Token string
+	Edits        int
+}
+
+// Match explains how a record matched: the best name string and the pairs.
+type Match struct {
+	Field string // name string field, or "search_all"
+	Text  string // the name string as written in the record
+	score
+	Pairs []Pair
+}
+
+func (m *Match) hit(r *record.Record) Hit {
+	return Hit{Record: r, Exact: m.exact, Edits: m.edits, Extra: m.extra, Field: m.Field}
+}
+
+// Explain tells why r matches q (the best name string and the token pairs),
+// for readable output; ok is false when it does not match by name, whatever
+// the filters say.
+func Explain(q Query, r *record.Record) (m Match, ok bool, err error) {
+	c, err := compile(q)
+	if err != nil {
+		return Match{}, false, err
+	}
+	m, ok = matchRecord(c, r)
+	return m, ok, nil
+}
+
+// matchRecord finds the best way r matches the query's text.
+func matchRecord(c *compiled, r *record.Record) (best Match, found bool) {
+	if c.onlyLegal {
+		return Match{}, false
+	}
+	legal := usesLegalForms(r.EntityType)
+	variants := c.raw
+	if legal {
+		variants = c.legal
+	}
+	consider := func(m Match) {
+		if !found || m.score.better(best.score) {
+			best, found = m, true
+		}
+	}
+	if c.searchAll {
+		b := recordBag(r)
+		tokens := append(append([]string(nil), b.names...), b.others...)
+		for _, v := range variants {
+			pairs, edits, ok := bestPairing(v, tokens, len(b.names), c.Fuzzy)
+			if ok {
+				consider(Match{Field: "search_all", score: score{edits: edits, extra: max(0, len(tokens)-len(v))}, Pairs: pairs})
+			}
+		}
+		return best, found
+	}
+	for _, ns := range NameStrings(r) {
+		name := normalize.RecordName(ns.Text, legal)
+		for _, v := range variants {
+			pairs, edits, ok := bestPairing(v, name.Tokens, len(name.Tokens), c.Fuzzy)
+			if !ok {
+				continue
+			}
+			consider(Match{
+				Field: ns.Field,
+				Text:  ns.Text,
+				score: score{
+					exact: edits == 0 && sameWords(v, name.Tokens[:name.Base]),
+					edits: edits,
+					extra: max(0, name.Base-len(v)),
+				},
+				Pairs: pairs,
+			})
+		}
+	}
+	return best, found
+}
+
+// bestPairing pairs every query token with a different record token, at
+// the least total edits. Record tokens at positions ≥ fuzzyUpTo pair only
+// exactly (search_all's non-name fields). It tries every assignment: clear
+// and exponential, which is what a reference is for.
+func bestPairing(query, tokens []string, fuzzyUpTo, fuzzy int) (pairs []Pair, edits int, ok bool) {
+	used := make([]bool, len(tokens))
+	cur := make([]Pair, len(query))
+	bestEdits := -1
+	var rec func(i, sum int)
+	rec = func(i, sum int) {
+		if bestEdits >= 0 && sum >= bestEdits {
+			return
+		}
+		if i == len(query) {
+			bestEdits = sum
+			pairs = append(pairs[:0], cur...)
+			return
+		}
+		for j, t := range tokens {
+			if used[j] {
+				continue
+			}
+			limit := 0
+			if j < fuzzyUpTo {
+				limit = allowedEdits(fuzzy, query[i], t)
+			}
+			d := levenshtein.ComputeDistance(query[i], t)
+			if d > limit {
+				continue
+			}
+			used[j] = true
+			cur[i] = Pair{Query: query[i], Token: t, Edits: d}
+			rec(i+1, sum+d)
+			used[j] = false
+		}
+	}
+	rec(0, 0)
+	if bestEdits < 0 {
+		return nil, 0, false
+	}
+	return pairs, bestEdits, true
+}
+
+// Edits returns the total edits of the match.
+func (m *Match) Edits() int { return m.edits }
+
+// Exact reports whether the query's words are exactly the name string's.
+func (m *Match) Exact() bool { return m.exact }

@@ -1,0 +1,242 @@
+package engine
+
+import (
+	"sync"
+	"unicode/utf8"
+)
+
+// dict is the token dictionary: every distinct token of the database gets a
+// compact id. Tokens that occur in names are also in an n-gram index, so
+// that the tokens within a few edits of a query token are found without
+// looking at every record (or every token).
+type dict struct {
+	ids   map[string]uint32
+	toks  []string
+	runes []uint8 // rune length, capped at 255
+	// fuzzy marks the tokens that occur in a name (only those pair
+	// fuzzily) and are therefore in grams and byLen.
+	fuzzy []bool
+	// grams maps a padded bigram and a token length to the ids of the name
+	// tokens of that length holding the bigram. Keying by length too means
+	// a look-up reads only the lengths within its edit radius.
+	grams map[uint64][]uint32
+	byLen [][]uint32 // name token ids by rune length
+}
+
+func newDict() *dict {
+	return &dict{ids: make(map[string]uint32), grams: make(map[uint64][]uint32)}
+}
+
+// intern returns the id of tok, adding it when new.
+func (d *dict) intern(tok string) uint32 {
+	if id, ok := d.ids[tok]; ok {
+		return id
+	}
+	id := uint32(len(d.toks))
+	d.ids[tok] = id
+	d.toks = append(d.toks, tok)
+	d.runes = append(d.runes, uint8(min(255, utf8.RuneCountInString(tok))))
+	d.fuzzy = append(d.fuzzy, false)
+	return id
+}
+
+// Sentinel runes pad a token for its bigrams: they lie just past the last
+// Unicode code point, so no text contains them.
+const (
+	padStart = rune(0x110001)
+	padEnd   = rune(0x110002)
+)
+
+func gramKey(a, b rune, length int) uint64 {
+	return uint64(a)<<29 | uint64(b)<<8 | uint64(min(length, 255))
+}
+
+// markFuzzy adds a name token to the n-gram index, once.
+func (d *dict) markFuzzy(id uint32) {
+	if d.fuzzy[id] {
+		return
+	}
+	d.fuzzy[id] = true
+	n := int(d.runes[id])
+	for len(d.byLen) <= n {
+		d.byLen = append(d.byLen, nil)
+	}
+	d.byLen[n] = append(d.byLen[n], id)
+	forEachGram(d.toks[id], func(a, b rune) {
+		k := gramKey(a, b, n)
+		l := d.grams[k]
+		// A token with a repeated bigram is listed once per bigram.
+		if len(l) == 0 || l[len(l)-1] != id {
+			d.grams[k] = append(l, id)
+		}
+	})
+}
+
+// forEachGram calls fn for every padded bigram of s, in order, repeats
+// included.
+func forEachGram(s string, fn func(a, b rune)) {
+	prev := padStart
+	for _, r := range s {
+		fn(prev, r)
+		prev = r
+	}
+	fn(prev, padEnd)
+}
+
+// counters is scratch space for one look-up: a hit count per token id and
+// the ids touched, so that resetting costs only what was used.
+type counters struct {
+	n       []uint16
+	touched []uint32
+	runes   [2][]rune
+}
+
+var counterPool = sync.Pool{New: func() any { return new(counters) }}
+
+// lookup calls fn for every name token within radius edits of q (q itself
+// included when it is a name token), with its distance.
+//
+// Candidates come from the n-gram index: an edit destroys at most two of
+// q's padded bigrams, so a token within r edits shares at least
+// distinct(q) − 2r of them. Survivors are verified with a bounded
+// Levenshtein distance.
+func (d *dict) lookup(q string, radius int, fn func(id uint32, dist int)) {
+	if radius == 0 {
+		if id, ok := d.ids[q]; ok && d.fuzzy[id] {
+			fn(id, 0)
+		}
+		return
+	}
+	c := counterPool.Get().(*counters)
+	defer counterPool.Put(c)
+	if len(c.n) < len(d.toks) {
+		c.n = make([]uint16, len(d.toks)+len(d.toks)/4)
+	}
+	c.runes[0] = append(c.runes[0][:0], []rune(q)...)
+	qr := c.runes[0]
+	L := len(qr)
+
+	// Distinct bigrams of q.
+	var gramBuf [64][2]rune
+	grams := gramBuf[:0]
+	forEachGram(q, func(a, b rune) {
+		for _, g := range grams {
+			if g[0] == a && g[1] == b {
+				return
+			}
+		}
+		grams = append(grams, [2]rune{a, b})
+	})
+	threshold := len(grams) - 2*radius
+
+	verify := func(id uint32) {
+		c.runes[1] = append(c.runes[1][:0], []rune(d.toks[id])...)
+		if dist := boundedDistance(qr, c.runes[1], radius); dist <= radius {
+			fn(id, dist)
+		}
+	}
+	for l := max(1, L-radius); l <= L+radius; l++ {
+		if threshold <= 0 {
+			// Too few bigrams to filter on: verify every token of the length.
+			if l < len(d.byLen) {
+				for _, id := range d.byLen[l] {
+					verify(id)
+				}
+			}
+			continue
+		}
+		c.touched = c.touched[:0]
+		for _, g := range grams {
+			for _, id := range d.grams[gramKey(g[0], g[1], l)] {
+				if c.n[id] == 0 {
+					c.touched = append(c.touched, id)
+				}
+				c.n[id]++
+			}
+		}
+		for _, id := range c.touched {
+			if int(c.n[id]) >= threshold {
+				verify(id)
+			}
+			c.n[id] = 0
+		}
+	}
+}
+
+// boundedDistance returns the Levenshtein distance of a and b when it is at
+// most max, and max+1 otherwise. Only a band of width 2·max+1 of the
+// dynamic-programming matrix is computed, and it stops as soon as the band
+// exceeds max.
+func boundedDistance(a, b []rune, max int) int {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > max {
+		return max + 1
+	}
+	if max == 0 {
+		for i := range a {
+			if a[i] != b[i] {
+				return 1
+			}
+		}
+		return 0
+	}
+	var buf [2][64]int
+	var prev, cur []int
+	if len(b)+1 <= 64 {
+		prev, cur = buf[0][:len(b)+1], buf[1][:len(b)+1]
+	} else {
+		prev, cur = make([]int, len(b)+1), make([]int, len(b)+1)
+	}
+	big := max + 1
+	for j := range prev {
+		prev[j] = min(j, big)
+	}
+	for i := 1; i <= len(a); i++ {
+		lo, hi := i-max, i+max
+		if lo < 1 {
+			lo = 1
+		}
+		if hi > len(b) {
+			hi = len(b)
+		}
+		if lo > 1 {
+			cur[lo-1] = big
+		} else {
+			cur[0] = min(i, big)
+		}
+		rowMin := cur[lo-1]
+		for j := lo; j <= hi; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := prev[j-1] + cost
+			if u := prev[j] + 1; u < v && j <= i-1+max {
+				v = u
+			}
+			if l := cur[j-1] + 1; l < v {
+				v = l
+			}
+			if v > big {
+				v = big
+			}
+			cur[j] = v
+			if v < rowMin {
+				rowMin = v
+			}
+		}
+		if hi < len(b) {
+			cur[hi+1] = big
+		}
+		if rowMin > max {
+			return big
+		}
+		prev, cur = cur, prev
+	}
+	if prev[len(b)] > max {
+		return big
+	}
+	return prev[len(b)]
+}

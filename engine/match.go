@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// NameString is one name of a record that a query is matched against
+// (SEMANTICS.md "Name matching").
+type NameString struct {
+	Field string // where it comes from: "name", "alias_names[1]", "given_names+last_names", ...
+	Text  string
+}
+
+// NameStrings returns the name strings of r: name, tl_name, every alias,
+// and for individuals given names with last names and every alias given
+// name with last names.
+func NameStrings(r *record.Record) []NameString {
+	var out []NameString
+	add := func(field, text string) {
+		if strings.TrimSpace(text) != "" {
+			out = append(out, NameString{Field: field, Text: text})
+		}
+	}
+	add("name", r.Name)
+	add("tl_name", r.TLName)
+	for i, a := range r.AliasNames {
+		add(indexed("alias_names", i), a)
+	}
+	if r.EntityType == record.EntityIndividual {
+		last := strings.Join(r.LastNames, " ")
+		if len(r.GivenNames) > 0 || last != "" {
+			add("given_names+last_names", strings.TrimSpace(strings.Join(r.GivenNames, " ")+" "+last))
+		}
+		for i, g := range r.AliasGivenNames {
+			add(indexed("alias_given_names", i)+"+last_names", strings.TrimSpace(g+" "+last))
+		}
+	}
+	return out
+}
+
+func indexed(field string, i int) string {
+	var b [20]byte
+	n := len(b)
+	for {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+		if i == 0 {
+			break
+		}
+	}
+	return field + "[" + string(b[n:]) + "]"
+}
+
+// bag is the token multiset search_all matches a record against: the words
+// of all its text fields. Name-field tokens may pair fuzzily, the others
+// only exactly.
+type bag struct {
+	names  []string
+	others []string
+}
+
+func (b bag) size() int { return len(b.names) + len(b.others) }
+
+// recordBag builds the search_all bag of r. Name fields of records that are
+// not individuals have their legal forms canonicalised.
+func recordBag(r *record.Record) bag {
+	var b bag
+	legal := usesLegalForms(r.EntityType)
+	r.TextFields(func(f record.Field) {
+		for _, v := range f.Values {
+			if f.Name {
+				b.names = append(b.names, normalize.RecordName(v, legal).Tokens...)
+			} else {
+				b.others = append(b.others, normalize.Words(v)...)
+			}
+		}
+	})
+	return b
+}
+
+// queryVariants tokenises query text both ways: raw, for individuals, and
+// with legal forms canonicalised, for every other record type.
+func queryVariants(text string) (raw, legal [][]string) {
+	return normalize.QueryVariants(text, false), normalize.QueryVariants(text, true)
+}
+
+func allLegal(variants [][]string) bool {
+	for _, v := range variants {
+		for _, t := range v {
+			if !normalize.IsLegalForm(t) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// allowedEdits is the most edits a query token may be from a record token
+// it pairs with: min(fuzzy, cap) where cap is 0 for tokens of 1–2 runes, 1
+// for 3–5, 2 for 6 or more, taken on the shorter of the two tokens so that
+// the rule is symmetric. Canonical legal-form tokens pair only exactly.
+func allowedEdits(fuzzy int, q, t string) int {
+	if fuzzy == 0 || normalize.IsLegalForm(q) || normalize.IsLegalForm(t) {
+		return 0
+	}
+	n := utf8.RuneCountInString(q)
+	if m := utf8.RuneCountInString(t); m < n {
+		n = m
+	}
+	return min(fuzzy, lengthCap(n))
+}
+
+func lengthCap(runes int) int {
+	switch {
+	case runes <= 2:
+		return 0
+	case runes <= 5:
+		return 1
+	}
+	return 2
+}
+
+// maxAllowed is allowedEdits for a query token against the longest record
+// token: the radius of the dictionary look-up.
+func maxAllowed(fuzzy int, q string) int {
+	if fuzzy == 0 || normalize.IsLegalForm(q) {
+		return 0
+	}
+	return min(fuzzy, lengthCap(utf8.RuneCountInString(q)))
+}
+
+// score orders the matches of one record: SEMANTICS.md "Ranking".
+type score struct {
+	exact bool // the query's tokens are exactly the name string's words
+	edits int  // total edits of the pairing
+	extra int  // record tokens left without a partner
+}
+
+// better reports whether a ranks before b.
+func (a score) better(b score) bool {
+	if a.exact != b.exact {
+		return a.exact
+	}
+	if a.edits != b.edits {
+		return a.edits < b.edits
+	}
+	return a.extra < b.extra
+}
+
+// sameWords reports whether q and words hold the same tokens with the same
+// multiplicities, in any order.
+func sameWords(q, words []string) bool {
+	if len(q) != len(words) {
+		return false
+	}
+	count := make(map[string]int, len(q))
+	for _, t := range q {
+		count[t]++
+	}
+	for _, t := range words {
+		if count[t] == 0 {
+			return false
+		}
+		count[t]--
+	}
+	return true
+}
+
+// Hit is one matching record with the best way it matched.
+type Hit struct {
+	Record *record.Record // shared with the index: read only
+	// Exact is true when the query's words are exactly those of a name
+	// string of the record.
+	Exact bool
+	Edits int // total edits of the best pairing
+	Extra int // record tokens without a partner in the best name string
+	// Field names the best-matching name string ("alias_names[0]"), or
+	// "search_all" for a search_all match.
+	Field string
+}
+
+func (h *Hit) score() score { return score{exact: h.Exact, edits: h.Edits, extra: h.Extra} }
+
+// Result is the answer to a check.
+type Result struct {
+	Total int   // every matching record
+	Hits  []Hit // at most the query's limit, best first
+}
+
+// rankHits sorts hits best first, ties broken by record id, and cuts them
+// to limit.
+func rankHits(hits []Hit, limit int) []Hit {
+	sortHits(hits)
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits
+}
+
+func hitLess(a, b *Hit) bool {
+	sa, sb := a.score(), b.score()
+	if sa != sb {
+		return sa.better(sb)
+	}
+	return a.Record.ID < b.Record.ID
+}
+
+func sortHits(hits []Hit) {
+	slices.SortFunc(hits, func(a, b Hit) int {
+		switch {
+		case hitLess(&a, &b):
+			return -1
+		case hitLess(&b, &a):
+			return 1
+		}
+		return 0
+	})
+}

@@ -1,0 +1,271 @@
+package engine
+
+import (
+	"slices"
+)
+
+// Search answers q. It returns a *ParamError for a query that breaks the
+// rules of SEMANTICS.md.
+func (ix *Index) Search(q Query) (*Result, error) {
+	c, err := compile(q)
+	if err != nil {
+		return nil, err
+	}
+	if c.onlyLegal {
+		return &Result{}, nil
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	s := &searcher{ix: ix, c: c, srcOK: ix.sourceMask(c), best: make(map[uint32]candidate)}
+	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
+		s.run(c.raw, anyRecord)
+	} else {
+		s.run(c.raw, individualsOnly)
+		s.run(c.legal, legalOnly)
+	}
+	hits := make([]Hit, 0, len(s.best))
+	for ord, b := range s.best {
+		hits = append(hits, Hit{Record: ix.recs[ord], Exact: b.exact, Edits: b.edits, Extra: b.extra, Field: "search_all"})
+	}
+	res := &Result{Total: len(hits), Hits: rankHits(hits, c.limit)}
+	// Field is resolved for returned hits only: NameStrings allocates.
+	if !c.searchAll {
+		for i := range res.Hits {
+			h := &res.Hits[i]
+			h.Field = fieldOf(h.Record, s.best[ix.ids[h.Record.ID]].slot)
+		}
+	}
+	return res, nil
+}
+
+type recordSel uint8
+
+const (
+	anyRecord       recordSel = iota
+	individualsOnly           // records whose names keep their legal-form words
+	legalOnly                 // records whose names have legal forms canonicalised
+)
+
+type candidate struct {
+	score
+	slot uint16
+}
+
+// searcher holds the state of one search.
+type searcher struct {
+	ix    *Index
+	c     *compiled
+	srcOK []bool
+	best  map[uint32]candidate
+	// matches caches, per query token, the dictionary tokens it may pair
+	// with and their distance.
+	matches map[string]map[uint32]uint8
+	scratch []uint32
+	used    []bool
+}
+
+func (s *searcher) selects(sel recordSel, ord uint32) bool {
+	switch sel {
+	case individualsOnly:
+		return s.ix.info[ord].et == etIndividual
+	case legalOnly:
+		return s.ix.info[ord].et != etIndividual
+	}
+	return true
+}
+
+// tokenMatches returns the dictionary tokens q may pair with: name tokens
+// within its allowed edits and, for search_all, the token itself wherever
+// it occurs.
+func (s *searcher) tokenMatches(q string) map[uint32]uint8 {
+	if m, ok := s.matches[q]; ok {
+		return m
+	}
+	if s.matches == nil {
+		s.matches = make(map[string]map[uint32]uint8)
+	}
+	d := s.ix.d
+	m := make(map[uint32]uint8)
+	d.lookup(q, maxAllowed(s.c.Fuzzy, q), func(id uint32, dist int) {
+		if dist <= allowedEdits(s.c.Fuzzy, q, d.toks[id]) {
+			m[id] = uint8(dist)
+		}
+	})
+	if s.c.searchAll {
+		if id, ok := d.ids[q]; ok {
+			m[id] = 0
+		}
+	}
+	s.matches[q] = m
+	return m
+}
+
+// candidates returns the union of the posting lists of the driver token's
+// matches: the query token with the fewest postings, since every hit must
+// hold a partner of every query token.
+func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
+	driver, least := -1, 0
+	for i, m := range ms {
+		n := 0
+		for id := range m {
+			n += len(post[id])
+		}
+		if driver < 0 || n < least {
+			driver, least = i, n
+		}
+	}
+	if len(ms[driver]) == 1 {
+		for id := range ms[driver] {
+			return post[id]
+		}
+	}
+	s.scratch = s.scratch[:0]
+	for id := range ms[driver] {
+		s.scratch = append(s.scratch, post[id]...)
+	}
+	slices.Sort(s.scratch)
+	return slices.Compact(s.scratch)
+}
+
+func (s *searcher) run(variants [][]string, sel recordSel) {
+	ix := s.ix
+	for _, v := range variants {
+		ms := make([]map[uint32]uint8, len(v))
+		ok := true
+		for i, t := range v {
+			ms[i] = s.tokenMatches(t)
+			if len(ms[i]) == 0 {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if s.c.searchAll {
+			s.runBag(v, ms, sel)
+			continue
+		}
+		for _, ns := range s.candidates(ms, ix.post) {
+			ord := ix.nsRec[ns]
+			if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
+				continue
+			}
+			toks := ix.nsTok[ix.nsOff[ns]:ix.nsOff[ns+1]]
+			edits, ok := s.pair(ms, toks, len(toks))
+			if !ok {
+				continue
+			}
+			base := int(ix.nsBase[ns])
+			sc := score{edits: edits, extra: max(0, base-len(v))}
+			sc.exact = edits == 0 && len(v) == base && s.sameTokens(v, toks[:base])
+			s.offer(ord, candidate{score: sc, slot: ix.nsSlot[ns]})
+		}
+	}
+}
+
+// runBag verifies search_all candidates against their whole bag of tokens.
+func (s *searcher) runBag(v []string, ms []map[uint32]uint8, sel recordSel) {
+	ix := s.ix
+	var ids []uint32
+	for _, ord := range s.candidates(ms, ix.bagPost) {
+		if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
+			continue
+		}
+		b := recordBag(ix.recs[ord])
+		ids = ids[:0]
+		for _, t := range b.names {
+			ids = append(ids, ix.d.ids[t])
+		}
+		for _, t := range b.others {
+			ids = append(ids, ix.d.ids[t])
+		}
+		edits, ok := s.pair(ms, ids, len(b.names))
+		if !ok {
+			continue
+		}
+		s.offer(ord, candidate{score: score{edits: edits, extra: max(0, len(ids)-len(v))}})
+	}
+}
+
+// offer keeps the better of a record's candidates; on a tie the earlier
+// name string wins, so the reported field is deterministic.
+func (s *searcher) offer(ord uint32, c candidate) {
+	if old, ok := s.best[ord]; ok {
+		if !c.score.better(old.score) && !(c.score == old.score && c.slot < old.slot) {
+			return
+		}
+	}
+	s.best[ord] = c
+}
+
+// sameTokens reports whether the query words are exactly the name's words.
+func (s *searcher) sameTokens(v []string, toks []uint32) bool {
+	if cap(s.used) < len(toks) {
+		s.used = make([]bool, len(toks))
+	}
+	used := s.used[:len(toks)]
+	clear(used)
+outer:
+	for _, q := range v {
+		id, ok := s.ix.d.ids[q]
+		if !ok {
+			return false
+		}
+		for j, t := range toks {
+			if !used[j] && t == id {
+				used[j] = true
+				continue outer
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// pair finds the least total edits with which every query token pairs with
+// a different token of toks; tokens at positions ≥ fuzzyUpTo pair only
+// exactly. A depth-first search over query tokens, fewest options first,
+// pruned by the best total so far: names have a handful of tokens, so this
+// is a few dozen steps.
+func (s *searcher) pair(ms []map[uint32]uint8, toks []uint32, fuzzyUpTo int) (int, bool) {
+	type option struct{ pos, dist int }
+	opts := make([][]option, len(ms))
+	for i, m := range ms {
+		for j, t := range toks {
+			if d, ok := m[t]; ok && (d == 0 || j < fuzzyUpTo) {
+				opts[i] = append(opts[i], option{j, int(d)})
+			}
+		}
+		if len(opts[i]) == 0 {
+			return 0, false
+		}
+	}
+	order := make([]int, len(ms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return len(opts[a]) - len(opts[b]) })
+	used := make([]bool, len(toks))
+	best := -1
+	var dfs func(k, sum int)
+	dfs = func(k, sum int) {
+		if best >= 0 && sum >= best {
+			return
+		}
+		if k == len(order) {
+			best = sum
+			return
+		}
+		for _, o := range opts[order[k]] {
+			if used[o.pos] {
+				continue
+			}
+			used[o.pos] = true
+			dfs(k+1, sum+o.dist)
+			used[o.pos] = false
+		}
+	}
+	dfs(0, 0)
+	return best, best >= 0
+}
