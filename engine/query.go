@@ -216,3 +216,10 @@ func citizenshipAllows(want string, got []string) bool {
 	}
 	return false
 }
+
+// Validate checks q against the rules of SEMANTICS.md without searching:
+// it returns the *ParamError a search would.
+func Validate(q Query) error {
+	_, err := compile(q)
+	return err
+}

@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// ResolveIncludes turns the includes parameter (SERVICE.md 4.1) into a
+// source set: the union of the listed source ids and, for the selector
+// "included", the sources included by default. An empty list means the
+// default. A source id that known does not recognise is a *ParamError
+// naming it.
+func ResolveIncludes(list string, known func(id string) bool, included []string) (map[string]bool, error) {
+	set := make(map[string]bool)
+	if strings.TrimSpace(list) == "" {
+		list = "included"
+	}
+	var unknown []string
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		switch {
+		case s == "":
+		case s == "included":
+			for _, id := range included {
+				set[id] = true
+			}
+		case known(s):
+			set[s] = true
+		default:
+			unknown = append(unknown, s)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, &ParamError{Param: "includes", Msg: fmt.Sprintf("unknown source id %s", strings.Join(unknown, ", "))}
+	}
+	return set, nil
+}
+
+// SourceTypes returns, for every source id in the index, the source_type of
+// its records (the first seen), so that callers can tell default sources
+// from OTHER ones.
+func (ix *Index) SourceTypes() map[string]string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make(map[string]string, len(ix.sources))
+	for _, r := range ix.recs {
+		if r == nil {
+			continue
+		}
+		if _, ok := out[r.SourceID]; !ok {
+			out[r.SourceID] = r.SourceType
+		}
+		if len(out) == len(ix.sources) {
+			break
+		}
+	}
+	return out
+}
