@@ -91,6 +91,13 @@ func Fold(s string) string {
 func foldRune(b *strings.Builder, r rune) {
 	var buf [utf8.UTFMax]byte
 	n := utf8.EncodeRune(buf[:], r)
+	if unicode.In(r, unicode.Hangul, unicode.Hiragana, unicode.Katakana) {
+		// Decomposition would split a Hangul syllable into jamo and drop
+		// kana voicing marks (ダ → タ); composing keeps them whole while
+		// still mapping half-width forms (ｶ → カ).
+		b.Write(norm.NFKC.Bytes(buf[:n]))
+		return
+	}
 	d := norm.NFKD.Bytes(buf[:n])
 	for len(d) > 0 {
 		c, size := utf8.DecodeRune(d)

@@ -140,3 +140,11 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+func TestFoldKeepsHangulAndKanaWhole(t *testing.T) {
+	for in, want := range map[string]string{"삼성전자": "삼성전자", "ダイハツ": "ダイハツ", "ｶﾀｶﾅ": "カタカナ"} {
+		if got := Fold(in); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
