@@ -9,13 +9,43 @@ import (
 
 // Brute is the reference matcher: it checks every record against the query
 // with the rules written out as plainly as possible. It is the yardstick
-// for Index in tests and benchmarks, not a production path.
+// for Index in tests and benchmarks, not a production path. Records are
+// tokenised once, up front, so that it measures matching without an index
+// rather than tokenising.
 type Brute struct {
-	recs []*record.Record
+	recs []bruteRecord
+}
+
+// bruteRecord is a record with its name strings and search_all bag
+// tokenised.
+type bruteRecord struct {
+	rec   *record.Record
+	names []bruteName
+	bag   bag
+}
+
+type bruteName struct {
+	NameString
+	normalize.Name
+}
+
+func newBruteRecord(r *record.Record) bruteRecord {
+	br := bruteRecord{rec: r, bag: recordBag(r)}
+	legal := usesLegalForms(r.EntityType)
+	for _, ns := range NameStrings(r) {
+		br.names = append(br.names, bruteName{NameString: ns, Name: normalize.RecordName(ns.Text, legal)})
+	}
+	return br
 }
 
 // NewBrute returns a brute-force matcher over recs, which it shares.
-func NewBrute(recs []*record.Record) *Brute { return &Brute{recs: recs} }
+func NewBrute(recs []*record.Record) *Brute {
+	b := &Brute{recs: make([]bruteRecord, len(recs))}
+	for i, r := range recs {
+		b.recs[i] = newBruteRecord(r)
+	}
+	return b
+}
 
 // Search answers q by checking every record.
 func (b *Brute) Search(q Query) (*Result, error) {
@@ -24,12 +54,13 @@ func (b *Brute) Search(q Query) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{}
-	for _, r := range b.recs {
-		if !passesFilters(c, r) {
+	for i := range b.recs {
+		br := &b.recs[i]
+		if !passesFilters(c, br.rec) {
 			continue
 		}
-		if m, ok := matchRecord(c, r); ok {
-			res.Hits = append(res.Hits, m.hit(r))
+		if m, ok := matchRecord(c, br); ok {
+			res.Hits = append(res.Hits, m.hit(br.rec))
 		}
 	}
 	res.Total = len(res.Hits)
@@ -77,16 +108,17 @@ func Explain(q Query, r *record.Record) (m Match, ok bool, err error) {
 	if err != nil {
 		return Match{}, false, err
 	}
-	m, ok = matchRecord(c, r)
+	br := newBruteRecord(r)
+	m, ok = matchRecord(c, &br)
 	return m, ok, nil
 }
 
 // matchRecord finds the best way r matches the query's text.
-func matchRecord(c *compiled, r *record.Record) (best Match, found bool) {
+func matchRecord(c *compiled, br *bruteRecord) (best Match, found bool) {
 	if c.onlyLegal {
 		return Match{}, false
 	}
-	legal := usesLegalForms(r.EntityType)
+	legal := usesLegalForms(br.rec.EntityType)
 	variants := c.raw
 	if legal {
 		variants = c.legal
@@ -97,26 +129,24 @@ func matchRecord(c *compiled, r *record.Record) (best Match, found bool) {
 		}
 	}
 	if c.searchAll {
-		b := recordBag(r)
-		tokens := append(append([]string(nil), b.names...), b.others...)
+		tokens := append(append([]string(nil), br.bag.names...), br.bag.others...)
 		for _, v := range variants {
-			pairs, edits, ok := bestPairing(v, tokens, len(b.names), c.Fuzzy)
+			pairs, edits, ok := bestPairing(v, tokens, len(br.bag.names), c.Fuzzy)
 			if ok {
 				consider(Match{Field: "search_all", score: score{edits: edits, extra: max(0, len(tokens)-len(v))}, Pairs: pairs})
 			}
 		}
 		return best, found
 	}
-	for _, ns := range NameStrings(r) {
-		name := normalize.RecordName(ns.Text, legal)
+	for _, name := range br.names {
 		for _, v := range variants {
 			pairs, edits, ok := bestPairing(v, name.Tokens, len(name.Tokens), c.Fuzzy)
 			if !ok {
 				continue
 			}
 			consider(Match{
-				Field: ns.Field,
-				Text:  ns.Text,
+				Field: name.Field,
+				Text:  name.Text,
 				score: score{
 					exact: edits == 0 && sameWords(v, name.Tokens[:name.Base]),
 					edits: edits,
@@ -155,8 +185,12 @@ func bestPairing(query, tokens []string, fuzzyUpTo, fuzzy int) (pairs []Pair, ed
 			if j < fuzzyUpTo {
 				limit = allowedEdits(fuzzy, query[i], t)
 			}
-			d := levenshtein.ComputeDistance(query[i], t)
-			if d > limit {
+			d := 0
+			if limit == 0 {
+				if query[i] != t {
+					continue
+				}
+			} else if d = levenshtein.ComputeDistance(query[i], t); d > limit {
 				continue
 			}
 			used[j] = true

@@ -1,0 +1,154 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/bench/gen"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// diffQueries turns generated queries into checks of every kind, fuzzy
+// level and mode, with the generator's filters and some source sets.
+func diffQueries(recs []*record.Record, n int, seed int64) []Query {
+	rng := rand.New(rand.NewPCG(uint64(seed), 99))
+	var out []Query
+	for i, gq := range gen.Queries(recs, n, seed) {
+		q := Query{
+			Kind:  Kind(i % 3),
+			Fuzzy: (i / 3) % 3,
+			DOB:   gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship,
+			Limit: 50,
+		}
+		if i%10 == 7 {
+			q.SearchAll = gq.Names
+		} else {
+			q.Names = gq.Names
+		}
+		if rng.IntN(8) == 0 {
+			q.Sources = map[string]bool{recs[rng.IntN(len(recs))].SourceID: true}
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+func sameAnswer(t *testing.T, q Query, a, b *Result) {
+	t.Helper()
+	if a.Total != b.Total || !reflect.DeepEqual(hitKeys(a), hitKeys(b)) {
+		t.Errorf("%+v:\n index %d %v\n brute %d %v", q, a.Total, hitKeys(a), b.Total, hitKeys(b))
+	}
+}
+
+// hitKeys is what both matchers must agree on: ids in order with their
+// scores. (The reported field may differ between equally good names.)
+func hitKeys(r *Result) []string {
+	out := []string{}
+	for _, h := range r.Hits {
+		out = append(out, fmt.Sprintf("%s/%v/%d/%d", h.Record.ID, h.Exact, h.Edits, h.Extra))
+	}
+	return out
+}
+
+func generated(n int, seed int64) []*record.Record {
+	g := gen.New(seed)
+	recs := make([]*record.Record, n)
+	for i := range recs {
+		recs[i] = g.Record(i)
+	}
+	return recs
+}
+
+func TestIndexAgreesWithBrute(t *testing.T) {
+	nRecs, nQueries := 3000, 1500
+	if testing.Short() {
+		nRecs, nQueries = 1000, 300
+	}
+	recs := generated(nRecs, 42)
+	ix, br := NewIndex(recs), NewBrute(recs)
+	hits := 0
+	for _, q := range diffQueries(recs, nQueries, 7) {
+		a, err1 := ix.Search(q)
+		b, err2 := br.Search(q)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("%+v: index error %v, brute error %v", q, err1, err2)
+		}
+		if err1 != nil {
+			continue
+		}
+		sameAnswer(t, q, a, b)
+		if a.Total > 0 {
+			hits++
+		}
+	}
+	// A differential test over queries that never hit would prove nothing.
+	if hits < nQueries/3 {
+		t.Errorf("only %d of %d queries hit: the generated queries are too weak", hits, nQueries)
+	}
+}
+
+// TestApplyAgreesWithRebuild applies a change set of adds, updates and
+// deletes to an index and checks it answers like the brute-force matcher
+// over the resulting records.
+func TestApplyAgreesWithRebuild(t *testing.T) {
+	const n = 1500
+	all := generated(n+300, 5)
+	base, extra := all[:n], all[n:]
+	ix := NewIndex(base)
+
+	cur := make(map[string]*record.Record, n)
+	order := []string{}
+	for _, r := range base {
+		cur[r.ID] = r
+		order = append(order, r.ID)
+	}
+	var changes []record.Change
+	for _, r := range extra[:200] { // ADD
+		changes = append(changes, record.Change{Type: record.ChangeAdd, Record: *r})
+		cur[r.ID] = r
+		order = append(order, r.ID)
+	}
+	for i := 0; i < 200; i++ { // UPDATE: record i takes the names of an extra record
+		old := base[i*3]
+		upd := *extra[200+i%100]
+		upd.ID, upd.SourceID, upd.SourceType = old.ID, old.SourceID, old.SourceType
+		changes = append(changes, record.Change{Type: record.ChangeUpdate, Record: upd})
+		cur[old.ID] = &upd
+	}
+	for i := 0; i < 150; i++ { // DELETE
+		id := base[i*3+1].ID
+		changes = append(changes, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: id}})
+		delete(cur, id)
+	}
+	changes = append(changes, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: "NOPE"}})
+	st := ix.Apply(changes)
+	if st.Added != 200 || st.Updated != 200 || st.Deleted != 150 || st.DeletedUnknown != 1 {
+		t.Errorf("stats %+v", st)
+	}
+	var final []*record.Record
+	for _, id := range order {
+		if r, ok := cur[id]; ok {
+			final = append(final, r)
+		}
+	}
+	if ix.Len() != len(final) {
+		t.Fatalf("index has %d records, want %d", ix.Len(), len(final))
+	}
+	br := NewBrute(final)
+	for _, q := range diffQueries(final, 400, 11) {
+		a, err := ix.Search(q)
+		if err != nil {
+			continue
+		}
+		b, _ := br.Search(q)
+		sameAnswer(t, q, a, b)
+	}
+	// Deleted and replaced names are gone.
+	for i := 0; i < 150; i++ {
+		if ix.Get(base[i*3+1].ID) != nil {
+			t.Fatalf("deleted record %s still there", base[i*3+1].ID)
+		}
+	}
+}
