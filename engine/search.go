@@ -59,9 +59,9 @@ type searcher struct {
 	best  map[uint32]candidate
 	// matches caches, per query token, the dictionary tokens it may pair
 	// with and their distance.
-	matches map[string]map[uint32]uint8
-	scratch []uint32
-	used    []bool
+	matches          map[string]map[uint32]uint8
+	bufA, bufB, bufC []uint32
+	used             []bool
 }
 
 func (s *searcher) selects(sel recordSel, ord uint32) bool {
@@ -100,31 +100,97 @@ func (s *searcher) tokenMatches(q string) map[uint32]uint8 {
 	return m
 }
 
-// candidates returns the union of the posting lists of the driver token's
-// matches: the query token with the fewest postings, since every hit must
-// hold a partner of every query token.
+// candidates returns the records or name strings that hold a partner for
+// every query token (not yet distinct ones): the posting lists of each
+// token's matches, united, then intersected, rarest token first. A token
+// whose union would cost far more than the candidates left is not
+// intersected; verification checks it anyway.
 func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
-	driver, least := -1, 0
+	type tok struct {
+		m    map[uint32]uint8
+		size int
+	}
+	toks := make([]tok, len(ms))
 	for i, m := range ms {
 		n := 0
 		for id := range m {
 			n += len(post[id])
 		}
-		if driver < 0 || n < least {
-			driver, least = i, n
-		}
+		toks[i] = tok{m, n}
 	}
-	if len(ms[driver]) == 1 {
-		for id := range ms[driver] {
+	slices.SortFunc(toks, func(a, b tok) int { return a.size - b.size })
+	cands := s.union(toks[0].m, post, &s.bufA)
+	for _, t := range toks[1:] {
+		if len(cands) == 0 {
+			break
+		}
+		var other []uint32
+		if len(t.m) == 1 {
+			for id := range t.m {
+				other = post[id]
+			}
+		} else if t.size <= 32*len(cands) {
+			other = s.union(t.m, post, &s.bufB)
+		} else {
+			continue
+		}
+		cands = intersect(cands, other, &s.bufC)
+		s.bufA, s.bufC = s.bufC, s.bufA
+	}
+	return cands
+}
+
+// union returns the sorted union of the posting lists of m's tokens; a
+// single list is returned as is, without copying.
+func (s *searcher) union(m map[uint32]uint8, post [][]uint32, buf *[]uint32) []uint32 {
+	if len(m) == 1 {
+		for id := range m {
 			return post[id]
 		}
 	}
-	s.scratch = s.scratch[:0]
-	for id := range ms[driver] {
-		s.scratch = append(s.scratch, post[id]...)
+	u := (*buf)[:0]
+	for id := range m {
+		u = append(u, post[id]...)
 	}
-	slices.Sort(s.scratch)
-	return slices.Compact(s.scratch)
+	slices.Sort(u)
+	u = slices.Compact(u)
+	*buf = u
+	return u
+}
+
+// intersect writes the intersection of the sorted lists a and b into buf.
+// When one list is much longer it binary-searches it rather than merging.
+func intersect(a, b []uint32, buf *[]uint32) []uint32 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	out := (*buf)[:0]
+	if len(b) > 8*len(a) {
+		lo := 0
+		for _, x := range a {
+			i, found := slices.BinarySearch(b[lo:], x)
+			lo += i
+			if found {
+				out = append(out, x)
+			}
+		}
+	} else {
+		i, j := 0, 0
+		for i < len(a) && j < len(b) {
+			switch {
+			case a[i] < b[j]:
+				i++
+			case a[i] > b[j]:
+				j++
+			default:
+				out = append(out, a[i])
+				i++
+				j++
+			}
+		}
+	}
+	*buf = out
+	return out
 }
 
 func (s *searcher) run(variants [][]string, sel recordSel) {
