@@ -1,14 +1,18 @@
 module github.com/amlscreen/amlscreen
 
-go 1.26
+go 1.26.0
 
 require (
-	github.com/agnivade/levenshtein v1.2.2 // indirect
+	github.com/agnivade/levenshtein v1.2.2
+	github.com/klauspost/compress v1.20.3
+	github.com/spf13/cobra v1.10.2
+	go.etcd.io/bbolt v1.5.0
+	golang.org/x/term v0.44.0
+	golang.org/x/text v0.43.0
+)
+
+require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/klauspost/compress v1.20.3 // indirect
-	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
-	go.etcd.io/bbolt v1.5.0 // indirect
-	golang.org/x/sys v0.45.0 // indirect
-	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/sys v0.46.0 // indirect
 )
