@@ -49,8 +49,11 @@ var translit = map[rune]string{
 // dropped, and the special letters above. Punctuation and spaces are kept;
 // Tokens splits on them.
 func Fold(s string) string {
-	if isPlainLower(s) {
+	switch asciiCase(s) {
+	case plainLower:
 		return s
+	case plainASCII:
+		return strings.ToLower(s)
 	}
 	// NFC first, so that й and ё reach the transliteration table whole
 	// rather than as и/е plus a combining mark.
@@ -126,14 +129,24 @@ func isGreekOrCyrillic(r rune) bool {
 	return unicode.Is(unicode.Greek, r) || unicode.Is(unicode.Cyrillic, r)
 }
 
-// isPlainLower reports whether s is ASCII without upper-case letters, the
-// common case for already-normalised input, which Fold returns unchanged.
-func isPlainLower(s string) bool {
+const (
+	plainLower = iota // ASCII without upper case: already folded
+	plainASCII        // ASCII: folding is lower-casing
+	other
+)
+
+// asciiCase classifies s so that the common ASCII names skip Unicode
+// normalisation altogether.
+func asciiCase(s string) int {
+	kind := plainLower
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= utf8.RuneSelf || (c >= 'A' && c <= 'Z') {
-			return false
+		if c >= utf8.RuneSelf {
+			return other
+		}
+		if c >= 'A' && c <= 'Z' {
+			kind = plainASCII
 		}
 	}
-	return true
+	return kind
 }

@@ -3,6 +3,7 @@ package normalize
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Tokens is a tokenised text: its words in order and the hyphenated
@@ -91,7 +92,8 @@ func Words(s string) []string { return Tokenize(s).All() }
 
 func tokenizeFolded(f string) Tokens {
 	var t Tokens
-	var word strings.Builder
+	var buf [64]byte
+	word := buf[:0]
 	inWord := false
 	compoundStart := -1 // index in t.Words of the first part of a compound
 	pendingHyphen := false
@@ -99,8 +101,8 @@ func tokenizeFolded(f string) Tokens {
 		if !inWord {
 			return
 		}
-		t.Words = append(t.Words, word.String())
-		word.Reset()
+		t.Words = append(t.Words, string(word))
+		word = word[:0]
 		inWord = false
 	}
 	closeCompound := func() {
@@ -125,7 +127,7 @@ func tokenizeFolded(f string) Tokens {
 			} else if !inWord {
 				closeCompound()
 			}
-			word.WriteRune(r)
+			word = utf8.AppendRune(word, r)
 			inWord = true
 		case isJoiner(r) && inWord:
 			// Dropped: the word continues (O'Brien, U.S.).

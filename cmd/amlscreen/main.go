@@ -9,6 +9,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -73,13 +74,15 @@ the binary, so every command can be tried without a download.`,
 }
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run executes the CLI with args and returns the process exit code.
-func run(args []string) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	root := newRoot()
 	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.Execute()
 	if err == nil {
 		return exitOK
@@ -87,11 +90,11 @@ func run(args []string) int {
 	var ec exitCodeError
 	if errors.As(err, &ec) {
 		if ec.err != nil {
-			fmt.Fprintln(os.Stderr, "amlscreen:", ec.err)
+			fmt.Fprintln(stderr, "amlscreen:", ec.err)
 		}
 		return ec.code
 	}
-	fmt.Fprintln(os.Stderr, "amlscreen:", err)
+	fmt.Fprintln(stderr, "amlscreen:", err)
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		return exitUsage

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amlscreen/amlscreen/bench"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+func init() { register(newBenchCmd) }
+
+// benchCommands holds the constructors of bench's subcommands; each file
+// adds its own in an init function.
+var benchCommands = []func() *cobra.Command{newBenchSpeedCmd}
+
+func newBenchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure the engine's speed (and match quality)",
+	}
+	for _, c := range benchCommands {
+		cmd.AddCommand(c())
+	}
+	return cmd
+}
+
+func newBenchSpeedCmd() *cobra.Command {
+	var cfg bench.SpeedConfig
+	var asJSON bool
+	var data []string
+	cmd := &cobra.Command{
+		Use:   "speed [flags]",
+		Short: "Build the index over generated (or given) records and time checks against brute force",
+		Long: `Builds the index over --records generated records (or the --data files),
+then runs --queries generated queries (exact, reordered, typo'd, partial, clean
+names; a fifth with dob, gender or citizenship filters) at fuzzy 0, 1 and 2, one
+at a time. A sample of --brute queries per level also goes through the
+brute-force reference matcher; speedup_vs_bruteforce is the ratio of the two
+medians over that same sample.`,
+		Example: `  amlscreen bench speed --records 100000 --queries 2000 --json
+  amlscreen bench speed --records 1000000 --queries 5000 --brute 3 --seed 7
+  amlscreen bench speed --data ofac.jsonl.gz`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.Records < 1 && len(data) == 0 {
+				return usagef("--records: must be at least 1")
+			}
+			if cfg.Queries < 1 {
+				return usagef("--queries: must be at least 1")
+			}
+			if cfg.Brute < 0 {
+				return usagef("--brute: must not be negative")
+			}
+			for _, name := range data {
+				f, err := os.Open(name)
+				if err != nil {
+					return usagef("--data: %v", err)
+				}
+				recs, err := record.ReadAll(f)
+				f.Close()
+				if err != nil {
+					return fmt.Errorf("--data %s: %w", name, err)
+				}
+				cfg.Data = append(cfg.Data, recs...)
+			}
+			cfg.Progress = func(s string) { fmt.Fprintln(os.Stderr, "bench:", s) }
+			rep, err := bench.Speed(cfg)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			return writeSpeedTable(cmd.OutOrStdout(), rep)
+		},
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&cfg.Records, "records", 100000, "number of generated records to index")
+	fl.IntVar(&cfg.Queries, "queries", 2000, "queries per fuzzy level through the index")
+	fl.Int64Var(&cfg.Seed, "seed", 1, "generator seed (records and queries)")
+	fl.IntVar(&cfg.Brute, "brute", 20, "queries per fuzzy level also run through the brute-force matcher")
+	fl.StringArrayVar(&data, "data", nil, "measure these consolidated files instead of generated records; repeatable")
+	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
+	return cmd
+}
+
+func writeSpeedTable(out io.Writer, r *bench.SpeedReport) error {
+	fmt.Fprintf(out, "records %d, build %.2f s, heap %.0f B/record (index %.0f B/record), %d tokens, GOMAXPROCS %d\n",
+		r.Records, r.BuildSeconds, r.HeapBytesPerRecord, r.IndexBytesPerRecord, r.Tokens, r.GOMAXPROCS)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "mode\tqueries\tp50 µs\tp99 µs\tqps\tmean hits\tbrute p50 µs\tspeed-up\t")
+	for _, m := range []struct {
+		name string
+		r    bench.ModeReport
+	}{{"exact", r.Exact}, {"fuzzy1", r.Fuzzy1}, {"fuzzy2", r.Fuzzy2}} {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.0f\t%.1f\t%.0f\t%.0f×\t\n", m.name, m.r.Queries, m.r.P50Micros, m.r.P99Micros,
+			m.r.QPS, m.r.MeanHits, m.r.BruteP50Micros, m.r.Speedup)
+	}
+	return tw.Flush()
+}

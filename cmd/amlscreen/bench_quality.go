@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amlscreen/amlscreen/bench"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+func init() { benchCommands = append(benchCommands, newBenchQualityCmd) }
+
+func newBenchQualityCmd() *cobra.Command {
+	var (
+		cfg      bench.QualityConfig
+		data     string
+		fuzzy    int
+		asJSON   bool
+		plotFile string
+	)
+	cmd := &cobra.Command{
+		Use:   "quality --data FILE [flags]",
+		Short: "Measure match quality on a consolidated file: recall, rank and false hits",
+		Long: `Measures how well checkName finds what it should and nothing else, on the
+records of --data (e.g. the OFAC SDN list made by "amlscreen convert ofac"):
+
+  leave_one_out  for every record with aliases, one alias is taken out of the
+                 index and searched for: is the record among the hits, at
+                 which rank (recall, mean reciprocal rank)?
+  typo_1/typo_2  one or two typing errors in the primary name
+  reorder        the words of the name shuffled
+  diacritics     accents added (or stripped where the name has them)
+  cyrillic       names of records tied to Cyrillic-writing countries
+                 written in Cyrillic (Cyrillic names in passport Latin)
+  legal_form     an entity's legal form spelled another way (LLC, L.L.C.,
+                 Limited Liability Company)
+  middle_name    an individual's middle name or patronymic left out
+  false_person,  common names and company names generated from the name
+  false_entity   lists in package bench, each checked not to be a name in
+                 the data: the share with any hit is the false-hit rate
+
+at fuzzy 0, 1 and 2 (or --fuzzy). Every random choice follows --seed.`,
+		Example: `  amlscreen convert ofac --dir ../shared/lists --out /tmp/ofac.jsonl.gz
+  amlscreen bench quality --data /tmp/ofac.jsonl.gz --plot quality.png
+  amlscreen bench quality --data /tmp/ofac.jsonl.gz --fuzzy 1 --max-queries 500 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if data == "" {
+				return usagef("--data: required: a consolidated file (.jsonl or .jsonl.gz)")
+			}
+			if cmd.Flags().Changed("fuzzy") {
+				if fuzzy < 0 || fuzzy > 2 {
+					return usagef("--fuzzy: %d is not 0, 1 or 2", fuzzy)
+				}
+				cfg.Fuzzy = []int{fuzzy}
+			}
+			if cfg.MaxQueries < 0 {
+				return usagef("--max-queries: must not be negative")
+			}
+			f, err := os.Open(data)
+			if err != nil {
+				return usagef("--data: %v", err)
+			}
+			recs, err := record.ReadAll(f)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("--data %s: %w", data, err)
+			}
+			cfg.Records = recs
+			start := time.Now()
+			cfg.Progress = func(s string) {
+				fmt.Fprintf(os.Stderr, "bench: %5.1fs %s\n", time.Since(start).Seconds(), s)
+			}
+			rep, err := bench.Quality(cfg)
+			if err != nil {
+				return fmt.Errorf("bench quality %s: %w", data, err)
+			}
+			cfg.Progress("done")
+			if plotFile != "" {
+				if err := writePlot(plotFile, rep); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			return rep.WriteTable(cmd.OutOrStdout())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&data, "data", "", "consolidated file to measure (.jsonl or .jsonl.gz)")
+	fl.IntVar(&fuzzy, "fuzzy", 0, "measure only this fuzzy level (0, 1 or 2); default all three")
+	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
+	fl.StringVar(&plotFile, "plot", "", "also draw recall against false-hit rate into this PNG file")
+	fl.Int64Var(&cfg.Seed, "seed", 1, "seed of every random choice (aliases, typos, generated names)")
+	fl.IntVar(&cfg.MaxQueries, "max-queries", 0, "at most this many queries per class; 0 means every eligible record")
+	return cmd
+}
+
+// writePlot writes the PNG under a temporary name first, so a failed run
+// never leaves a half-written image behind.
+func writePlot(name string, rep *bench.QualityReport) (err error) {
+	tmp := name + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("--plot: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if err = rep.WritePlot(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--plot %s: %w", name, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("--plot %s: %w", name, err)
+	}
+	if err = os.Rename(tmp, name); err != nil {
+		return fmt.Errorf("--plot %s: %w", name, err)
+	}
+	return nil
+}
