@@ -1,0 +1,209 @@
+package record
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func readFile(t *testing.T, name string) []*Record {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func TestReadBothCasings(t *testing.T) {
+	recs := readFile(t, "testdata/camel.jsonl")
+	if len(recs) != 2 {
+		t.Fatalf("got %d records (blank line must be skipped), want 2", len(recs))
+	}
+	a := recs[0]
+	if a.SourceID != "eu_fsf" || a.EntityType != "INDIVIDUAL" || a.ListDate != 1577836800000 || a.PEPLevel != 2 ||
+		!reflect.DeepEqual(a.AliasNames, []string{"Иван Петров"}) || !reflect.DeepEqual(a.SanctionDetails, []string{"EU 269/2014"}) {
+		t.Errorf("camelCase record read as %+v", a)
+	}
+	if string(a.Extra["futureAttribute"]) != `{"nested":[1,2]}` {
+		t.Errorf("unknown attribute not kept: %v", a.Extra)
+	}
+	b := recs[1]
+	if b.SourceID != "pep_de" || b.PEPType != "POLITICIAN" || b.ListDate != 1577836800000 || b.TLName != "" ||
+		!reflect.DeepEqual(b.AliasGivenNames, []string{"Anne"}) || b.SourceCountry != "DE" {
+		t.Errorf("snake_case record read as %+v", b)
+	}
+}
+
+func TestWriteCasings(t *testing.T) {
+	r := readFile(t, "testdata/camel.jsonl")[0]
+	snake := string(r.Append(nil, WriteOptions{}))
+	for _, want := range []string{`"source_id":"eu_fsf"`, `"list_date":"1577836800000"`, `"alias_names":["Иван Петров"]`, `"pep_level":2`, `"futureAttribute":{"nested":[1,2]}`} {
+		if !strings.Contains(snake, want) {
+			t.Errorf("snake output lacks %s: %s", want, snake)
+		}
+	}
+	camel := string(r.Append(nil, WriteOptions{Case: Camel, OmitListDate: true, OmitPEPLevel: true}))
+	for _, want := range []string{`"sourceId":"eu_fsf"`, `"aliasNames":["Иван Петров"]`, `"dateOfBirth":["00/00/1960"]`} {
+		if !strings.Contains(camel, want) {
+			t.Errorf("camel output lacks %s: %s", want, camel)
+		}
+	}
+	for _, absent := range []string{"listDate", "pepLevel", `"tlName"`, `"titles"`} {
+		if strings.Contains(camel, absent) {
+			t.Errorf("camel output has %s: %s", absent, camel)
+		}
+	}
+	// Empty record: only id and the list_date the API always carries.
+	if got := string((&Record{ID: "Z"}).Append(nil, WriteOptions{})); got != `{"id":"Z","list_date":"0"}` {
+		t.Errorf("empty record = %s", got)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, c := range []Case{Snake, Camel} {
+		for _, r := range readFile(t, "testdata/camel.jsonl") {
+			var back Record
+			if err := back.UnmarshalJSON(r.Append(nil, WriteOptions{Case: c})); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(*r, back) {
+				t.Errorf("case %d round trip:\n got %+v\nwant %+v", c, back, *r)
+			}
+		}
+	}
+}
+
+func TestEscaping(t *testing.T) {
+	r := &Record{ID: "E", Name: "a\"b\\c\nd<e>&\u2028\x01"}
+	var back Record
+	if err := json.Unmarshal(r.Append(nil, WriteOptions{}), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Name != r.Name {
+		t.Errorf("got %q, want %q", back.Name, r.Name)
+	}
+}
+
+func TestGzipInput(t *testing.T) {
+	plain, _ := os.ReadFile("testdata/camel.jsonl")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(plain)
+	zw.Close()
+	recs, err := ReadAll(&buf)
+	if err != nil || len(recs) != 2 || recs[0].ID != "A1" {
+		t.Fatalf("gzip: %d records, %v", len(recs), err)
+	}
+}
+
+func TestBadLines(t *testing.T) {
+	tests := []struct {
+		file  string
+		line  int
+		field string
+	}{
+		{"testdata/bad_field.jsonl", 3, "dateOfBirth"},
+		{"testdata/bad_json.jsonl", 2, ""},
+		{"testdata/no_id.jsonl", 2, "id"},
+	}
+	for _, tt := range tests {
+		f, _ := os.Open(tt.file)
+		_, err := ReadAll(f)
+		f.Close()
+		var le *LineError
+		if !errors.As(err, &le) || le.Line != tt.line || le.Field != tt.field {
+			t.Errorf("%s: got %v, want line %d field %q", tt.file, err, tt.line, tt.field)
+		}
+	}
+}
+
+func TestChanges(t *testing.T) {
+	f, _ := os.Open("testdata/delta.jsonl")
+	defer f.Close()
+	rd, err := NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for {
+		c, err := rd.Change()
+		if err == io.EOF {
+			t.Fatal("RENAME line accepted")
+		}
+		if err != nil {
+			var le *LineError
+			if !errors.As(err, &le) || le.Line != 4 || le.Field != "type" {
+				t.Errorf("got %v, want line 4 field type", err)
+			}
+			break
+		}
+		types = append(types, c.Type+":"+c.Record.ID)
+	}
+	if want := []string{"ADD:X1", "UPDATE:X2", "DELETE:X3"}; !reflect.DeepEqual(types, want) {
+		t.Errorf("changes %v, want %v", types, want)
+	}
+	c := Change{Type: ChangeUpdate, Record: Record{ID: "X2", SourceID: "s", ListDate: 5}}
+	if got := string(c.Append(nil)); got != `{"type":"UPDATE","record":{"id":"X2","sourceId":"s"}}` {
+		t.Errorf("delta line = %s", got)
+	}
+}
+
+func TestCloneIsDeep(t *testing.T) {
+	r := readFile(t, "testdata/camel.jsonl")[0]
+	c := r.Clone()
+	c.AliasNames[0] = "changed"
+	c.Extra["futureAttribute"][0] = 'X'
+	if r.AliasNames[0] == "changed" || r.Extra["futureAttribute"][0] == 'X' {
+		t.Error("Clone shares memory with the original")
+	}
+}
+
+// FuzzRecordJSON checks that any input either fails cleanly or round-trips
+// through both casings unchanged.
+func FuzzRecordJSON(f *testing.F) {
+	f.Add([]byte(`{"id":"A","name":"x","listDate":"12","aliasNames":["a","b"]}`))
+	f.Add([]byte(`{"id":"A","pep_level":"3","x":{"y":null}}`))
+	f.Add([]byte(`{"id":"A","dateOfBirth":"01/01/1990"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r Record
+		if r.UnmarshalJSON(data) != nil {
+			return
+		}
+		for _, c := range []Case{Snake, Camel} {
+			out := r.Append(nil, WriteOptions{Case: c})
+			var back Record
+			if err := back.UnmarshalJSON(out); err != nil {
+				t.Fatalf("own output %s does not read back: %v", out, err)
+			}
+			if !reflect.DeepEqual(normalizeExtra(r), normalizeExtra(back)) {
+				t.Fatalf("round trip changed the record:\n%+v\n%+v", r, back)
+			}
+		}
+	})
+}
+
+// normalizeExtra compacts raw extra values, whose whitespace may differ.
+func normalizeExtra(r Record) Record {
+	if r.Extra != nil {
+		m := make(map[string]json.RawMessage, len(r.Extra))
+		for k, v := range r.Extra {
+			var b bytes.Buffer
+			json.Compact(&b, v)
+			m[k] = b.Bytes()
+		}
+		r.Extra = m
+	}
+	return r
+}
