@@ -134,6 +134,12 @@ func FuzzTokenize(f *testing.F) {
 				t.Fatalf("Fold not idempotent on %q: %q then %q", s, f1, Fold(f1))
 			}
 		}
+		if f := Fold(s); isASCII(f) {
+			a, r := tokenizeASCII(f), tokenizeRunes(f)
+			if !reflect.DeepEqual(a, r) {
+				t.Fatalf("ASCII and rune tokenizers differ on %q: %+v vs %+v", f, a, r)
+			}
+		}
 		vs := QueryVariants(s, true)
 		if len(vs) == 0 {
 			t.Fatalf("QueryVariants(%q) returned no variant", s)

@@ -91,6 +91,14 @@ func Tokenize(s string) Tokens {
 func Words(s string) []string { return Tokenize(s).All() }
 
 func tokenizeFolded(f string) Tokens {
+	if isASCII(f) {
+		return tokenizeASCII(f)
+	}
+	return tokenizeRunes(f)
+}
+
+// tokenizeRunes is the general tokenizer, for any script.
+func tokenizeRunes(f string) Tokens {
 	var t Tokens
 	var buf [64]byte
 	word := buf[:0]
@@ -165,4 +173,84 @@ func isHyphen(r rune) bool {
 		return true
 	}
 	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenizeASCII is tokenizeFolded for folded ASCII text, the common case:
+// the same rules, but words are substrings of f (no copy) unless a joiner
+// inside them has to be dropped.
+func tokenizeASCII(f string) Tokens {
+	var t Tokens
+	compoundStart := -1
+	closeCompound := func() {
+		if compoundStart >= 0 && len(t.Words)-compoundStart > 1 {
+			t.Compounds = append(t.Compounds, Compound{
+				Start:  compoundStart,
+				End:    len(t.Words),
+				Joined: strings.Join(t.Words[compoundStart:], ""),
+			})
+		}
+		compoundStart = -1
+	}
+	i := 0
+	for i < len(f) {
+		c := f[i]
+		if !isASCIIWord(c) {
+			i++
+			continue
+		}
+		// A word starts at i. It runs over word bytes and joiners that
+		// are followed by more of the word.
+		start := i
+		var joined []byte // non-nil once a joiner was dropped
+		for i < len(f) {
+			c := f[i]
+			if isASCIIWord(c) {
+				if joined != nil {
+					joined = append(joined, c)
+				}
+				i++
+				continue
+			}
+			if c == '.' || c == '\'' || c == '`' {
+				if joined == nil {
+					joined = append(make([]byte, 0, 16), f[start:i]...)
+				}
+				i++
+				continue
+			}
+			break
+		}
+		w := f[start:i]
+		if joined != nil {
+			w = string(joined)
+		}
+		if w == "" {
+			continue
+		}
+		t.Words = append(t.Words, w)
+		// A hyphen directly followed by a word byte continues a compound.
+		if i+1 < len(f) && f[i] == '-' && isASCIIWord(f[i+1]) {
+			if compoundStart < 0 {
+				compoundStart = len(t.Words) - 1
+			}
+			i++
+			continue
+		}
+		closeCompound()
+	}
+	closeCompound()
+	return t
+}
+
+func isASCIIWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z'
 }

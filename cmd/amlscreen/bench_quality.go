@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -60,6 +61,12 @@ at fuzzy 0, 1 and 2 (or --fuzzy). Every random choice follows --seed.`,
 			}
 			if cfg.MaxQueries < 0 {
 				return usagef("--max-queries: must not be negative")
+			}
+			if plotFile != "" {
+				// Found out now rather than after a run of minutes.
+				if st, err := os.Stat(filepath.Dir(plotFile)); err != nil || !st.IsDir() {
+					return usagef("--plot: %s is not a directory one can write into", filepath.Dir(plotFile))
+				}
 			}
 			f, err := os.Open(data)
 			if err != nil {

@@ -1,0 +1,198 @@
+package bench
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// The plot is drawn with the standard library alone: a chart of a few
+// lines does not justify a plotting library and its fonts in the binary
+// that screens names.
+
+var (
+	white     = color.RGBA{255, 255, 255, 255}
+	black     = color.RGBA{30, 30, 30, 255}
+	grey      = color.RGBA{120, 120, 120, 255}
+	lightGrey = color.RGBA{225, 225, 225, 255}
+	palette   = []color.RGBA{
+		{214, 39, 40, 255},   // red
+		{31, 119, 180, 255},  // blue
+		{44, 160, 44, 255},   // green
+		{255, 127, 14, 255},  // orange
+		{148, 103, 189, 255}, // purple
+		{140, 86, 75, 255},   // brown
+		{227, 119, 194, 255}, // pink
+		{23, 190, 207, 255},  // cyan
+	}
+)
+
+const (
+	plotW, plotH = 960, 600
+	textScale    = 2
+	charW        = 6 * textScale // 5 cells and a gap
+	charH        = 7 * textScale
+)
+
+// canvas is an RGBA image with the few drawing operations a chart needs.
+type canvas struct{ img *image.RGBA }
+
+func (c canvas) set(x, y int, col color.RGBA) {
+	if image.Pt(x, y).In(c.img.Rect) {
+		c.img.SetRGBA(x, y, col)
+	}
+}
+
+func (c canvas) rect(x0, y0, x1, y1 int, col color.RGBA) {
+	draw.Draw(c.img, image.Rect(x0, y0, x1, y1), &image.Uniform{col}, image.Point{}, draw.Src)
+}
+
+func (c canvas) disc(cx, cy, r float64, col color.RGBA) {
+	for y := int(cy - r - 1); y <= int(cy+r+1); y++ {
+		for x := int(cx - r - 1); x <= int(cx+r+1); x++ {
+			dx, dy := float64(x)-cx, float64(y)-cy
+			if dx*dx+dy*dy <= r*r {
+				c.set(x, y, col)
+			}
+		}
+	}
+}
+
+// line draws a thick line by stamping discs along it; dash > 0 draws
+// dashes of that many pixels.
+func (c canvas) line(x0, y0, x1, y1, width float64, dash int, col color.RGBA) {
+	n := int(math.Hypot(x1-x0, y1-y0)*2) + 1
+	for i := 0; i <= n; i++ {
+		if dash > 0 && (i/(2*dash))%2 == 1 {
+			continue
+		}
+		t := float64(i) / float64(n)
+		c.disc(x0+(x1-x0)*t, y0+(y1-y0)*t, width/2, col)
+	}
+}
+
+// text draws s with its top-left corner at (x, y).
+func (c canvas) text(x, y int, s string, col color.RGBA) {
+	for _, r := range s {
+		if g, ok := glyph(r); ok {
+			for row, bits := range g {
+				for k, b := range bits {
+					if b == '#' {
+						c.rect(x+k*textScale, y+row*textScale, x+(k+1)*textScale, y+(row+1)*textScale, col)
+					}
+				}
+			}
+		}
+		x += charW
+	}
+}
+
+func textWidth(s string) int { return len([]rune(s)) * charW }
+
+// niceMax rounds a rate up to an axis end of 1, 2 or 5 times a power of
+// ten, at least 5 %.
+func niceMax(v float64) float64 {
+	v = math.Max(v, 0.05)
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if v <= m*p*1.0001 {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// WritePlot draws recall against false-hit rate, one line per recall class
+// through the measured fuzzy levels, as a PNG.
+func (rep *QualityReport) WritePlot(w io.Writer) error {
+	c := canvas{image.NewRGBA(image.Rect(0, 0, plotW, plotH))}
+	c.rect(0, 0, plotW, plotH, white)
+	left, right, top, bottom := 90, plotW-250, 70, plotH-80
+
+	xmax := 0.0
+	for _, l := range rep.Levels {
+		xmax = math.Max(xmax, l.FalseHitRate)
+	}
+	xmax = niceMax(xmax)
+	px := func(rate float64) float64 { return float64(left) + rate/xmax*float64(right-left) }
+	py := func(recall float64) float64 { return float64(bottom) - recall*float64(bottom-top) }
+
+	title := fmt.Sprintf("Recall vs false-hit rate, %d records, seed %d", rep.Records, rep.Seed)
+	c.text((plotW-textWidth(title))/2, 20, title, black)
+
+	// Grid and ticks.
+	for i := 0; i <= 5; i++ {
+		y := py(float64(i) / 5)
+		c.line(float64(left), y, float64(right), y, 1, 0, lightGrey)
+		lab := fmt.Sprintf("%.1f", float64(i)/5)
+		c.text(left-10-textWidth(lab), int(y)-charH/2, lab, black)
+	}
+	for i := 0; i <= 5; i++ {
+		rate := xmax * float64(i) / 5
+		x := px(rate)
+		c.line(x, float64(top), x, float64(bottom), 1, 0, lightGrey)
+		lab := strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.2f", rate*100), "0"), ".0") + "%"
+		c.text(int(x)-textWidth(lab)/2, bottom+10, lab, black)
+	}
+	c.line(float64(left), float64(bottom), float64(right), float64(bottom), 2, 0, black)
+	c.line(float64(left), float64(top), float64(left), float64(bottom), 2, 0, black)
+	xl := "False-hit rate (unlisted names with any hit)"
+	c.text((left+right-textWidth(xl))/2, bottom+40, xl, black)
+	c.text(left-60, top-30, "Recall", black)
+
+	// One dashed vertical per fuzzy level: every class shares its x.
+	for _, l := range rep.Levels {
+		x := px(l.FalseHitRate)
+		c.line(x, float64(top), x, float64(bottom), 1, 4, grey)
+		lab := fmt.Sprintf("F%d", l.Fuzzy)
+		c.text(int(x)-textWidth(lab)/2, top-charH-6, lab, grey)
+	}
+
+	// Lines and markers, one colour per recall class, leave-one-out last so
+	// that it stays on top. The legend gives each class's recall at every
+	// level, since lines at 1.0 lie on one another.
+	var levels []string
+	for _, l := range rep.Levels {
+		levels = append(levels, fmt.Sprintf("F%d", l.Fuzzy))
+	}
+	c.text(right+60, top-charH-6, strings.Join(levels, "   "), grey)
+	ly := top + 4
+	order := append(append([]string(nil), recallClasses[1:]...), recallClasses[0])
+	for _, class := range order {
+		k := slices.Index(recallClasses, class)
+		col := palette[k%len(palette)]
+		var pts [][2]float64
+		var vals []string
+		for _, l := range rep.Levels {
+			if cr := l.Class(class); cr != nil && cr.Queries > 0 && cr.Recall != nil {
+				pts = append(pts, [2]float64{px(l.FalseHitRate), py(*cr.Recall)})
+				// Rounded down: 0.997 must not read as a perfect 1.00.
+				vals = append(vals, fmt.Sprintf("%.2f", math.Floor(*cr.Recall*100+1e-9)/100))
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		width := 2.0
+		if class == ClassLeaveOneOut {
+			width = 4
+		}
+		for i := 1; i < len(pts); i++ {
+			c.line(pts[i-1][0], pts[i-1][1], pts[i][0], pts[i][1], width, 0, col)
+		}
+		for _, p := range pts {
+			c.disc(p[0], p[1], width+2.5, col)
+		}
+		c.rect(right+30, ly+2, right+52, ly+charH-2, col)
+		c.text(right+60, ly, class, black)
+		c.text(right+60, ly+charH+4, strings.Join(vals, " "), grey)
+		ly += 2*charH + 16
+	}
+	return png.Encode(w, c.img)
+}

@@ -1,0 +1,741 @@
+package bench
+
+import (
+	"cmp"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/agnivade/levenshtein"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// The query classes of the quality benchmark. The first eight measure
+// recall (the record a query was made from must be among the hits); the
+// last two measure false hits (names nobody on the list bears).
+const (
+	ClassLeaveOneOut = "leave_one_out" // an alias removed from the index, then searched for
+	ClassTypo1       = "typo_1"        // one typing error in the primary name
+	ClassTypo2       = "typo_2"        // two typing errors
+	ClassReorder     = "reorder"       // the words of the name shuffled
+	ClassDiacritics  = "diacritics"    // diacritics added (or stripped where present)
+	ClassCyrillic    = "cyrillic"      // Latin names of Cyrillic-country records written in Cyrillic
+	ClassLegalForm   = "legal_form"    // an entity's legal form spelled another way
+	ClassMiddleName  = "middle_name"   // an individual's middle (or patronymic) name left out
+	ClassFalsePerson = "false_person"  // common personal names not in the data
+	ClassFalseEntity = "false_entity"  // plausible company names not in the data
+)
+
+// recallClasses and falseClasses fix the order of the table rows.
+var (
+	recallClasses = []string{ClassLeaveOneOut, ClassTypo1, ClassTypo2, ClassReorder,
+		ClassDiacritics, ClassCyrillic, ClassLegalForm, ClassMiddleName}
+	falseClasses = []string{ClassFalsePerson, ClassFalseEntity}
+)
+
+// Defaults for the number of false-hit queries of each class: enough for
+// a rate of 1 % to be told from 2 %, few enough to run in seconds.
+const (
+	DefaultFalsePersons  = 2400
+	DefaultFalseEntities = 1200
+)
+
+// QualityConfig says what to measure.
+type QualityConfig struct {
+	Records []*record.Record
+	// Fuzzy lists the fuzzy levels to measure; nil means 0, 1 and 2.
+	Fuzzy []int
+	// Seed makes every random choice (which alias, which typo, which
+	// generated name); the same seed and data give the same report.
+	Seed int64
+	// MaxQueries caps the queries of each class; 0 means every eligible
+	// record, and the default number of false-hit queries.
+	MaxQueries int
+	// Workers is the number of searches run at once; 0 means GOMAXPROCS.
+	Workers int
+	// Progress, when set, is told what is being done.
+	Progress func(string)
+}
+
+// GroupReport is one slice of a class: recall per entity type for the
+// recall classes, false-hit rate per naming culture for false persons, per
+// direction for diacritics and Cyrillic.
+type GroupReport struct {
+	Queries int     `json:"queries"`
+	Rate    float64 `json:"rate"` // recall, or false-hit rate
+}
+
+// ClassReport is one row of the table: a query class at one fuzzy level.
+// Recall classes fill Recall and MRR, false-hit classes FalseHitRate.
+type ClassReport struct {
+	Class   string `json:"class"`
+	Queries int    `json:"queries"`
+	// Found counts queries whose record was among the returned hits.
+	Found  int      `json:"found,omitempty"`
+	Recall *float64 `json:"recall,omitempty"`
+	// MRR is the mean reciprocal rank of the record (0 where missing).
+	MRR *float64 `json:"mrr,omitempty"`
+	// WithHits counts false-hit queries that got any hit.
+	WithHits     int      `json:"with_hits,omitempty"`
+	FalseHitRate *float64 `json:"false_hit_rate,omitempty"`
+	// MeanHits is the mean total_hits per query.
+	MeanHits float64                 `json:"mean_hits"`
+	Groups   map[string]*GroupReport `json:"groups,omitempty"`
+}
+
+// MissReport sorts the leave-one-out queries that missed their record by
+// how close the removed alias is to the record's other names at that
+// fuzzy level: how many misses a looser matcher could ever recover.
+type MissReport struct {
+	// NoSharedWord: no word of the alias pairs with any word of the
+	// record's other names. No name matcher finds these.
+	NoSharedWord int `json:"no_shared_word"`
+	// SomeWords: some words pair, some do not; the all-words rule of the
+	// /v1 semantics rejects them, a ranked partial match could not.
+	SomeWords int `json:"some_words"`
+	// Split: every word pairs, but not all within one name string (or two
+	// words need the same partner).
+	Split int `json:"split"`
+	// BeyondLimit: the record matches but ranked below the hit limit.
+	BeyondLimit int `json:"beyond_limit"`
+}
+
+// LevelReport is everything measured at one fuzzy level.
+type LevelReport struct {
+	Fuzzy   int           `json:"fuzzy"`
+	Classes []ClassReport `json:"classes"`
+	// FalseHitRate and MeanFalseHits pool both false-hit classes; the plot
+	// puts recall against this rate.
+	FalseHitRate  float64     `json:"false_hit_rate"`
+	MeanFalseHits float64     `json:"mean_false_hits"`
+	Misses        *MissReport `json:"leave_one_out_misses,omitempty"`
+}
+
+// QualityReport is what `amlscreen bench quality --json` prints.
+type QualityReport struct {
+	Records    int   `json:"records"`
+	Seed       int64 `json:"seed"`
+	MaxQueries int   `json:"max_queries"`
+	// Duplicates counts leave-one-out probes whose alias is, word for
+	// word, another name string of the record: found at every level.
+	Duplicates int           `json:"leave_one_out_duplicates"`
+	Levels     []LevelReport `json:"levels"`
+}
+
+// Class returns the row of class at this level, or nil.
+func (l *LevelReport) Class(class string) *ClassReport {
+	for i := range l.Classes {
+		if l.Classes[i].Class == class {
+			return &l.Classes[i]
+		}
+	}
+	return nil
+}
+
+// probe is one query of the benchmark.
+type probe struct {
+	class string
+	group string
+	query string
+	rec   *record.Record // the record that must be found; nil for false hits
+	omit  int            // leave-one-out: the alias left out; -1 otherwise
+}
+
+// outcome is a probe's result at one fuzzy level.
+type outcome struct {
+	rank  int // 1-based rank of rec among the hits; 0 when absent
+	total int
+}
+
+// Quality runs the quality benchmark over cfg.Records.
+func Quality(cfg QualityConfig) (*QualityReport, error) {
+	say := func(format string, args ...any) {
+		if cfg.Progress != nil {
+			cfg.Progress(fmt.Sprintf(format, args...))
+		}
+	}
+	levels := cfg.Fuzzy
+	if levels == nil {
+		levels = []int{0, 1, 2}
+	}
+	for _, f := range levels {
+		if f < 0 || f > 2 {
+			return nil, fmt.Errorf("fuzzy level %d is not 0, 1 or 2", f)
+		}
+	}
+	if len(cfg.Records) == 0 {
+		return nil, fmt.Errorf("no records to measure")
+	}
+	if err := checkIDs(cfg.Records); err != nil {
+		return nil, err
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+
+	say("building the index over %d records", len(cfg.Records))
+	ix := engine.NewIndex(cfg.Records)
+
+	var probes []probe
+	probes = append(probes, leaveOneOutProbes(cfg)...)
+	variants := legalVariants()
+	for _, p := range []struct {
+		class string
+		fn    perturbation
+		group func(*record.Record) string
+	}{
+		{ClassTypo1, typo(1), entityGroup},
+		{ClassTypo2, typo(2), entityGroup},
+		{ClassReorder, reorder, entityGroup},
+		{ClassDiacritics, diacritics, func(r *record.Record) string {
+			if hasMarks(r.Name) {
+				return "stripped"
+			}
+			return "added"
+		}},
+		{ClassCyrillic, cyrillic, func(r *record.Record) string {
+			if hasCyrillic(r.Name) {
+				return "to_latin"
+			}
+			return "to_cyrillic"
+		}},
+		{ClassLegalForm, legalForm(variants), entityGroup},
+		{ClassMiddleName, middleName, entityGroup},
+	} {
+		probes = append(probes, perturbProbes(cfg, p.class, p.fn, p.group)...)
+	}
+	say("generating false-hit queries")
+	fp, err := falseProbes(cfg, ix)
+	if err != nil {
+		return nil, err
+	}
+	probes = append(probes, fp...)
+
+	say("running %d queries at fuzzy %v on %d workers", len(probes), levels, workers)
+	results, err := runProbes(cfg.Records, ix, probes, levels, workers)
+	if err != nil {
+		return nil, err
+	}
+
+	rep := &QualityReport{Records: len(cfg.Records), Seed: cfg.Seed, MaxQueries: cfg.MaxQueries}
+	for _, p := range probes {
+		if p.class == ClassLeaveOneOut && isDuplicate(p) {
+			rep.Duplicates++
+		}
+	}
+	for li, f := range levels {
+		rep.Levels = append(rep.Levels, summarise(f, li, probes, results))
+	}
+	return rep, nil
+}
+
+// checkIDs refuses duplicate record ids: the index keeps the last record
+// of an id, so a probe made from an earlier one could never be found.
+func checkIDs(recs []*record.Record) error {
+	seen := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		if r.ID == "" {
+			return fmt.Errorf("record without id")
+		}
+		if seen[r.ID] {
+			return fmt.Errorf("record id %s appears twice", r.ID)
+		}
+		seen[r.ID] = true
+	}
+	return nil
+}
+
+func entityGroup(r *record.Record) string {
+	if r.EntityType == "" {
+		return record.EntityUnknown
+	}
+	return r.EntityType
+}
+
+// rngFor returns the random source of one (class, key) pair: every choice
+// made for a record depends on the seed and the record alone, never on
+// the order of work.
+func rngFor(seed int64, class, key string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(class))
+	h.Write([]byte{0})
+	h.Write([]byte(key))
+	return rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
+}
+
+// sample keeps at most max of the candidates, chosen by seed, in their
+// original order.
+func sample[T any](items []T, max int, seed int64, class string) []T {
+	if max <= 0 || len(items) <= max {
+		return items
+	}
+	idx := rngFor(seed, class, "sample").Perm(len(items))[:max]
+	slices.Sort(idx)
+	out := make([]T, len(idx))
+	for i, k := range idx {
+		out[i] = items[k]
+	}
+	return out
+}
+
+// searchable reports whether s is a query the engine searches: it has a
+// word that is not a legal form.
+func searchable(s string) bool {
+	for _, w := range normalize.LegalForms().Canonicalize(normalize.Tokenize(s).Words) {
+		if !normalize.IsLegalForm(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// leaveOneOutProbes picks, for every record with a searchable alias, one
+// alias to leave out.
+func leaveOneOutProbes(cfg QualityConfig) []probe {
+	var out []probe
+	for _, r := range cfg.Records {
+		var ok []int
+		for i, a := range r.AliasNames {
+			if searchable(a) {
+				ok = append(ok, i)
+			}
+		}
+		if len(ok) == 0 {
+			continue
+		}
+		i := ok[rngFor(cfg.Seed, ClassLeaveOneOut, r.ID).IntN(len(ok))]
+		out = append(out, probe{class: ClassLeaveOneOut, group: entityGroup(r), query: r.AliasNames[i], rec: r, omit: i})
+	}
+	return sample(out, cfg.MaxQueries, cfg.Seed, ClassLeaveOneOut)
+}
+
+func perturbProbes(cfg QualityConfig, class string, fn perturbation, group func(*record.Record) string) []probe {
+	var out []probe
+	for _, r := range cfg.Records {
+		q, ok := fn(rngFor(cfg.Seed, class, r.ID), r)
+		if !ok || !searchable(q) {
+			continue
+		}
+		out = append(out, probe{class: class, group: group(r), query: q, rec: r, omit: -1})
+	}
+	return sample(out, cfg.MaxQueries, cfg.Seed, class)
+}
+
+// falseProbes generates names nobody in the data bears: a candidate is
+// dropped when some record has a name string of exactly its words.
+func falseProbes(cfg QualityConfig, ix *engine.Index) ([]probe, error) {
+	nPersons, nEntities := DefaultFalsePersons, DefaultFalseEntities
+	if cfg.MaxQueries > 0 {
+		nPersons, nEntities = min(nPersons, cfg.MaxQueries), min(nEntities, cfg.MaxQueries)
+	}
+	seen := make(map[string]bool)
+	listed := func(q string) (bool, error) {
+		k := wordKey(q)
+		if seen[k] {
+			return true, nil
+		}
+		seen[k] = true
+		res, err := ix.Search(engine.Query{Names: q, Limit: 1})
+		if err != nil {
+			return false, fmt.Errorf("false-hit query %q: %w", q, err)
+		}
+		return len(res.Hits) > 0 && res.Hits[0].Exact, nil
+	}
+	var out []probe
+	r := rngFor(cfg.Seed, ClassFalsePerson, "")
+	coin := func() bool { return r.IntN(2) == 0 }
+	for i, tries := 0, 0; i < nPersons && tries < 50*nPersons; tries++ {
+		c := &cultures[i%len(cultures)]
+		q := c.pattern(func() string { return c.given[r.IntN(len(c.given))] },
+			func() string { return c.surnames[r.IntN(len(c.surnames))] }, coin)
+		bad, err := listed(q)
+		if err != nil {
+			return nil, err
+		}
+		if !bad {
+			out = append(out, probe{class: ClassFalsePerson, group: c.key, query: q, omit: -1})
+			i++
+		}
+	}
+	r = rngFor(cfg.Seed, ClassFalseEntity, "")
+	for i, tries := 0, 0; i < nEntities && tries < 50*nEntities; tries++ {
+		q := companyHeads[r.IntN(len(companyHeads))]
+		if r.IntN(10) < 3 {
+			q += " " + companyHeads[r.IntN(len(companyHeads))]
+		}
+		q += " " + companyTrades[r.IntN(len(companyTrades))]
+		group := "without_legal_form"
+		if r.IntN(10) < 6 {
+			q += " " + falseEntityForms[r.IntN(len(falseEntityForms))]
+			group = "with_legal_form"
+		}
+		bad, err := listed(q)
+		if err != nil {
+			return nil, err
+		}
+		if !bad {
+			out = append(out, probe{class: ClassFalseEntity, group: group, query: q, omit: -1})
+			i++
+		}
+	}
+	return out, nil
+}
+
+// wordKey identifies a query by its words in any order.
+func wordKey(q string) string {
+	w := slices.Clone(normalize.Tokenize(q).Words)
+	slices.Sort(w)
+	return strings.Join(w, " ")
+}
+
+// runProbes answers every probe at every level. Each worker owns an index:
+// a leave-one-out probe updates its record without the alias, searches,
+// and puts the record back, which must not be seen by other searches.
+func runProbes(recs []*record.Record, first *engine.Index, probes []probe, levels []int, workers int) ([][]outcome, error) {
+	results := make([][]outcome, len(probes))
+	workers = max(1, min(workers, len(probes)))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		ix := first
+		if w > 0 {
+			ix = engine.NewIndex(recs)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(probes); i += workers {
+				res, err := runProbe(ix, &probes[i], levels)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				results[i] = res
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+func runProbe(ix *engine.Index, p *probe, levels []int) ([]outcome, error) {
+	if p.omit >= 0 {
+		without := *p.rec
+		without.AliasNames = slices.Delete(slices.Clone(p.rec.AliasNames), p.omit, p.omit+1)
+		ix.Apply([]record.Change{{Type: record.ChangeUpdate, Record: without}})
+		defer ix.Apply([]record.Change{{Type: record.ChangeUpdate, Record: *p.rec}})
+	}
+	out := make([]outcome, len(levels))
+	for li, f := range levels {
+		res, err := ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: f})
+		if err != nil {
+			return nil, fmt.Errorf("%s query %q: %w", p.class, p.query, err)
+		}
+		out[li].total = res.Total
+		if p.rec != nil {
+			for k, h := range res.Hits {
+				if h.Record.ID == p.rec.ID {
+					out[li].rank = k + 1
+					break
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func ptr(f float64) *float64 { return &f }
+
+// summarise builds the report of level li (fuzzy f).
+func summarise(f, li int, probes []probe, results [][]outcome) LevelReport {
+	lr := LevelReport{Fuzzy: f}
+	type acc struct {
+		n, found, withHits, hits int
+		rr                       float64
+		groups                   map[string][2]int // queries, found or with hits
+	}
+	accs := make(map[string]*acc)
+	var misses MissReport
+	for i := range probes {
+		p, o := &probes[i], results[i][li]
+		a := accs[p.class]
+		if a == nil {
+			a = &acc{groups: make(map[string][2]int)}
+			accs[p.class] = a
+		}
+		a.n++
+		a.hits += o.total
+		g := a.groups[p.group]
+		g[0]++
+		if p.rec != nil {
+			if o.rank > 0 {
+				a.found++
+				a.rr += 1 / float64(o.rank)
+				g[1]++
+			} else if p.class == ClassLeaveOneOut {
+				classifyMiss(&misses, p, f)
+			}
+		} else if o.total > 0 {
+			a.withHits++
+			g[1]++
+		}
+		a.groups[p.group] = g
+	}
+	var falseN, falseWith, falseHits int
+	for _, class := range append(slices.Clone(recallClasses), falseClasses...) {
+		a := accs[class]
+		if a == nil {
+			a = &acc{}
+		}
+		cr := ClassReport{Class: class, Queries: a.n, MeanHits: ratio(a.hits, a.n)}
+		isFalse := slices.Contains(falseClasses, class)
+		if isFalse {
+			cr.WithHits = a.withHits
+			cr.FalseHitRate = ptr(ratio(a.withHits, a.n))
+			falseN += a.n
+			falseWith += a.withHits
+			falseHits += a.hits
+		} else {
+			cr.Found = a.found
+			cr.Recall = ptr(ratio(a.found, a.n))
+			cr.MRR = ptr(0)
+			if a.n > 0 {
+				*cr.MRR = a.rr / float64(a.n)
+			}
+		}
+		if len(a.groups) > 1 || isFalse && len(a.groups) > 0 {
+			cr.Groups = make(map[string]*GroupReport, len(a.groups))
+			for k, g := range a.groups {
+				cr.Groups[k] = &GroupReport{Queries: g[0], Rate: ratio(g[1], g[0])}
+			}
+		}
+		lr.Classes = append(lr.Classes, cr)
+	}
+	lr.FalseHitRate = ratio(falseWith, falseN)
+	lr.MeanFalseHits = ratio(falseHits, falseN)
+	if accs[ClassLeaveOneOut] != nil {
+		lr.Misses = &misses
+	}
+	return lr
+}
+
+// nameTokens returns the token lists of the record's name strings, as the
+// index holds them, and the base words of each.
+func nameTokens(rec *record.Record) (all, base [][]string) {
+	legal := rec.EntityType != record.EntityIndividual
+	for _, ns := range engine.NameStrings(rec) {
+		n := normalize.RecordName(ns.Text, legal)
+		if len(n.Tokens) == 0 {
+			continue
+		}
+		all = append(all, n.Tokens)
+		base = append(base, n.Tokens[:n.Base])
+	}
+	return all, base
+}
+
+// without returns rec as the leave-one-out probe indexes it.
+func (p *probe) without() *record.Record {
+	w := *p.rec
+	w.AliasNames = slices.Delete(slices.Clone(p.rec.AliasNames), p.omit, p.omit+1)
+	return &w
+}
+
+func (p *probe) queryVariants() [][]string {
+	return normalize.QueryVariants(p.query, p.rec.EntityType != record.EntityIndividual)
+}
+
+// isDuplicate reports whether the left-out alias has exactly the words of
+// one of the record's other name strings.
+func isDuplicate(p probe) bool {
+	_, base := nameTokens(p.without())
+	for _, v := range p.queryVariants() {
+		for _, b := range base {
+			if sameWordSet(v, b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameWordSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// pairs applies the token rule of SEMANTICS.md at fuzzy level f.
+func pairs(f int, q, t string) bool {
+	if q == t {
+		return true
+	}
+	if f == 0 || normalize.IsLegalForm(q) || normalize.IsLegalForm(t) {
+		return false
+	}
+	n := min(utf8.RuneCountInString(q), utf8.RuneCountInString(t))
+	k := min(f, lengthCap(n))
+	if k == 0 || abs(len([]rune(q))-len([]rune(t))) > k {
+		return false
+	}
+	return levenshtein.ComputeDistance(q, t) <= k
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// fullPairing reports whether every query token pairs with a different
+// token of name (bipartite matching by augmenting paths).
+func fullPairing(f int, q, name []string) bool {
+	owner := make([]int, len(name))
+	for i := range owner {
+		owner[i] = -1
+	}
+	var try func(i int, seen []bool) bool
+	try = func(i int, seen []bool) bool {
+		for j, t := range name {
+			if seen[j] || !pairs(f, q[i], t) {
+				continue
+			}
+			seen[j] = true
+			if owner[j] < 0 || try(owner[j], seen) {
+				owner[j] = i
+				return true
+			}
+		}
+		return false
+	}
+	for i := range q {
+		if !try(i, make([]bool, len(name))) {
+			return false
+		}
+	}
+	return true
+}
+
+// classifyMiss files a leave-one-out miss at fuzzy f under the closest
+// relation between the alias and the record's remaining names.
+func classifyMiss(m *MissReport, p *probe, f int) {
+	names, _ := nameTokens(p.without())
+	best := -1 // most query words with a partner, over the variants
+	whole := true
+	for _, v := range p.queryVariants() {
+		for _, n := range names {
+			if fullPairing(f, v, n) {
+				m.BeyondLimit++
+				return
+			}
+		}
+		paired := 0
+		for _, q := range v {
+			for _, n := range names {
+				if slices.ContainsFunc(n, func(t string) bool { return pairs(f, q, t) }) {
+					paired++
+					break
+				}
+			}
+		}
+		if paired > best {
+			best, whole = paired, paired == len(v)
+		}
+	}
+	switch {
+	case best <= 0:
+		m.NoSharedWord++
+	case whole:
+		m.Split++
+	default:
+		m.SomeWords++
+	}
+}
+
+// WriteTable prints the report as a table, one row per fuzzy level and
+// class, then the leave-one-out misses explained.
+func (rep *QualityReport) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "records %d, seed %d", rep.Records, rep.Seed)
+	if rep.MaxQueries > 0 {
+		fmt.Fprintf(w, ", at most %d queries per class", rep.MaxQueries)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "fuzzy\tclass\tqueries\trecall\tMRR\tfalse-hit rate\tmean hits\t")
+	num := func(f *float64) string {
+		if f == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f", *f)
+	}
+	for _, l := range rep.Levels {
+		for _, c := range l.Classes {
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%.2f\t\n", l.Fuzzy, c.Class, c.Queries,
+				num(c.Recall), num(c.MRR), num(c.FalseHitRate), c.MeanHits)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t-\t-\t%.3f\t%.2f\t\n", l.Fuzzy, "false_all", falseQueries(l),
+			l.FalseHitRate, l.MeanFalseHits)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if rep.Duplicates > 0 {
+		fmt.Fprintf(w, "\nleave_one_out: %d of the left-out aliases have exactly the words of another name of their record\n", rep.Duplicates)
+	}
+	for _, l := range rep.Levels {
+		if m := l.Misses; m != nil {
+			c := l.Class(ClassLeaveOneOut)
+			fmt.Fprintf(w, "leave_one_out misses at fuzzy %d: %d; no word shared with the record's other names %d, some words %d, every word but not in one name %d, beyond the hit limit %d\n",
+				l.Fuzzy, c.Queries-c.Found, m.NoSharedWord, m.SomeWords, m.Split, m.BeyondLimit)
+		}
+	}
+	return nil
+}
+
+func falseQueries(l LevelReport) int {
+	n := 0
+	for _, c := range l.Classes {
+		if c.FalseHitRate != nil {
+			n += c.Queries
+		}
+	}
+	return n
+}
+
+// sortedGroups returns the group names of c in a stable order.
+func sortedGroups(c *ClassReport) []string {
+	keys := make([]string, 0, len(c.Groups))
+	for k := range c.Groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(a, b) })
+	return keys
+}
