@@ -127,51 +127,94 @@ func ParseLegalForms(data string) (*LegalFormTable, error) {
 // Classes returns the canonical token of every class, in table order.
 func (t *LegalFormTable) Classes() []string { return t.classes }
 
-// Canonicalize returns words with every legal-form alias replaced by its
-// class's canonical token, the longest alias first, left to right. A Han or
-// kana word that starts or ends with a legal form is split around it.
-// words is not modified; when nothing changes it is returned as is.
+// Canonicalize returns words with legal-form aliases replaced by their
+// class's canonical token. Where aliases overlap, it picks the rewriting
+// with the fewest tokens, and among those the one with the fewest words
+// left as they are, so "co limited liability company" becomes ~co ~llc
+// rather than ~ltd liability ~co. A Han or kana word that starts or ends
+// with a legal form is split around it first. words is not modified; when
+// nothing changes it is returned as is.
 func (t *LegalFormTable) Canonicalize(words []string) []string {
-	var out []string
-	changed := false
-	for i := 0; i < len(words); {
-		w := words[i]
-		matched := false
-		for _, a := range t.byFirst[w] {
-			if hasPrefixWords(words[i:], a.words) {
-				if !changed {
-					out = append(make([]string, 0, len(words)), words[:i]...)
-					changed = true
-				}
-				out = append(out, a.canon)
-				i += len(a.words)
-				matched = true
-				break
-			}
+	if len(t.cjk) > 0 {
+		words = t.splitAllCJK(words)
+	}
+	any := false
+	for _, w := range words {
+		if _, ok := t.byFirst[w]; ok {
+			any = true
+			break
 		}
-		if matched {
-			continue
-		}
-		if len(t.cjk) > 0 && hasCJK(w) {
-			if parts := t.splitCJK(w); parts != nil {
-				if !changed {
-					out = append(make([]string, 0, len(words)+1), words[:i]...)
-					changed = true
-				}
-				out = append(out, parts...)
-				i++
+	}
+	if !any {
+		return words
+	}
+	// cost[i] is the best rewriting of words[i:]: (tokens, kept words).
+	n := len(words)
+	type cost struct{ tokens, kept int }
+	less := func(a, b cost) bool { return a.tokens < b.tokens || a.tokens == b.tokens && a.kept < b.kept }
+	best := make([]cost, n+1)
+	take := make([]*legalAlias, n) // alias chosen at i, nil to keep the word
+	for i := n - 1; i >= 0; i-- {
+		best[i] = cost{1 + best[i+1].tokens, 1 + best[i+1].kept}
+		l := t.byFirst[words[i]]
+		for k := range l {
+			a := &l[k]
+			if !hasPrefixWords(words[i:], a.words) {
 				continue
 			}
+			c := cost{1 + best[i+len(a.words)].tokens, best[i+len(a.words)].kept}
+			if less(c, best[i]) {
+				best[i], take[i] = c, a
+			}
 		}
-		if changed {
-			out = append(out, w)
+	}
+	out := make([]string, 0, best[0].tokens)
+	for i := 0; i < n; {
+		if a := take[i]; a != nil {
+			out = append(out, a.canon)
+			i += len(a.words)
+			continue
 		}
+		out = append(out, words[i])
 		i++
 	}
-	if !changed {
+	return out
+}
+
+// splitAllCJK splits legal forms off Han and kana words; words is returned
+// as is when none has one.
+func (t *LegalFormTable) splitAllCJK(words []string) []string {
+	var out []string
+	for i, w := range words {
+		var parts []string
+		if hasCJK(w) && !t.isWholeAlias(w) {
+			parts = t.splitCJK(w)
+		}
+		if parts == nil {
+			if out != nil {
+				out = append(out, w)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(words)+1), words[:i]...)
+		}
+		out = append(out, parts...)
+	}
+	if out == nil {
 		return words
 	}
 	return out
+}
+
+// isWholeAlias reports whether w on its own is a one-word alias.
+func (t *LegalFormTable) isWholeAlias(w string) bool {
+	for _, a := range t.byFirst[w] {
+		if len(a.words) == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // splitCJK splits a legal form off the end or the start of a Han or kana

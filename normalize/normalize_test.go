@@ -154,3 +154,17 @@ func TestFoldKeepsHangulAndKanaWhole(t *testing.T) {
 		}
 	}
 }
+
+func TestCanonicalizePicksFewestTokens(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"acme co limited liability company", "acme ~co ~llc"},
+		{"acme holdings l.l.c.", "acme holdings ~llc"},
+		{"plain name", "plain name"},
+	}
+	for _, tt := range tests {
+		got := strings.Join(LegalForms().Canonicalize(Tokenize(tt.in).Words), " ")
+		if got != tt.want {
+			t.Errorf("Canonicalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
