@@ -30,8 +30,11 @@ type Index struct {
 	nsBase []uint8  // leading tokens that are words (the rest are joined compounds)
 	nsSlot []uint16 // position in NameStrings(record), for Hit.Field
 
-	post    [][]uint32 // token id → name-string ids, ascending
-	bagPost [][]uint32 // token id → record ordinals whose search_all bag holds it, ascending
+	post [][]uint32 // token id → name-string ids, ascending
+	// bagPost maps a token to the records whose search_all bag holds it
+	// outside their name strings, ascending. With post it finds every
+	// search_all candidate.
+	bagPost [][]uint32
 
 	recs []*record.Record // by ordinal; nil once deleted or replaced
 	info []recInfo
@@ -92,13 +95,22 @@ type prepared struct {
 	rec   *record.Record
 	names []normalize.Name
 	slots []uint16
-	bag   []string // distinct search_all tokens
-	fuzzy []string // distinct name-field tokens of the bag
+	// bag holds the distinct search_all tokens that no name string holds:
+	// words of the other text fields, and name fields that make no name
+	// string (given names of a record that is not an individual).
+	bag []string
+	// fuzzy holds the name-field tokens among bag, which pair fuzzily.
+	fuzzy []string
 	dobs  []date
 	cits  []uint16
 }
 
-func prepare(r *record.Record) prepared {
+// prepScratch is reused across the records one worker prepares.
+type prepScratch struct {
+	toks []string
+}
+
+func prepare(r *record.Record, sc *prepScratch) prepared {
 	p := prepared{rec: r}
 	legal := usesLegalForms(r.EntityType)
 	for i, ns := range NameStrings(r) {
@@ -109,9 +121,26 @@ func prepare(r *record.Record) prepared {
 		p.names = append(p.names, n)
 		p.slots = append(p.slots, uint16(i))
 	}
-	b := recordBag(r)
-	p.fuzzy = distinct(b.names)
-	p.bag = distinct(append(append([]string(nil), b.names...), b.others...))
+	toks := sc.toks[:0]
+	if r.EntityType != record.EntityIndividual {
+		// Individuals' given and last names are in their name strings.
+		for _, l := range [][]string{r.GivenNames, r.LastNames, r.AliasGivenNames} {
+			for _, v := range l {
+				toks = append(toks, normalize.RecordName(v, legal).Tokens...)
+			}
+		}
+		p.fuzzy = distinct(slices.Clone(toks))
+	}
+	r.TextFields(func(f record.Field) {
+		if f.Name {
+			return
+		}
+		for _, v := range f.Values {
+			toks = normalize.AppendWords(toks, v)
+		}
+	})
+	p.bag = slices.Clone(distinct(toks))
+	sc.toks = toks[:0]
 	for _, s := range r.DateOfBirth {
 		p.dobs = append(p.dobs, parseRecordDate(s))
 	}
@@ -148,8 +177,9 @@ func prepareAll(recs []*record.Record) []prepared {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var sc prepScratch
 			for i := lo; i < hi; i++ {
-				out[i] = prepare(recs[i])
+				out[i] = prepare(recs[i], &sc)
 			}
 		}()
 	}

@@ -140,6 +140,34 @@ func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
 	return cands
 }
 
+// bagCandidates is candidates for search_all: the records holding a
+// partner of every query token in a name string or elsewhere in the bag.
+func (s *searcher) bagCandidates(ms []map[uint32]uint8) []uint32 {
+	ix := s.ix
+	var cands []uint32
+	for i, m := range ms {
+		var recs []uint32
+		for id := range m {
+			for _, ns := range ix.post[id] {
+				recs = append(recs, ix.nsRec[ns])
+			}
+			recs = append(recs, ix.bagPost[id]...)
+		}
+		slices.Sort(recs)
+		recs = slices.Compact(recs)
+		if i == 0 {
+			cands = recs
+		} else {
+			cands = intersect(cands, recs, &s.bufC)
+			s.bufC = nil // cands owns that buffer now
+		}
+		if len(cands) == 0 {
+			break
+		}
+	}
+	return cands
+}
+
 // union returns the sorted union of the posting lists of m's tokens; a
 // single list is returned as is, without copying.
 func (s *searcher) union(m map[uint32]uint8, post [][]uint32, buf *[]uint32) []uint32 {
@@ -234,7 +262,7 @@ func (s *searcher) run(variants [][]string, sel recordSel) {
 func (s *searcher) runBag(v []string, ms []map[uint32]uint8, sel recordSel) {
 	ix := s.ix
 	var ids []uint32
-	for _, ord := range s.candidates(ms, ix.bagPost) {
+	for _, ord := range s.bagCandidates(ms) {
 		if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
 			continue
 		}

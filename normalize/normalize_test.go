@@ -135,10 +135,13 @@ func FuzzTokenize(f *testing.F) {
 			}
 		}
 		if f := Fold(s); isASCII(f) {
-			a, r := tokenizeASCII(f), tokenizeRunes(f)
+			a, r := tokenizeASCII(f, nil), tokenizeRunes(f)
 			if !reflect.DeepEqual(a, r) {
 				t.Fatalf("ASCII and rune tokenizers differ on %q: %+v vs %+v", f, a, r)
 			}
+		}
+		if got, want := AppendWords([]string{"x"}, s), append([]string{"x"}, Words(s)...); !reflect.DeepEqual(got, want) {
+			t.Fatalf("AppendWords(%q) = %q, want %q", s, got, want)
 		}
 		vs := QueryVariants(s, true)
 		if len(vs) == 0 {

@@ -92,9 +92,27 @@ func Words(s string) []string { return Tokenize(s).All() }
 
 func tokenizeFolded(f string) Tokens {
 	if isASCII(f) {
-		return tokenizeASCII(f)
+		return tokenizeASCII(f, nil)
 	}
 	return tokenizeRunes(f)
+}
+
+// AppendWords appends the words of s, then the joined form of each
+// hyphenated compound, to dst: Words(s) without allocating a slice per
+// call, for callers that tokenise many fields into one buffer.
+func AppendWords(dst []string, s string) []string {
+	f := Fold(s)
+	if !isASCII(f) {
+		return append(dst, tokenizeRunes(f).All()...)
+	}
+	n := len(dst)
+	t := tokenizeASCII(f, dst)
+	dst = t.Words
+	t.Words = dst[n:]
+	for _, c := range t.Compounds {
+		dst = append(dst, c.Joined)
+	}
+	return dst
 }
 
 // tokenizeRunes is the general tokenizer, for any script.
@@ -186,15 +204,17 @@ func isASCII(s string) bool {
 
 // tokenizeASCII is tokenizeFolded for folded ASCII text, the common case:
 // the same rules, but words are substrings of f (no copy) unless a joiner
-// inside them has to be dropped.
-func tokenizeASCII(f string) Tokens {
-	var t Tokens
+// inside them has to be dropped. Words are appended to dst; the returned
+// Words is all of dst, and compound positions count from len(dst).
+func tokenizeASCII(f string, dst []string) Tokens {
+	t := Tokens{Words: dst}
+	base := len(dst)
 	compoundStart := -1
 	closeCompound := func() {
 		if compoundStart >= 0 && len(t.Words)-compoundStart > 1 {
 			t.Compounds = append(t.Compounds, Compound{
-				Start:  compoundStart,
-				End:    len(t.Words),
+				Start:  compoundStart - base,
+				End:    len(t.Words) - base,
 				Joined: strings.Join(t.Words[compoundStart:], ""),
 			})
 		}
