@@ -107,13 +107,15 @@ type prepared struct {
 
 // prepScratch is reused across the records one worker prepares.
 type prepScratch struct {
-	toks []string
+	toks  []string
+	names []NameString
 }
 
 func prepare(r *record.Record, sc *prepScratch) prepared {
 	p := prepared{rec: r}
 	legal := usesLegalForms(r.EntityType)
-	for i, ns := range NameStrings(r) {
+	sc.names = appendNameStrings(sc.names[:0], r, false)
+	for i, ns := range sc.names {
 		n := normalize.RecordName(ns.Text, legal)
 		if len(n.Tokens) == 0 {
 			continue

@@ -19,28 +19,37 @@ type NameString struct {
 // NameStrings returns the name strings of r: name, tl_name, every alias,
 // and for individuals given names with last names and every alias given
 // name with last names.
-func NameStrings(r *record.Record) []NameString {
-	var out []NameString
-	add := func(field, text string) {
-		if strings.TrimSpace(text) != "" {
-			out = append(out, NameString{Field: field, Text: text})
+func NameStrings(r *record.Record) []NameString { return appendNameStrings(nil, r, true) }
+
+// appendNameStrings appends r's name strings to dst, with their Field only
+// when withField is set (the index needs the texts, not the labels).
+func appendNameStrings(dst []NameString, r *record.Record, withField bool) []NameString {
+	add := func(field func() string, text string) {
+		if strings.TrimSpace(text) == "" {
+			return
 		}
+		ns := NameString{Text: text}
+		if withField {
+			ns.Field = field()
+		}
+		dst = append(dst, ns)
 	}
-	add("name", r.Name)
-	add("tl_name", r.TLName)
+	label := func(s string) func() string { return func() string { return s } }
+	add(label("name"), r.Name)
+	add(label("tl_name"), r.TLName)
 	for i, a := range r.AliasNames {
-		add(indexed("alias_names", i), a)
+		add(func() string { return indexed("alias_names", i) }, a)
 	}
 	if r.EntityType == record.EntityIndividual {
 		last := strings.Join(r.LastNames, " ")
 		if len(r.GivenNames) > 0 || last != "" {
-			add("given_names+last_names", strings.TrimSpace(strings.Join(r.GivenNames, " ")+" "+last))
+			add(label("given_names+last_names"), strings.TrimSpace(strings.Join(r.GivenNames, " ")+" "+last))
 		}
 		for i, g := range r.AliasGivenNames {
-			add(indexed("alias_given_names", i)+"+last_names", strings.TrimSpace(g+" "+last))
+			add(func() string { return indexed("alias_given_names", i) + "+last_names" }, strings.TrimSpace(g+" "+last))
 		}
 	}
-	return out
+	return dst
 }
 
 func indexed(field string, i int) string {
