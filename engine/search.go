@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"sync"
 )
 
 // Search answers q. It returns a *ParamError for a query that breaks the
@@ -16,7 +17,9 @@ func (ix *Index) Search(q Query) (*Result, error) {
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	s := &searcher{ix: ix, c: c, srcOK: ix.sourceMask(c), best: make(map[uint32]candidate)}
+	s := searcherPool.Get().(*searcher)
+	defer s.release()
+	s.ix, s.c, s.srcOK = ix, c, ix.sourceMask(c)
 	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
 		s.run(c.raw, anyRecord)
 	} else {
@@ -62,6 +65,22 @@ type searcher struct {
 	matches          map[string]map[uint32]uint8
 	bufA, bufB, bufC []uint32
 	used             []bool
+	pairing          pairing
+}
+
+// searcherPool recycles searchers, whose scratch buffers and maps grow to
+// the size of big queries: reusing them keeps a search from allocating
+// (and the garbage collector from stealing time from the next one).
+var searcherPool = sync.Pool{New: func() any {
+	return &searcher{best: make(map[uint32]candidate)}
+}}
+
+func (s *searcher) release() {
+	s.ix, s.c, s.srcOK = nil, nil, nil
+	clear(s.best)
+	clear(s.matches)
+	s.bufA, s.bufB, s.bufC = s.bufA[:0], s.bufB[:0], s.bufC[:0]
+	searcherPool.Put(s)
 }
 
 func (s *searcher) selects(sel recordSel, ord uint32) bool {
@@ -321,45 +340,66 @@ outer:
 // a different token of toks; tokens at positions ≥ fuzzyUpTo pair only
 // exactly. A depth-first search over query tokens, fewest options first,
 // pruned by the best total so far: names have a handful of tokens, so this
-// is a few dozen steps.
+// is a few dozen steps. It allocates nothing once the searcher's scratch
+// has grown.
 func (s *searcher) pair(ms []map[uint32]uint8, toks []uint32, fuzzyUpTo int) (int, bool) {
-	type option struct{ pos, dist int }
-	opts := make([][]option, len(ms))
-	for i, m := range ms {
+	p := &s.pairing
+	p.opts = p.opts[:0]
+	p.start = p.start[:0]
+	for _, m := range ms {
+		p.start = append(p.start, len(p.opts))
 		for j, t := range toks {
 			if d, ok := m[t]; ok && (d == 0 || j < fuzzyUpTo) {
-				opts[i] = append(opts[i], option{j, int(d)})
+				p.opts = append(p.opts, pairOption{int32(j), int32(d)})
 			}
 		}
-		if len(opts[i]) == 0 {
+		if len(p.opts) == p.start[len(p.start)-1] {
 			return 0, false
 		}
 	}
-	order := make([]int, len(ms))
-	for i := range order {
-		order[i] = i
+	p.start = append(p.start, len(p.opts))
+	p.order = p.order[:0]
+	for i := range ms {
+		p.order = append(p.order, i)
 	}
-	slices.SortFunc(order, func(a, b int) int { return len(opts[a]) - len(opts[b]) })
-	used := make([]bool, len(toks))
-	best := -1
-	var dfs func(k, sum int)
-	dfs = func(k, sum int) {
-		if best >= 0 && sum >= best {
-			return
-		}
-		if k == len(order) {
-			best = sum
-			return
-		}
-		for _, o := range opts[order[k]] {
-			if used[o.pos] {
-				continue
-			}
-			used[o.pos] = true
-			dfs(k+1, sum+o.dist)
-			used[o.pos] = false
-		}
+	n := func(i int) int { return p.start[i+1] - p.start[i] }
+	slices.SortFunc(p.order, func(a, b int) int { return n(a) - n(b) })
+	if cap(p.used) < len(toks) {
+		p.used = make([]bool, len(toks))
 	}
-	dfs(0, 0)
-	return best, best >= 0
+	p.used = p.used[:len(toks)]
+	clear(p.used)
+	p.best = -1
+	p.dfs(0, 0)
+	return p.best, p.best >= 0
+}
+
+type pairOption struct{ pos, dist int32 }
+
+// pairing is the scratch state of searcher.pair.
+type pairing struct {
+	opts  []pairOption // options of query token i: opts[start[i]:start[i+1]]
+	start []int
+	order []int
+	used  []bool
+	best  int
+}
+
+func (p *pairing) dfs(k, sum int) {
+	if p.best >= 0 && sum >= p.best {
+		return
+	}
+	if k == len(p.order) {
+		p.best = sum
+		return
+	}
+	i := p.order[k]
+	for _, o := range p.opts[p.start[i]:p.start[i+1]] {
+		if p.used[o.pos] {
+			continue
+		}
+		p.used[o.pos] = true
+		p.dfs(k+1, sum+int(o.dist))
+		p.used[o.pos] = false
+	}
 }
