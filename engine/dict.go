@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -32,6 +33,9 @@ func (d *dict) intern(tok string) uint32 {
 	if id, ok := d.ids[tok]; ok {
 		return id
 	}
+	// A token may be a substring of a record's text: keep a copy of its
+	// own, so the dictionary does not pin the record's memory.
+	tok = strings.Clone(tok)
 	id := uint32(len(d.toks))
 	d.ids[tok] = id
 	d.toks = append(d.toks, tok)

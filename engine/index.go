@@ -90,59 +90,88 @@ func NewIndex(recs []*record.Record) *Index {
 	return ix
 }
 
-// prepared is a record tokenised outside the index lock.
+// prepared is a record tokenised outside the index lock. Its tokens are
+// ids of the local dictionary of the batch it belongs to.
 type prepared struct {
 	rec   *record.Record
-	names []normalize.Name
-	slots []uint16
+	names []preparedName
 	// bag holds the distinct search_all tokens that no name string holds:
 	// words of the other text fields, and name fields that make no name
 	// string (given names of a record that is not an individual).
-	bag []string
+	bag []uint32
 	// fuzzy holds the name-field tokens among bag, which pair fuzzily.
-	fuzzy []string
+	fuzzy []uint32
 	dobs  []date
 	cits  []uint16
 }
 
-// prepScratch is reused across the records one worker prepares.
-type prepScratch struct {
-	toks  []string
-	names []NameString
+type preparedName struct {
+	toks []uint32
+	base int
+	slot uint16
 }
 
-func prepare(r *record.Record, sc *prepScratch) prepared {
+// batch is a run of records prepared by one worker, with the dictionary of
+// the tokens they hold. Interning into the index's dictionary then costs
+// one look-up per distinct token of the batch instead of one per
+// occurrence, and that is the only part of a build that cannot run on
+// every core.
+type batch struct {
+	toks []string
+	ids  map[string]uint32
+	recs []prepared
+	// scratch
+	words []string
+	names []NameString
+	local []uint32
+}
+
+func (b *batch) id(tok string) uint32 {
+	if id, ok := b.ids[tok]; ok {
+		return id
+	}
+	id := uint32(len(b.toks))
+	b.ids[tok] = id
+	b.toks = append(b.toks, tok)
+	return id
+}
+
+func (b *batch) prepare(r *record.Record) {
 	p := prepared{rec: r}
 	legal := usesLegalForms(r.EntityType)
-	sc.names = appendNameStrings(sc.names[:0], r, false)
-	for i, ns := range sc.names {
+	b.names = appendNameStrings(b.names[:0], r, false)
+	for i, ns := range b.names {
 		n := normalize.RecordName(ns.Text, legal)
 		if len(n.Tokens) == 0 {
 			continue
 		}
-		p.names = append(p.names, n)
-		p.slots = append(p.slots, uint16(i))
+		pn := preparedName{toks: make([]uint32, len(n.Tokens)), base: n.Base, slot: uint16(i)}
+		for k, t := range n.Tokens {
+			pn.toks[k] = b.id(t)
+		}
+		p.names = append(p.names, pn)
 	}
-	toks := sc.toks[:0]
+	words := b.words[:0]
 	if r.EntityType != record.EntityIndividual {
 		// Individuals' given and last names are in their name strings.
 		for _, l := range [][]string{r.GivenNames, r.LastNames, r.AliasGivenNames} {
 			for _, v := range l {
-				toks = append(toks, normalize.RecordName(v, legal).Tokens...)
+				words = append(words, normalize.RecordName(v, legal).Tokens...)
 			}
 		}
-		p.fuzzy = distinct(slices.Clone(toks))
+		p.fuzzy = b.distinctIDs(words)
 	}
 	r.TextFields(func(f record.Field) {
 		if f.Name {
 			return
 		}
 		for _, v := range f.Values {
-			toks = normalize.AppendWords(toks, v)
+			words = normalize.AppendWords(words, v)
 		}
 	})
-	p.bag = slices.Clone(distinct(toks))
-	sc.toks = toks[:0]
+	p.bag = b.distinctIDs(words)
+	clear(words) // drop references to the record's strings
+	b.words = words[:0]
 	for _, s := range r.DateOfBirth {
 		p.dobs = append(p.dobs, parseRecordDate(s))
 	}
@@ -151,24 +180,31 @@ func prepare(r *record.Record, sc *prepScratch) prepared {
 			p.cits = append(p.cits, citCode(c))
 		}
 	}
-	return p
+	b.recs = append(b.recs, p)
+}
+
+// distinctIDs returns the distinct local ids of words, in a new slice.
+func (b *batch) distinctIDs(words []string) []uint32 {
+	ids := b.local[:0]
+	for _, w := range words {
+		ids = append(ids, b.id(w))
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	b.local = ids
+	return slices.Clone(ids)
 }
 
 func citCode(c string) uint16 { return uint16(c[0]-'A')*26 + uint16(c[1]-'A') }
 
-func distinct(s []string) []string {
-	slices.Sort(s)
-	return slices.Compact(s)
-}
-
-// prepareAll tokenises records on every core; the result keeps the input
-// order, so ordinals are deterministic.
-func prepareAll(recs []*record.Record) []prepared {
-	out := make([]prepared, len(recs))
+// prepareAll tokenises records on every core, in contiguous batches, so
+// ordinals follow the input order.
+func prepareAll(recs []*record.Record) []*batch {
 	workers := runtime.GOMAXPROCS(0)
 	if len(recs) < 1000 {
 		workers = 1
 	}
+	out := make([]*batch, 0, workers)
 	var wg sync.WaitGroup
 	chunk := (len(recs) + workers - 1) / max(workers, 1)
 	for w := 0; w < workers; w++ {
@@ -176,28 +212,36 @@ func prepareAll(recs []*record.Record) []prepared {
 		if lo >= hi {
 			break
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var sc prepScratch
-			for i := lo; i < hi; i++ {
-				out[i] = prepare(recs[i], &sc)
+		b := &batch{ids: make(map[string]uint32), recs: make([]prepared, 0, hi-lo)}
+		out = append(out, b)
+		wg.Go(func() {
+			for _, r := range recs[lo:hi] {
+				b.prepare(r)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return out
 }
 
-func (ix *Index) addAll(ps []prepared) {
-	for i := range ps {
-		ix.add(&ps[i])
+// addAll adds prepared batches in order, mapping local token ids to the
+// index's.
+func (ix *Index) addAll(bs []*batch) {
+	for _, b := range bs {
+		remap := make([]uint32, len(b.toks))
+		for i, t := range b.toks {
+			remap[i] = ix.d.intern(t)
+		}
+		ix.growPostings()
+		for i := range b.recs {
+			ix.add(&b.recs[i], remap)
+		}
 	}
 }
 
 // add appends a prepared record; the caller holds the write lock (or owns
 // the index during a build). A record whose id is present replaces it.
-func (ix *Index) add(p *prepared) {
+func (ix *Index) add(p *prepared, remap []uint32) {
 	r := p.rec
 	ix.remove(r.ID)
 	ord := uint32(len(ix.recs))
@@ -224,28 +268,26 @@ func (ix *Index) add(p *prepared) {
 	ix.cits = append(ix.cits, p.cits...)
 	ix.info = append(ix.info, inf)
 
-	for k, n := range p.names {
+	for _, n := range p.names {
 		nsID := uint32(len(ix.nsRec))
-		for _, t := range n.Tokens {
-			id := ix.d.intern(t)
+		for _, local := range n.toks {
+			id := remap[local]
 			ix.d.markFuzzy(id)
 			ix.nsTok = append(ix.nsTok, id)
-			ix.growPostings()
 			if l := ix.post[id]; len(l) == 0 || l[len(l)-1] != nsID {
 				ix.post[id] = append(l, nsID)
 			}
 		}
 		ix.nsOff = append(ix.nsOff, uint32(len(ix.nsTok)))
 		ix.nsRec = append(ix.nsRec, ord)
-		ix.nsBase = append(ix.nsBase, uint8(min(n.Base, 255)))
-		ix.nsSlot = append(ix.nsSlot, p.slots[k])
+		ix.nsBase = append(ix.nsBase, uint8(min(n.base, 255)))
+		ix.nsSlot = append(ix.nsSlot, n.slot)
 	}
-	for _, t := range p.fuzzy {
-		ix.d.markFuzzy(ix.d.intern(t))
+	for _, local := range p.fuzzy {
+		ix.d.markFuzzy(remap[local])
 	}
-	for _, t := range p.bag {
-		id := ix.d.intern(t)
-		ix.growPostings()
+	for _, local := range p.bag {
+		id := remap[local]
 		ix.bagPost[id] = append(ix.bagPost[id], ord)
 	}
 }
@@ -290,10 +332,24 @@ func (ix *Index) Apply(changes []record.Change) ApplyStats {
 			recs = append(recs, &r)
 		}
 	}
-	ps := prepareAll(recs)
+	bs := prepareAll(recs)
 	var st ApplyStats
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	// Records are added in change order: batches are contiguous runs of it.
+	var ps []*prepared
+	var remaps [][]uint32
+	for _, b := range bs {
+		remap := make([]uint32, len(b.toks))
+		for i, t := range b.toks {
+			remap[i] = ix.d.intern(t)
+		}
+		for i := range b.recs {
+			ps = append(ps, &b.recs[i])
+			remaps = append(remaps, remap)
+		}
+	}
+	ix.growPostings()
 	k := 0
 	for i := range changes {
 		c := &changes[i]
@@ -319,7 +375,7 @@ func (ix *Index) Apply(changes []record.Change) ApplyStats {
 				st.Added++
 			}
 		}
-		ix.add(&ps[k])
+		ix.add(ps[k], remaps[k])
 		k++
 	}
 	return st
