@@ -22,7 +22,7 @@ func Reason(m Match) string {
 		case p.Edits == 0:
 			parts = append(parts, qt+"="+tok)
 		default:
-			parts = append(parts, qt+"→"+tok+" ("+edits(p.Edits)+")")
+			parts = append(parts, qt+"→"+tok+" ("+pluralEdits(p.Edits)+")")
 		}
 	}
 	why := strings.Join(parts, ", ")
@@ -30,7 +30,7 @@ func Reason(m Match) string {
 	case m.Exact():
 		why = "exact: " + why
 	case m.Edits() > 0:
-		why = edits(m.Edits()) + ": " + why
+		why = pluralEdits(m.Edits()) + ": " + why
 	}
 	return why
 }
@@ -44,7 +44,7 @@ func ShowToken(t string) string {
 	return t
 }
 
-func edits(n int) string {
+func pluralEdits(n int) string {
 	if n == 1 {
 		return "1 edit"
 	}
