@@ -1,0 +1,274 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/klauspost/compress/zstd"
+	bolt "go.etcd.io/bbolt"
+)
+
+// The change log keeps, for each version reached in the retention window,
+// the changes that led to it, as delta lines (SEMANTICS.md "Consolidated
+// files") compressed with zstd. Change sets are split into chunks of
+// logChunk lines, so that a large one is never a single huge value.
+//
+// Changes are logged by their effect, not as they arrived: an UPDATE of an
+// unknown id as ADD, a DELETE of an unknown id not at all, a DELETE with
+// the record as the store held it. Merging several change sets then only
+// needs to know whether a record existed before the first and after the
+// last.
+const logChunk = 10000
+
+// ErrUnknownVersion is returned by ChangesSince for a version whose later
+// change sets are not all in the change log: never applied here, or older
+// than the retention window. A server answers it with 404 "Provided
+// previous version does not exist.", upon which a client downloads the full
+// file.
+var ErrUnknownVersion = errors.New("version is unknown or older than the change log")
+
+var (
+	zstdEnc = sync.OnceValue(func() *zstd.Encoder {
+		e, _ := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+		return e
+	})
+	zstdDec = sync.OnceValue(func() *zstd.Decoder {
+		d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+		return d
+	})
+)
+
+func logKey(seq uint64, chunk uint32) []byte {
+	return binary.BigEndian.AppendUint32(seqKey(seq), chunk)
+}
+
+// writeLog stores the effective changes of change set seq.
+func writeLog(tx *bolt.Tx, seq uint64, changes []AppliedChange) error {
+	b := tx.Bucket(bucketChanges)
+	var buf []byte
+	var chunk uint32
+	n := 0
+	flush := func() error {
+		if n == 0 {
+			return nil
+		}
+		if err := b.Put(logKey(seq, chunk), zstdEnc().EncodeAll(buf, nil)); err != nil {
+			return err
+		}
+		chunk++
+		buf, n = buf[:0], 0
+		return nil
+	}
+	for i := range changes {
+		ac := &changes[i]
+		c := record.Change{Type: ac.Effect}
+		switch ac.Effect {
+		case EffectAdd, EffectUpdate:
+			c.Record = *ac.After
+		case EffectDelete:
+			c.Record = *ac.Before
+		default:
+			continue
+		}
+		buf = append(c.Append(buf), '\n')
+		if n++; n == logChunk {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// pruneLog drops the change sets applied before cutoff and marks their
+// versions as no longer logged. It starts where the last pruning stopped,
+// so its cost does not grow with the store's history.
+func pruneLog(tx *bolt.Tx, cutoff time.Time) error {
+	vb := tx.Bucket(bucketVersions)
+	cb := tx.Bucket(bucketChanges)
+	meta := tx.Bucket(bucketMeta)
+	type update struct {
+		key []byte
+		raw []byte
+	}
+	var updates []update
+	next := getUint(meta, metaPruneFrom)
+	c := vb.Cursor()
+	for k, raw := c.Seek(seqKey(next)); k != nil; k, raw = c.Next() {
+		var v Version
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return fmt.Errorf("read version %x: %w", k, err)
+		}
+		if !v.AppliedAt.Before(cutoff) {
+			break
+		}
+		next = binary.BigEndian.Uint64(k) + 1
+		if !v.Logged {
+			continue
+		}
+		v.Logged = false
+		nraw, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		updates = append(updates, update{slices.Clone(k), nraw})
+	}
+	for _, u := range updates {
+		if err := vb.Put(u.key, u.raw); err != nil {
+			return err
+		}
+		var dead [][]byte
+		cc := cb.Cursor()
+		for k, _ := cc.Seek(u.key); k != nil && bytes.HasPrefix(k, u.key); k, _ = cc.Next() {
+			dead = append(dead, slices.Clone(k))
+		}
+		for _, k := range dead {
+			if err := cb.Delete(k); err != nil {
+				return err
+			}
+		}
+	}
+	return putUint(meta, metaPruneFrom, next)
+}
+
+// findVersion returns the sequence number at which the store last reached
+// version id, and the versions after it, oldest first. It gives up at the
+// first version whose change set is no longer logged, since no delta can
+// be answered across it.
+func findVersion(tx *bolt.Tx, id string) (uint64, []Version, bool, error) {
+	vb := tx.Bucket(bucketVersions)
+	if vb == nil {
+		return 0, nil, false, nil
+	}
+	var later []Version
+	c := vb.Cursor()
+	for k, raw := c.Last(); k != nil; k, raw = c.Prev() {
+		var v Version
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return 0, nil, false, fmt.Errorf("read version %x: %w", k, err)
+		}
+		if v.ID == id {
+			slices.Reverse(later)
+			return binary.BigEndian.Uint64(k), later, true, nil
+		}
+		if !v.Logged {
+			return 0, nil, false, nil
+		}
+		later = append(later, v)
+	}
+	return 0, nil, false, nil
+}
+
+// oldestAnswerable returns the oldest version from which every later
+// change set is logged.
+func oldestAnswerable(tx *bolt.Tx) (string, error) {
+	vb := tx.Bucket(bucketVersions)
+	if vb == nil {
+		return "", nil
+	}
+	oldest := ""
+	c := vb.Cursor()
+	for k, raw := c.Last(); k != nil; k, raw = c.Prev() {
+		var v Version
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", fmt.Errorf("read version %x: %w", k, err)
+		}
+		oldest = v.ID
+		if !v.Logged {
+			break
+		}
+		oldest = v.Previous
+	}
+	return oldest, nil
+}
+
+// ChangesSince returns the changes that lead from version to the current
+// version, merged per record id and sorted by id, together with the
+// current version: a record added and then updated is one ADD with its
+// latest content, one added and deleted again is absent, and so on. For the
+// current version itself it returns no changes. It returns an error
+// wrapping ErrUnknownVersion when the store cannot answer from version.
+func (db *DB) ChangesSince(version string) ([]record.Change, string, error) {
+	var out []record.Change
+	var current string
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		current = currentID(tx)
+		if version == "" {
+			return ErrUnknownVersion
+		}
+		seq, later, ok, err := findVersion(tx, version)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return ErrUnknownVersion
+		}
+		type state struct {
+			existedBefore bool
+			last          record.Change
+		}
+		merged := map[string]*state{}
+		cb := tx.Bucket(bucketChanges)
+		for i, v := range later {
+			if !v.Logged {
+				return ErrUnknownVersion
+			}
+			prefix := seqKey(seq + uint64(i) + 1)
+			c := cb.Cursor()
+			for k, blob := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, blob = c.Next() {
+				lines, err := zstdDec().DecodeAll(blob, nil)
+				if err != nil {
+					return fmt.Errorf("change log %x: %w", k, err)
+				}
+				rd, err := record.NewReader(bytes.NewReader(lines))
+				if err != nil {
+					return fmt.Errorf("change log %x: %w", k, err)
+				}
+				for {
+					ch, err := rd.Change()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						return fmt.Errorf("change log %x: %w", k, err)
+					}
+					st := merged[ch.Record.ID]
+					if st == nil {
+						st = &state{existedBefore: ch.Type != record.ChangeAdd}
+						merged[ch.Record.ID] = st
+					}
+					st.last = *ch
+				}
+			}
+		}
+		for _, id := range sortedKeys(merged) {
+			st := merged[id]
+			existsAfter := st.last.Type != record.ChangeDelete
+			c := st.last
+			switch {
+			case !st.existedBefore && existsAfter:
+				c.Type = record.ChangeAdd
+			case st.existedBefore && existsAfter:
+				c.Type = record.ChangeUpdate
+			case st.existedBefore && !existsAfter:
+				c.Type = record.ChangeDelete
+			default:
+				continue
+			}
+			out = append(out, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, current, fmt.Errorf("changes since %q: %w", version, err)
+	}
+	return out, current, nil
+}
