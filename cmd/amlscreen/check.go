@@ -13,7 +13,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -21,6 +20,7 @@ func init() { register(newCheckCmd) }
 
 type checkFlags struct {
 	data         []string
+	store        string
 	names        string
 	searchAll    string
 	kind         string
@@ -47,18 +47,20 @@ in any order; --fuzzy allows 1 or 2 spelling edits per word (none for words of
 1-2 letters, at most 1 for 3-5 letters). Legal forms (LLC, GmbH, OOO, ...)
 match all their equivalents.
 
-Without --data the embedded sample database is used.
+Without --store or --data the embedded sample database is used.
 
 Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 		Example: `  amlscreen check --names "vladimir putin" --fuzzy 1
   amlscreen check --type entity --names "acme holdings limited liability company"
   amlscreen check --type individual --names "maria ivanova" --dob 00/00/1960 --gender female --citizenship RU
-  amlscreen check --data db.jsonl.gz --search-all "IMO 9187629" --format json`,
+  amlscreen check --data db.jsonl.gz --search-all "IMO 9187629" --format json
+  amlscreen check --store aml.db --names "acme" --fuzzy 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCheck(cmd.OutOrStdout(), &f) },
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.data, "data", nil, "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)")
+	fl.StringVar(&f.store, "store", "", "bbolt store kept by amlscreen sync or import (opened read-only)")
 	fl.StringVar(&f.names, "names", "", "name to screen against name fields (name, aliases, given and last names)")
 	fl.StringVar(&f.searchAll, "search-all", "", "text to screen against all fields of a record (names fuzzy, other fields exact)")
 	fl.StringVar(&f.kind, "type", "any", "individual (checkIndividual), entity (checkEntity) or any (checkName)")
@@ -118,7 +120,7 @@ func runCheck(out io.Writer, f *checkFlags) error {
 	if err := engine.Validate(q); err != nil {
 		return paramToUsage(err)
 	}
-	db, err := openDatabase(f.data)
+	db, err := openSource(f.data, f.store)
 	if err != nil {
 		return err
 	}
@@ -176,41 +178,7 @@ func reason(q engine.Query, h *engine.Hit) (matched, why string) {
 	if m.Text != "" {
 		matched = fmt.Sprintf("%s %q", m.Field, clip(m.Text, 40))
 	}
-	var parts []string
-	for _, p := range m.Pairs {
-		qt, tok := showToken(p.Query), showToken(p.Token)
-		switch {
-		case p.Edits == 0 && p.Query == p.Token:
-			parts = append(parts, qt)
-		case p.Edits == 0:
-			parts = append(parts, qt+"="+tok)
-		default:
-			parts = append(parts, fmt.Sprintf("%s→%s (%d edit%s)", qt, tok, p.Edits, plural(p.Edits)))
-		}
-	}
-	why = strings.Join(parts, ", ")
-	switch {
-	case m.Exact():
-		why = "exact: " + why
-	case m.Edits() > 0:
-		why = fmt.Sprintf("%d edit%s: %s", m.Edits(), plural(m.Edits()), why)
-	}
-	return matched, why
-}
-
-// showToken writes a canonical legal-form token as its class: "~llc" → "LLC".
-func showToken(t string) string {
-	if normalize.IsLegalForm(t) {
-		return strings.ToUpper(strings.TrimPrefix(t, normalize.LegalMark))
-	}
-	return t
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return matched, engine.Reason(m)
 }
 
 func clip(s string, n int) string {
@@ -219,4 +187,11 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -3,8 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -95,5 +101,43 @@ func TestCheckIncludes(t *testing.T) {
 	_, out, _ = runCLI(t, "check", "--data", "testdata/small.jsonl", "--names", "acme", "--includes", "ext_leaks", "--format", "json")
 	if strings.Contains(out, `"E1"`) || !strings.Contains(out, `"E5"`) {
 		t.Errorf("includes=ext_leaks: %s", out)
+	}
+}
+
+func TestCheckAgainstStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "aml.db")
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("testdata/small.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := record.ReadAll(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	next := func() (*record.Record, error) {
+		if i == len(recs) {
+			return nil, io.EOF
+		}
+		i++
+		return recs[i-1], nil
+	}
+	if err := db.ReplaceAll("2026-11-01T00:00:00Z~7", next, nil); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	code, out, errs := runCLI(t, "check", "--store", path, "--names", "abu bakr", "--format", "table")
+	if code != exitOK || !strings.Contains(out, "P5") || !strings.Contains(out, "2026-11-01T00:00:00Z~7") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "check", "--store", filepath.Join(t.TempDir(), "none.db"), "--names", "x")
+	if code != exitUsage || !strings.Contains(errs, "--store") {
+		t.Errorf("missing store: exit %d, stderr %q", code, errs)
 	}
 }

@@ -3,25 +3,42 @@ package main
 import (
 	"fmt"
 	"os"
-	"sort"
+	"strings"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // database is what screening commands answer from: an index, the source
 // catalogue and the version it was built from.
 type database struct {
+	*live.DB
 	index   *engine.Index
 	sources []record.Source // catalogue; may not list every source of the records
 	version string
 	origin  string // "embedded sample", "store PATH" or the data files
 }
 
+func newDatabase(d *live.DB, origin string) *database {
+	return &database{DB: d, index: d.Index(), sources: d.Sources(), version: d.Version(), origin: origin}
+}
+
 // openDatabase loads the records of the --data files, or of the embedded
 // sample when there are none.
-func openDatabase(dataFiles []string) (*database, error) {
+func openDatabase(dataFiles []string) (*database, error) { return openSource(dataFiles, "") }
+
+// openSource loads the database from a store (opened read-only, so a sync
+// may run alongside), from --data files, or from the embedded sample.
+func openSource(dataFiles []string, storePath string) (*database, error) {
+	if storePath != "" {
+		if len(dataFiles) > 0 {
+			return nil, usagef("--store and --data exclude each other")
+		}
+		return openStore(storePath)
+	}
 	if len(dataFiles) == 0 {
 		recs, err := sampledata.Records()
 		if err != nil {
@@ -31,7 +48,7 @@ func openDatabase(dataFiles []string) (*database, error) {
 		if err != nil {
 			return nil, fmt.Errorf("embedded sample sources: %w", err)
 		}
-		return &database{index: engine.NewIndex(recs), sources: srcs, version: sampledata.Version, origin: "embedded sample"}, nil
+		return newDatabase(live.New(recs, srcs, sampledata.Version), "embedded sample"), nil
 	}
 	var recs []*record.Record
 	for _, name := range dataFiles {
@@ -46,25 +63,33 @@ func openDatabase(dataFiles []string) (*database, error) {
 		}
 		recs = append(recs, r...)
 	}
-	return &database{index: engine.NewIndex(recs), version: "", origin: fmt.Sprint(dataFiles)}, nil
+	return newDatabase(live.New(recs, nil, ""), strings.Join(dataFiles, ", ")), nil
 }
 
-// sourceSet resolves --includes against the database: known ids are those
-// of the catalogue and of the records; the default is every source that is
-// not of type OTHER, plus OTHER ones when includeOther is set.
+// sourceSet resolves --includes against the database: the default is
+// every source that is not of type OTHER, plus OTHER ones when
+// includeOther is set.
 func (db *database) sourceSet(includes string, includeOther bool) (map[string]bool, error) {
-	types := db.index.SourceTypes()
-	for _, s := range db.sources {
-		if _, ok := types[s.Source]; !ok {
-			types[s.Source] = s.SourceType
-		}
+	return db.SourceSet(includes, live.Access{IncludeOther: includeOther})
+}
+
+// openStore loads every record of the store's current version into a new
+// index, with the store's source catalogue.
+func openStore(path string) (*database, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, usagef("--store: %v", err)
 	}
-	var included []string
-	for id, t := range types {
-		if includeOther || (t != record.SourceOther && t != "other") {
-			included = append(included, id)
-		}
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
 	}
-	sort.Strings(included)
-	return engine.ResolveIncludes(includes, func(id string) bool { _, ok := types[id]; return ok }, included)
+	defer db.Close()
+	d, err := live.Load(db)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	if d.Version() == "" {
+		return nil, fmt.Errorf("store %s is empty: run amlscreen sync or amlscreen import first", path)
+	}
+	return newDatabase(d, "store "+path), nil
 }

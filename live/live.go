@@ -1,0 +1,179 @@
+// Package live keeps an in-memory screening index current with a store:
+// it loads every record of the store's version at start and then applies
+// each change set the store commits, so that check, batch, the server and
+// monitoring answer from the newest version without a rebuild.
+//
+// It is the one place that knows both the engine and the store; neither of
+// those knows the other.
+package live
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+)
+
+// DB is a screening database: an index, the version it is at and the
+// source catalogue. It is safe for concurrent use.
+type DB struct {
+	mu      sync.RWMutex
+	ix      *engine.Index
+	version string
+	sources []record.Source
+}
+
+// New returns a DB over records that come from elsewhere than a store (data
+// files, the embedded sample).
+func New(recs []*record.Record, sources []record.Source, version string) *DB {
+	return &DB{ix: engine.NewIndex(recs), sources: sources, version: version}
+}
+
+// Load builds a DB from the current version of st, records and version read
+// in one transaction.
+func Load(st *store.DB) (*DB, error) {
+	var recs []*record.Record
+	v, err := st.LoadAll(func(r *record.Record) error {
+		recs = append(recs, r)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load store: %w", err)
+	}
+	srcs, err := st.Sources()
+	if err != nil {
+		return nil, fmt.Errorf("load sources: %w", err)
+	}
+	return New(recs, srcs, v.ID), nil
+}
+
+// Index returns the current index. After a full import it is a new one:
+// callers take it per query rather than keeping it.
+func (d *DB) Index() *engine.Index {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.ix
+}
+
+// Version returns the File-Version the index is at.
+func (d *DB) Version() string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.version
+}
+
+// Sources returns the source catalogue (which may not list every source of
+// the records; see SourceTypes).
+func (d *DB) Sources() []record.Source {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.sources
+}
+
+// Changes turns what the store applied into the change set for the index.
+// Effects count, not types: an UPDATE of an unknown id was an ADD.
+func Changes(a *store.Applied) []record.Change {
+	out := make([]record.Change, 0, len(a.Changes))
+	for _, c := range a.Changes {
+		switch c.Effect {
+		case store.EffectAdd, store.EffectUpdate:
+			out = append(out, record.Change{Type: c.Effect, Record: *c.After})
+		case store.EffectDelete:
+			out = append(out, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: c.ID}})
+		}
+	}
+	return out
+}
+
+// Apply brings the index to the version st committed as a. A change set is
+// applied to the index in place; a full import, whose changes may be
+// unknown, reloads the index from st and swaps it in whole. Queries see the
+// old or the new version, never a mix.
+func (d *DB) Apply(st *store.DB, a *store.Applied) error {
+	if a == nil {
+		return nil
+	}
+	if a.Full {
+		fresh, err := Load(st)
+		if err != nil {
+			return err
+		}
+		d.mu.Lock()
+		d.ix, d.version, d.sources = fresh.ix, fresh.version, fresh.sources
+		d.mu.Unlock()
+		return nil
+	}
+	d.Index().Apply(Changes(a))
+	srcs, err := st.Sources()
+	if err != nil {
+		return fmt.Errorf("load sources: %w", err)
+	}
+	d.mu.Lock()
+	d.version, d.sources = a.Version, srcs
+	d.mu.Unlock()
+	return nil
+}
+
+// SourceTypes maps every known source id, of the catalogue and of the
+// records, to its source type (upper case, as records carry it).
+func (d *DB) SourceTypes() map[string]string {
+	types := d.Index().SourceTypes()
+	for _, s := range d.Sources() {
+		if _, ok := types[s.Source]; !ok {
+			types[s.Source] = upper(s.SourceType)
+		}
+	}
+	return types
+}
+
+func upper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// Access says which sources a caller (an API key, or the CLI) includes by
+// default: every source that is not of type OTHER, OTHER ones only when
+// IncludeOther is set, plus Extra, minus Excluded.
+type Access struct {
+	IncludeOther bool
+	Extra        []string
+	Excluded     []string
+}
+
+// Included lists the source ids included by default for a, sorted.
+func (d *DB) Included(a Access) []string {
+	set := make(map[string]bool)
+	for id, t := range d.SourceTypes() {
+		if a.IncludeOther || t != record.SourceOther {
+			set[id] = true
+		}
+	}
+	for _, id := range a.Extra {
+		set[id] = true
+	}
+	for _, id := range a.Excluded {
+		delete(set, id)
+	}
+	out := make([]string, 0, len(set))
+	for id := range set {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SourceSet resolves an includes parameter (SERVICE.md 4.1) for a: the
+// listed source ids and, for "included" or an empty list, a's defaults. An
+// unknown id is an *engine.ParamError.
+func (d *DB) SourceSet(includes string, a Access) (map[string]bool, error) {
+	types := d.SourceTypes()
+	return engine.ResolveIncludes(includes, func(id string) bool { _, ok := types[id]; return ok }, d.Included(a))
+}

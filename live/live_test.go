@@ -1,0 +1,140 @@
+package live
+
+import (
+	"io"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+)
+
+func feed(recs ...*record.Record) func() (*record.Record, error) {
+	i := 0
+	return func() (*record.Record, error) {
+		if i == len(recs) {
+			return nil, io.EOF
+		}
+		i++
+		return recs[i-1], nil
+	}
+}
+
+func hits(t *testing.T, d *DB, names string) []string {
+	t.Helper()
+	res, err := d.Index().Search(engine.Query{Names: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{}
+	for _, h := range res.Hits {
+		out = append(out, h.Record.ID)
+	}
+	return out
+}
+
+func TestFollowsTheStore(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a := &record.Record{ID: "A", SourceID: "s1", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: "Anna Alpha"}
+	b := &record.Record{ID: "B", SourceID: "s2", SourceType: "OTHER", EntityType: "INDIVIDUAL", Name: "Bert Beta"}
+	if err := st.ReplaceAll("v1", feed(a, b), nil); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Version() != "v1" || !reflect.DeepEqual(hits(t, d, "anna"), []string{"A"}) {
+		t.Fatalf("after load: version %q, hits %v", d.Version(), hits(t, d, "anna"))
+	}
+
+	// A change set: rename A, delete B, add C.
+	changes := []record.Change{
+		{Type: record.ChangeUpdate, Record: record.Record{ID: "A", SourceID: "s1", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: "Anna Gamma"}},
+		{Type: record.ChangeDelete, Record: record.Record{ID: "B"}},
+		{Type: record.ChangeAdd, Record: record.Record{ID: "C", SourceID: "s1", SourceType: "SANCTION", EntityType: "ENTITY", Name: "Gamma LLC"}},
+	}
+	applied, err := st.ApplyDelta("v1", "v2", changes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Apply(st, applied); err != nil {
+		t.Fatal(err)
+	}
+	if d.Version() != "v2" {
+		t.Errorf("version %q, want v2", d.Version())
+	}
+	if got := hits(t, d, "gamma"); !reflect.DeepEqual(got, []string{"A", "C"}) {
+		t.Errorf("gamma: %v", got)
+	}
+	if got := hits(t, d, "bert"); len(got) != 0 {
+		t.Errorf("deleted B still found: %v", got)
+	}
+
+	// A full import replaces everything.
+	if err := st.ReplaceAll("v3", feed(b), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Apply(st, &store.Applied{Full: true, Version: "v3"}); err != nil {
+		t.Fatal(err)
+	}
+	if d.Version() != "v3" || len(hits(t, d, "gamma")) != 0 || len(hits(t, d, "bert")) != 1 {
+		t.Errorf("after full import: version %q", d.Version())
+	}
+}
+
+func TestSourceSet(t *testing.T) {
+	d := New([]*record.Record{
+		{ID: "A", SourceID: "s1", SourceType: "SANCTION", Name: "x"},
+		{ID: "B", SourceID: "o1", SourceType: "OTHER", Name: "x"},
+	}, []record.Source{{Source: "p9", SourceType: "pep"}, {Source: "o2", SourceType: "other"}}, "v")
+	tests := []struct {
+		includes string
+		access   Access
+		want     []string
+	}{
+		{"", Access{}, []string{"p9", "s1"}},
+		{"included", Access{IncludeOther: true}, []string{"o1", "o2", "p9", "s1"}},
+		{"o1", Access{}, []string{"o1"}},
+		{"included,o2", Access{Excluded: []string{"p9"}}, []string{"o2", "s1"}},
+		{"", Access{Extra: []string{"o1"}}, []string{"o1", "p9", "s1"}},
+	}
+	for _, tt := range tests {
+		set, err := d.SourceSet(tt.includes, tt.access)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for id := range set {
+			got = append(got, id)
+		}
+		if !sameSet(got, tt.want) {
+			t.Errorf("SourceSet(%q, %+v) = %v, want %v", tt.includes, tt.access, got, tt.want)
+		}
+	}
+	if _, err := d.SourceSet("s1,nope", Access{}); err == nil {
+		t.Error("unknown source id accepted")
+	}
+}
+
+func sameSet(a, b []string) bool {
+	m := map[string]int{}
+	for _, s := range a {
+		m[s]++
+	}
+	for _, s := range b {
+		m[s]--
+	}
+	for _, v := range m {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
