@@ -71,7 +71,9 @@ rotate first. A running serve picks up changes at once, without a restart.`,
 
 func newKeysListCmd(f *keysFlags) *cobra.Command {
 	return &cobra.Command{
-		Use:   "list --dir DIR",
+		Use: "list --dir DIR",
+		Example: `  amlscreen keys list --dir /var/lib/amlscreen/signing-keys
+  amlscreen keys list --dir keys --format json`,
 		Short: "List every key with its status and period",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -128,8 +130,9 @@ func printKeyList(w io.Writer, format string, keys []sign.KeyInfo, now time.Time
 
 func newKeysRotateCmd(f *keysFlags) *cobra.Command {
 	return &cobra.Command{
-		Use:   "rotate --dir DIR",
-		Short: "Make a new signing key; the current one becomes RETIRED and stays served",
+		Use:     "rotate --dir DIR",
+		Example: `  amlscreen keys rotate --dir /var/lib/amlscreen/signing-keys`,
+		Short:   "Make a new signing key; the current one becomes RETIRED and stays served",
 		Long: `rotate makes a new ACTIVE key, which signs from now on, and retires the
 current key (status RETIRED, not_after now). With no keyring in --dir yet, it
 creates one with a first ACTIVE key instead.`,
@@ -185,7 +188,9 @@ creates one with a first ACTIVE key instead.`,
 
 func newKeysRevokeCmd(f *keysFlags) *cobra.Command {
 	return &cobra.Command{
-		Use:   "revoke KID --dir DIR",
+		Use: "revoke KID --dir DIR",
+		Example: `  amlscreen keys revoke previous --dir /var/lib/amlscreen/signing-keys
+  amlscreen keys revoke k-2026-11-22T21-50-00Z-5aa473c93832 --dir keys`,
 		Short: "Mark a key REVOKED so clients stop trusting its signatures",
 		Long: `revoke marks a key (an id, or "previous") REVOKED. It stays listed, so clients
 asking for it learn that it is revoked; they reject its signatures once their
@@ -221,7 +226,9 @@ then revoke previous.`,
 
 func newKeysShowCmd(f *keysFlags) *cobra.Command {
 	return &cobra.Command{
-		Use:   "show KID --dir DIR",
+		Use: "show KID --dir DIR",
+		Example: `  amlscreen keys show current --dir /var/lib/amlscreen/signing-keys
+  amlscreen keys show previous --dir keys --format json`,
 		Short: "Print a key document, as GET /v1/keys/{kid} returns it",
 		Long: `show prints the key document of a key id or of the alias "current" or
 "previous": status, period and the public key as a JWK. --format json prints
