@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/amlscreen/amlscreen/normalize"
-	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 )
 
 // aliases are names in common use in sanctions and PEP lists that the
@@ -64,31 +66,21 @@ var (
 )
 
 func load() {
-	byName = make(map[string]string, 600)
-	codes = make(map[string]bool, 300)
-	names := display.English.Regions()
-	for a := 'A'; a <= 'Z'; a++ {
-		for b := 'A'; b <= 'Z'; b++ {
-			code := string([]rune{a, b})
-			r, err := language.ParseRegion(code)
-			if err != nil || !r.IsCountry() {
-				continue
-			}
-			codes[code] = true
-			if n := names.Name(r); n != "" {
-				byName[key(n)] = code
-			}
+	byName = make(map[string]string, 800)
+	codes = make(map[string]bool, 260)
+	for line := range strings.SplitSeq(table, "\n") {
+		code, names, _ := strings.Cut(line, " ")
+		codes[code] = true
+		for name := range strings.SplitSeq(names, "|") {
+			byName[Key(name)] = code
 		}
 	}
-	codes["XK"] = true // Kosovo: user-assigned, used by most lists
 	for n, c := range aliases {
-		byName[key(n)] = c
+		if _, ok := byName[Key(n)]; !ok {
+			byName[Key(n)] = c
+		}
 	}
 }
-
-// key folds a country name to the form the tables are keyed by:
-// "Côte d’Ivoire" and "COTE D'IVOIRE" meet as "cote divoire".
-func key(s string) string { return strings.Join(normalize.Tokenize(s).Words, " ") }
 
 // IsCode reports whether s is an ISO 3166-1 alpha-2 country code (any case).
 func IsCode(s string) bool {
@@ -97,7 +89,9 @@ func IsCode(s string) bool {
 }
 
 // Code returns the upper-case alpha-2 code for s, which may be a code (any
-// case) or a country name in English.
+// case) or a country name as lists write it. The look-up ignores case,
+// diacritics, punctuation and a leading "the", so "Türkiye", "TURKEY" and
+// "Turkey." agree.
 func Code(s string) (string, bool) {
 	once.Do(load)
 	s = strings.TrimSpace(s)
@@ -106,6 +100,42 @@ func Code(s string) (string, bool) {
 			return u, true
 		}
 	}
-	c, ok := byName[key(s)]
+	c, ok := byName[Key(s)]
 	return c, ok
+}
+
+var stripMarks = transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)))
+
+// Key folds a country name to its lookup key: lower case without
+// diacritics, dots and apostrophes dropped (so "U.K." is "uk"), other
+// punctuation turned into spaces, "&" read as "and", and a leading "the"
+// removed.
+func Key(name string) string {
+	if folded, _, err := transform.String(stripMarks, name); err == nil {
+		name = folded
+	}
+	var b strings.Builder
+	space := true
+	for _, c := range strings.ToLower(name) {
+		switch {
+		case c == '.' || c == '\'' || c == '’' || c == '‘':
+			continue
+		case c == '&':
+			if !space {
+				b.WriteByte(' ')
+			}
+			b.WriteString("and ")
+			space = true
+		case unicode.IsLetter(c) || unicode.IsDigit(c):
+			b.WriteRune(c)
+			space = false
+		default:
+			if !space {
+				b.WriteByte(' ')
+				space = true
+			}
+		}
+	}
+	k := strings.TrimSpace(b.String())
+	return strings.TrimPrefix(k, "the ")
 }

@@ -1,6 +1,9 @@
 package country
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCode(t *testing.T) {
 	tests := []struct {
@@ -23,5 +26,36 @@ func TestCode(t *testing.T) {
 	}
 	if !IsCode("fr") || IsCode("fra") || IsCode("QQ") {
 		t.Error("IsCode: want fr a code, fra and QQ not")
+	}
+}
+
+// TestCountryTableConsistent pins the table's shape: one line per code,
+// codes of two capital letters, and no name that two codes claim (the map
+// would silently keep the last).
+func TestCountryTableConsistent(t *testing.T) {
+	codes := map[string]bool{}
+	owner := map[string]string{}
+	for line := range strings.SplitSeq(table, "\n") {
+		code, names, ok := strings.Cut(line, " ")
+		if !ok || len(code) != 2 || strings.ToUpper(code) != code {
+			t.Fatalf("bad table line %q", line)
+		}
+		if codes[code] {
+			t.Errorf("code %s listed twice", code)
+		}
+		codes[code] = true
+		for name := range strings.SplitSeq(names, "|") {
+			k := Key(name)
+			if k == "" {
+				t.Errorf("%s: empty name", code)
+			}
+			if o, dup := owner[k]; dup && o != code {
+				t.Errorf("name %q maps to both %s and %s", name, o, code)
+			}
+			owner[k] = code
+		}
+	}
+	if len(codes) != 250 {
+		t.Errorf("table has %d codes, want the 249 of ISO 3166-1 plus XK", len(codes))
 	}
 }
