@@ -9,8 +9,6 @@ import (
 
 	"unicode"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -104,20 +102,18 @@ func Code(s string) (string, bool) {
 	return c, ok
 }
 
-var stripMarks = transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)))
-
 // Key folds a country name to its lookup key: lower case without
 // diacritics, dots and apostrophes dropped (so "U.K." is "uk"), other
 // punctuation turned into spaces, "&" read as "and", and a leading "the"
-// removed.
+// removed. It is safe for concurrent use (the engine calls it from every
+// core while it builds).
 func Key(name string) string {
-	if folded, _, err := transform.String(stripMarks, name); err == nil {
-		name = folded
-	}
 	var b strings.Builder
 	space := true
-	for _, c := range strings.ToLower(name) {
+	for _, c := range strings.ToLower(norm.NFKD.String(name)) {
 		switch {
+		case unicode.Is(unicode.Mn, c):
+			continue
 		case c == '.' || c == '\'' || c == '’' || c == '‘':
 			continue
 		case c == '&':

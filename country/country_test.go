@@ -59,3 +59,22 @@ func TestCountryTableConsistent(t *testing.T) {
 		t.Errorf("table has %d codes, want the 249 of ISO 3166-1 plus XK", len(codes))
 	}
 }
+
+// TestCodeConcurrently: the engine resolves citizenship names from every
+// core at once; run with -race.
+func TestCodeConcurrently(t *testing.T) {
+	done := make(chan bool)
+	for w := 0; w < 4; w++ {
+		go func() {
+			for i := 0; i < 2000; i++ {
+				if c, ok := Code("Türkiye"); !ok || c != "TR" {
+					t.Errorf("Code(Türkiye) = %q, %v", c, ok)
+				}
+			}
+			done <- true
+		}()
+	}
+	for w := 0; w < 4; w++ {
+		<-done
+	}
+}
