@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -67,7 +68,7 @@ func runApply(stderr io.Writer, storePath, file, previous, version string) error
 		defer bar.Finish()
 		r = syncer.NewProgressReader(in, bar)
 	}
-	a, err := syncer.ApplyFile(db, r, previous, version, nil)
+	a, err := syncer.ApplyFile(db, r, previous, version, monitor.Hook(monitor.Options{}))
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}

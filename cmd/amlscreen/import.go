@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -65,7 +66,7 @@ func runImport(stderr io.Writer, storePath, file, version string) error {
 		defer bar.Finish()
 		r = syncer.NewProgressReader(in, bar)
 	}
-	a, err := syncer.ImportFile(db, r, version, nil)
+	a, err := syncer.ImportFile(db, r, version, monitor.Hook(monitor.Options{}))
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -102,6 +103,7 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 		Includes: f.includes,
 		Log:      log,
 		Progress: cliProgress(stderr),
+		Hook:     monitor.Hook(monitor.Options{}),
 	}
 	if ctx == nil {
 		ctx = context.Background()

@@ -1,0 +1,62 @@
+package engine
+
+import "github.com/amlscreen/amlscreen/record"
+
+// This file answers "does this query match this one record", filters and
+// entity type included, for matchers that turn the problem around: ongoing
+// monitoring holds many queries (search profiles) and few changed records.
+// It adds no rule of its own; it runs the brute-force reference path, so a
+// profile matches a record exactly when a check with the same parameters
+// would return it.
+
+// MatchRecord reports whether r is a hit of q: the entity type, source, dob,
+// gender and citizenship filters pass and a name string (or, for
+// search_all, the record's words) matches. m explains the best match. An
+// invalid q gives its *ParamError.
+func MatchRecord(q Query, r *record.Record) (m Match, ok bool, err error) {
+	cq, err := CompileQuery(q)
+	if err != nil {
+		return Match{}, false, err
+	}
+	m, ok = cq.Match(PrepareRecord(r))
+	return m, ok, nil
+}
+
+// CompiledQuery is a validated query with its filters parsed and its text
+// tokenised, for matching against many records one at a time. It is
+// immutable and safe for concurrent use.
+type CompiledQuery struct{ c *compiled }
+
+// CompileQuery validates q once, for repeated Match calls.
+func CompileQuery(q Query) (*CompiledQuery, error) {
+	c, err := compile(q)
+	if err != nil {
+		return nil, err
+	}
+	return &CompiledQuery{c: c}, nil
+}
+
+// Query returns the query as given.
+func (cq *CompiledQuery) Query() Query { return cq.c.Query }
+
+// PreparedRecord is a record with its name strings and search_all words
+// tokenised, so that matching it against many queries tokenises it once.
+// It shares the record, which must not change afterwards.
+type PreparedRecord struct{ br bruteRecord }
+
+// PrepareRecord tokenises r for Match.
+func PrepareRecord(r *record.Record) *PreparedRecord {
+	return &PreparedRecord{br: newBruteRecord(r)}
+}
+
+// Record returns the prepared record.
+func (p *PreparedRecord) Record() *record.Record { return p.br.rec }
+
+// Match reports whether the prepared record is a hit of the query, with
+// exactly the semantics of Index.Search and Brute.Search.
+func (cq *CompiledQuery) Match(p *PreparedRecord) (Match, bool) {
+	if !passesFilters(cq.c, p.br.rec) {
+		return Match{}, false
+	}
+	return matchRecord(cq.c, &p.br)
+}

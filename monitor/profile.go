@@ -1,0 +1,334 @@
+package monitor
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+	bolt "go.etcd.io/bbolt"
+)
+
+// MaxProfileIDLen bounds profile_id, which is a bbolt key and travels in
+// every notification.
+const MaxProfileIDLen = 256
+
+// Params are the parameters of registerIndividual and registerEntity
+// (SERVICE.md 4.12, 4.13): the query a profile stands for.
+type Params struct {
+	// ID is the client's profile_id; registering it again updates it.
+	ID string `json:"profile_id"`
+	// Kind is engine.Individual (registerIndividual) or engine.Entity
+	// (registerEntity); it selects the entity types that can match, as the
+	// corresponding check does.
+	Kind      engine.Kind `json:"-"`
+	Names     string      `json:"names,omitempty"`
+	SearchAll string      `json:"search_all,omitempty"`
+	// DOB and Gender filter individuals only, as on checkIndividual.
+	DOB    string `json:"dob,omitempty"`
+	Gender string `json:"gender,omitempty"`
+	Fuzzy  int    `json:"fuzzy_search,omitempty"`
+}
+
+// Access is what the registering API key lets a profile see, captured at
+// registration: the sources it includes by default (every source not of
+// type OTHER, OTHER ones only with IncludeOther, plus ExtraSources, minus
+// ExcludedSources, the rule of package live) and the record attributes its
+// feature flags enable.
+//
+// The policy, not a resolved list of source ids, is stored, so that sources
+// that appear after registration are judged by the same rule the key's
+// checks use. It is stored rather than looked up when a change set is
+// applied because matching runs inside the store transaction, also in
+// amlscreen apply on an air-gapped machine that has no keys file: the
+// outcome must depend on the store alone. Registering the profile again
+// refreshes it.
+type Access struct {
+	IncludeOther    bool     `json:"include_other,omitempty"`
+	ExtraSources    []string `json:"extra_sources,omitempty"`
+	ExcludedSources []string `json:"excluded_sources,omitempty"`
+	PEPLevel        bool     `json:"pep_level,omitempty"`
+	SourceCountry   bool     `json:"source_country,omitempty"`
+}
+
+// includes reports whether a record of sourceID and sourceType is among the
+// key's default sources. Excluded wins over extra, as in live.Included.
+func (a *Access) includes(sourceID, sourceType string) bool {
+	if slices.Contains(a.ExcludedSources, sourceID) {
+		return false
+	}
+	if slices.Contains(a.ExtraSources, sourceID) {
+		return true
+	}
+	return a.IncludeOther || sourceType != record.SourceOther
+}
+
+// writeOptions strips the attributes the key's features do not enable.
+func (a *Access) writeOptions() record.WriteOptions {
+	return record.WriteOptions{Case: record.Snake, OmitPEPLevel: !a.PEPLevel, OmitSourceCountry: !a.SourceCountry}
+}
+
+// Profile is a stored search profile.
+type Profile struct {
+	// Owner identifies the API key that registered it (server.KeyID of the
+	// key: never the secret itself). Profiles of different owners are
+	// separate even when their profile ids are equal.
+	Owner string `json:"owner"`
+	Params
+	Access Access `json:"access"`
+	// Registered is when the profile was first registered, Updated when it
+	// was last registered.
+	Registered time.Time `json:"registered_at"`
+	Updated    time.Time `json:"updated_at"`
+}
+
+// MarshalJSON writes the profile with its kind as "individual" or
+// "entity".
+func (p Profile) MarshalJSON() ([]byte, error) {
+	type plain Profile // no MarshalJSON: no recursion
+	return json.Marshal(struct {
+		plain
+		Kind string `json:"kind"`
+	}{plain(p), p.Kind.String()})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (p *Profile) UnmarshalJSON(b []byte) error {
+	type plain Profile
+	var v struct {
+		plain
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	k, err := engine.ParseKind(v.Kind)
+	if err != nil {
+		return err
+	}
+	*p = Profile(v.plain)
+	p.Kind = k
+	return nil
+}
+
+// Query returns the check a profile stands for.
+func (p *Params) Query() engine.Query {
+	return engine.Query{Kind: p.Kind, Names: p.Names, SearchAll: p.SearchAll, Fuzzy: p.Fuzzy, DOB: p.DOB, Gender: p.Gender}
+}
+
+// Validate applies the rules of the checks (SEMANTICS.md) and of
+// registration: a profile_id, a kind of individual or entity, exactly one
+// of names and search_all, fuzzy_search 0–2, dob and gender for
+// individuals only. Errors are *engine.ParamError naming the parameter.
+func (p *Params) Validate() error {
+	switch {
+	case p.ID == "":
+		return &engine.ParamError{Param: "profile_id", Msg: "required"}
+	case len(p.ID) > MaxProfileIDLen:
+		return &engine.ParamError{Param: "profile_id", Msg: fmt.Sprintf("longer than %d bytes", MaxProfileIDLen)}
+	case !utf8.ValidString(p.ID) || strings.ContainsFunc(p.ID, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return &engine.ParamError{Param: "profile_id", Msg: "must be UTF-8 text without control characters"}
+	case p.Kind != engine.Individual && p.Kind != engine.Entity:
+		return &engine.ParamError{Param: "type", Msg: fmt.Sprintf("profiles are individual or entity, not %s", p.Kind)}
+	case p.Kind == engine.Entity && p.DOB != "":
+		return &engine.ParamError{Param: "dob", Msg: "registerEntity takes no dob"}
+	case p.Kind == engine.Entity && p.Gender != "":
+		return &engine.ParamError{Param: "gender", Msg: "registerEntity takes no gender"}
+	}
+	return engine.Validate(p.Query())
+}
+
+// Store layout of store.BucketProfiles:
+//
+//	"p" 0x00 owner 0x00 profile_id → Profile JSON
+//	"n" 0x00 owner                 → number of the owner's profiles (8 bytes)
+//	"g" 0x00                       → generation: bumped by every change (8 bytes)
+//
+// Owners are key ids (hex) and hold no 0x00, so the first 0x00 after the
+// owner ends it whatever the profile id holds. The count makes the quota
+// check O(1) inside the registering transaction. The generation tells a
+// process that keeps a profile index whether another process (amlscreen
+// monitor register while sync --every waits) changed the profiles since.
+func profileKey(owner, id string) []byte {
+	k := make([]byte, 0, 3+len(owner)+len(id))
+	k = append(k, 'p', 0)
+	k = append(k, owner...)
+	k = append(k, 0)
+	return append(k, id...)
+}
+
+func ownerPrefix(owner string) []byte {
+	k := append([]byte{'p', 0}, owner...)
+	return append(k, 0)
+}
+
+func countKey(owner string) []byte { return append([]byte{'n', 0}, owner...) }
+
+var (
+	profilePrefix = []byte{'p', 0}
+	genKey        = []byte{'g', 0}
+)
+
+// generation returns the profiles' generation in tx.
+func generation(tx *bolt.Tx) uint64 {
+	b := tx.Bucket(store.BucketProfiles)
+	if b == nil {
+		return 0
+	}
+	v := b.Get(genKey)
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
+}
+
+func bumpGeneration(b *bolt.Bucket) error {
+	n := uint64(0)
+	if v := b.Get(genKey); len(v) == 8 {
+		n = binary.BigEndian.Uint64(v)
+	}
+	return b.Put(genKey, binary.BigEndian.AppendUint64(nil, n+1))
+}
+
+func getCount(b *bolt.Bucket, owner string) uint64 {
+	v := b.Get(countKey(owner))
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
+}
+
+func putCount(b *bolt.Bucket, owner string, n uint64) error {
+	if n == 0 {
+		return b.Delete(countKey(owner))
+	}
+	return b.Put(countKey(owner), binary.BigEndian.AppendUint64(nil, n))
+}
+
+// QuotaError is returned by Register when a new profile would exceed the
+// owner's profile quota; the server answers it with 429.
+type QuotaError struct {
+	Quota int64
+}
+
+// Error says what to do: remove a profile first.
+func (e *QuotaError) Error() string {
+	return fmt.Sprintf("search profile quota of %d reached: remove a profile before registering another", e.Quota)
+}
+
+// ErrOwner is returned for an empty or malformed owner.
+var ErrOwner = errors.New("profile owner must be a non-empty key id without NUL bytes")
+
+func checkOwner(owner string) error {
+	if owner == "" || strings.IndexByte(owner, 0) >= 0 {
+		return ErrOwner
+	}
+	return nil
+}
+
+// putProfile upserts p in tx, enforcing quota (negative: none) on new
+// profiles. It returns the stored profile (Registered kept from an earlier
+// registration) and whether it is new.
+func putProfile(tx *bolt.Tx, p Profile, quota int64) (Profile, bool, error) {
+	b := tx.Bucket(store.BucketProfiles)
+	if b == nil {
+		return p, false, errors.New("store has no profiles bucket")
+	}
+	key := profileKey(p.Owner, p.ID)
+	old := b.Get(key)
+	created := old == nil
+	if created {
+		n := getCount(b, p.Owner)
+		if quota >= 0 && int64(n) >= quota {
+			return p, false, &QuotaError{Quota: quota}
+		}
+		if err := putCount(b, p.Owner, n+1); err != nil {
+			return p, false, err
+		}
+	} else {
+		var prev Profile
+		if err := json.Unmarshal(old, &prev); err == nil && !prev.Registered.IsZero() {
+			p.Registered = prev.Registered
+		}
+	}
+	v, err := json.Marshal(p)
+	if err != nil {
+		return p, false, err
+	}
+	if err := b.Put(key, v); err != nil {
+		return p, false, err
+	}
+	return p, created, bumpGeneration(b)
+}
+
+// deleteProfile removes a profile from tx; removing an unknown one is not
+// an error (removeSearchProfile is idempotent).
+func deleteProfile(tx *bolt.Tx, owner, id string) (bool, error) {
+	b := tx.Bucket(store.BucketProfiles)
+	if b == nil {
+		return false, nil
+	}
+	key := profileKey(owner, id)
+	if b.Get(key) == nil {
+		return false, nil
+	}
+	if err := b.Delete(key); err != nil {
+		return false, err
+	}
+	n := getCount(b, owner)
+	if n > 0 {
+		n--
+	}
+	if err := putCount(b, owner, n); err != nil {
+		return false, err
+	}
+	return true, bumpGeneration(b)
+}
+
+// forEachProfile calls fn for every stored profile of owner, or of every
+// owner when owner is "", in key order.
+func forEachProfile(tx *bolt.Tx, owner string, fn func(p *Profile) error) error {
+	b := tx.Bucket(store.BucketProfiles)
+	if b == nil {
+		return nil
+	}
+	prefix := profilePrefix
+	if owner != "" {
+		prefix = ownerPrefix(owner)
+	}
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var p Profile
+		if err := json.Unmarshal(v, &p); err != nil {
+			return fmt.Errorf("profile %q: %w", k[2:], err)
+		}
+		if err := fn(&p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func getProfile(tx *bolt.Tx, owner, id string) (*Profile, error) {
+	b := tx.Bucket(store.BucketProfiles)
+	if b == nil {
+		return nil, nil
+	}
+	v := b.Get(profileKey(owner, id))
+	if v == nil {
+		return nil, nil
+	}
+	var p Profile
+	if err := json.Unmarshal(v, &p); err != nil {
+		return nil, fmt.Errorf("profile %q: %w", id, err)
+	}
+	return &p, nil
+}
