@@ -1,0 +1,98 @@
+package server
+
+import (
+	"net/http"
+	"sync"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// individualParams are the parameters of checkIndividual (SERVICE.md 4.2);
+// checkName takes the same, as SEMANTICS.md leaves its other parameters to
+// us and a client may well send the filters.
+var individualParams = []string{"names", "search_all", "fuzzy_search", "dob", "gender", "citizenship", "includes"}
+
+func init() {
+	register(Endpoint{Path: "/v1/checkIndividual", Billed: true, Params: individualParams, Handle: checkHandler(engine.Individual)})
+	register(Endpoint{Path: "/v1/checkEntity", Billed: true,
+		Params: []string{"names", "search_all", "fuzzy_search", "includes"}, Handle: checkHandler(engine.Entity)})
+	register(Endpoint{Path: "/v1/checkName", Billed: true, Params: individualParams, Handle: checkHandler(engine.Any)})
+}
+
+// checkHandler answers a check of kind with the CheckResponse of
+// SERVICE.md 2.2.
+func checkHandler(kind engine.Kind) func(*Server, *Call) error {
+	return func(s *Server, c *Call) error {
+		q, err := s.checkQuery(c, kind)
+		if err != nil {
+			return err
+		}
+		res, err := s.db.Index().Search(q)
+		if err != nil {
+			return err
+		}
+		bp := bufPool.Get().(*[]byte)
+		body := res.AppendCheckResponse((*bp)[:0], c.Now, recordOptions(c.Key, record.Snake))
+		err = c.JSON(body)
+		if cap(body) <= maxPooled {
+			*bp = body
+			bufPool.Put(bp)
+		}
+		return err
+	}
+}
+
+// bufPool recycles response buffers: a check answer is built whole (its
+// length goes in Content-Length) and most are a few kilobytes.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// maxPooled keeps the rare huge answer (1000 long records) from pinning
+// its buffer in the pool.
+const maxPooled = 1 << 20
+
+// checkQuery reads the parameters of a check into a query. Filters the
+// endpoint does not define were ignored before this (Call.Param returns ""
+// for them), so checkEntity never filters on dob.
+func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
+	q := engine.Query{
+		Kind:        kind,
+		Names:       c.Param("names"),
+		SearchAll:   c.Param("search_all"),
+		DOB:         c.Param("dob"),
+		Gender:      c.Param("gender"),
+		Citizenship: c.Param("citizenship"),
+	}
+	fuzzy, err := parseFuzzy(c.Param("fuzzy_search"))
+	if err != nil {
+		return q, err
+	}
+	q.Fuzzy = fuzzy
+	// Search validates the rest: compiling the query twice would cost a
+	// tenth of an exact check.
+	if q.Sources, err = s.catalog().sourceSet(c.Key, c.Param("includes")); err != nil {
+		return q, err
+	}
+	return q, nil
+}
+
+// parseFuzzy reads fuzzy_search: "" and "0" (which clients in the wild
+// send) mean exact matching, "1" and "2" the edit distance; anything else
+// is refused.
+func parseFuzzy(v string) (int, error) {
+	switch v {
+	case "", "0":
+		return 0, nil
+	case "1":
+		return 1, nil
+	case "2":
+		return 2, nil
+	}
+	return 0, Errorf(http.StatusBadRequest, "fuzzy_search: %q is not 1 or 2", v)
+}
+
+// recordOptions writes records in case c with the attributes the key's
+// features do not enable stripped.
+func recordOptions(k *APIKey, c record.Case) record.WriteOptions {
+	return record.WriteOptions{Case: c, OmitPEPLevel: !k.Features.PEPLevel, OmitSourceCountry: !k.Features.SourceCountry}
+}

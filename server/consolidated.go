@@ -1,0 +1,174 @@
+package server
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+	"github.com/klauspost/compress/gzip"
+)
+
+// PreviousUnknown is the service's message for a delta asked from a
+// version it does not keep (SERVICE.md 4.11); clients (our syncer among
+// them) recognise it and download the full file.
+const PreviousUnknown = "Provided previous version does not exist."
+
+func init() {
+	register(Endpoint{Path: "/v1/getConsolidatedFile", Download: true, Params: []string{"includes"}, Handle: consolidatedFile})
+	register(Endpoint{Path: "/v1/getConsolidatedDelta", Download: true, Params: []string{"previous", "includes"}, Handle: consolidatedDelta})
+}
+
+// jsonLines is the media type of consolidated files and deltas.
+const jsonLines = "application/x-ndjson"
+
+// consolidatedFile answers getConsolidatedFile (SERVICE.md 4.10): every
+// record of the selected sources as camelCase JSON Lines, sorted by id,
+// with the File-Version they are at, gzip when the client accepts it.
+//
+// The records are the live index's, taken as a list of pointers while no
+// Apply runs (records in the index are never changed in place), so the
+// body is exactly the version of the header, and neither the store nor the
+// index stays locked while a slow client reads.
+func consolidatedFile(s *Server, c *Call) error {
+	sel, err := s.catalog().sourceSet(c.Key, c.Param("includes"))
+	if err != nil {
+		return err
+	}
+	s.applyMu.RLock()
+	version := s.db.Version()
+	var recs []*record.Record
+	s.db.Index().ForEach(func(r *record.Record) {
+		if sel[r.SourceID] {
+			recs = append(recs, r)
+		}
+	})
+	s.applyMu.RUnlock()
+	if version == "" {
+		return Errorf(http.StatusServiceUnavailable, "the database is empty: there is no version to serve yet")
+	}
+	slices.SortFunc(recs, func(a, b *record.Record) int { return strings.Compare(a.ID, b.ID) })
+
+	opts := recordOptions(c.Key, record.Camel)
+	return writeLines(c, version, len(recs), func(buf []byte, i int) []byte {
+		return recs[i].Append(buf, opts)
+	})
+}
+
+// consolidatedDelta answers getConsolidatedDelta (SERVICE.md 4.11): the
+// changes from previous to the current version, from the store's change
+// log, merged per record. An unknown previous, or one older than the log,
+// is 404 with the service's message; a delta from the current version is
+// empty and carries the same File-Version.
+//
+// With a selection of sources, ADD and DELETE lines of other sources are
+// left out, and an UPDATE of a record outside the selection is sent as a
+// DELETE: the record may have moved out of it, and a client that never had
+// it ignores the DELETE.
+func consolidatedDelta(s *Server, c *Call) error {
+	previous := c.Param("previous")
+	if previous == "" {
+		return Errorf(http.StatusBadRequest, "previous: required: the File-Version of your last getConsolidatedFile or getConsolidatedDelta")
+	}
+	if s.st == nil {
+		return Errorf(http.StatusServiceUnavailable, "this server keeps no change log; download getConsolidatedFile")
+	}
+	sel, err := s.catalog().sourceSet(c.Key, c.Param("includes"))
+	if err != nil {
+		return err
+	}
+	changes, current, err := s.st.ChangesSince(previous)
+	if errors.Is(err, store.ErrUnknownVersion) {
+		return Errorf(http.StatusNotFound, PreviousUnknown)
+	}
+	if err != nil {
+		return err
+	}
+	out := changes[:0]
+	for _, ch := range changes {
+		switch {
+		case sel[ch.Record.SourceID]:
+		case ch.Type == record.ChangeUpdate:
+			ch.Type = record.ChangeDelete
+		default:
+			continue
+		}
+		out = append(out, ch)
+	}
+	opts := recordOptions(c.Key, record.Camel)
+	opts.OmitListDate = true
+	return writeLines(c, current, len(out), func(buf []byte, i int) []byte {
+		buf = append(buf, `{"type":"`...)
+		buf = append(buf, out[i].Type...)
+		buf = append(buf, `","record":`...)
+		buf = out[i].Record.Append(buf, opts)
+		return append(buf, '}')
+	})
+}
+
+// writeLines streams n JSON lines made by line, gzip-compressed when the
+// client accepts it. An error after the header is sent cuts the body short;
+// the client notices the broken chunked encoding or gzip stream.
+func writeLines(c *Call, version string, n int, line func(buf []byte, i int) []byte) error {
+	h := c.Header()
+	h.Set("File-Version", version)
+	h.Set("Vary", "Accept-Encoding")
+	gz := acceptsGzip(c.Request.Header.Get("Accept-Encoding"))
+	if gz {
+		h.Set("Content-Encoding", "gzip")
+	}
+	var w io.Writer = c.Stream(jsonLines)
+	var zw *gzip.Writer
+	if gz {
+		zw, _ = gzip.NewWriterLevel(w, gzip.DefaultCompression)
+		w = zw
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	var buf []byte
+	for i := range n {
+		buf = append(line(buf[:0], i), '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return fmt.Errorf("write line %d: %w", i+1, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write body: %w", err)
+	}
+	if zw != nil {
+		if err := zw.Close(); err != nil {
+			return fmt.Errorf("write body: %w", err)
+		}
+	}
+	return nil
+}
+
+// acceptsGzip reads an Accept-Encoding header: gzip (or x-gzip, or *) with
+// a q-value above zero.
+func acceptsGzip(header string) bool {
+	for part := range strings.SplitSeq(header, ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		if coding != "gzip" && coding != "x-gzip" && coding != "*" {
+			continue
+		}
+		q := 1.0
+		for p := range strings.SplitSeq(params, ";") {
+			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				}
+			}
+		}
+		if q > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,37 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/amlscreen/amlscreen/sign"
+)
+
+func init() {
+	register(Endpoint{Path: "/v1/keys", Sub: true, Handle: keyDocument})
+}
+
+// keyDocument answers /v1/keys/{kid} (SERVICE.md 4.17): the key document
+// of a signing key id, or of the alias current or previous. Forbidden
+// characters are 400, an unknown id 404. Free of charge.
+func keyDocument(s *Server, c *Call) error {
+	if s.signer == nil {
+		return Errorf(http.StatusNotFound, "this server signs nothing: it has no signing keys")
+	}
+	doc, err := s.signer.Document(c.Sub)
+	switch {
+	case errors.Is(err, sign.ErrInvalidKeyID):
+		return Errorf(http.StatusBadRequest, "key id %q: only letters, digits, '.', '_', ':' and '-' are allowed", c.Sub)
+	case errors.Is(err, sign.ErrUnknownKey):
+		return Errorf(http.StatusNotFound, "unknown key id %q", c.Sub)
+	case err != nil:
+		return fmt.Errorf("key document %q: %w", c.Sub, err)
+	}
+	body, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	return c.JSON(body)
+}

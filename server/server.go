@@ -1,0 +1,627 @@
+// Package server answers the service's /v1 API from the local database, so
+// that a client written for the hosted service only changes its base URL,
+// and so that replicas can sync from a primary with the same protocol they
+// would use against the service.
+//
+// # Requests
+//
+// Every /v1 endpoint is a GET with the API key in the x-api-key header and
+// its parameters in the query string. The rules of SEMANTICS.md "Requests
+// and errors" apply to all of them, in this order: an unknown path is 404,
+// another method than GET 405, a missing or unknown key 401, a disabled key
+// 403, a parameter given twice 400, then the endpoint's own parameter rules
+// (400), then quotas (429 with Retry-After). Parameters an endpoint does not
+// define are ignored and named in a Warning header (usage alone refuses
+// them). Every error is JSON {"error_message": "..."}.
+//
+// # Extending
+//
+// Endpoints are rows of a route table. A file of this package adds its own
+// in an init function with register; a package outside passes them in
+// Config.Endpoints. Billing, quotas, usage counting, metrics and errors come
+// with the row, so an endpoint's handler only reads parameters and writes
+// its answer.
+//
+// # Consistency
+//
+// Checks read the live index, which moves from one version to the next as
+// whole change sets (see package live). Apply is the one way to move it
+// while the server runs: it makes the consolidated file, the source
+// catalogue and the File-Version header agree on one version.
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/sign"
+	"github.com/amlscreen/amlscreen/store"
+)
+
+// Config configures New. DB and one of KeysFile or Keys are required.
+type Config struct {
+	// DB is the database checks answer from.
+	DB *live.DB
+	// Store keeps usage counters and the change log deltas are answered
+	// from; it must be open for writing. Nil keeps usage in memory only and
+	// answers getConsolidatedDelta with 503 (benchmarks, embedded use).
+	Store *store.DB
+	// KeysFile is the JSON file of API keys (see ParseKeys); ReloadKeys
+	// reads it again.
+	KeysFile string
+	// Keys are the API keys when there is no KeysFile.
+	Keys []*APIKey
+	// Signer signs getSourceList bodies and answers /v1/keys/{kid}; nil
+	// sends them unsigned and answers keys with 404.
+	Signer *sign.Keyring
+	// Now is the clock for timestamps, usage days and quota windows; nil
+	// means time.Now. Tests move it across month boundaries.
+	Now func() time.Time
+	// Log receives errors and key reloads; nil discards them.
+	Log *slog.Logger
+	// FlushEvery is how often usage counters are written to the store;
+	// zero means every second, which is what "calls appear in the usage
+	// after a few seconds" promises with room to spare.
+	FlushEvery time.Duration
+	// DailyDownloads is the limit on getConsolidatedFile and
+	// getConsolidatedDelta calls per key and UTC day; zero means
+	// store.DailyDownloadLimit (50, as the service).
+	DailyDownloads int
+	// ProfileCount returns the number of search profiles the key with this
+	// ID (APIKey.ID) has registered, for the usage summary; nil reports
+	// none. The monitoring package provides it.
+	ProfileCount func(keyID string) (int, error)
+	// Endpoints are added to the built-in ones; a path may not be taken
+	// twice.
+	Endpoints []Endpoint
+}
+
+// Endpoint is one row of the route table.
+type Endpoint struct {
+	// Path is the full path, e.g. "/v1/checkIndividual". Usage reports
+	// calls under it.
+	Path string
+	// Sub marks a path that takes one more element, as /v1/keys/{kid}:
+	// requests to Path+"/anything" reach the handler with Call.Sub set.
+	Sub bool
+	// Billed calls count toward the monthly billed quota (SERVICE.md §8).
+	Billed bool
+	// Download calls count toward the daily download limit.
+	Download bool
+	// Params are the query parameters the endpoint defines. Each may be
+	// given once; others are ignored with a Warning header, unless Unknown
+	// is set.
+	Params []string
+	// Unknown, when set, turns a parameter outside Params into the error
+	// it returns (usage answers 400).
+	Unknown func(name string) error
+	// Handle answers the call. A returned *Error or *engine.ParamError
+	// becomes its status and message; any other error a 500.
+	Handle func(s *Server, c *Call) error
+}
+
+// builtin collects the endpoints of this package's files, added by their
+// init functions through register.
+var builtin []Endpoint
+
+func register(e Endpoint) { builtin = append(builtin, e) }
+
+// Error is an answer other than success, with the status it is sent with.
+type Error struct {
+	Status  int
+	Message string
+	// RetryAfter, when positive, is sent as the Retry-After header in
+	// seconds (quotas).
+	RetryAfter int64
+}
+
+// Error returns the status and message, for logs.
+func (e *Error) Error() string { return fmt.Sprintf("%d: %s", e.Status, e.Message) }
+
+// Errorf returns an *Error with a formatted message.
+func Errorf(status int, format string, args ...any) *Error {
+	return &Error{Status: status, Message: fmt.Sprintf(format, args...)}
+}
+
+// Server is the /v1 HTTP server. Its methods are safe for concurrent use.
+type Server struct {
+	db       *live.DB
+	st       *store.DB
+	signer   *sign.Keyring
+	now      func() time.Time
+	log      *slog.Logger
+	keysFile string
+	profiles func(string) (int, error)
+	maxDL    int64
+
+	keys    atomic.Pointer[keySet]
+	routes  map[string]*Endpoint
+	subs    []*Endpoint
+	billed  map[string]bool // paths of billed endpoints, for the usage summary
+	dl      map[string]bool // paths of download endpoints, for the daily limit
+	usage   *usageBook
+	metrics *metrics
+
+	// applyMu orders Apply against the consolidated-file snapshot, so the
+	// records served and the File-Version header are one version.
+	applyMu sync.RWMutex
+	catMu   sync.Mutex
+	cat     atomic.Pointer[catalog]
+	// srcMu guards srcChanged: when this server last applied a change to
+	// records of each source, the last_modified of derived catalogue
+	// entries.
+	srcMu      sync.Mutex
+	srcChanged map[string]time.Time
+
+	ready     atomic.Bool
+	stop      chan struct{}
+	flushDone chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// New returns a server over cfg. It starts the usage flusher; Close stops
+// it and writes the last counts.
+func New(cfg Config) (*Server, error) {
+	if cfg.DB == nil {
+		return nil, errors.New("server: no database")
+	}
+	s := &Server{
+		db:         cfg.DB,
+		st:         cfg.Store,
+		signer:     cfg.Signer,
+		now:        cfg.Now,
+		log:        cfg.Log,
+		keysFile:   cfg.KeysFile,
+		profiles:   cfg.ProfileCount,
+		maxDL:      int64(cfg.DailyDownloads),
+		routes:     map[string]*Endpoint{},
+		billed:     map[string]bool{},
+		dl:         map[string]bool{},
+		srcChanged: map[string]time.Time{},
+		stop:       make(chan struct{}),
+		flushDone:  make(chan struct{}),
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.maxDL <= 0 {
+		s.maxDL = store.DailyDownloadLimit
+	}
+	// The summary counts every billed path of SERVICE.md §2.6, also those
+	// served by endpoints another package registers later.
+	for _, p := range billedPaths {
+		s.billed[p] = true
+	}
+	for _, e := range append(slices.Clone(builtin), cfg.Endpoints...) {
+		if e.Path == "" || e.Handle == nil || !strings.HasPrefix(e.Path, "/") {
+			return nil, fmt.Errorf("server: endpoint %q: needs a path starting with / and a handler", e.Path)
+		}
+		if _, dup := s.routes[e.Path]; dup {
+			return nil, fmt.Errorf("server: endpoint %s registered twice", e.Path)
+		}
+		ep := e
+		s.routes[e.Path] = &ep
+		if e.Sub {
+			s.subs = append(s.subs, &ep)
+		}
+		if e.Billed {
+			s.billed[e.Path] = true
+		}
+		if e.Download {
+			s.dl[e.Path] = true
+		}
+	}
+	switch {
+	case cfg.KeysFile != "":
+		if err := s.ReloadKeys(); err != nil {
+			return nil, err
+		}
+	default:
+		if err := s.SetKeys(cfg.Keys); err != nil {
+			return nil, err
+		}
+	}
+	s.metrics = newMetrics(s.routes)
+	s.usage = newUsageBook(cfg.Store)
+	every := cfg.FlushEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	go s.flushLoop(every)
+	s.ready.Store(true)
+	return s, nil
+}
+
+// billedPaths are the billed calls of SERVICE.md §2.6 and §8.
+var billedPaths = []string{
+	"/v1/checkIndividual", "/v1/checkEntity", "/v1/checkName",
+	"/v1/generateIndividualReport", "/v1/generateEntityReport",
+	"/v1/media/checkIndividual", "/v1/media/checkEntity", "/v1/media/search",
+}
+
+// Handler returns the HTTP handler of the server: /v1, /healthz, /readyz
+// and /metrics.
+func (s *Server) Handler() http.Handler { return s }
+
+// SetReady marks the server ready or not for /readyz. It starts ready;
+// a graceful shutdown clears it first, so that load balancers stop sending
+// requests before the listener closes.
+func (s *Server) SetReady(ready bool) { s.ready.Store(ready) }
+
+// Ready reports whether /readyz answers 200: ready, and the database has a
+// version to answer from.
+func (s *Server) Ready() bool { return s.ready.Load() && s.db.Version() != "" }
+
+// Close stops the usage flusher and writes the counts it still holds. The
+// server must not receive requests afterwards.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.stop)
+		<-s.flushDone
+		s.closeErr = s.usage.flush()
+	})
+	return s.closeErr
+}
+
+// Apply moves the database to the version st committed as a, as
+// live.DB.Apply does, and is how a server that syncs swaps changes in:
+// while it runs, no consolidated file is cut, so that the records of a file
+// and its File-Version are one version.
+func (s *Server) Apply(st *store.DB, a *store.Applied) error {
+	if a == nil {
+		return nil
+	}
+	s.applyMu.Lock()
+	err := s.db.Apply(st, a)
+	s.applyMu.Unlock()
+	if err != nil {
+		return fmt.Errorf("apply %s: %w", a.Version, err)
+	}
+	now := s.now().UTC()
+	s.srcMu.Lock()
+	for _, c := range a.Changes {
+		if c.Before != nil {
+			s.srcChanged[c.Before.SourceID] = now
+		}
+		if c.After != nil {
+			s.srcChanged[c.After.SourceID] = now
+		}
+	}
+	s.srcMu.Unlock()
+	s.metrics.applied(now)
+	return nil
+}
+
+// NoteSync records the outcome of a sync from the upstream for /metrics.
+func (s *Server) NoteSync(at time.Time, err error) { s.metrics.synced(at, err) }
+
+// Call is one authenticated request to an endpoint.
+type Call struct {
+	// Key is the caller's API key.
+	Key *APIKey
+	// Now is when the request arrived: its timestamp, usage day and quota
+	// window.
+	Now time.Time
+	// Sub is the path element after an Endpoint with Sub set (the kid of
+	// /v1/keys/{kid}).
+	Sub string
+	// Request is the HTTP request.
+	Request *http.Request
+
+	ep     *Endpoint
+	w      *responseWriter
+	params url.Values
+}
+
+// Param returns the value of a query parameter the endpoint defines, ""
+// when absent. Parameters it does not define read as absent: they are
+// ignored, as the Warning header told the client.
+func (c *Call) Param(name string) string {
+	if v := c.params[name]; len(v) > 0 && slices.Contains(c.ep.Params, name) {
+		return v[0]
+	}
+	return ""
+}
+
+// Has reports whether a parameter the endpoint defines was given, even
+// empty.
+func (c *Call) Has(name string) bool {
+	return len(c.params[name]) > 0 && slices.Contains(c.ep.Params, name)
+}
+
+// Header returns the response header, to set before a reply.
+func (c *Call) Header() http.Header { return c.w.Header() }
+
+// Reply sends body with status 200 and the content type.
+func (c *Call) Reply(contentType string, body []byte) error {
+	h := c.w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	c.w.WriteHeader(http.StatusOK)
+	_, err := c.w.Write(body)
+	return err
+}
+
+// JSON sends a JSON body with status 200.
+func (c *Call) JSON(body []byte) error { return c.Reply("application/json", body) }
+
+// Stream starts a 200 answer of unknown length and returns the writer of
+// its body, for answers too large to hold in memory.
+func (c *Call) Stream(contentType string) io.Writer {
+	c.w.Header().Set("Content-Type", contentType)
+	c.w.WriteHeader(http.StatusOK)
+	return c.w
+}
+
+// responseWriter remembers the status sent, for metrics, and counts the
+// call in the usage the moment a success begins: before any byte of the
+// answer leaves, so a client that asks /v1/usage next always sees it.
+type responseWriter struct {
+	http.ResponseWriter
+	status int
+
+	book  *usageBook // nil until the caller is known
+	key   string
+	path  string
+	calls time.Time
+}
+
+// WriteHeader sends the status, counting the call when it is a success.
+func (w *responseWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+		if w.book != nil && code >= 200 && code < 300 {
+			w.book.count(w.key, w.path, w.calls)
+		}
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write sends body bytes, with status 200 if none was sent.
+func (w *responseWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// succeeded reports whether a 2xx answer began.
+func (w *responseWriter) succeeded() bool { return w.status >= 200 && w.status < 300 }
+
+// Flush lets streamed bodies reach slow clients before they are complete.
+func (w *responseWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	w := &responseWriter{ResponseWriter: rw}
+	switch r.URL.Path {
+	case "/healthz", "/readyz", "/metrics":
+		s.serveOps(w, r)
+		return
+	}
+	ep, sub := s.lookup(r.URL.Path)
+	defer func() {
+		if p := recover(); p != nil {
+			// A handler bug must cost one answer, not the process.
+			s.log.Error("panic serving request", "path", r.URL.Path, "panic", fmt.Sprint(p))
+			if w.status == 0 {
+				writeError(w, Errorf(http.StatusInternalServerError, "internal error"))
+			}
+		}
+		s.metrics.observe(ep, w.status, time.Since(start))
+	}()
+	if ep == nil {
+		writeError(w, Errorf(http.StatusNotFound, "unknown path %s", r.URL.Path))
+		return
+	}
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", http.MethodGet)
+		writeError(w, Errorf(http.StatusMethodNotAllowed, "method %s not allowed: every /v1 endpoint is GET", r.Method))
+		return
+	}
+	c := &Call{Now: s.now(), Sub: sub, Request: r, ep: ep, w: w}
+	if err := s.serve(ep, c); err != nil {
+		s.fail(w, ep, err)
+	}
+}
+
+// serve authenticates c, checks its parameters and quotas and runs the
+// handler.
+func (s *Server) serve(ep *Endpoint, c *Call) error {
+	key, err := s.authenticate(c.Request)
+	if err != nil {
+		return err
+	}
+	c.Key = key
+	c.w.book, c.w.key, c.w.path, c.w.calls = s.usage, key.id, ep.Path, c.Now
+	params, err := url.ParseQuery(c.Request.URL.RawQuery)
+	if err != nil {
+		return Errorf(http.StatusBadRequest, "malformed query string: %v", err)
+	}
+	c.params = params
+	if err := s.checkParams(ep, c); err != nil {
+		return err
+	}
+	var held []reservation
+	if ep.Billed && key.MonthlyQuota != nil {
+		rv, err := s.usage.reserve(key.id, windowMonth, c.Now, *key.MonthlyQuota, s.billed)
+		if err != nil {
+			return err
+		}
+		held = append(held, rv)
+	}
+	if ep.Download {
+		rv, err := s.usage.reserve(key.id, windowDay, c.Now, s.maxDL, s.dl)
+		if err != nil {
+			for _, h := range held {
+				s.usage.release(h)
+			}
+			return err
+		}
+		held = append(held, rv)
+	}
+	err = ep.Handle(s, c)
+	if !c.w.succeeded() {
+		// Only calls answered with success count; a refused one gives its
+		// place back. One whose answer broke off after it began counts.
+		for _, h := range held {
+			s.usage.release(h)
+		}
+	}
+	return err
+}
+
+// checkParams refuses parameters given twice and handles the ones the
+// endpoint does not define.
+func (s *Server) checkParams(ep *Endpoint, c *Call) error {
+	var unknown []string
+	for name, vals := range c.params {
+		if !slices.Contains(ep.Params, name) {
+			unknown = append(unknown, name)
+			continue
+		}
+		if len(vals) > 1 {
+			return Errorf(http.StatusBadRequest, "parameter %s given %d times; give it once", name, len(vals))
+		}
+	}
+	slices.Sort(unknown)
+	for _, name := range unknown {
+		if ep.Unknown != nil {
+			return ep.Unknown(name)
+		}
+		c.w.Header().Add("Warning", `299 - "unknown parameter ignored: `+quoteWarning(name)+`"`)
+	}
+	return nil
+}
+
+// quoteWarning makes a parameter name safe inside the quoted-string of a
+// Warning header: printable ASCII, quotes and backslashes escaped, short.
+func quoteWarning(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name) && b.Len() < 100; i++ {
+		c := name[i]
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c >= 0x7f:
+			b.WriteByte('?')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// lookup finds the endpoint of path, and the element after it for Sub
+// endpoints.
+func (s *Server) lookup(path string) (*Endpoint, string) {
+	if ep := s.routes[path]; ep != nil && !ep.Sub {
+		return ep, ""
+	}
+	for _, ep := range s.subs {
+		if rest, ok := strings.CutPrefix(path, ep.Path+"/"); ok {
+			return ep, rest
+		}
+	}
+	return nil, ""
+}
+
+// fail answers err, unless the answer has begun (a stream cut short).
+func (s *Server) fail(w *responseWriter, ep *Endpoint, err error) {
+	if w.status != 0 {
+		s.log.Warn("answer cut short", "path", ep.Path, "error", err.Error())
+		return
+	}
+	var e *Error
+	var pe *engine.ParamError
+	switch {
+	case errors.As(err, &e):
+	case errors.As(err, &pe):
+		e = &Error{Status: http.StatusBadRequest, Message: pe.Error()}
+	default:
+		s.log.Error("request failed", "path", ep.Path, "error", err.Error())
+		e = Errorf(http.StatusInternalServerError, "internal error")
+	}
+	writeError(w, e)
+}
+
+// writeError sends e as {"error_message": ...}.
+func writeError(w http.ResponseWriter, e *Error) {
+	body, _ := json.Marshal(struct {
+		Message string `json:"error_message"`
+	}{e.Message})
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	if e.RetryAfter > 0 {
+		h.Set("Retry-After", strconv.FormatInt(e.RetryAfter, 10))
+	}
+	w.WriteHeader(e.Status)
+	w.Write(body)
+}
+
+// serveOps answers the operational endpoints, which need no API key:
+// orchestrators and scrapers have none.
+func (s *Server) serveOps(w *responseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeError(w, Errorf(http.StatusMethodNotAllowed, "method %s not allowed", r.Method))
+		return
+	}
+	switch r.URL.Path {
+	case "/healthz":
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"ok"}`))
+	case "/readyz":
+		if !s.Ready() {
+			writeError(w, Errorf(http.StatusServiceUnavailable, "not ready: no database version loaded, or shutting down"))
+			return
+		}
+		body, _ := json.Marshal(map[string]string{"status": "ready", "version": s.db.Version()})
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	case "/metrics":
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		s.writeMetrics(w)
+	}
+}
+
+// flushLoop writes usage counters to the store until Close.
+func (s *Server) flushLoop(every time.Duration) {
+	defer close(s.flushDone)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			if err := s.usage.flush(); err != nil {
+				s.log.Error("usage counters not written; keeping them for the next try", "error", err.Error())
+			}
+		}
+	}
+}

@@ -1,0 +1,169 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/sign"
+)
+
+func init() {
+	register(Endpoint{Path: "/v1/getSourceList", Params: []string{"scope"}, Handle: sourceList})
+}
+
+// sourceList answers getSourceList (SERVICE.md 4.9): a JSON array of
+// Source objects, every source with scope=all, else those included for the
+// key, signed with x-service-signature.
+func sourceList(s *Server, c *Call) error {
+	cat := s.catalog()
+	inc := cat.included(c.Key)
+	all := c.Param("scope") == "all"
+	out := make([]record.Source, 0, len(cat.entries))
+	for _, e := range cat.entries {
+		in := inc.set[e.Source]
+		if !in && !all {
+			continue
+		}
+		e.IncludedForAPIKey = &in
+		out = append(out, e)
+	}
+	body, err := json.Marshal(out)
+	if err != nil {
+		return fmt.Errorf("encode source list: %w", err)
+	}
+	if s.signer != nil {
+		h, err := s.signer.Sign(body)
+		if err != nil {
+			return fmt.Errorf("sign source list: %w", err)
+		}
+		c.Header().Set(sign.HeaderName, h)
+	}
+	return c.JSON(body)
+}
+
+// catalog is what the server knows of sources at one version of the
+// database: their types, record counts and catalogue entries. Building it
+// walks every record, so it is built once per version and shared.
+type catalog struct {
+	version string
+	ix      *engine.Index
+	// types maps every known source id, of the records and the catalogue,
+	// to its source type in upper case, as records carry it.
+	types map[string]string
+	// entries is the catalogue as getSourceList serves it, sorted by id:
+	// the stored catalogue with sizes counted from the records, plus a
+	// derived entry for every source of the records it lacks.
+	entries []record.Source
+
+	// keys caches included per key (*APIKey to *keySources): every check
+	// asks, so the look-up takes no lock.
+	keys sync.Map
+}
+
+// keySources are the sources a key includes by default.
+type keySources struct {
+	set  map[string]bool // shared with queries: read only
+	list []string
+}
+
+// catalog returns the catalogue of the current version, building it when
+// the version moved. The version is read before the records, which only
+// move forward, so a catalogue is never older than its label; the next
+// version change replaces it.
+func (s *Server) catalog() *catalog {
+	v, ix := s.db.Version(), s.db.Index()
+	if c := s.cat.Load(); c != nil && c.version == v && c.ix == ix {
+		return c
+	}
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
+	if c := s.cat.Load(); c != nil && c.version == v && c.ix == ix {
+		return c
+	}
+	c := s.buildCatalog(v, ix)
+	s.cat.Store(c)
+	return c
+}
+
+func (s *Server) buildCatalog(version string, ix *engine.Index) *catalog {
+	c := &catalog{version: version, ix: ix, types: map[string]string{}}
+	sizes := map[string]int64{}
+	ix.ForEach(func(r *record.Record) {
+		if _, ok := c.types[r.SourceID]; !ok {
+			c.types[r.SourceID] = r.SourceType
+		}
+		sizes[r.SourceID]++
+	})
+	listed := map[string]bool{}
+	for _, e := range s.db.Sources() {
+		if e.Source == "" || listed[e.Source] {
+			continue
+		}
+		listed[e.Source] = true
+		e.Size = sizes[e.Source]
+		e.IncludedForAPIKey = nil
+		if _, ok := c.types[e.Source]; !ok {
+			c.types[e.Source] = strings.ToUpper(e.SourceType)
+		}
+		c.entries = append(c.entries, e)
+	}
+	s.srcMu.Lock()
+	for id, n := range sizes {
+		if listed[id] {
+			continue
+		}
+		e := record.Source{Source: id, SourceType: strings.ToLower(c.types[id]), Size: n}
+		if t, ok := s.srcChanged[id]; ok {
+			e.LastModified = t.UTC().Format(time.RFC3339)
+		}
+		c.entries = append(c.entries, e)
+	}
+	s.srcMu.Unlock()
+	slices.SortFunc(c.entries, func(a, b record.Source) int { return strings.Compare(a.Source, b.Source) })
+	return c
+}
+
+// included returns the sources k includes by default: every source not of
+// type OTHER, OTHER ones when the key enables them, plus its extra sources,
+// minus its excluded ones (live.DB.Included, over this catalogue).
+func (c *catalog) included(k *APIKey) *keySources {
+	if ks, ok := c.keys.Load(k); ok {
+		return ks.(*keySources)
+	}
+	set := map[string]bool{}
+	for id, t := range c.types {
+		if k.IncludeOther || t != record.SourceOther {
+			set[id] = true
+		}
+	}
+	for _, id := range k.ExtraSources {
+		set[id] = true
+	}
+	for _, id := range k.ExcludedSources {
+		delete(set, id)
+	}
+	ks := &keySources{set: set, list: make([]string, 0, len(set))}
+	for id := range set {
+		ks.list = append(ks.list, id)
+	}
+	slices.Sort(ks.list)
+	got, _ := c.keys.LoadOrStore(k, ks)
+	return got.(*keySources)
+}
+
+// sourceSet resolves an includes parameter (SERVICE.md 4.1) for k: the
+// key's default sources when empty, else the union of the listed source ids
+// and, for "included", the defaults. An unknown id is a 400 naming it.
+func (c *catalog) sourceSet(k *APIKey, includes string) (map[string]bool, error) {
+	inc := c.included(k)
+	if strings.TrimSpace(includes) == "" {
+		return inc.set, nil
+	}
+	return engine.ResolveIncludes(includes, func(id string) bool { _, ok := c.types[id]; return ok }, inc.list)
+}
