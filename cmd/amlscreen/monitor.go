@@ -222,9 +222,10 @@ func describeQuery(p *monitor.Params) string {
 func newMonitorRemoveCmd(f *monitorFlags) *cobra.Command {
 	var id string
 	c := &cobra.Command{
-		Use:   "remove --store PATH --keys FILE --key NAME --profile-id ID",
-		Short: "Remove a search profile (removeSearchProfile); unknown ids succeed too",
-		Args:  cobra.NoArgs,
+		Use:     "remove --store PATH --keys FILE --key NAME --profile-id ID",
+		Example: `  amlscreen monitor remove --store aml.db --keys keys.json --key acme --profile-id c-1`,
+		Short:   "Remove a search profile (removeSearchProfile); unknown ids succeed too",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if id == "" {
 				return usagef("--profile-id: required")
@@ -256,7 +257,9 @@ func newMonitorRemoveCmd(f *monitorFlags) *cobra.Command {
 
 func newMonitorListCmd(f *monitorFlags) *cobra.Command {
 	return &cobra.Command{
-		Use:   "list --store PATH [--keys FILE [--key NAME]] [--format table|json]",
+		Use: "list --store PATH [--keys FILE [--key NAME]] [--format table|json]",
+		Example: `  amlscreen monitor list --store aml.db
+  amlscreen monitor list --store aml.db --keys keys.json --key acme --format json`,
 		Short: "List search profiles, of one key or of all",
 		Long: `list shows the stored profiles: of the key --key names, or of every key. With
 --keys, owners are shown by key name; without, by key id (the SHA-256 prefix
@@ -338,8 +341,9 @@ func writeProfiles(w io.Writer, format string, ps []monitor.Profile, names map[s
 func newMonitorTestCmd(f *monitorFlags) *cobra.Command {
 	var id string
 	c := &cobra.Command{
-		Use:   "test --store PATH --keys FILE --key NAME --profile-id ID",
-		Short: "Queue a sample ADD notification for a profile id (testWebhookDelivery)",
+		Use:     "test --store PATH --keys FILE --key NAME --profile-id ID",
+		Example: `  amlscreen monitor test --store aml.db --keys keys.json --key acme --profile-id c-1`,
+		Short:   "Queue a sample ADD notification for a profile id (testWebhookDelivery)",
 		Long: `test queues a sample ADD notification with that profile_id, whose entity is a
 made-up record (SAMPLE0000000001). A running sender (monitor send, or serve)
 delivers it like any other: signed, retried until acknowledged.`,
@@ -376,7 +380,9 @@ func newMonitorOutboxCmd(f *monitorFlags) *cobra.Command {
 	var dead, requeue bool
 	var limit int
 	c := &cobra.Command{
-		Use:   "outbox --store PATH [--dead] [--limit N] [--requeue] [--format table|json]",
+		Use: "outbox --store PATH [--dead] [--limit N] [--requeue] [--format table|json]",
+		Example: `  amlscreen monitor outbox --store aml.db
+  amlscreen monitor outbox --store aml.db --dead --requeue`,
 		Short: "Show queued notifications and dead letters; requeue dead letters",
 		Long: `outbox shows the notifications waiting for delivery (in the order they are
 due, with their attempts and last error) or, with --dead, those given up after
