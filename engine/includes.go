@@ -38,23 +38,15 @@ func ResolveIncludes(list string, known func(id string) bool, included []string)
 	return set, nil
 }
 
-// SourceTypes returns, for every source id in the index, the source_type of
-// its records (the first seen), so that callers can tell default sources
-// from OTHER ones.
+// SourceTypes returns, for every source id the index has seen, the
+// source_type of its first record, so that callers can tell default sources
+// from OTHER ones. It costs one entry per source, not a scan of records.
 func (ix *Index) SourceTypes() map[string]string {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	out := make(map[string]string, len(ix.sources))
-	for _, r := range ix.recs {
-		if r == nil {
-			continue
-		}
-		if _, ok := out[r.SourceID]; !ok {
-			out[r.SourceID] = r.SourceType
-		}
-		if len(out) == len(ix.sources) {
-			break
-		}
+	for i, id := range ix.sources {
+		out[id] = ix.srcTypes[i]
 	}
 	return out
 }

@@ -42,8 +42,9 @@ type Index struct {
 	dobs []date
 	cits []uint16
 
-	sources []string
-	srcIdx  map[string]uint16
+	sources  []string // source ids by source ordinal
+	srcTypes []string // source_type of the first record of each source
+	srcIdx   map[string]uint16
 
 	live, dead int
 }
@@ -254,6 +255,7 @@ func (ix *Index) add(p *prepared, remap []uint32) {
 		src = uint16(len(ix.sources))
 		ix.srcIdx[r.SourceID] = src
 		ix.sources = append(ix.sources, r.SourceID)
+		ix.srcTypes = append(ix.srcTypes, r.SourceType)
 	}
 	inf := recInfo{src: src, et: etCode(r.EntityType), hasCit: len(r.Citizenship) > 0}
 	switch r.Gender {
