@@ -258,7 +258,9 @@ func isClassKey(s string) bool {
 
 func hasCJK(s string) bool {
 	for _, r := range s {
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+		// Hangul Jamo (U+1100) is the first block of the four scripts:
+		// below it, the table look-ups are skipped.
+		if r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
 			return true
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/sign"
@@ -146,9 +147,20 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	if err := mon.Preload(); err != nil {
 		return fmt.Errorf("monitoring: %w", err)
 	}
+	// Adverse media: the corpus imported into the store (amlscreen media
+	// import). An empty store answers with no articles, never with the
+	// embedded sample: synthetic news has no place in production answers.
+	corpus, err := media.Load(st, media.Options{})
+	if err != nil {
+		return fmt.Errorf("media corpus: %w", err)
+	}
+	if corpus.Len() == 0 {
+		log.Info("no media articles in the store; media checks answer with 0 hits (amlscreen media import adds them)")
+	}
 	srv, err := server.New(server.Config{
 		DB: db, Store: st, KeysFile: f.keys, Signer: ring, Log: log,
-		Endpoints: server.MonitorEndpoints(mon), ProfileCount: mon.Count,
+		Endpoints:    append(server.MonitorEndpoints(mon), server.MediaEndpoints(corpus)...),
+		ProfileCount: mon.Count,
 	})
 	if err != nil {
 		return err

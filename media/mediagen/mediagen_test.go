@@ -1,0 +1,72 @@
+package mediagen
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/amlscreen/amlscreen/media"
+)
+
+func TestEmbeddedSampleIsTheGeneratorsOutput(t *testing.T) {
+	g, err := New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(media.SampleFile()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	embedded, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := g.Write(&buf, 4000); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), embedded) {
+		t.Fatal("media/sample/articles.jsonl.gz is not what the generator makes: run go generate ./media")
+	}
+}
+
+func TestArticlesAreIndependentAndValid(t *testing.T) {
+	g, err := New(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	langs := map[string]int{}
+	withCats := 0
+	for i := 300; i >= 0; i-- { // backwards: no article depends on the ones before it
+		a := g.Article(i)
+		b := g.Article(i)
+		if string(a.AppendLine(nil)) != string(b.AppendLine(nil)) {
+			t.Fatalf("article %d differs between calls", i)
+		}
+		if err := a.Validate(); err != nil {
+			t.Fatalf("article %d: %v", i, err)
+		}
+		if strings.Contains(a.Headline+a.Body, "{") {
+			t.Fatalf("article %d has an unfilled placeholder: %s %s", i, a.Headline, a.Body)
+		}
+		langs[a.Language]++
+		if a.Categories != nil {
+			withCats++
+		}
+	}
+	for _, l := range []string{"en", "de", "fr", "es", "ru"} {
+		if langs[l] == 0 {
+			t.Errorf("no %s article in 300", l)
+		}
+	}
+	if withCats < 30 || withCats > 100 {
+		t.Errorf("%d of 300 articles carry categories; want about one in five", withCats)
+	}
+	other, _ := New(8)
+	if string(other.Article(5).AppendLine(nil)) == string(g.Article(5).AppendLine(nil)) {
+		t.Error("seeds 7 and 8 made the same article")
+	}
+}

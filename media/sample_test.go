@@ -1,0 +1,61 @@
+package media
+
+import (
+	"context"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/engine"
+)
+
+func TestSampleCorpus(t *testing.T) {
+	if n := len(SampleFile()); n > 3<<20 {
+		t.Errorf("embedded sample is %d bytes, over 3 MB", n)
+	}
+	c, err := Sample(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() < 3000 {
+		t.Fatalf("sample has %d articles, want a few thousand", c.Len())
+	}
+	// The seed records of the AML sample, which the README queries, are in
+	// the news, in more than one category.
+	for _, q := range []struct {
+		kind engine.Kind
+		name string
+	}{
+		{engine.Individual, "Vladimir Putin"},
+		{engine.Individual, "Katharina Brandtner"},
+		{engine.Individual, "Abdul Rahman Al-Zahrani"},
+		{engine.Entity, "Acme Holdings LLC"},
+		{engine.Entity, "Romashka LLC"},
+	} {
+		r, err := c.Check(context.Background(), CheckQuery{Kind: q.kind, Text: q.name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cats := 0
+		for _, ne := range r.NewsExposures {
+			if ne.Hits > 0 {
+				cats++
+			}
+		}
+		if r.TotalHits < 5 || cats < 2 {
+			t.Errorf("%s: %d hits in %d categories", q.name, r.TotalHits, cats)
+		}
+	}
+	// Russian articles write Putin in Cyrillic; a Latin query finds them.
+	r, err := c.Search(context.Background(), SearchQuery{Text: "putin vladimir", PageSize: MaxPageSize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ru := 0
+	for _, a := range r.Articles {
+		if a.Language == "ru" {
+			ru++
+		}
+	}
+	if ru == 0 {
+		t.Error("no Russian article found for putin vladimir")
+	}
+}

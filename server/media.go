@@ -1,0 +1,63 @@
+package server
+
+import (
+	"net/url"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/media"
+)
+
+// MediaEndpoints returns media/checkIndividual, media/checkEntity and
+// media/search (SERVICE.md 4.7, 4.8; SEMANTICS.md "Adverse media") over
+// corpus, for Config.Endpoints. They are billed like the AML checks; a
+// key's ArticlesPerCategory raises the 10 articles per category.
+func MediaEndpoints(corpus *media.Corpus) []Endpoint {
+	return []Endpoint{
+		{Path: "/v1/media/checkIndividual", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, engine.Individual)},
+		{Path: "/v1/media/checkEntity", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, engine.Entity)},
+		{Path: "/v1/media/search", Billed: true, Params: media.SearchParams, Handle: mediaSearch(corpus)},
+	}
+}
+
+// definedParams returns the parameters of the call that its endpoint
+// defines; the server has already refused any given twice.
+func definedParams(c *Call, names []string) url.Values {
+	v := url.Values{}
+	for _, n := range names {
+		if c.Has(n) {
+			v.Set(n, c.Param(n))
+		}
+	}
+	return v
+}
+
+func mediaCheck(corpus *media.Corpus, kind engine.Kind) func(*Server, *Call) error {
+	return func(s *Server, c *Call) error {
+		per := min(max(c.Key.ArticlesPerCategory, 0), media.MaxPerCategory)
+		q, err := media.ParseCheckParams(kind, definedParams(c, media.CheckParams), per)
+		if err != nil {
+			return err
+		}
+		resp, err := corpus.Check(c.Request.Context(), q)
+		if err != nil {
+			return err
+		}
+		resp.Timestamp = c.Now
+		return c.JSON(resp.AppendJSON(nil))
+	}
+}
+
+func mediaSearch(corpus *media.Corpus) func(*Server, *Call) error {
+	return func(s *Server, c *Call) error {
+		q, err := media.ParseSearchParams(definedParams(c, media.SearchParams))
+		if err != nil {
+			return err
+		}
+		resp, err := corpus.Search(c.Request.Context(), q)
+		if err != nil {
+			return err
+		}
+		resp.Timestamp = c.Now
+		return c.JSON(resp.AppendJSON(nil))
+	}
+}
