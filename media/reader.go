@@ -1,33 +1,16 @@
 package media
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
-	"github.com/klauspost/compress/gzip"
+	"github.com/amlscreen/amlscreen/jsonl"
 )
 
 // LineError is a line of an article file that could not be read.
-type LineError struct {
-	Line  int    // 1-based line number
-	Field string // offending key, or "" when the line is not a JSON object
-	Err   error
-}
-
-// Error names the line and, when known, the field.
-func (e *LineError) Error() string {
-	if e.Field != "" {
-		return fmt.Sprintf("line %d: field %q: %v", e.Line, e.Field, e.Err)
-	}
-	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
-}
-
-// Unwrap returns the cause, for errors.Is and errors.As.
-func (e *LineError) Unwrap() error { return e.Err }
+type LineError = jsonl.LineError
 
 // Reader streams articles from JSON Lines, one object a line:
 //
@@ -41,45 +24,32 @@ func (e *LineError) Unwrap() error { return e.Err }
 // carry more. Blank lines are skipped; gzip input is detected from its first
 // bytes. Memory use is one line at a time.
 type Reader struct {
-	br   *bufio.Reader
-	line int
-	buf  []byte
+	jr *jsonl.Reader
 }
-
-var gzipMagic = []byte{0x1f, 0x8b}
 
 // NewReader returns a Reader over r, decompressing it when it starts with
 // the gzip magic bytes.
 func NewReader(r io.Reader) (*Reader, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
-	head, err := br.Peek(2)
-	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+	jr, err := jsonl.NewReader(r, MaxArticleLength)
+	if err != nil {
 		return nil, fmt.Errorf("read articles: %w", err)
 	}
-	rd := &Reader{br: br}
-	if bytes.Equal(head, gzipMagic) {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("read articles: gzip header: %w", err)
-		}
-		rd.br = bufio.NewReaderSize(gz, 256<<10)
-	}
-	return rd, nil
+	return &Reader{jr: jr}, nil
 }
 
 // Line returns the number of the last line read.
-func (r *Reader) Line() int { return r.line }
+func (r *Reader) Line() int { return r.jr.Line() }
 
 // Next returns the next article, io.EOF after the last one, or a
 // *LineError for a line that is not a valid article.
 func (r *Reader) Next() (*Article, error) {
-	line, err := r.nextLine()
+	line, err := r.jr.Next()
 	if err != nil {
 		return nil, err
 	}
 	a, field, err := parseLine(line)
 	if err != nil {
-		return nil, &LineError{Line: r.line, Field: field, Err: err}
+		return nil, &LineError{Line: r.jr.Line(), Field: field, Err: err}
 	}
 	return a, nil
 }
@@ -100,37 +70,6 @@ func parseLine(line []byte) (*Article, string, error) {
 		return nil, field, err
 	}
 	return a, "", nil
-}
-
-// nextLine returns the next non-blank line, or io.EOF.
-func (r *Reader) nextLine() ([]byte, error) {
-	for {
-		r.buf = r.buf[:0]
-		for {
-			chunk, err := r.br.ReadSlice('\n')
-			r.buf = append(r.buf, chunk...)
-			if len(r.buf) > MaxArticleLength {
-				return nil, &LineError{Line: r.line + 1, Err: fmt.Errorf("longer than %d bytes", MaxArticleLength)}
-			}
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err == io.EOF {
-				if len(r.buf) == 0 {
-					return nil, io.EOF
-				}
-				break
-			}
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", r.line+1, err)
-			}
-			break
-		}
-		r.line++
-		if l := bytes.TrimSpace(r.buf); len(l) > 0 {
-			return l, nil
-		}
-	}
 }
 
 // ReadAll reads every article of r, stopping at the first bad line.
