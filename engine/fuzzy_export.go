@@ -1,7 +1,7 @@
 package engine
 
 // This file exports the fuzzy-matching rule of SEMANTICS.md "Name matching"
-// for other matchers (the adverse-media index), so that fuzzy_search means
+// for other matchers (monitoring's profile index, the adverse-media index), so that fuzzy_search means
 // the same number of edits everywhere without a copy of the rule.
 
 // AllowedEdits is the most Levenshtein edits a query token q may be from a
@@ -13,8 +13,3 @@ func AllowedEdits(fuzzy int, q, t string) int { return allowedEdits(fuzzy, q, t)
 // MaxEdits is AllowedEdits of q against the longest possible token: the
 // radius a dictionary look-up for q must search.
 func MaxEdits(fuzzy int, q string) int { return maxAllowed(fuzzy, q) }
-
-// BoundedDistance returns the Levenshtein distance of a and b in runes when
-// it is at most max, and max+1 otherwise. It computes only a band of the
-// matrix, so verifying a candidate costs O(len·max), not O(len²).
-func BoundedDistance(a, b []rune, max int) int { return boundedDistance(a, b, max) }

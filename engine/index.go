@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/amlscreen/amlscreen/country"
+	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -21,7 +22,7 @@ import (
 // what it changes, not a rebuild.
 type Index struct {
 	mu sync.RWMutex
-	d  *dict
+	d  *dict.Dict
 
 	// Name strings: tokens of name string i are nsTok[nsOff[i]:nsOff[i+1]].
 	nsOff  []uint32
@@ -82,7 +83,7 @@ func etCode(et string) uint8 {
 // callers must not change them afterwards.
 func NewIndex(recs []*record.Record) *Index {
 	ix := &Index{
-		d:      newDict(),
+		d:      dict.New(),
 		nsOff:  []uint32{0},
 		ids:    make(map[string]uint32, len(recs)),
 		srcIdx: make(map[string]uint16),
@@ -231,7 +232,7 @@ func (ix *Index) addAll(bs []*batch) {
 	for _, b := range bs {
 		remap := make([]uint32, len(b.toks))
 		for i, t := range b.toks {
-			remap[i] = ix.d.intern(t)
+			remap[i] = ix.d.Intern(t)
 		}
 		ix.growPostings()
 		for i := range b.recs {
@@ -274,7 +275,7 @@ func (ix *Index) add(p *prepared, remap []uint32) {
 		nsID := uint32(len(ix.nsRec))
 		for _, local := range n.toks {
 			id := remap[local]
-			ix.d.markFuzzy(id)
+			ix.d.Index(id)
 			ix.nsTok = append(ix.nsTok, id)
 			if l := ix.post[id]; len(l) == 0 || l[len(l)-1] != nsID {
 				ix.post[id] = append(l, nsID)
@@ -286,7 +287,7 @@ func (ix *Index) add(p *prepared, remap []uint32) {
 		ix.nsSlot = append(ix.nsSlot, n.slot)
 	}
 	for _, local := range p.fuzzy {
-		ix.d.markFuzzy(remap[local])
+		ix.d.Index(remap[local])
 	}
 	for _, local := range p.bag {
 		id := remap[local]
@@ -295,7 +296,7 @@ func (ix *Index) add(p *prepared, remap []uint32) {
 }
 
 func (ix *Index) growPostings() {
-	for len(ix.post) < len(ix.d.toks) {
+	for len(ix.post) < ix.d.Len() {
 		ix.post = append(ix.post, nil)
 		ix.bagPost = append(ix.bagPost, nil)
 	}
@@ -344,7 +345,7 @@ func (ix *Index) Apply(changes []record.Change) ApplyStats {
 	for _, b := range bs {
 		remap := make([]uint32, len(b.toks))
 		for i, t := range b.toks {
-			remap[i] = ix.d.intern(t)
+			remap[i] = ix.d.Intern(t)
 		}
 		for i := range b.recs {
 			ps = append(ps, &b.recs[i])
@@ -422,7 +423,7 @@ type Stats struct {
 func (ix *Index) Stats() Stats {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	s := Stats{Records: ix.live, Tombstones: ix.dead, Tokens: len(ix.d.toks), NameStrings: len(ix.nsRec)}
+	s := Stats{Records: ix.live, Tombstones: ix.dead, Tokens: ix.d.Len(), NameStrings: len(ix.nsRec)}
 	for i := range ix.post {
 		s.Postings += len(ix.post[i]) + len(ix.bagPost[i])
 	}

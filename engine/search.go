@@ -105,13 +105,13 @@ func (s *searcher) tokenMatches(q string) map[uint32]uint8 {
 	}
 	d := s.ix.d
 	m := make(map[uint32]uint8)
-	d.lookup(q, maxAllowed(s.c.Fuzzy, q), func(id uint32, dist int) {
-		if dist <= allowedEdits(s.c.Fuzzy, q, d.toks[id]) {
+	d.Lookup(q, maxAllowed(s.c.Fuzzy, q), func(id uint32, dist int) {
+		if dist <= allowedEdits(s.c.Fuzzy, q, d.Token(id)) {
 			m[id] = uint8(dist)
 		}
 	})
 	if s.c.searchAll {
-		if id, ok := d.ids[q]; ok {
+		if id, ok := d.ID(q); ok {
 			m[id] = 0
 		}
 	}
@@ -288,10 +288,10 @@ func (s *searcher) runBag(v []string, ms []map[uint32]uint8, sel recordSel) {
 		b := recordBag(ix.recs[ord])
 		ids = ids[:0]
 		for _, t := range b.names {
-			ids = append(ids, ix.d.ids[t])
+			ids = append(ids, ix.tokenID(t))
 		}
 		for _, t := range b.others {
-			ids = append(ids, ix.d.ids[t])
+			ids = append(ids, ix.tokenID(t))
 		}
 		edits, ok := s.pair(ms, ids, len(b.names))
 		if !ok {
@@ -321,7 +321,7 @@ func (s *searcher) sameTokens(v []string, toks []uint32) bool {
 	clear(used)
 outer:
 	for _, q := range v {
-		id, ok := s.ix.d.ids[q]
+		id, ok := s.ix.d.ID(q)
 		if !ok {
 			return false
 		}
@@ -402,4 +402,15 @@ func (p *pairing) dfs(k, sum int) {
 		p.dfs(k+1, sum+int(o.dist))
 		p.used[o.pos] = false
 	}
+}
+
+// noToken stands for a token the dictionary does not hold: it pairs with
+// no query token.
+const noToken = ^uint32(0)
+
+func (ix *Index) tokenID(t string) uint32 {
+	if id, ok := ix.d.ID(t); ok {
+		return id
+	}
+	return noToken
 }

@@ -164,7 +164,7 @@ func (ix *profileIndex) rarer(a, b uint32) bool {
 	if ix.freq[a] != ix.freq[b] {
 		return ix.freq[a] < ix.freq[b]
 	}
-	return ix.dict.runes[a] > ix.dict.runes[b]
+	return ix.dict.Runes(a) > ix.dict.Runes(b)
 }
 
 func joinTokens(t []string) string {
@@ -272,7 +272,7 @@ type matchScratch struct {
 }
 
 func (ix *profileIndex) newScratch() *matchScratch {
-	s := &matchScratch{best: make([]uint8, len(ix.dict.toks)), seen: map[uint32]bool{}}
+	s := &matchScratch{best: make([]uint8, ix.dict.Len()), seen: map[uint32]bool{}}
 	for i := range s.best {
 		s.best[i] = 255
 	}
@@ -350,7 +350,7 @@ func (ix *profileIndex) match(p *probe, hits fuzzyHits, s *matchScratch) {
 			}
 		}
 		for _, t := range p.bagOther {
-			if id, ok := ix.dict.ids[t]; ok {
+			if id, ok := ix.dict.ID(t); ok {
 				note(hit{tok: id})
 			}
 		}
@@ -400,9 +400,8 @@ func (ix *profileIndex) matchAll(probes []*probe) {
 	}
 	results := make([][]hit, len(toks))
 	parallel(len(toks), workers, func(lo, hi int) {
-		var sc lookupScratch
 		for i := lo; i < hi; i++ {
-			if h := ix.dict.lookup(nil, toks[i], ix.maxFuzzy, &sc); len(h) > 0 {
+			if h := ix.dict.lookup(nil, toks[i], ix.maxFuzzy); len(h) > 0 {
 				results[i] = h
 			}
 		}

@@ -1,4 +1,9 @@
-package engine
+// Package dict is a token dictionary with a bigram index for fuzzy
+// look-ups: every distinct token gets a compact id, and the tokens within a
+// few edits of a query token are found without comparing it to every
+// token. The engine (record tokens), monitoring (profile tokens) and the
+// media index (article terms) each keep one.
+package dict
 
 import (
 	"strings"
@@ -6,30 +11,50 @@ import (
 	"unicode/utf8"
 )
 
-// dict is the token dictionary: every distinct token of the database gets a
-// compact id. Tokens that occur in names are also in an n-gram index, so
-// that the tokens within a few edits of a query token are found without
-// looking at every record (or every token).
-type dict struct {
+// Dict is the dictionary. Tokens are interned with Intern; those that may
+// pair fuzzily are added to the bigram index with Index. Look-ups may run
+// concurrently with each other, not with Intern or Index.
+type Dict struct {
 	ids   map[string]uint32
 	toks  []string
 	runes []uint8 // rune length, capped at 255
-	// fuzzy marks the tokens that occur in a name (only those pair
-	// fuzzily) and are therefore in grams and byLen.
-	fuzzy []bool
+	// indexed marks the tokens in grams and byLen.
+	indexed []bool
 	// grams maps a padded bigram and a token length to the ids of the name
 	// tokens of that length holding the bigram. Keying by length too means
 	// a look-up reads only the lengths within its edit radius.
 	grams map[uint64][]uint32
-	byLen [][]uint32 // name token ids by rune length
+	byLen [][]uint32 // indexed token ids by rune length
+	// counters holds *counters, one look-up's scratch, so that concurrent
+	// look-ups need no lock.
+	counters sync.Pool
 }
 
-func newDict() *dict {
-	return &dict{ids: make(map[string]uint32), grams: make(map[uint64][]uint32)}
+// New returns an empty dictionary.
+func New() *Dict {
+	return &Dict{ids: make(map[string]uint32), grams: make(map[uint64][]uint32)}
 }
 
-// intern returns the id of tok, adding it when new.
-func (d *dict) intern(tok string) uint32 {
+// Len returns the number of tokens.
+func (d *Dict) Len() int { return len(d.toks) }
+
+// ID returns the id of tok, if it is in the dictionary.
+func (d *Dict) ID(tok string) (uint32, bool) {
+	id, ok := d.ids[tok]
+	return id, ok
+}
+
+// Token returns the token of id.
+func (d *Dict) Token(id uint32) string { return d.toks[id] }
+
+// Runes returns the length of token id in runes, capped at 255.
+func (d *Dict) Runes(id uint32) int { return int(d.runes[id]) }
+
+// Indexed reports whether token id is in the bigram index.
+func (d *Dict) Indexed(id uint32) bool { return d.indexed[id] }
+
+// Intern returns the id of tok, adding it when new.
+func (d *Dict) Intern(tok string) uint32 {
 	if id, ok := d.ids[tok]; ok {
 		return id
 	}
@@ -40,7 +65,7 @@ func (d *dict) intern(tok string) uint32 {
 	d.ids[tok] = id
 	d.toks = append(d.toks, tok)
 	d.runes = append(d.runes, uint8(min(255, utf8.RuneCountInString(tok))))
-	d.fuzzy = append(d.fuzzy, false)
+	d.indexed = append(d.indexed, false)
 	return id
 }
 
@@ -55,12 +80,13 @@ func gramKey(a, b rune, length int) uint64 {
 	return uint64(a)<<29 | uint64(b)<<8 | uint64(min(length, 255))
 }
 
-// markFuzzy adds a name token to the n-gram index, once.
-func (d *dict) markFuzzy(id uint32) {
-	if d.fuzzy[id] {
+// Index adds token id to the bigram index, once: Lookup finds only indexed
+// tokens.
+func (d *Dict) Index(id uint32) {
+	if d.indexed[id] {
 		return
 	}
-	d.fuzzy[id] = true
+	d.indexed[id] = true
 	n := int(d.runes[id])
 	for len(d.byLen) <= n {
 		d.byLen = append(d.byLen, nil)
@@ -95,24 +121,25 @@ type counters struct {
 	runes   [2][]rune
 }
 
-var counterPool = sync.Pool{New: func() any { return new(counters) }}
-
-// lookup calls fn for every name token within radius edits of q (q itself
-// included when it is a name token), with its distance.
+// Lookup calls fn for every indexed token within radius edits of q (q
+// itself included when it is indexed), with its distance.
 //
 // Candidates come from the n-gram index: an edit destroys at most two of
 // q's padded bigrams, so a token within r edits shares at least
 // distinct(q) − 2r of them. Survivors are verified with a bounded
 // Levenshtein distance.
-func (d *dict) lookup(q string, radius int, fn func(id uint32, dist int)) {
+func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 	if radius == 0 {
-		if id, ok := d.ids[q]; ok && d.fuzzy[id] {
+		if id, ok := d.ids[q]; ok && d.indexed[id] {
 			fn(id, 0)
 		}
 		return
 	}
-	c := counterPool.Get().(*counters)
-	defer counterPool.Put(c)
+	c, _ := d.counters.Get().(*counters)
+	if c == nil {
+		c = new(counters)
+	}
+	defer d.counters.Put(c)
 	if len(c.n) < len(d.toks) {
 		c.n = make([]uint16, len(d.toks)+len(d.toks)/4)
 	}
@@ -135,7 +162,7 @@ func (d *dict) lookup(q string, radius int, fn func(id uint32, dist int)) {
 
 	verify := func(id uint32) {
 		c.runes[1] = append(c.runes[1][:0], []rune(d.toks[id])...)
-		if dist := boundedDistance(qr, c.runes[1], radius); dist <= radius {
+		if dist := Distance(qr, c.runes[1], radius); dist <= radius {
 			fn(id, dist)
 		}
 	}
@@ -167,11 +194,11 @@ func (d *dict) lookup(q string, radius int, fn func(id uint32, dist int)) {
 	}
 }
 
-// boundedDistance returns the Levenshtein distance of a and b when it is at
-// most max, and max+1 otherwise. Only a band of width 2·max+1 of the
+// Distance returns the Levenshtein distance of a and b (in runes) when it
+// is at most max, and max+1 otherwise. Only a band of width 2·max+1 of the
 // dynamic-programming matrix is computed, and it stops as soon as the band
 // exceeds max.
-func boundedDistance(a, b []rune, max int) int {
+func Distance(a, b []rune, max int) int {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
