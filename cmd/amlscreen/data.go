@@ -26,10 +26,6 @@ func newDatabase(d *live.DB, origin string) *database {
 	return &database{DB: d, index: d.Index(), sources: d.Sources(), version: d.Version(), origin: origin}
 }
 
-// openDatabase loads the records of the --data files, or of the embedded
-// sample when there are none.
-func openDatabase(dataFiles []string) (*database, error) { return openSource(dataFiles, "") }
-
 // openSource loads the database from a store (opened read-only, so a sync
 // may run alongside), from --data files, or from the embedded sample.
 func openSource(dataFiles []string, storePath string) (*database, error) {

@@ -21,6 +21,7 @@ func init() { register(newReportCmd) }
 
 type reportFlags struct {
 	data        []string
+	store       string
 	names       string
 	kind        string
 	fuzzy       int
@@ -48,7 +49,7 @@ searched, even when --includes names them.
 The screening time defaults to now; --time fixes it, and with it the report id
 and every byte of the PDF, so that a report can be reproduced exactly.
 
-Without --data the embedded sample database is used.
+Without --store or --data the embedded sample database is used.
 
 Exit codes: 0 the report was written (with or without hits), 1 failure, 2 bad
 flags.`,
@@ -60,6 +61,7 @@ flags.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), &f) },
 	}
 	fl := cmd.Flags()
+	fl.StringVar(&f.store, "store", "", "bbolt store kept by amlscreen sync or import (opened read-only)")
 	fl.StringArrayVar(&f.data, "data", nil, "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)")
 	fl.StringVar(&f.kind, "type", "", "individual (generateIndividualReport) or entity (generateEntityReport); required")
 	fl.StringVar(&f.names, "names", "", "name to screen against name fields; required")
@@ -114,7 +116,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 	if err := engine.Validate(q); err != nil {
 		return paramToUsage(err)
 	}
-	db, err := openDatabase(f.data)
+	db, err := openSource(f.data, f.store)
 	if err != nil {
 		return err
 	}
