@@ -55,6 +55,27 @@ var aliases = map[string]string{
 	"british virgin islands": "VG", "bvi": "VG",
 	"crimea": "UA", "ukraine": "UA",
 	"kosovo": "XK",
+	// Nationalities, as some lists write citizenship.
+	"russian": "RU", "german": "DE", "british": "GB", "american": "US", "french": "FR",
+	"chinese": "CN", "iranian": "IR", "syrian": "SY", "iraqi": "IQ", "afghan": "AF",
+	"pakistani": "PK", "indian": "IN", "turkish": "TR", "ukrainian": "UA", "belarusian": "BY",
+	"north korean": "KP", "south korean": "KR", "italian": "IT", "spanish": "ES", "dutch": "NL",
+	"swiss": "CH", "emirati": "AE", "saudi": "SA", "lebanese": "LB", "yemeni": "YE",
+	"libyan": "LY", "sudanese": "SD", "somali": "SO", "nigerian": "NG", "venezuelan": "VE",
+	"cuban": "CU", "mexican": "MX", "colombian": "CO", "brazilian": "BR", "japanese": "JP",
+	"kazakh": "KZ", "uzbek": "UZ", "georgian": "GE", "armenian": "AM", "azerbaijani": "AZ",
+	"egyptian": "EG", "israeli": "IL", "palestinian": "PS", "jordanian": "JO", "qatari": "QA",
+	"kuwaiti": "KW", "polish": "PL", "greek": "GR", "serbian": "RS", "belgian": "BE",
+	"austrian": "AT", "canadian": "CA", "australian": "AU", "irish": "IE", "swedish": "SE",
+	"norwegian": "NO", "danish": "DK", "finnish": "FI", "portuguese": "PT", "romanian": "RO",
+	"bulgarian": "BG", "hungarian": "HU", "czech": "CZ", "slovak": "SK", "croatian": "HR",
+	"bosnian": "BA", "albanian": "AL", "moldovan": "MD", "tajik": "TJ", "kyrgyz": "KG",
+	"turkmen": "TM", "burmese": "MM", "vietnamese": "VN", "thai": "TH", "filipino": "PH",
+	"indonesian": "ID", "malaysian": "MY", "singaporean": "SG", "bangladeshi": "BD",
+	"sri lankan": "LK", "nepalese": "NP", "ethiopian": "ET", "eritrean": "ER", "kenyan": "KE",
+	"south african": "ZA", "zimbabwean": "ZW", "congolese": "CD", "malian": "ML", "algerian": "DZ",
+	"moroccan": "MA", "tunisian": "TN", "omani": "OM", "bahraini": "BH", "argentine": "AR",
+	"argentinian": "AR", "chilean": "CL", "peruvian": "PE", "nicaraguan": "NI", "panamanian": "PA",
 }
 
 var (

@@ -16,6 +16,7 @@ func TestCode(t *testing.T) {
 		{"Iran (Islamic Republic of)", "IR", true}, {"Côte d’Ivoire", "CI", true},
 		{"United Kingdom", "GB", true}, {"Korea, North", "KP", true},
 		{"Syria", "SY", true}, {"United States", "US", true},
+		{"German", "DE", true}, {"British", "GB", true}, {"north korean", "KP", true},
 		{"Atlantis", "", false}, {"ZZ", "", false}, {"", "", false},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,122 @@
+package batch
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// OutputFormat is the shape of the hits file.
+type OutputFormat uint8
+
+const (
+	// CSVOutput writes a header row and one comma-separated row per hit.
+	CSVOutput OutputFormat = iota
+	// JSONLOutput writes one JSON object per hit, keys as in the CSV header.
+	JSONLOutput
+)
+
+// String returns the name ParseOutputFormat reads.
+func (f OutputFormat) String() string {
+	if f == JSONLOutput {
+		return "jsonl"
+	}
+	return "csv"
+}
+
+// ParseOutputFormat reads csv or jsonl; "" picks by the file name's
+// extension, CSV unless it is .jsonl, .ndjson or .json.
+func ParseOutputFormat(s, path string) (OutputFormat, error) {
+	switch strings.ToLower(s) {
+	case "csv":
+		return CSVOutput, nil
+	case "jsonl", "ndjson", "json":
+		return JSONLOutput, nil
+	case "":
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".jsonl", ".ndjson", ".json":
+			return JSONLOutput, nil
+		}
+		return CSVOutput, nil
+	}
+	return CSVOutput, fmt.Errorf("%q is not csv or jsonl", s)
+}
+
+// HitColumns is the header of a CSV hits file.
+var HitColumns = []string{"line", "customer_id", "customer_name", "record_id", "source_id", "source_type", "entity_type",
+	"record_name", "matched_field", "matched_name", "edits", "exact", "reason"}
+
+// RejectColumns is the header of the rejects file (always CSV: it is read
+// by people fixing the book, in the same spreadsheet).
+var RejectColumns = []string{"line", "customer_id", "field", "value", "reason"}
+
+// encoder writes the hits and rejects of one batch into its buffers.
+type encoder struct {
+	format OutputFormat
+	out    *bytes.Buffer
+	cw     *csv.Writer
+	rw     *csv.Writer
+	rec    []string
+}
+
+func newEncoder(f OutputFormat, out, rej *bytes.Buffer) *encoder {
+	return &encoder{format: f, out: out, cw: csv.NewWriter(out), rw: csv.NewWriter(rej), rec: make([]string, 0, len(HitColumns))}
+}
+
+func (e *encoder) hit(h *Hit) error {
+	if e.format == JSONLOutput {
+		b, err := json.Marshal(h)
+		if err != nil {
+			return fmt.Errorf("encode hit of line %d: %w", h.Line, err)
+		}
+		e.out.Write(b)
+		e.out.WriteByte('\n')
+		return nil
+	}
+	r := e.rec[:0]
+	r = append(r, strconv.Itoa(h.Line), h.CustomerID, h.CustomerName, h.RecordID, h.SourceID, h.SourceType, h.EntityType,
+		h.RecordName, h.MatchedField, h.MatchedName, strconv.Itoa(h.Edits), strconv.FormatBool(h.Exact), h.Reason)
+	return e.cw.Write(r)
+}
+
+func (e *encoder) reject(r *Reject) error {
+	return e.rw.Write([]string{strconv.Itoa(r.Line), r.CustomerID, r.Field, r.Value, r.Reason})
+}
+
+// flush makes the buffers complete.
+func (e *encoder) flush() error {
+	e.cw.Flush()
+	e.rw.Flush()
+	if err := e.cw.Error(); err != nil {
+		return err
+	}
+	return e.rw.Error()
+}
+
+// csvHeader is a header row as encoding/csv writes it.
+func csvHeader(cols []string) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(cols)
+	w.Flush()
+	return b.Bytes()
+}
+
+// DefaultRejectsPath is where rejects go when no path is given: next to
+// the hits file, hits.csv → hits.rejects.csv.
+func DefaultRejectsPath(out string) string { return stem(out) + ".rejects.csv" }
+
+// DefaultReportPath is where the Markdown report goes: hits.csv →
+// hits.report.md.
+func DefaultReportPath(out string) string { return stem(out) + ".report.md" }
+
+// CheckpointPath is the sidecar file that makes a run resumable.
+func CheckpointPath(out string) string { return out + ".checkpoint" }
+
+func stem(path string) string {
+	return strings.TrimSuffix(path, filepath.Ext(path))
+}

@@ -1,0 +1,267 @@
+package batch
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/amlscreen/amlscreen/country"
+	"github.com/amlscreen/amlscreen/engine"
+)
+
+// Screener turns rows into checks and runs them. Its zero value is not
+// usable: Index is required. It is safe for concurrent use.
+type Screener struct {
+	Index *engine.Index
+	// Sources restricts hits to these source ids; nil means every source.
+	Sources map[string]bool
+	Fuzzy   int // 0, 1 or 2
+	// Limit caps the hits written per customer; 0 means
+	// engine.DefaultLimit, as the API.
+	Limit int
+	// DefaultKind is the check for rows without a type.
+	DefaultKind engine.Kind
+}
+
+// Hit is one line of the hits file: a customer and a record it matched.
+type Hit struct {
+	Line         int    `json:"line"`
+	CustomerID   string `json:"customer_id"`
+	CustomerName string `json:"customer_name"`
+	RecordID     string `json:"record_id"`
+	SourceID     string `json:"source_id"`
+	SourceType   string `json:"source_type"`
+	EntityType   string `json:"entity_type"`
+	RecordName   string `json:"record_name"`
+	// MatchedField and MatchedName are the name string that matched, e.g.
+	// alias_names[2] and its text.
+	MatchedField string `json:"matched_field"`
+	MatchedName  string `json:"matched_name"`
+	Edits        int    `json:"edits"`
+	Exact        bool   `json:"exact"`
+	Reason       string `json:"reason"`
+}
+
+// Screened is the outcome of one row: its hits (at most the limit, best
+// first) and their total, or why it was rejected.
+type Screened struct {
+	Hits   []Hit
+	Total  int
+	Reject *Reject
+}
+
+// Screen checks one row. A row the check cannot take (no name, a bad date,
+// an unknown country, an unknown type) comes back with Reject set; an error
+// is returned only when the engine fails for another reason.
+func (s *Screener) Screen(row *Row) (Screened, error) {
+	if row.Reject != nil {
+		r := *row.Reject
+		if r.CustomerID == "" {
+			r.CustomerID = row.ID
+		}
+		return Screened{Reject: &r}, nil
+	}
+	q, rej := s.query(row)
+	if rej != nil {
+		return Screened{Reject: rej}, nil
+	}
+	res, err := s.Index.Search(q)
+	if err != nil {
+		var pe *engine.ParamError
+		if errors.As(err, &pe) {
+			return Screened{Reject: paramReject(row, pe)}, nil
+		}
+		return Screened{}, fmt.Errorf("line %d: %w", row.Line, err)
+	}
+	out := Screened{Total: res.Total, Hits: make([]Hit, 0, len(res.Hits))}
+	for i := range res.Hits {
+		h := &res.Hits[i]
+		r := h.Record
+		hit := Hit{
+			Line: row.Line, CustomerID: row.ID, CustomerName: row.Name,
+			RecordID: r.ID, SourceID: r.SourceID, SourceType: r.SourceType, EntityType: r.EntityType, RecordName: r.Name,
+			MatchedField: h.Field, Edits: h.Edits, Exact: h.Exact,
+		}
+		if m, ok, err := engine.Explain(q, r); err == nil && ok {
+			hit.MatchedField, hit.MatchedName, hit.Reason = m.Field, m.Text, engine.Reason(m)
+		}
+		out.Hits = append(out.Hits, hit)
+	}
+	return out, nil
+}
+
+// query builds the check for a row. Filters (dob, gender, citizenship) are
+// those of checkIndividual: an entity row's values there are ignored, not
+// rejected, since books put dates of incorporation and countries of
+// registration in the same columns.
+func (s *Screener) query(row *Row) (engine.Query, *Reject) {
+	reject := func(field, value, reason string) (engine.Query, *Reject) {
+		return engine.Query{}, &Reject{Line: row.Line, CustomerID: row.ID, Field: field, Value: value, Reason: reason}
+	}
+	if strings.TrimSpace(row.Name) == "" {
+		return reject(FieldName, "", "missing name")
+	}
+	kind, ok := parseType(row.Type, s.DefaultKind)
+	if !ok {
+		return reject(FieldType, row.Type, fmt.Sprintf("%q is not individual, entity or any", row.Type))
+	}
+	q := engine.Query{Kind: kind, Names: row.Name, Fuzzy: s.Fuzzy, Sources: s.Sources, Limit: s.Limit}
+	if kind == engine.Entity {
+		return q, nil
+	}
+	var err error
+	if q.DOB, err = normalizeDOB(row.DOB); err != nil {
+		return reject(FieldDOB, row.DOB, err.Error())
+	}
+	if q.Gender, ok = normalizeGender(row.Gender); !ok {
+		return reject(FieldGender, row.Gender, fmt.Sprintf("%q is not male or female", row.Gender))
+	}
+	if q.Citizenship, err = normalizeCitizenship(row.Citizenship); err != nil {
+		return reject(FieldCitizenship, row.Citizenship, err.Error())
+	}
+	return q, nil
+}
+
+// paramReject turns the engine's verdict on a query into a reject naming
+// the book's field.
+func paramReject(row *Row, pe *engine.ParamError) *Reject {
+	field, value := pe.Param, ""
+	switch pe.Param {
+	case "names":
+		field, value = FieldName, row.Name
+	case "dob":
+		value = row.DOB
+	case "gender":
+		value = row.Gender
+	case "citizenship":
+		value = row.Citizenship
+	}
+	return &Reject{Line: row.Line, CustomerID: row.ID, Field: field, Value: value, Reason: pe.Msg}
+}
+
+// typeWords maps what books write in a customer-type column to a check.
+var typeWords = map[string]engine.Kind{
+	"individual": engine.Individual, "person": engine.Individual, "naturalperson": engine.Individual,
+	"private": engine.Individual, "retail": engine.Individual, "i": engine.Individual, "p": engine.Individual,
+	"np": engine.Individual, "ind": engine.Individual, "indiv": engine.Individual,
+	"entity": engine.Entity, "company": engine.Entity, "organisation": engine.Entity, "organization": engine.Entity,
+	"corporate": engine.Entity, "corporation": engine.Entity, "business": engine.Entity, "legalentity": engine.Entity,
+	"legalperson": engine.Entity, "e": engine.Entity, "c": engine.Entity, "org": engine.Entity, "le": engine.Entity,
+	"any": engine.Any, "name": engine.Any, "unknown": engine.Any, "u": engine.Any,
+}
+
+// parseType reads a row's type; an empty one takes def.
+func parseType(s string, def engine.Kind) (engine.Kind, bool) {
+	k := headerKey(s)
+	if k == "" {
+		return def, true
+	}
+	kind, ok := typeWords[k]
+	return kind, ok
+}
+
+// normalizeDOB turns the date spellings of customer books into the API's
+// dd/mm/yyyy with 00 for unknown parts: dd/mm/yyyy, d.m.yyyy,
+// yyyy-mm-dd (with a time after it, as spreadsheets export), mm/yyyy and
+// yyyy. Day-first is assumed, as the API does. The result is checked by
+// the engine's own rule, so that a batch rejects exactly what a check
+// refuses.
+func normalizeDOB(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", nil
+	}
+	if i := strings.IndexAny(s, "T "); i == 10 {
+		s = s[:i] // 1960-03-12T00:00:00, 1960-03-12 00:00:00
+	}
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '.' || r == '-' })
+	bad := fmt.Errorf("%q is not a date (dd/mm/yyyy or yyyy-mm-dd)", s)
+	for _, p := range parts {
+		if p == "" || len(p) > 4 || !digits(p) {
+			return "", bad
+		}
+	}
+	var d, m, y string
+	switch {
+	case len(parts) == 3 && len(parts[0]) == 4:
+		y, m, d = parts[0], parts[1], parts[2]
+	case len(parts) == 3:
+		d, m, y = parts[0], parts[1], parts[2]
+	case len(parts) == 2:
+		d, m, y = "00", parts[0], parts[1]
+	case len(parts) == 1:
+		d, m, y = "00", "00", parts[0]
+	default:
+		return "", bad
+	}
+	if len(y) != 4 || len(d) > 2 || len(m) > 2 {
+		return "", bad
+	}
+	out := pad2(d) + "/" + pad2(m) + "/" + y
+	if _, err := engine.ParseQueryDate(out); err != nil {
+		// The engine's message quotes the date as rewritten; the book's
+		// spelling is what a reader of the rejects file looks for.
+		why := strings.TrimPrefix(err.Error(), strconv.Quote(out)+": ")
+		return "", fmt.Errorf("%q is not a valid date (%s)", s, why)
+	}
+	return out, nil
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func pad2(s string) string {
+	if len(s) == 1 {
+		return "0" + s
+	}
+	return s
+}
+
+// normalizeGender reads male and female in the ways books write them;
+// values that say nothing (unknown, other, n/a) set no filter.
+func normalizeGender(s string) (string, bool) {
+	switch headerKey(s) {
+	case "":
+		return "", true
+	case "male", "m", "man", "masculine":
+		return "male", true
+	case "female", "f", "woman", "w", "feminine":
+		return "female", true
+	case "unknown", "u", "other", "o", "x", "na", "none", "unspecified", "diverse", "d":
+		return "", true
+	}
+	return "", false
+}
+
+// normalizeCitizenship reads a country code or an English country name.
+// A customer with several citizenships (RU;CY) gets no filter: the filter
+// takes one country and would hide a record listed under the other.
+func normalizeCitizenship(s string) (string, error) {
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == ',' || r == '/' || r == '|' })
+	var codes []string
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		c, ok := country.Code(p)
+		if !ok {
+			return "", fmt.Errorf("%q is not an ISO 3166-1 country code or country name", p)
+		}
+		if !slices.Contains(codes, c) {
+			codes = append(codes, c)
+		}
+	}
+	if len(codes) != 1 {
+		return "", nil
+	}
+	return codes[0], nil
+}

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/amlscreen/amlscreen/batch"
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+)
+
+func init() { register(newBatchCmd) }
+
+type batchFlags struct {
+	data         []string
+	store        string
+	in, out      string
+	format       string
+	inFormat     string
+	delimiter    string
+	encoding     string
+	fuzzy        int
+	workers      int
+	mapping      string
+	rejects      string
+	report       string
+	resume       bool
+	since        string
+	includes     string
+	includeOther bool
+	shard        string
+	kind         string
+	limit        int
+	every        int
+}
+
+func newBatchCmd() *cobra.Command {
+	var f batchFlags
+	cmd := &cobra.Command{
+		Use:   "batch --in BOOK --out HITS [flags]",
+		Short: "Screen a customer book (CSV or JSON Lines) against the database",
+		Long: `Screen every customer of a book against the database, on all cores, and write
+one line per (customer, hit) with the record, the name string that matched and
+why, a rejects file for rows that cannot be screened, and a Markdown report.
+
+The book is CSV with a header row (delimiter , ; tab or | detected; UTF-8 with
+or without BOM, UTF-16 with BOM, and Latin-1/Windows-1252 values read as such)
+or JSON Lines. Columns are found by their usual names: id/customer_id,
+name/full_name (or first_name + last_name), type, dob/date_of_birth, gender,
+citizenship/nationality; --map names others, e.g.
+--map id=CIF,name=FIRST+LAST,dob=BIRTH_DATE.
+
+Rows: type individual, entity or any (empty: --type); individuals and 'any'
+rows are filtered by dob (dd/mm/yyyy, yyyy-mm-dd, yyyy), gender and
+citizenship (a code or an English country name) as checkIndividual does;
+entity rows ignore those columns. Rows with no name, a bad date, an unknown
+country, gender or type go to the rejects file with their line number.
+
+Interrupted runs (Ctrl-C, a crash) leave a checkpoint next to the hits file;
+the same command with --resume continues and yields the same files as an
+uninterrupted run. --since VERSION screens only against the records a store
+added or updated after that version: the daily run after a delta.
+--shard i/n screens rows whose number modulo n is i, for several processes.
+
+Exit codes: 0 done, 3 done but rows were rejected, 1 failure or interrupted,
+2 bad flags.`,
+		Example: `  amlscreen batch --in customers.csv --out hits.csv
+  amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 1 --map id=CIF,name=FULL_NAME
+  amlscreen batch --store aml.db --in book.csv --out hits.csv --resume
+  amlscreen batch --store aml.db --since 2026-11-01T00:00:00Z~1 --in book.csv --out new-hits.csv
+  amlscreen batch --data db.jsonl.gz --in book.jsonl --out hits.jsonl --shard 0/4`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runBatch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.data, "data", nil, "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)")
+	fl.StringVar(&f.store, "store", "", "bbolt store kept by amlscreen sync or import (opened read-only)")
+	fl.StringVar(&f.in, "in", "", "customer book: CSV with a header row, or JSON Lines; - reads standard input")
+	fl.StringVar(&f.out, "out", "", "hits file to write")
+	fl.StringVar(&f.format, "format", "", "hits file format: csv or jsonl (default: by the --out extension, else csv)")
+	fl.StringVar(&f.inFormat, "in-format", "", "book format: csv or jsonl (default: by the --in extension, else detected)")
+	fl.StringVar(&f.delimiter, "delimiter", "", `CSV delimiter: , ; tab or | (default: detected from the header)`)
+	fl.StringVar(&f.encoding, "encoding", "auto", "book encoding: auto, utf-8, latin1 (Windows-1252) or utf-16")
+	fl.IntVar(&f.fuzzy, "fuzzy", 0, "spelling edits allowed per word: 0, 1 or 2")
+	fl.IntVar(&f.workers, "workers", 0, "rows screened in parallel (default: one per CPU)")
+	fl.StringVar(&f.mapping, "map", "", "columns of the fields: id=COL,name=COL[+COL],type=COL,dob=COL,gender=COL,citizenship=COL")
+	fl.StringVar(&f.rejects, "rejects", "", "rejects file (default: HITS without extension + .rejects.csv)")
+	fl.StringVar(&f.report, "report", "", "Markdown report (default: HITS without extension + .report.md; - for none)")
+	fl.BoolVar(&f.resume, "resume", false, "continue an interrupted run from its checkpoint (HITS.checkpoint)")
+	fl.StringVar(&f.since, "since", "", "screen only against records added or updated since this store version (needs --store)")
+	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included' (default: every source except OTHER ones)")
+	fl.BoolVar(&f.includeOther, "include-other", false, "include sources of type OTHER in the default sources")
+	fl.StringVar(&f.shard, "shard", "", "screen only rows i, i+n, i+2n, ... of the book: i/n")
+	fl.StringVar(&f.kind, "type", "any", "check for rows without a type: individual, entity or any")
+	fl.IntVar(&f.limit, "limit", engine.DefaultLimit, "most hits written per customer (the report counts all)")
+	fl.IntVar(&f.every, "checkpoint-every", batch.DefaultCheckpointEvery, "rows between checkpoints")
+	return cmd
+}
+
+// batchConfig checks the flags and turns them into a batch.Config, without
+// the database.
+func batchConfig(f *batchFlags) (batch.Config, error) {
+	var cfg batch.Config
+	var err error
+	if f.in == "" {
+		return cfg, usagef("--in: the customer book is required")
+	}
+	if f.out == "" || f.out == "-" {
+		return cfg, usagef("--out: a hits file is required (resuming needs a file, not standard output)")
+	}
+	if f.in != "-" {
+		if _, err := os.Stat(f.in); err != nil {
+			return cfg, usagef("--in: %v", err)
+		}
+	}
+	if f.fuzzy < 0 || f.fuzzy > 2 {
+		return cfg, usagef("--fuzzy: %d is not 0, 1 or 2", f.fuzzy)
+	}
+	if f.workers < 0 {
+		return cfg, usagef("--workers: must not be negative")
+	}
+	if f.limit < 1 {
+		return cfg, usagef("--limit: must be at least 1")
+	}
+	if f.every < 1 {
+		return cfg, usagef("--checkpoint-every: must be at least 1")
+	}
+	if f.since != "" && f.store == "" {
+		return cfg, usagef("--since: needs --store, whose change log says what changed")
+	}
+	if cfg.Format, err = batch.ParseOutputFormat(f.format, f.out); err != nil {
+		return cfg, usagef("--format: %v", err)
+	}
+	if cfg.Read.Format, err = batch.ParseInputFormat(f.inFormat); err != nil {
+		return cfg, usagef("--in-format: %v", err)
+	}
+	if cfg.Read.Format == batch.AutoFormat {
+		cfg.Read.Format = batch.FormatOf(f.in)
+	}
+	if cfg.Read.Delimiter, err = parseDelimiter(f.delimiter); err != nil {
+		return cfg, usagef("--delimiter: %v", err)
+	}
+	if cfg.Read.Encoding, err = batch.ParseEncoding(f.encoding); err != nil {
+		return cfg, usagef("--encoding: %v", err)
+	}
+	if cfg.Read.Map, err = batch.ParseMapping(f.mapping); err != nil {
+		return cfg, usagef("--map: %v", err)
+	}
+	if f.shard != "" {
+		if cfg.Shard, err = batch.ParseShard(f.shard); err != nil {
+			return cfg, usagef("--shard: %v", err)
+		}
+	}
+	if cfg.DefaultKind, err = engine.ParseKind(f.kind); err != nil {
+		return cfg, paramToUsage(err)
+	}
+	cfg.Input, cfg.Out, cfg.Rejects, cfg.Report = f.in, f.out, f.rejects, f.report
+	cfg.Fuzzy, cfg.Limit, cfg.Workers, cfg.Resume, cfg.CheckpointEvery = f.fuzzy, f.limit, f.workers, f.resume, f.every
+	return cfg, nil
+}
+
+func parseDelimiter(s string) (rune, error) {
+	switch strings.ToLower(s) {
+	case "":
+		return 0, nil
+	case "tab", `\t`, "\t":
+		return '\t', nil
+	case ",", ";", "|":
+		return rune(s[0]), nil
+	case "comma":
+		return ',', nil
+	case "semicolon":
+		return ';', nil
+	case "pipe":
+		return '|', nil
+	}
+	return 0, fmt.Errorf("%q is not , ; tab or |", s)
+}
+
+func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) error {
+	cfg, err := batchConfig(f)
+	if err != nil {
+		return err
+	}
+	// A book without a name column fails now, not after the minute a
+	// large store takes to load.
+	if f.in != "-" {
+		if err := probeBook(f.in, cfg.Read); err != nil {
+			return err
+		}
+	}
+	var db *database
+	if f.since != "" {
+		db, err = openSince(f.store, f.since)
+	} else {
+		db, err = openSource(f.data, f.store)
+	}
+	if err != nil {
+		return err
+	}
+	if cfg.Sources, err = db.sourceSet(f.includes, f.includeOther); err != nil {
+		return paramToUsage(err)
+	}
+	cfg.Index = db.index
+	cfg.Database = db.origin
+	if db.version != "" {
+		cfg.Database += " version " + db.version
+	}
+	cfg.Settings = map[string]string{"since": f.since}
+
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var bar *progressLine
+	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
+		bar = &progressLine{w: stderr}
+		cfg.Progress = bar.update
+	}
+	sum, err := batch.Run(ctx, cfg)
+	if bar != nil {
+		bar.finish()
+	}
+	if sum != nil && (err == nil || sum.Interrupted) {
+		if werr := sum.WriteText(stdout); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	var se *batch.SetupError
+	switch {
+	case errors.As(err, &se):
+		return usageError{se.Err}
+	case errors.Is(err, batch.ErrInterrupted):
+		return exitCodeError{code: exitError, err: fmt.Errorf("interrupted after %d rows; run the same command with --resume to continue", sum.RowsRead+sum.RowsOtherShards)}
+	case err != nil:
+		return err
+	case sum.RowsRejected > 0:
+		return exitCodeError{code: exitRejected, err: fmt.Errorf("%d row(s) rejected: see %s", sum.RowsRejected, sum.Rejects)}
+	}
+	return nil
+}
+
+// probeBook reads the book's header the way the run will.
+func probeBook(path string, o batch.ReadOptions) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return usagef("--in: %v", err)
+	}
+	defer file.Close()
+	if _, err := batch.NewReader(file, o); err != nil {
+		return usagef("--in %s: %v", path, err)
+	}
+	return nil
+}
+
+// openSince builds a database of the records the store added or updated
+// after version since: screening a book against it finds exactly the hits
+// that are new since then. Deleted records cannot make hits and are left
+// out. The store's source catalogue comes along, so that --includes and
+// the default sources resolve as against the whole store.
+func openSince(path, since string) (*database, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, usagef("--store: %v", err)
+	}
+	st, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	defer st.Close()
+	changes, current, err := st.ChangesSince(since)
+	if errors.Is(err, store.ErrUnknownVersion) {
+		return nil, usagef("--since: store %s cannot say what changed since %q (an unknown version, or older than its change log); screen against the whole store instead", path, since)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	recs := make([]*record.Record, 0, len(changes))
+	for i := range changes {
+		if c := &changes[i]; c.Type == record.ChangeAdd || c.Type == record.ChangeUpdate {
+			recs = append(recs, &c.Record)
+		}
+	}
+	srcs, err := st.Sources()
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	origin := fmt.Sprintf("store %s, the %d records added or updated since %s", path, len(recs), since)
+	return newDatabase(live.New(recs, srcs, current), origin), nil
+}
+
+// progressLine draws one status line on a terminal: rows, rate, share of
+// the input read and the time left, redrawn a few times a second.
+type progressLine struct {
+	w     io.Writer
+	last  time.Time
+	drawn bool
+}
+
+func (p *progressLine) update(pr batch.Progress) {
+	now := time.Now()
+	if now.Sub(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last = now
+	rows := pr.NextRow - pr.StartRow
+	rate := 0.0
+	if s := pr.Elapsed.Seconds(); s > 0 {
+		rate = float64(rows) / s
+	}
+	var b strings.Builder
+	eta := ""
+	if pr.BytesTotal > 0 {
+		frac := min(1, float64(pr.BytesRead)/float64(pr.BytesTotal))
+		const width = 24
+		n := int(frac * width)
+		fmt.Fprintf(&b, "[%s%s] %5.1f%%  ", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac)
+		if frac > 0 && frac < 1 {
+			eta = "  ETA " + time.Duration(float64(pr.Elapsed)*(1-frac)/frac).Round(time.Second).String()
+		}
+	}
+	fmt.Fprintf(&b, "%d rows  %.0f rows/s  %d with hits  %d rejected%s", pr.NextRow, rate, pr.RowsWithHits, pr.RowsRejected, eta)
+	fmt.Fprintf(p.w, "\r\x1b[K%s", b.String())
+	p.drawn = true
+}
+
+func (p *progressLine) finish() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
