@@ -149,9 +149,14 @@ type Access struct {
 }
 
 // Included lists the source ids included by default for a, sorted.
-func (d *DB) Included(a Access) []string {
+func (d *DB) Included(a Access) []string { return IncludedIn(d.SourceTypes(), a) }
+
+// IncludedIn lists, sorted, the source ids of types (id → source type)
+// that a includes by default: every source not of type OTHER (OTHER ones
+// too with IncludeOther), plus Extra, minus Excluded.
+func IncludedIn(types map[string]string, a Access) []string {
 	set := make(map[string]bool)
-	for id, t := range d.SourceTypes() {
+	for id, t := range types {
 		if a.IncludeOther || t != record.SourceOther {
 			set[id] = true
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sign"
 )
@@ -136,23 +137,10 @@ func (c *catalog) included(k *APIKey) *keySources {
 	if ks, ok := c.keys.Load(k); ok {
 		return ks.(*keySources)
 	}
-	set := map[string]bool{}
-	for id, t := range c.types {
-		if k.IncludeOther || t != record.SourceOther {
-			set[id] = true
-		}
+	ks := &keySources{list: live.IncludedIn(c.types, k.Access()), set: map[string]bool{}}
+	for _, id := range ks.list {
+		ks.set[id] = true
 	}
-	for _, id := range k.ExtraSources {
-		set[id] = true
-	}
-	for _, id := range k.ExcludedSources {
-		delete(set, id)
-	}
-	ks := &keySources{set: set, list: make([]string, 0, len(set))}
-	for id := range set {
-		ks.list = append(ks.list, id)
-	}
-	slices.Sort(ks.list)
 	got, _ := c.keys.LoadOrStore(k, ks)
 	return got.(*keySources)
 }
