@@ -108,15 +108,29 @@ func niceMax(v float64) float64 {
 	return 10 * p
 }
 
+// plotLevels returns the levels of the first mode measured: the plot
+// draws one mode (strict when both were measured), as points of two modes
+// sharing a fuzzy label would be read as one curve.
+func (rep *QualityReport) plotLevels() []LevelReport {
+	var out []LevelReport
+	for _, l := range rep.Levels {
+		if len(out) == 0 || l.Mode == out[0].Mode {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // WritePlot draws recall against false-hit rate, one line per recall class
 // through the measured fuzzy levels, as a PNG.
 func (rep *QualityReport) WritePlot(w io.Writer) error {
+	lv := rep.plotLevels()
 	c := canvas{image.NewRGBA(image.Rect(0, 0, plotW, plotH))}
 	c.rect(0, 0, plotW, plotH, white)
 	left, right, top, bottom := 90, plotW-250, 70, plotH-80
 
 	xmax := 0.0
-	for _, l := range rep.Levels {
+	for _, l := range lv {
 		xmax = math.Max(xmax, l.FalseHitRate)
 	}
 	xmax = niceMax(xmax)
@@ -147,7 +161,7 @@ func (rep *QualityReport) WritePlot(w io.Writer) error {
 	c.text(left-60, top-30, "Recall", black)
 
 	// One dashed vertical per fuzzy level: every class shares its x.
-	for _, l := range rep.Levels {
+	for _, l := range lv {
 		x := px(l.FalseHitRate)
 		c.line(x, float64(top), x, float64(bottom), 1, 4, grey)
 		lab := fmt.Sprintf("F%d", l.Fuzzy)
@@ -158,7 +172,7 @@ func (rep *QualityReport) WritePlot(w io.Writer) error {
 	// that it stays on top. The legend gives each class's recall at every
 	// level, since lines at 1.0 lie on one another.
 	var levels []string
-	for _, l := range rep.Levels {
+	for _, l := range lv {
 		levels = append(levels, fmt.Sprintf("F%d", l.Fuzzy))
 	}
 	c.text(right+60, top-charH-6, strings.Join(levels, "   "), grey)
@@ -169,7 +183,7 @@ func (rep *QualityReport) WritePlot(w io.Writer) error {
 		col := palette[k%len(palette)]
 		var pts [][2]float64
 		var vals []string
-		for _, l := range rep.Levels {
+		for _, l := range lv {
 			if cr := l.Class(class); cr != nil && cr.Queries > 0 && cr.Recall != nil {
 				pts = append(pts, [2]float64{px(l.FalseHitRate), py(*cr.Recall)})
 				// Rounded down: 0.997 must not read as a perfect 1.00.

@@ -50,9 +50,26 @@ const (
 	DefaultFalseEntities = 1200
 )
 
+// The matching modes the benchmark can measure.
+const (
+	// ModeStrict is the /v1 check (engine.Index.Search): every query word
+	// must pair with a different word of one name string.
+	ModeStrict = "strict"
+	// ModeRanked is engine.Index.Ranked: name strings scored by
+	// IDF-weighted token similarity, kept from a minimum score on.
+	ModeRanked = "ranked"
+	// ModeBoth measures strict then ranked, on the same queries.
+	ModeBoth = "both"
+)
+
 // QualityConfig says what to measure.
 type QualityConfig struct {
 	Records []*record.Record
+	// Mode is ModeStrict (the default when empty), ModeRanked or ModeBoth.
+	Mode string
+	// MinScore is the ranked mode's threshold; 0 means
+	// engine.DefaultMinScore.
+	MinScore float64
 	// Fuzzy lists the fuzzy levels to measure; nil means 0, 1 and 2.
 	Fuzzy []int
 	// Seed makes every random choice (which alias, which typo, which
@@ -110,10 +127,14 @@ type MissReport struct {
 	BeyondLimit int `json:"beyond_limit"`
 }
 
-// LevelReport is everything measured at one fuzzy level.
+// LevelReport is everything measured at one fuzzy level in one mode.
 type LevelReport struct {
-	Fuzzy   int           `json:"fuzzy"`
-	Classes []ClassReport `json:"classes"`
+	// Mode is ModeStrict or ModeRanked.
+	Mode string `json:"mode"`
+	// MinScore is the ranked mode's threshold (0 in strict mode).
+	MinScore float64       `json:"min_score,omitempty"`
+	Fuzzy    int           `json:"fuzzy"`
+	Classes  []ClassReport `json:"classes"`
 	// FalseHitRate and MeanFalseHits pool both false-hit classes; the plot
 	// puts recall against this rate.
 	FalseHitRate  float64     `json:"false_hit_rate"`
@@ -183,6 +204,34 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	var modes []string
+	switch cfg.Mode {
+	case "", ModeStrict:
+		modes = []string{ModeStrict}
+	case ModeRanked:
+		modes = []string{ModeRanked}
+	case ModeBoth:
+		modes = []string{ModeStrict, ModeRanked}
+	default:
+		return nil, fmt.Errorf("mode %q is not %s, %s or %s", cfg.Mode, ModeStrict, ModeRanked, ModeBoth)
+	}
+	minScore := cfg.MinScore
+	if minScore == 0 {
+		minScore = engine.DefaultMinScore
+	}
+	if minScore < 0 || minScore > 1 {
+		return nil, fmt.Errorf("min score %v is not in (0, 1]", cfg.MinScore)
+	}
+	var runs []run
+	for _, m := range modes {
+		for _, f := range levels {
+			r := run{mode: m, fuzzy: f}
+			if m == ModeRanked {
+				r.minScore = minScore
+			}
+			runs = append(runs, r)
+		}
+	}
 
 	say("building the index over %d records", len(cfg.Records))
 	ix := engine.NewIndex(cfg.Records)
@@ -222,8 +271,8 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	}
 	probes = append(probes, fp...)
 
-	say("running %d queries at fuzzy %v on %d workers", len(probes), levels, workers)
-	results, err := runProbes(cfg.Records, ix, probes, levels, workers)
+	say("running %d queries at fuzzy %v, mode %v, on %d workers", len(probes), levels, modes, workers)
+	results, err := runProbes(cfg.Records, ix, probes, runs, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -234,8 +283,10 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 			rep.Duplicates++
 		}
 	}
-	for li, f := range levels {
-		rep.Levels = append(rep.Levels, summarise(f, li, probes, results))
+	for li, r := range runs {
+		lr := summarise(r.fuzzy, li, probes, results)
+		lr.Mode, lr.MinScore = r.mode, r.minScore
+		rep.Levels = append(rep.Levels, lr)
 	}
 	return rep, nil
 }
@@ -399,10 +450,17 @@ func wordKey(q string) string {
 	return strings.Join(w, " ")
 }
 
-// runProbes answers every probe at every level. Each worker owns an index:
+// run is one way of answering the probes: a mode at a fuzzy level.
+type run struct {
+	mode     string
+	fuzzy    int
+	minScore float64 // ranked mode only
+}
+
+// runProbes answers every probe in every run. Each worker owns an index:
 // a leave-one-out probe updates its record without the alias, searches,
 // and puts the record back, which must not be seen by other searches.
-func runProbes(recs []*record.Record, first *engine.Index, probes []probe, levels []int, workers int) ([][]outcome, error) {
+func runProbes(recs []*record.Record, first *engine.Index, probes []probe, runs []run, workers int) ([][]outcome, error) {
 	results := make([][]outcome, len(probes))
 	workers = max(1, min(workers, len(probes)))
 	errs := make([]error, workers)
@@ -416,7 +474,7 @@ func runProbes(recs []*record.Record, first *engine.Index, probes []probe, level
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(probes); i += workers {
-				res, err := runProbe(ix, &probes[i], levels)
+				res, err := runProbe(ix, &probes[i], runs)
 				if err != nil {
 					errs[w] = err
 					return
@@ -434,16 +492,22 @@ func runProbes(recs []*record.Record, first *engine.Index, probes []probe, level
 	return results, nil
 }
 
-func runProbe(ix *engine.Index, p *probe, levels []int) ([]outcome, error) {
+func runProbe(ix *engine.Index, p *probe, runs []run) ([]outcome, error) {
 	if p.omit >= 0 {
 		without := *p.rec
 		without.AliasNames = slices.Delete(slices.Clone(p.rec.AliasNames), p.omit, p.omit+1)
 		ix.Apply([]record.Change{{Type: record.ChangeUpdate, Record: without}})
 		defer ix.Apply([]record.Change{{Type: record.ChangeUpdate, Record: *p.rec}})
 	}
-	out := make([]outcome, len(levels))
-	for li, f := range levels {
-		res, err := ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: f})
+	out := make([]outcome, len(runs))
+	for li, r := range runs {
+		var res *engine.Result
+		var err error
+		if r.mode == ModeRanked {
+			res, err = ix.Ranked(engine.RankedQuery{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy, MinScore: r.minScore})
+		} else {
+			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy})
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s query %q: %w", p.class, p.query, err)
 		}
@@ -689,7 +753,7 @@ func (rep *QualityReport) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "fuzzy\tclass\tqueries\trecall\tMRR\tfalse-hit rate\tmean hits\t")
+	fmt.Fprintln(tw, "mode\tfuzzy\tclass\tqueries\trecall\tMRR\tfalse-hit rate\tmean hits\t")
 	num := func(f *float64) string {
 		if f == nil {
 			return "-"
@@ -697,11 +761,12 @@ func (rep *QualityReport) WriteTable(w io.Writer) error {
 		return fmt.Sprintf("%.3f", *f)
 	}
 	for _, l := range rep.Levels {
+		mode := l.modeLabel()
 		for _, c := range l.Classes {
-			fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%.2f\t\n", l.Fuzzy, c.Class, c.Queries,
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s\t%.2f\t\n", mode, l.Fuzzy, c.Class, c.Queries,
 				num(c.Recall), num(c.MRR), num(c.FalseHitRate), c.MeanHits)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t-\t-\t%.3f\t%.2f\t\n", l.Fuzzy, "false_all", falseQueries(l),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t-\t-\t%.3f\t%.2f\t\n", mode, l.Fuzzy, "false_all", falseQueries(l),
 			l.FalseHitRate, l.MeanFalseHits)
 	}
 	if err := tw.Flush(); err != nil {
@@ -713,11 +778,27 @@ func (rep *QualityReport) WriteTable(w io.Writer) error {
 	for _, l := range rep.Levels {
 		if m := l.Misses; m != nil {
 			c := l.Class(ClassLeaveOneOut)
+			if l.Mode == ModeRanked {
+				// The classes are those of the strict rule: a ranked miss
+				// whose every word pairs within one name scored too low.
+				fmt.Fprintf(w, "leave_one_out misses, %s, at fuzzy %d: %d; no word shared with the record's other names %d, some words %d, every word but not in one name %d, every word in one name but below the score or hit limit %d\n",
+					l.modeLabel(), l.Fuzzy, c.Queries-c.Found, m.NoSharedWord, m.SomeWords, m.Split, m.BeyondLimit)
+				continue
+			}
 			fmt.Fprintf(w, "leave_one_out misses at fuzzy %d: %d; no word shared with the record's other names %d, some words %d, every word but not in one name %d, beyond the hit limit %d\n",
 				l.Fuzzy, c.Queries-c.Found, m.NoSharedWord, m.SomeWords, m.Split, m.BeyondLimit)
 		}
 	}
 	return nil
+}
+
+// modeLabel names the level's mode in the table: "ranked" carries its
+// threshold, since the figures mean nothing without it.
+func (l *LevelReport) modeLabel() string {
+	if l.Mode == ModeRanked {
+		return fmt.Sprintf("ranked>=%g", l.MinScore)
+	}
+	return ModeStrict
 }
 
 func falseQueries(l LevelReport) int {

@@ -192,6 +192,9 @@ type Hit struct {
 	// Field names the best-matching name string ("alias_names[0]"), or
 	// "search_all" for a search_all match.
 	Field string
+	// Score is the ranked-mode score in [0, 1] (Index.Ranked); the /v1
+	// checks leave it 0, since their hits either match or do not.
+	Score float64
 }
 
 func (h *Hit) score() score { return score{exact: h.Exact, edits: h.Edits, extra: h.Extra} }
