@@ -206,12 +206,20 @@ func (s *searcher) union(m map[uint32]uint8, post [][]uint32, buf *[]uint32) []u
 }
 
 // intersect writes the intersection of the sorted lists a and b into buf.
-// When one list is much longer it binary-searches it rather than merging.
 func intersect(a, b []uint32, buf *[]uint32) []uint32 {
+	*buf = Intersect(a, b, (*buf)[:0])
+	return *buf
+}
+
+// Intersect appends the intersection of the ascending lists a and b to
+// dst and returns it. When one list is much longer it binary-searches it
+// rather than merging. The media index intersects its posting lists with
+// it too.
+func Intersect(a, b, dst []uint32) []uint32 {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
-	out := (*buf)[:0]
+	out := dst
 	if len(b) > 8*len(a) {
 		lo := 0
 		for _, x := range a {
@@ -236,7 +244,6 @@ func intersect(a, b []uint32, buf *[]uint32) []uint32 {
 			}
 		}
 	}
-	*buf = out
 	return out
 }
 

@@ -171,7 +171,7 @@ func (c *Corpus) matchVariant(ctx context.Context, cache map[string]*decodedTerm
 	sort.Slice(sets, func(a, b int) bool { return len(sets[a]) < len(sets[b]) })
 	cand := sets[0]
 	for _, s := range sets[1:] {
-		cand = intersect(cand, s)
+		cand = engine.Intersect(cand, s, make([]uint32, 0, min(len(cand), len(s))))
 		if len(cand) == 0 {
 			return nil, nil
 		}
@@ -242,38 +242,6 @@ func unionDocs(ds []*decodedTerm) []uint32 {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// intersect returns the documents in both sorted lists. When one is much
-// shorter it binary-searches the longer, so a rare name token next to a
-// common one costs little.
-func intersect(a, b []uint32) []uint32 {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	out := make([]uint32, 0, len(a))
-	if len(a)*16 < len(b) {
-		for _, x := range a {
-			if _, ok := slices.BinarySearch(b, x); ok {
-				out = append(out, x)
-			}
-		}
-		return out
-	}
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			out = append(out, a[i])
-			i++
-			j++
-		}
-	}
-	return out
 }
 
 // event is a position of the document holding a term that may stand for
