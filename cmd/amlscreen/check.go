@@ -52,8 +52,8 @@ Without --store or --data the embedded sample database is used.
 Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 		Example: `  amlscreen check --names "vladimir putin" --fuzzy 1
   amlscreen check --type entity --names "acme holdings limited liability company"
-  amlscreen check --type individual --names "maria ivanova" --dob 00/00/1960 --gender female --citizenship RU
-  amlscreen check --data db.jsonl.gz --search-all "IMO 9187629" --format json
+  amlscreen check --type individual --names "marina ivanova" --dob 00/00/1975 --gender female --citizenship RU
+  amlscreen check --data db.jsonl.gz --search-all "IMO 9116412" --format json
   amlscreen check --store aml.db --names "acme" --fuzzy 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCheck(cmd.OutOrStdout(), &f) },

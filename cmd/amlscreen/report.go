@@ -54,7 +54,7 @@ Without --store or --data the embedded sample database is used.
 Exit codes: 0 the report was written (with or without hits), 1 failure, 2 bad
 flags.`,
 		Example: `  amlscreen report --type individual --names "vladimir putin" --fuzzy 1 --out putin.pdf
-  amlscreen report --type individual --names "maria ivanova" --dob 00/00/1960 --gender female --citizenship RU --out ivanova.pdf
+  amlscreen report --type individual --names "marina ivanova" --dob 00/00/1975 --gender female --citizenship RU --out ivanova.pdf
   amlscreen report --type entity --names "acme holdings llc" --includes us_ofac_sdn,eu_fsf --out acme.pdf
   amlscreen report --type entity --names "acme" --data db.jsonl.gz --time 2026-11-22T09:30:00Z --out - | base64`,
 		Args: cobra.NoArgs,
