@@ -44,9 +44,12 @@ type ModeReport struct {
 
 // SpeedReport is what `amlscreen bench speed --json` prints.
 type SpeedReport struct {
-	Records             int        `json:"records"`
-	Seed                int64      `json:"seed"`
-	BuildSeconds        float64    `json:"build_seconds"`
+	Records      int     `json:"records"`
+	Seed         int64   `json:"seed"`
+	BuildSeconds float64 `json:"build_seconds"`
+	// HeapBytesPerRecord is records plus index for generated data; with
+	// Data the records were loaded before the measurement began, so it is
+	// 0 and only IndexBytesPerRecord is known.
 	HeapBytesPerRecord  float64    `json:"heap_bytes_per_record"`
 	IndexBytesPerRecord float64    `json:"index_bytes_per_record"`
 	Tokens              int        `json:"tokens"`
@@ -103,6 +106,9 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 		if err := measureMode(m, ix, brute, queries, fuzzy, cfg.Brute); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.Data != nil {
+		rep.HeapBytesPerRecord = 0
 	}
 	runtime.KeepAlive(recs)
 	return rep, nil

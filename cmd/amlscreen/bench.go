@@ -93,8 +93,12 @@ medians over that same sample.`,
 }
 
 func writeSpeedTable(out io.Writer, r *bench.SpeedReport) error {
-	fmt.Fprintf(out, "records %d, build %.2f s, heap %.0f B/record (index %.0f B/record), %d tokens, GOMAXPROCS %d\n",
-		r.Records, r.BuildSeconds, r.HeapBytesPerRecord, r.IndexBytesPerRecord, r.Tokens, r.GOMAXPROCS)
+	heap := "n/a (records loaded before measuring)"
+	if r.HeapBytesPerRecord > 0 {
+		heap = fmt.Sprintf("%.0f B/record", r.HeapBytesPerRecord)
+	}
+	fmt.Fprintf(out, "records %d, build %.2f s, heap %s (index %.0f B/record), %d tokens, GOMAXPROCS %d\n",
+		r.Records, r.BuildSeconds, heap, r.IndexBytesPerRecord, r.Tokens, r.GOMAXPROCS)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "mode\tqueries\tp50 µs\tp99 µs\tqps\tmean hits\tbrute p50 µs\tspeed-up\t")
 	for _, m := range []struct {
