@@ -101,12 +101,6 @@ func load() {
 	}
 }
 
-// IsCode reports whether s is an ISO 3166-1 alpha-2 country code (any case).
-func IsCode(s string) bool {
-	once.Do(load)
-	return len(s) == 2 && codes[strings.ToUpper(s)]
-}
-
 // Code returns the upper-case alpha-2 code for s, which may be a code (any
 // case) or a country name as lists write it. The look-up ignores case,
 // diacritics, punctuation and a leading "the", so "Türkiye", "TURKEY" and
