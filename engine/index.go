@@ -82,14 +82,11 @@ func etCode(et string) uint8 {
 // NewIndex builds an index over recs. The records are shared, not copied:
 // callers must not change them afterwards.
 func NewIndex(recs []*record.Record) *Index {
-	ix := &Index{
-		d:      dict.New(),
-		nsOff:  []uint32{0},
-		ids:    make(map[string]uint32, len(recs)),
-		srcIdx: make(map[string]uint16),
+	bl := NewBuilder(len(recs))
+	for _, r := range recs {
+		bl.Add(r)
 	}
-	ix.addAll(prepareAll(recs))
-	return ix
+	return bl.Finish()
 }
 
 // prepared is a record tokenised outside the index lock. Its tokens are

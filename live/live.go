@@ -33,13 +33,19 @@ func New(recs []*record.Record, sources []record.Source, version string) *DB {
 }
 
 // Load builds a DB from the current version of st, records and version read
-// in one transaction.
+// in one transaction. Records are indexed as they are decoded, so reading
+// the store overlaps building the index.
 func Load(st *store.DB) (*DB, error) {
-	var recs []*record.Record
+	n, err := st.Count()
+	if err != nil {
+		return nil, fmt.Errorf("load store: %w", err)
+	}
+	bl := engine.NewBuilder(n)
 	v, err := st.LoadAll(func(r *record.Record) error {
-		recs = append(recs, r)
+		bl.Add(r)
 		return nil
 	})
+	ix := bl.Finish()
 	if err != nil {
 		return nil, fmt.Errorf("load store: %w", err)
 	}
@@ -47,7 +53,7 @@ func Load(st *store.DB) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load sources: %w", err)
 	}
-	return New(recs, srcs, v.ID), nil
+	return &DB{ix: ix, sources: srcs, version: v.ID}, nil
 }
 
 // Index returns the current index. After a full import it is a new one:

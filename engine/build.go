@@ -1,0 +1,163 @@
+package engine
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sync"
+
+	"github.com/amlscreen/amlscreen/dict"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// buildBatchSize is the number of records one worker tokenises at a time.
+// Large enough that a batch's local dictionary saves most look-ups in the
+// index's dictionary, small enough that appending the first batches
+// overlaps tokenising the rest.
+const buildBatchSize = 8192
+
+// Builder builds an Index from records that arrive one at a time, such as a
+// store being read. Tokenising runs on every core while the batches already
+// tokenised are appended in input order, so reading, tokenising and
+// appending overlap instead of running one after the other: at a million
+// records the appending alone is a third of a sequential build.
+//
+// A Builder is used by one goroutine: Add records, then call Finish once.
+type Builder struct {
+	ix    *Index
+	cur   *buildBatch
+	work  chan *buildBatch
+	order chan *buildBatch
+	wg    sync.WaitGroup
+	added chan struct{}
+	gc    func() // restores the collector's target
+}
+
+// buildBatch is a run of consecutive records and, once done is closed,
+// their tokens.
+type buildBatch struct {
+	recs []*record.Record
+	b    *batch
+	done chan struct{}
+}
+
+// NewBuilder starts a build. sizeHint is the expected number of records
+// (0 when unknown); it only presizes the id map.
+func NewBuilder(sizeHint int) *Builder {
+	workers := runtime.GOMAXPROCS(0)
+	bl := &Builder{
+		ix: &Index{
+			d:      dict.New(),
+			nsOff:  []uint32{0},
+			ids:    make(map[string]uint32, max(sizeHint, 0)),
+			srcIdx: make(map[string]uint16),
+		},
+		work: make(chan *buildBatch, workers),
+		// A bounded queue keeps memory flat: at most this many batches are
+		// tokenised ahead of the appender.
+		order: make(chan *buildBatch, 2*workers),
+		added: make(chan struct{}),
+		gc:    raiseGCPercent(),
+	}
+	for range workers {
+		bl.wg.Go(func() {
+			for bt := range bl.work {
+				b := &batch{ids: make(map[string]uint32, batchTokensHint), recs: make([]prepared, 0, len(bt.recs))}
+				for _, r := range bt.recs {
+					b.prepare(r)
+				}
+				b.words, b.names, b.local = nil, nil, nil
+				bt.b = b
+				close(bt.done)
+			}
+		})
+	}
+	go func() {
+		defer close(bl.added)
+		for bt := range bl.order {
+			<-bt.done
+			bl.ix.addAll([]*batch{bt.b})
+			bt.b = nil // the prepared tokens are garbage once appended
+		}
+	}()
+	return bl
+}
+
+// Add queues r. The record is shared with the index, not copied: the
+// caller must not change it afterwards.
+func (bl *Builder) Add(r *record.Record) {
+	if bl.cur == nil {
+		bl.cur = &buildBatch{recs: make([]*record.Record, 0, buildBatchSize), done: make(chan struct{})}
+	}
+	bl.cur.recs = append(bl.cur.recs, r)
+	if len(bl.cur.recs) == buildBatchSize {
+		bl.flush()
+	}
+}
+
+// flush hands the current batch to the workers. The order queue is filled
+// first so that the appender sees batches in input order whichever worker
+// finishes first.
+func (bl *Builder) flush() {
+	bl.order <- bl.cur
+	bl.work <- bl.cur
+	bl.cur = nil
+}
+
+// Finish waits for every queued record to be indexed and returns the
+// index. The Builder must not be used afterwards.
+func (bl *Builder) Finish() *Index {
+	if bl.cur != nil && len(bl.cur.recs) > 0 {
+		bl.flush()
+	}
+	close(bl.work)
+	close(bl.order)
+	<-bl.added
+	bl.wg.Wait()
+	bl.gc()
+	return bl.ix
+}
+
+// batchTokensHint presizes a batch's dictionary: a batch of generated or
+// real records holds tens of thousands of distinct tokens, and growing the
+// map to that size cost a twentieth of a build.
+const batchTokensHint = 1 << 15
+
+// buildGCPercent is the collector's target while a build runs. A build
+// allocates several times what it keeps (tokens, batch dictionaries,
+// posting lists that grow by doubling) while the live heap grows to its
+// final size, so at the default target of 100 the collector marks the
+// growing heap over and over. Measured on a million generated records
+// loaded from a store: 15.9 s at 100, 10.6 s at 400, with the peak resident
+// size 3.37 and 3.61 GB. An operator's choice wins: with GOGC set in the
+// environment the target is left alone, and GOMEMLIMIT caps the heap
+// whatever the target.
+const buildGCPercent = 400
+
+var (
+	gcMu    sync.Mutex
+	gcBuild int // builds running
+	gcSaved int // the target before the first of them
+)
+
+// raiseGCPercent sets the collector's target for a build and returns the
+// function that restores it. Builds may overlap (a server reloading while
+// another index is built); the target is restored when the last one ends.
+func raiseGCPercent() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	gcMu.Lock()
+	defer gcMu.Unlock()
+	if gcBuild == 0 {
+		gcSaved = debug.SetGCPercent(buildGCPercent)
+	}
+	gcBuild++
+	return func() {
+		gcMu.Lock()
+		defer gcMu.Unlock()
+		if gcBuild--; gcBuild == 0 {
+			debug.SetGCPercent(gcSaved)
+		}
+	}
+}

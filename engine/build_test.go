@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"os"
+	"runtime/debug"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// TestBuilderAcrossBatches builds an index from more records than fit in
+// one batch, with ids repeated across batch boundaries (a later record
+// replaces an earlier one, as in a file that lists a record twice), and
+// checks it answers like the brute-force matcher over the records that
+// remain.
+func TestBuilderAcrossBatches(t *testing.T) {
+	n, nQueries := 2*buildBatchSize+1000, 150
+	if testing.Short() {
+		nQueries = 40
+	}
+	recs := generated(n, 17)
+	// Records 0, 5000 and 9000 reappear with the names of later records:
+	// the first in the second batch, the others in the third.
+	var dups []*record.Record
+	for i, src := range []int{buildBatchSize + 10, 2*buildBatchSize + 20, 2*buildBatchSize + 30} {
+		r := *recs[src]
+		r.ID = recs[[]int{0, 5000, 9000}[i]].ID
+		dups = append(dups, &r)
+	}
+	input := append(append(recs[:buildBatchSize+100:buildBatchSize+100], dups[0]), recs[buildBatchSize+100:]...)
+	input = append(input, dups[1:]...)
+
+	bl := NewBuilder(0)
+	for _, r := range input {
+		bl.Add(r)
+	}
+	ix := bl.Finish()
+
+	final := make([]*record.Record, 0, n)
+	replaced := map[string]*record.Record{}
+	for _, d := range dups {
+		replaced[d.ID] = d
+	}
+	for _, r := range recs {
+		if d, ok := replaced[r.ID]; ok {
+			r = d
+		}
+		final = append(final, r)
+	}
+	if ix.Len() != n {
+		t.Fatalf("index has %d records, want %d", ix.Len(), n)
+	}
+	for _, d := range dups {
+		if got := ix.Get(d.ID); got != d {
+			t.Errorf("record %s: index holds %p, want the later copy %p", d.ID, got, d)
+		}
+	}
+	br := NewBrute(final)
+	hits := 0
+	for _, q := range diffQueries(final, nQueries, 3) {
+		a, err1 := ix.Search(q)
+		b, err2 := br.Search(q)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("%+v: index error %v, brute error %v", q, err1, err2)
+		}
+		if err1 == nil {
+			sameAnswer(t, q, a, b)
+			if a.Total > 0 {
+				hits++
+			}
+		}
+	}
+	if hits < nQueries/3 {
+		t.Errorf("only %d of %d queries hit", hits, nQueries)
+	}
+}
+
+// TestBuildRestoresGCPercent: a build raises the collector's target and
+// puts back the operator's value when the last overlapping build ends.
+func TestBuildRestoresGCPercent(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set in the environment: builds leave the collector alone")
+	}
+	saved := debug.SetGCPercent(123)
+	defer debug.SetGCPercent(saved)
+	current := func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
+	}
+	end1 := raiseGCPercent()
+	end2 := raiseGCPercent()
+	if p := current(); p != buildGCPercent {
+		t.Errorf("during builds: %d, want %d", p, buildGCPercent)
+	}
+	end1()
+	if p := current(); p != buildGCPercent {
+		t.Errorf("one build still running: %d, want %d", p, buildGCPercent)
+	}
+	end2()
+	if p := current(); p != 123 {
+		t.Errorf("after builds: %d, want 123", p)
+	}
+	NewIndex(generated(10, 1))
+	if p := current(); p != 123 {
+		t.Errorf("after NewIndex: %d, want 123", p)
+	}
+}
