@@ -411,6 +411,30 @@ func (ix *Index) ForEach(fn func(*record.Record)) {
 	}
 }
 
+// Garbage returns the number of live records and of tombstones: records
+// deleted or replaced whose postings the index still holds.
+func (ix *Index) Garbage() (live, dead int) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.live, ix.dead
+}
+
+// Compact returns a new index over the live records of ix, without the
+// postings of deleted and replaced records. ix is unchanged and answers
+// searches meanwhile; a change applied to ix while Compact runs may be
+// missing from the result, so the caller serialises the two.
+func (ix *Index) Compact() *Index {
+	ix.mu.RLock()
+	recs := make([]*record.Record, 0, ix.live)
+	for _, r := range ix.recs {
+		if r != nil {
+			recs = append(recs, r)
+		}
+	}
+	ix.mu.RUnlock()
+	return NewIndex(recs)
+}
+
 // Stats describes the index's size.
 type Stats struct {
 	Records, Tombstones, Tokens, NameStrings, Postings int

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
 	"reflect"
@@ -137,4 +138,94 @@ func sameSet(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestCompactsTombstones: change sets leave the old postings of deleted and
+// updated records behind until they reach a quarter of the live records;
+// then Apply swaps in a compacted index that answers the same, while
+// searches on the old one go on.
+func TestCompactsTombstones(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const n = 4 * compactFloor
+	person := func(i int, name string) record.Record {
+		return record.Record{ID: fmt.Sprintf("R%05d", i), SourceID: "s1", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: name}
+	}
+	var recs []*record.Record
+	for i := range n {
+		r := person(i, fmt.Sprintf("Olga Person%d", i))
+		recs = append(recs, &r)
+	}
+	if err := st.ReplaceAll("v1", feed(recs...), nil); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply := func(prev, next string, changes []record.Change) {
+		t.Helper()
+		a, err := st.ApplyDelta(prev, next, changes, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Apply(st, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Below the threshold: the tombstones stay, in the same index.
+	first := d.Index()
+	var small []record.Change
+	for i := range compactFloor - 1 {
+		small = append(small, record.Change{Type: record.ChangeUpdate, Record: person(i, fmt.Sprintf("Olga Renamed%d", i))})
+	}
+	apply("v1", "v2", small)
+	if live, dead := d.Index().Garbage(); d.Index() != first || live != n || dead != compactFloor-1 {
+		t.Fatalf("after %d updates: live %d dead %d, index replaced %v", len(small), live, dead, d.Index() != first)
+	}
+
+	// Searches run while the next change set crosses the threshold.
+	stop := make(chan struct{})
+	done := make(chan error)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				close(done)
+				return
+			default:
+			}
+			if _, err := d.Index().Search(engine.Query{Names: "olga person3999"}); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	big := []record.Change{{Type: record.ChangeDelete, Record: record.Record{ID: "R03000"}}, {Type: record.ChangeUpdate, Record: person(1, "Olga Twice")}}
+	apply("v2", "v3", big)
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if live, dead := d.Index().Garbage(); d.Index() == first || live != n-1 || dead != 0 {
+		t.Errorf("after crossing the threshold: live %d dead %d, index replaced %v", live, dead, d.Index() != first)
+	}
+	if d.Version() != "v3" {
+		t.Errorf("version %q", d.Version())
+	}
+	for q, want := range map[string][]string{
+		"olga renamed5":   {"R00005"},
+		"olga person5":    {},
+		"olga twice":      {"R00001"},
+		"olga renamed1":   {},
+		"olga person3000": {},
+		"olga person3001": {"R03001"},
+	} {
+		if got := hits(t, d, q); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %v, want %v", q, got, want)
+		}
+	}
 }
