@@ -160,11 +160,6 @@ type Server struct {
 	applyMu sync.RWMutex
 	catMu   sync.Mutex
 	cat     atomic.Pointer[catalog]
-	// srcMu guards srcChanged: when this server last applied a change to
-	// records of each source, the last_modified of derived catalogue
-	// entries.
-	srcMu      sync.Mutex
-	srcChanged map[string]time.Time
 
 	ready     atomic.Bool
 	stop      chan struct{}
@@ -180,20 +175,19 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("server: no database")
 	}
 	s := &Server{
-		db:         cfg.DB,
-		st:         cfg.Store,
-		signer:     cfg.Signer,
-		now:        cfg.Now,
-		log:        cfg.Log,
-		keysFile:   cfg.KeysFile,
-		profiles:   cfg.ProfileCount,
-		maxDL:      int64(cfg.DailyDownloads),
-		routes:     map[string]*Endpoint{},
-		billed:     map[string]bool{},
-		dl:         map[string]bool{},
-		srcChanged: map[string]time.Time{},
-		stop:       make(chan struct{}),
-		flushDone:  make(chan struct{}),
+		db:        cfg.DB,
+		st:        cfg.Store,
+		signer:    cfg.Signer,
+		now:       cfg.Now,
+		log:       cfg.Log,
+		keysFile:  cfg.KeysFile,
+		profiles:  cfg.ProfileCount,
+		maxDL:     int64(cfg.DailyDownloads),
+		routes:    map[string]*Endpoint{},
+		billed:    map[string]bool{},
+		dl:        map[string]bool{},
+		stop:      make(chan struct{}),
+		flushDone: make(chan struct{}),
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -294,18 +288,7 @@ func (s *Server) Apply(st *store.DB, a *store.Applied) error {
 	if err != nil {
 		return fmt.Errorf("apply %s: %w", a.Version, err)
 	}
-	now := s.now().UTC()
-	s.srcMu.Lock()
-	for _, c := range a.Changes {
-		if c.Before != nil {
-			s.srcChanged[c.Before.SourceID] = now
-		}
-		if c.After != nil {
-			s.srcChanged[c.After.SourceID] = now
-		}
-	}
-	s.srcMu.Unlock()
-	s.metrics.applied(now)
+	s.metrics.applied(s.now().UTC())
 	return nil
 }
 

@@ -114,18 +114,26 @@ func (s *Server) buildCatalog(version string, ix *engine.Index) *catalog {
 		}
 		c.entries = append(c.entries, e)
 	}
-	s.srcMu.Lock()
+	// Derived entries take last_modified from the store, which stamps the
+	// sources of every import and change set in its transaction, so the
+	// time survives restarts. Without a store (a data file) there is none.
+	var changed map[string]time.Time
+	if s.st != nil {
+		var err error
+		if changed, err = s.st.SourcesChanged(); err != nil {
+			s.log.Warn("source change times", "err", err)
+		}
+	}
 	for id, n := range sizes {
 		if listed[id] {
 			continue
 		}
 		e := record.Source{Source: id, SourceType: strings.ToLower(c.types[id]), Size: n}
-		if t, ok := s.srcChanged[id]; ok {
+		if t, ok := changed[id]; ok {
 			e.LastModified = t.UTC().Format(time.RFC3339)
 		}
 		c.entries = append(c.entries, e)
 	}
-	s.srcMu.Unlock()
 	slices.SortFunc(c.entries, func(a, b record.Source) int { return strings.Compare(a.Source, b.Source) })
 	return c
 }

@@ -69,8 +69,8 @@ func TestSourceList(t *testing.T) {
 	if all[3].Name != "OFAC SDN List" || all[3].IssuerName != "OFAC" || all[3].LastModified != "2026-11-01T00:00:00Z" {
 		t.Errorf("catalogue entry not kept: %+v", all[3])
 	}
-	if all[4].Name != "" || all[4].LastModified != "" {
-		t.Errorf("derived entry %+v: no name, and no change seen by this server yet", all[4])
+	if all[4].Name != "" || all[4].LastModified != "2026-11-22T10:00:00Z" {
+		t.Errorf("derived entry %+v: no name, last_modified the import's time", all[4])
 	}
 
 	// A change set brings a new source; its derived entry says when.
@@ -83,6 +83,16 @@ func TestSourceList(t *testing.T) {
 	}
 	if all[5].LastModified != "2026-11-23T08:30:00Z" {
 		t.Errorf("pep_fr last_modified %q", all[5].LastModified)
+	}
+
+	// The times are the store's: a restarted server still has them, and
+	// a source the deltas left alone keeps its import time.
+	f.stop()
+	f.clock.Set(time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC))
+	f.start()
+	all, _ = f.sources(keyBasic, "/v1/getSourceList?scope=all")
+	if all[4].Source != "pep_de" || all[4].LastModified != "2026-11-22T10:00:00Z" || all[5].LastModified != "2026-11-23T08:30:00Z" {
+		t.Errorf("after a restart: pep_de %q, pep_fr %q", all[4].LastModified, all[5].LastModified)
 	}
 }
 

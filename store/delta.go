@@ -220,8 +220,8 @@ func (db *DB) applyChanges(tx *bolt.Tx, previous, version string, changes []reco
 	return a, db.commitVersion(tx, a, false)
 }
 
-// commitVersion logs a's changes, records its version and prunes the
-// change log; logged is false for a first import, whose changes are not
+// commitVersion logs a's changes, records its version, stamps the sources
+// whose records changed and prunes the change log; logged is false for a first import, whose changes are not
 // worth keeping (nobody can ask for a delta from an empty store).
 func (db *DB) commitVersion(tx *bolt.Tx, a *Applied, first bool) error {
 	now := db.now().UTC()
@@ -242,6 +242,9 @@ func (db *DB) commitVersion(tx *bolt.Tx, a *Applied, first bool) error {
 	}
 	if _, err := recordVersion(tx, v); err != nil {
 		return fmt.Errorf("record version: %w", err)
+	}
+	if err := noteSourcesChanged(tx.Bucket(bucketStats), a, first, now); err != nil {
+		return fmt.Errorf("source change times: %w", err)
 	}
 	return pruneLog(tx, now.Add(-db.retention))
 }

@@ -344,7 +344,13 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	}
 
 	// Counts are rebuilt from scratch: cheaper than adjusting them, and a
-	// full import is also the natural point to heal any drift.
+	// full import is also the natural point to heal any drift. The change
+	// times of sources that still have records carry over.
+	stamps := map[string][]byte{}
+	sc := tx.Bucket(bucketStats).Cursor()
+	for k, v := sc.Seek([]byte(statSourceChanged)); k != nil && bytes.HasPrefix(k, []byte(statSourceChanged)); k, v = sc.Next() {
+		stamps[string(k[len(statSourceChanged):])] = bytes.Clone(v)
+	}
 	if err := tx.DeleteBucket(bucketStats); err != nil {
 		return nil, err
 	}
@@ -361,6 +367,14 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	}
 	if err := stats.apply(sb); err != nil {
 		return nil, err
+	}
+	for _, id := range sortedKeys(stamps) {
+		if stats[statSourceID+id] == 0 {
+			continue
+		}
+		if err := sb.Put([]byte(statSourceChanged+id), stamps[id]); err != nil {
+			return nil, err
+		}
 	}
 	return a, db.commitVersion(tx, a, first)
 }

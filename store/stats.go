@@ -1,6 +1,8 @@
 package store
 
 import (
+	"encoding/binary"
+	"fmt"
 	"strings"
 	"time"
 
@@ -15,6 +17,10 @@ const (
 	statSourceType = "s:" // source_type
 	statEntityType = "e:" // entity_type
 	statSourceID   = "i:" // source_id
+	// statSourceChanged keys, by source_id, when records of that source
+	// were last added, updated or deleted (Unix seconds): the last_modified
+	// of source catalogue entries derived from the records.
+	statSourceChanged = "t:"
 )
 
 // statDelta collects count changes of one transaction.
@@ -45,6 +51,58 @@ func (s statDelta) apply(b *bolt.Bucket) error {
 		}
 	}
 	return nil
+}
+
+// noteSourcesChanged stamps, in b, the sources whose records a changed, at
+// now. A first import changes every source it holds.
+func noteSourcesChanged(b *bolt.Bucket, a *Applied, first bool, now time.Time) error {
+	ids := map[string]bool{}
+	if first {
+		c := b.Cursor()
+		p := []byte(statSourceID)
+		for k, _ := c.Seek(p); k != nil && strings.HasPrefix(string(k), statSourceID); k, _ = c.Next() {
+			ids[string(k[len(p):])] = true
+		}
+	}
+	for _, c := range a.Changes {
+		if c.Effect == EffectNone || c.Effect == "" {
+			continue
+		}
+		if c.Before != nil {
+			ids[c.Before.SourceID] = true
+		}
+		if c.After != nil {
+			ids[c.After.SourceID] = true
+		}
+	}
+	for _, id := range sortedKeys(ids) {
+		if err := putUint(b, []byte(statSourceChanged+id), uint64(now.Unix())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SourcesChanged returns, by source id, when records of that source were
+// last added, updated or deleted by an import or change set.
+func (db *DB) SourcesChanged() (map[string]time.Time, error) {
+	out := map[string]time.Time{}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketStats)
+		if b == nil {
+			return nil
+		}
+		c := b.Cursor()
+		p := []byte(statSourceChanged)
+		for k, v := c.Seek(p); k != nil && strings.HasPrefix(string(k), statSourceChanged); k, v = c.Next() {
+			if len(v) != 8 {
+				return fmt.Errorf("stats key %q: value of %d bytes", k, len(v))
+			}
+			out[string(k[len(p):])] = time.Unix(int64(binary.BigEndian.Uint64(v)), 0).UTC()
+		}
+		return nil
+	})
+	return out, err
 }
 
 // Stats summarises a store for status reports.

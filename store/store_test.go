@@ -555,3 +555,59 @@ func TestForEachRecordStopsAtError(t *testing.T) {
 		t.Fatalf("got %v after %d records", err, n)
 	}
 }
+
+// TestSourcesChanged: every import and change set stamps, in its own
+// transaction, the sources whose records it added, updated or deleted;
+// a change that changes nothing stamps nothing.
+func TestSourcesChanged(t *testing.T) {
+	clk := &clock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	db, _ := openTest(t, Options{Now: clk.now})
+	rec := func(id, src, name string) *record.Record {
+		return &record.Record{ID: id, SourceID: src, SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: name}
+	}
+	mustImport(t, db, "v1", []*record.Record{rec("A", "s1", "Anna"), rec("B", "s2", "Bert"), rec("C", "s3", "Cleo")})
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC) }
+	want := map[string]time.Time{"s1": day(1), "s2": day(1), "s3": day(1)}
+	check := func(step string) {
+		t.Helper()
+		got, err := db.SourcesChanged()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %v, want %v", step, got, want)
+		}
+	}
+	check("first import")
+
+	// B moves from s2 to s4 (both change), C is deleted, an unknown id's
+	// DELETE changes nothing.
+	clk.t = day(2)
+	if _, err := db.ApplyDelta("v1", "v2", []record.Change{
+		{Type: record.ChangeUpdate, Record: *rec("B", "s4", "Bert")},
+		{Type: record.ChangeDelete, Record: record.Record{ID: "C"}},
+		{Type: record.ChangeDelete, Record: record.Record{ID: "NOPE"}},
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want["s2"], want["s3"], want["s4"] = day(2), day(2), day(2)
+	check("delta")
+
+	// A re-import that changes only A's name stamps s1 alone, and forgets
+	// the sources left without records.
+	clk.t = day(3)
+	mustImport(t, db, "v3", []*record.Record{rec("A", "s1", "Anna Maria"), rec("B", "s4", "Bert")})
+	want["s1"] = day(3)
+	delete(want, "s2")
+	delete(want, "s3")
+	check("re-import")
+
+	// A change set that a hook refuses leaves the stamps as they were.
+	clk.t = day(4)
+	if _, err := db.ApplyDelta("v3", "v4", []record.Change{{Type: record.ChangeAdd, Record: *rec("D", "s5", "Dora")}}, func(*bolt.Tx, *Applied) error {
+		return errors.New("refused")
+	}); err == nil {
+		t.Fatal("hook error ignored")
+	}
+	check("refused delta")
+}
