@@ -55,24 +55,7 @@ func TestBuilderAcrossBatches(t *testing.T) {
 			t.Errorf("record %s: index holds %p, want the later copy %p", d.ID, got, d)
 		}
 	}
-	br := NewBrute(final)
-	hits := 0
-	for _, q := range diffQueries(final, nQueries, 3) {
-		a, err1 := ix.Search(q)
-		b, err2 := br.Search(q)
-		if (err1 == nil) != (err2 == nil) {
-			t.Fatalf("%+v: index error %v, brute error %v", q, err1, err2)
-		}
-		if err1 == nil {
-			sameAnswer(t, q, a, b)
-			if a.Total > 0 {
-				hits++
-			}
-		}
-	}
-	if hits < nQueries/3 {
-		t.Errorf("only %d of %d queries hit", hits, nQueries)
-	}
+	agreesWithBrute(t, ix, final, nQueries, 3)
 }
 
 // TestBuildRestoresGCPercent: a build raises the collector's target and

@@ -67,9 +67,16 @@ func TestIndexAgreesWithBrute(t *testing.T) {
 		nRecs, nQueries = 1000, 300
 	}
 	recs := generated(nRecs, 42)
-	ix, br := NewIndex(recs), NewBrute(recs)
+	agreesWithBrute(t, NewIndex(recs), recs, nQueries, 7)
+}
+
+// agreesWithBrute checks that ix answers n generated queries over recs
+// exactly like the brute-force matcher over recs.
+func agreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, n int, seed int64) {
+	t.Helper()
+	br := NewBrute(recs)
 	hits := 0
-	for _, q := range diffQueries(recs, nQueries, 7) {
+	for _, q := range diffQueries(recs, n, seed) {
 		a, err1 := ix.Search(q)
 		b, err2 := br.Search(q)
 		if (err1 == nil) != (err2 == nil) {
@@ -84,8 +91,8 @@ func TestIndexAgreesWithBrute(t *testing.T) {
 		}
 	}
 	// A differential test over queries that never hit would prove nothing.
-	if hits < nQueries/3 {
-		t.Errorf("only %d of %d queries hit: the generated queries are too weak", hits, nQueries)
+	if hits < n/3 {
+		t.Errorf("only %d of %d queries hit: the generated queries are too weak", hits, n)
 	}
 }
 
@@ -136,15 +143,7 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 	if ix.Len() != len(final) {
 		t.Fatalf("index has %d records, want %d", ix.Len(), len(final))
 	}
-	br := NewBrute(final)
-	for _, q := range diffQueries(final, 400, 11) {
-		a, err := ix.Search(q)
-		if err != nil {
-			continue
-		}
-		b, _ := br.Search(q)
-		sameAnswer(t, q, a, b)
-	}
+	agreesWithBrute(t, ix, final, 400, 11)
 	// Deleted and replaced names are gone.
 	for i := 0; i < 150; i++ {
 		if ix.Get(base[i*3+1].ID) != nil {
