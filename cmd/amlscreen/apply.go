@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -52,25 +51,14 @@ func runApply(stderr io.Writer, storePath, file, previous, version string) error
 	case version == "":
 		return usagef("--version: required (the version the delta leads to)")
 	}
-	in, size, err := openInput(file)
+	var a *store.Applied
+	err := intoStore(stderr, storePath, file, "apply", func(db *store.DB, r io.Reader) error {
+		var err error
+		a, err = syncer.ApplyFile(db, r, previous, version, monitor.Hook(monitor.Options{}))
+		return err
+	})
 	if err != nil {
 		return err
-	}
-	defer in.Close()
-	db, err := store.Open(storePath, store.Options{})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	var r io.Reader = in
-	if p := cliProgress(stderr); p != nil {
-		bar := p("apply", size)
-		defer bar.Finish()
-		r = syncer.NewProgressReader(in, bar)
-	}
-	a, err := syncer.ApplyFile(db, r, previous, version, monitor.Hook(monitor.Options{}))
-	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
 	}
 	cliLogger(stderr).Info("applied", "file", file, "previous", previous, "version", version,
 		"added", a.Added, "updated", a.Updated, "deleted", a.Deleted, "ignored", a.Ignored, "records", a.Records)

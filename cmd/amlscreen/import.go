@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -44,32 +43,21 @@ func runImport(stderr io.Writer, storePath, file, version string) error {
 	if storePath == "" {
 		return usagef("--store: required")
 	}
-	in, size, err := openInput(file)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	db, err := store.Open(storePath, store.Options{})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if version == "" {
-		if version, err = db.NextVersion(); err != nil {
-			return err
+	var a *store.Applied
+	err := intoStore(stderr, storePath, file, "import", func(db *store.DB, r io.Reader) error {
+		var err error
+		if version == "" {
+			if version, err = db.NextVersion(); err != nil {
+				return err
+			}
 		}
+		a, err = syncer.ImportFile(db, r, version, monitor.Hook(monitor.Options{}))
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	log := cliLogger(stderr)
-	var r io.Reader = in
-	if p := cliProgress(stderr); p != nil {
-		bar := p("import", size)
-		defer bar.Finish()
-		r = syncer.NewProgressReader(in, bar)
-	}
-	a, err := syncer.ImportFile(db, r, version, monitor.Hook(monitor.Options{}))
-	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
 	log.Info("imported", "file", file, "version", version, "records", a.Records,
 		"added", a.Added, "updated", a.Updated, "deleted", a.Deleted)
 	return nil

@@ -248,3 +248,29 @@ func openInput(name string) (io.ReadCloser, int64, error) {
 	}
 	return f, st.Size(), nil
 }
+
+// intoStore opens the input file (with a progress bar on a terminal) and
+// the store for writing, and hands both to load: the shared part of
+// import and apply.
+func intoStore(stderr io.Writer, storePath, file, label string, load func(db *store.DB, r io.Reader) error) error {
+	in, size, err := openInput(file)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	db, err := store.Open(storePath, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var r io.Reader = in
+	if p := cliProgress(stderr); p != nil {
+		bar := p(label, size)
+		defer bar.Finish()
+		r = syncer.NewProgressReader(in, bar)
+	}
+	if err := load(db, r); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	return nil
+}
