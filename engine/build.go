@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 
 	"github.com/amlscreen/amlscreen/dict"
@@ -132,7 +133,16 @@ const batchTokensHint = 1 << 15
 // size 3.37 and 3.61 GB. An operator's choice wins: with GOGC set in the
 // environment the target is left alone, and GOMEMLIMIT caps the heap
 // whatever the target.
+//
+// The raise is for a process building its first index. One that already
+// holds a large heap (a server reloading after a full import, the old
+// index live until the swap) keeps its target: the collector's goal is a
+// multiple of the live heap, and at 400 an old index of 2 GB would let the
+// heap reach 10 GB before the first collection.
 const buildGCPercent = 400
+
+// raiseBelowHeap is the live heap under which a build raises the target.
+var raiseBelowHeap uint64 = 256 << 20
 
 var (
 	gcMu    sync.Mutex
@@ -149,6 +159,9 @@ func raiseGCPercent() (restore func()) {
 	}
 	gcMu.Lock()
 	defer gcMu.Unlock()
+	if gcBuild == 0 && liveHeap() >= raiseBelowHeap {
+		return func() {}
+	}
 	if gcBuild == 0 {
 		gcSaved = debug.SetGCPercent(buildGCPercent)
 	}
@@ -160,4 +173,14 @@ func raiseGCPercent() (restore func()) {
 			debug.SetGCPercent(gcSaved)
 		}
 	}
+}
+
+// liveHeap returns the heap bytes the last collection found live.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }

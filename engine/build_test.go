@@ -59,7 +59,8 @@ func TestBuilderAcrossBatches(t *testing.T) {
 }
 
 // TestBuildRestoresGCPercent: a build raises the collector's target and
-// puts back the operator's value when the last overlapping build ends.
+// puts back the operator's value when the last overlapping build ends; a
+// process with a large heap keeps its target.
 func TestBuildRestoresGCPercent(t *testing.T) {
 	if os.Getenv("GOGC") != "" {
 		t.Skip("GOGC is set in the environment: builds leave the collector alone")
@@ -87,5 +88,17 @@ func TestBuildRestoresGCPercent(t *testing.T) {
 	NewIndex(generated(10, 1))
 	if p := current(); p != 123 {
 		t.Errorf("after NewIndex: %d, want 123", p)
+	}
+
+	// A process whose live heap is already large keeps its target.
+	defer func(v uint64) { raiseBelowHeap = v }(raiseBelowHeap)
+	raiseBelowHeap = 0
+	end := raiseGCPercent()
+	if p := current(); p != 123 {
+		t.Errorf("with a large heap: %d, want 123", p)
+	}
+	end()
+	if p := current(); p != 123 {
+		t.Errorf("after a build with a large heap: %d, want 123", p)
 	}
 }
