@@ -63,7 +63,7 @@ func NewBuilder(sizeHint int) *Builder {
 	for range workers {
 		bl.wg.Go(func() {
 			for bt := range bl.work {
-				b := &batch{ids: make(map[string]uint32, batchTokensHint), recs: make([]prepared, 0, len(bt.recs))}
+				b := &batch{ids: make(map[string]uint32, min(batchTokensHint, 16*len(bt.recs))), recs: make([]prepared, 0, len(bt.recs))}
 				for _, r := range bt.recs {
 					b.prepare(r)
 				}
@@ -119,9 +119,10 @@ func (bl *Builder) Finish() *Index {
 	return bl.ix
 }
 
-// batchTokensHint presizes a batch's dictionary: a batch of generated or
-// real records holds tens of thousands of distinct tokens, and growing the
-// map to that size cost a twentieth of a build.
+// batchTokensHint presizes a full batch's dictionary: a batch of generated
+// or real records holds tens of thousands of distinct tokens, and growing
+// the map to that size cost a twentieth of a build. Small batches get a
+// map in proportion.
 const batchTokensHint = 1 << 15
 
 // buildGCPercent is the collector's target while a build runs. A build

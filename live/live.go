@@ -137,8 +137,9 @@ func (d *DB) Apply(st *store.DB, a *store.Applied) error {
 // server that applies daily deltas for months would otherwise grow without
 // bound (every UPDATE leaves the old copy's postings behind); compacting at
 // a quarter keeps the waste under 25 % at the cost of one rebuild per
-// quarter of the database changed, which at a million records is about ten
-// seconds of background work while searches go on against the old index.
+// quarter of the database changed, which at a million records makes that
+// Apply take about ten seconds longer while searches go on against the old
+// index.
 // The floor spares small databases rebuilds that would save nothing.
 func needsCompaction(live, dead int) bool {
 	return dead >= compactFloor && dead*4 > live
