@@ -114,18 +114,25 @@ type floor struct{ precision, recall float64 }
 // measured (see the README), so that a change that makes classification
 // worse fails and one that makes it better can raise them.
 //
-// labelled.tsv is the development set: the lexicon was corrected against
-// it once (first, blind measurement in the README), so its figures are
-// optimistic. heldout.tsv was written after that and is never tuned
-// against; its floors are the honest ones.
+// labelled.tsv and development.tsv are development sets: the lexicon was
+// corrected against them (labelled.tsv first; development.tsv, written
+// later with fresh phrasing, for the recall work), so their figures are
+// optimistic. heldout.tsv was written after the first correction and is
+// never tuned against or read while changing the lexicon; its floors are
+// the honest ones, set under the figures measured once after each
+// correction.
 var (
-	developmentFloors = map[string]floor{
+	labelledFloors = map[string]floor{
 		Political: {0.80, 0.90}, Regulatory: {0.90, 0.90}, Terrorism: {0.90, 0.90},
 		FinancialCrime: {0.90, 0.90}, OrganizedCrime: {0.85, 0.90}, ViolentCrime: {0.75, 0.90},
 	}
+	developmentFloors = map[string]floor{
+		Political: {0.90, 0.85}, Regulatory: {0.90, 0.85}, Terrorism: {0.90, 0.90},
+		FinancialCrime: {0.90, 0.70}, OrganizedCrime: {0.90, 0.90}, ViolentCrime: {0.80, 0.85},
+	}
 	heldoutFloors = map[string]floor{
-		Political: {0.60, 0.20}, Regulatory: {0.90, 0.50}, Terrorism: {0.90, 0.55},
-		FinancialCrime: {0.90, 0.30}, OrganizedCrime: {0.90, 0.40}, ViolentCrime: {0.70, 0.40},
+		Political: {0.70, 0.30}, Regulatory: {0.90, 0.75}, Terrorism: {0.90, 0.75},
+		FinancialCrime: {0.90, 0.35}, OrganizedCrime: {0.90, 0.75}, ViolentCrime: {0.85, 0.85},
 	}
 )
 
@@ -135,7 +142,8 @@ func TestLexiconPrecisionRecall(t *testing.T) {
 		min    int
 		floors map[string]floor
 	}{
-		{"testdata/labelled.tsv", 100, developmentFloors},
+		{"testdata/labelled.tsv", 100, labelledFloors},
+		{"testdata/development.tsv", 150, developmentFloors},
 		{"testdata/heldout.tsv", 60, heldoutFloors},
 	} {
 		t.Run(tt.file, func(t *testing.T) { measureLexicon(t, tt.file, tt.min, tt.floors) })
