@@ -143,6 +143,10 @@ type codec struct {
 
 var errCorrupt = errors.New("corrupt record blob")
 
+// maxS2Decoded bounds the decoded size of a compressed blob. Records are
+// kilobytes; encode never compresses a payload above it.
+const maxS2Decoded = 16 << 20
+
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // encode returns the blob of r in a new slice of its own, since bbolt keeps
@@ -158,8 +162,10 @@ func (c *codec) encode(r *record.Record) []byte {
 	payload := appendFields((*pp)[:0], r)
 	*pp = payload
 	format, body := formatFields, payload
-	// Small payloads hold too little repetition for s2 to gain anything.
-	if len(payload) >= 128 {
+	// Small payloads hold too little repetition for s2 to gain anything;
+	// huge ones stay plain so that decode can refuse any blob claiming more
+	// than maxS2Decoded (a damaged length would otherwise allocate it).
+	if len(payload) >= 128 && len(payload) <= maxS2Decoded {
 		comp := s2.Encode((*cp)[:cap(*cp)], payload)
 		*cp = comp
 		if len(comp) <= len(payload)-len(payload)/8 {
@@ -255,6 +261,9 @@ func (c *codec) decode(blob []byte) (*record.Record, error) {
 		dl, err := s2.DecodedLen(payload)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errCorrupt, err)
+		}
+		if dl > maxS2Decoded {
+			return nil, fmt.Errorf("%w: compressed record claims %d bytes", errCorrupt, dl)
 		}
 		buf := slices.Grow((*bp)[:0], dl)
 		out, err := s2.Decode(buf[:dl], payload)
