@@ -282,3 +282,41 @@ func TestReadErrorIsReturned(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReader: any book, CSV or JSON Lines in any encoding, reads to the
+// end without a panic or an endless loop; every row either has a line
+// number no smaller than the previous one's or is a reject naming its line.
+func FuzzReader(f *testing.F) {
+	f.Add([]byte("id,name,dob\nC1,Anna Alpha,01/02/1970\nC2,\"Bert, Beta\",\n"))
+	f.Add([]byte("\xef\xbb\xbfcustomer_id;full_name\nX;Zoë\n"))
+	f.Add([]byte("id\tname\n1\t\xe9t\xe9\n"))
+	f.Add([]byte(`{"id":"J1","name":"Jane","dob":"00/00/1980"}` + "\n{bad\n"))
+	f.Add([]byte("\xff\xfei\x00d\x00,\x00n\x00a\x00m\x00e\x00\n\x001\x00,\x00A\x00\n\x00"))
+	f.Add([]byte("name\n\"unterminated\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rd, err := NewReader(bytes.NewReader(data), ReadOptions{})
+		if err != nil {
+			return
+		}
+		last := 0
+		for n := 0; ; n++ {
+			if n > len(data)+1 {
+				t.Fatalf("%d rows from %d bytes: the reader does not advance", n, len(data))
+			}
+			row, err := rd.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				return // a read error ends the book, as batch reports it
+			}
+			if row.Reject != nil && row.Reject.Line <= 0 {
+				t.Fatalf("reject without a line: %+v", row.Reject)
+			}
+			if row.Line < last {
+				t.Fatalf("row at line %d after line %d", row.Line, last)
+			}
+			last = row.Line
+		}
+	})
+}
