@@ -275,7 +275,7 @@ func build(in Input, faces []*face) (*fpdf.Fpdf, error) {
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetMargins(marginL, topY, marginR)
 	pdf.SetTitle("AML screening report "+id, true)
-	pdf.SetSubject("Screening of "+queryText(q), true)
+	pdf.SetSubject(clean("Screening of "+queryText(q)), true)
 	pdf.SetCreator("amlscreen", true)
 	pdf.SetProducer("amlscreen (go-pdf/fpdf)", true)
 	pdf.SetLang("en")

@@ -478,3 +478,21 @@ func BenchmarkRender(b *testing.B) {
 		})
 	}
 }
+
+// TestReportTakesAnyQueryText: a query that is not valid UTF-8 or holds
+// control and bidi characters still renders (the PDF's metadata and text
+// get U+FFFD and lose the controls); fpdf used to panic on the metadata.
+func TestReportTakesAnyQueryText(t *testing.T) {
+	ix := loadIndex(t, "records.jsonl")
+	for _, names := range []string{"0\xc0", "acme\x00\u202e\ttrading \xfe"} {
+		pdf, _ := screen(t, ix, engine.Query{Kind: engine.Entity, Names: names})
+		if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+			t.Errorf("%q: not a PDF", names)
+		}
+	}
+	needTool(t, "pdftotext")
+	pdf, _ := screen(t, ix, engine.Query{Kind: engine.Entity, Names: "0\xc0"})
+	if text := pdfText(t, pdf); !contains(text, "0\uFFFD") {
+		t.Errorf("report lacks the query as 0\uFFFD:\n%s", text)
+	}
+}
