@@ -16,6 +16,18 @@ import (
 // violent-crime article about Acme Trading LLC.
 func mediaFixture(t *testing.T, keys ...*APIKey) *fixture {
 	t.Helper()
+	corpus := mediaCorpus(t)
+	return newFixture(t, func(c *Config) {
+		c.Endpoints = MediaEndpoints(corpus)
+		if len(keys) > 0 {
+			c.KeysFile, c.Keys = "", keys
+		}
+	})
+}
+
+// mediaCorpus is the corpus of mediaFixture.
+func mediaCorpus(t testing.TB) *media.Corpus {
+	t.Helper()
 	corpus := media.New(media.Options{})
 	var arts []*media.Article
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -28,12 +40,7 @@ func mediaFixture(t *testing.T, keys ...*APIKey) *fixture {
 	if _, err := corpus.Add(arts...); err != nil {
 		t.Fatal(err)
 	}
-	return newFixture(t, func(c *Config) {
-		c.Endpoints = MediaEndpoints(corpus)
-		if len(keys) > 0 {
-			c.KeysFile, c.Keys = "", keys
-		}
-	})
+	return corpus
 }
 
 type mediaCheckAnswer struct {

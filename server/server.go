@@ -44,6 +44,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
@@ -476,8 +477,8 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 	return err
 }
 
-// checkParams refuses parameters given twice and handles the ones the
-// endpoint does not define.
+// checkParams refuses parameters given twice or not in UTF-8 and handles
+// the ones the endpoint does not define.
 func (s *Server) checkParams(ep *Endpoint, c *Call) error {
 	var unknown []string
 	for name, vals := range c.params {
@@ -487,6 +488,11 @@ func (s *Server) checkParams(ep *Endpoint, c *Call) error {
 		}
 		if len(vals) > 1 {
 			return Errorf(http.StatusBadRequest, "parameter %s given %d times; give it once", name, len(vals))
+		}
+		// Names are matched, stored in profiles and printed in reports as
+		// text; bytes that are not UTF-8 would be guessed at in each.
+		if !utf8.ValidString(vals[0]) {
+			return Errorf(http.StatusBadRequest, "parameter %s is not valid UTF-8 (percent-encode the UTF-8 bytes of the text)", name)
 		}
 	}
 	slices.Sort(unknown)

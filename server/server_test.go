@@ -59,7 +59,7 @@ func (c *clock) Add(d time.Duration) {
 // catalogue of testdata/sources.json and the keys of testdata/keys.json,
 // answering over loopback HTTP.
 type fixture struct {
-	t         *testing.T
+	t         testing.TB
 	clock     *clock
 	storePath string
 	keysPath  string
@@ -71,7 +71,7 @@ type fixture struct {
 }
 
 // newFixture starts a fixture; edit changes its Config before New.
-func newFixture(t *testing.T, edit ...func(*Config)) *fixture {
+func newFixture(t testing.TB, edit ...func(*Config)) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	f := &fixture{t: t, clock: &clock{t: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}}
@@ -94,7 +94,7 @@ func newFixture(t *testing.T, edit ...func(*Config)) *fixture {
 }
 
 // importFixture loads the records and the catalogue into st.
-func importFixture(t *testing.T, st *store.DB) {
+func importFixture(t testing.TB, st *store.DB) {
 	t.Helper()
 	in, err := os.Open("testdata/records.jsonl")
 	if err != nil {
@@ -182,6 +182,12 @@ type answer struct {
 }
 
 // get sends GET path with key (none when "") and extra header pairs.
+// testClient is shared so that connections are reused: a client per
+// request left one idle connection open each, and a fuzz run ran out of
+// file descriptors. No transparent decompression: tests look at what was
+// sent.
+var testClient = &http.Client{Transport: &http.Transport{DisableCompression: true}}
+
 func (f *fixture) get(key, path string, header ...string) answer {
 	return f.do(http.MethodGet, key, path, header...)
 }
@@ -198,9 +204,7 @@ func (f *fixture) do(method, key, path string, header ...string) answer {
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	// No transparent decompression: tests look at what was sent.
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	resp, err := client.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -233,7 +237,7 @@ func (a answer) errorMessage(t *testing.T, status int) string {
 	return msg
 }
 
-func copyFile(t *testing.T, from, to string) {
+func copyFile(t testing.TB, from, to string) {
 	t.Helper()
 	b, err := os.ReadFile(from)
 	if err != nil {

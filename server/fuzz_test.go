@@ -1,0 +1,82 @@
+package server
+
+import (
+	"encoding/json"
+	"net/url"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/monitor"
+)
+
+// fuzzPaths are the endpoints FuzzQuery sends query strings to: every GET
+// endpoint whose answer depends on its parameters, except
+// testWebhookDelivery, which posts to the key's webhook URL.
+var fuzzPaths = []string{
+	"/v1/checkIndividual", "/v1/checkEntity", "/v1/checkName",
+	"/v1/generateIndividualReport", "/v1/generateEntityReport",
+	"/v1/media/checkIndividual", "/v1/media/checkEntity", "/v1/media/search",
+	"/v1/getSourceList", "/v1/usage", "/v1/getConsolidatedDelta",
+	"/v1/registerIndividual", "/v1/registerEntity", "/v1/removeSearchProfile",
+}
+
+// FuzzQuery sends arbitrary query strings to every endpoint over loopback
+// HTTP: the answer is a success or a client error (400; 429 once a quota
+// is used up; 404 for a delta from an unknown version), never a server
+// error, and every error is a JSON object with a non-empty error_message
+// and nothing else.
+func FuzzQuery(f *testing.F) {
+	corpus := mediaCorpus(f)
+	fx := newFixture(f, func(c *Config) {
+		m := monitor.New(c.Store, monitor.Options{})
+		c.Endpoints = append(MediaEndpoints(corpus), MonitorEndpoints(m)...)
+		c.ProfileCount = m.Count
+	})
+	for _, q := range []string{
+		"names=vladimir%20putin&fuzzy_search=1&dob=07/10/1952",
+		"names=acme&search_all=acme",
+		"search_all=petrov&fetch_articles=true",
+		"names=x&dob=32/01/2000&gender=m&citizenship=RUS",
+		"names=%00%ff&includes=nope,included",
+		"names=a&names=b",
+		"previous=2026-11-01T00:00:00Z~1",
+		"profile_id=p1&names=ivan%20petrov",
+		"month=2026-13&scope=all",
+		"cursor=%7B%7D&search_all=ivan",
+		"names=" + url.QueryEscape("Владимир Путин"),
+	} {
+		for i := range fuzzPaths {
+			f.Add(uint8(i), q)
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, query string) {
+		path := fuzzPaths[int(which)%len(fuzzPaths)]
+		// What a client can send: the parameters re-encoded, so that any
+		// bytes reach the handlers as values (a raw space or control byte
+		// in a request line is refused by net/http before any handler).
+		v, err := url.ParseQuery(query)
+		if err != nil {
+			return
+		}
+		query = v.Encode()
+		fx.t = t // the fixture's helpers report on this input
+		a := fx.get(keyFull, path+"?"+query)
+		switch {
+		case a.StatusCode == 200:
+			return
+		case a.StatusCode == 404 && path == "/v1/getConsolidatedDelta":
+			// The contract's answer to an unknown previous version.
+		case a.StatusCode != 400 && a.StatusCode != 429:
+			t.Fatalf("%s?%s: status %d: %s", path, query, a.StatusCode, a.body)
+		}
+		if ct := a.Header.Get("Content-Type"); ct != "application/json" {
+			t.Fatalf("%s?%s: error with Content-Type %q", path, query, ct)
+		}
+		var e map[string]any
+		if err := json.Unmarshal(a.body, &e); err != nil {
+			t.Fatalf("%s?%s: error body is not JSON: %s", path, query, a.body)
+		}
+		if msg, ok := e["error_message"].(string); !ok || msg == "" || len(e) != 1 {
+			t.Fatalf("%s?%s: error body %s", path, query, a.body)
+		}
+	})
+}
