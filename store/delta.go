@@ -221,8 +221,8 @@ func (db *DB) applyChanges(tx *bolt.Tx, previous, version string, changes []reco
 }
 
 // commitVersion logs a's changes, records its version, stamps the sources
-// whose records changed and prunes the change log; logged is false for a first import, whose changes are not
-// worth keeping (nobody can ask for a delta from an empty store).
+// whose records changed and prunes the change log. A first import's
+// changes are not logged: nobody can ask for a delta from an empty store.
 func (db *DB) commitVersion(tx *bolt.Tx, a *Applied, first bool) error {
 	now := db.now().UTC()
 	seq := getUint(tx.Bucket(bucketMeta), metaSeq) + 1

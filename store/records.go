@@ -347,10 +347,10 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	// full import is also the natural point to heal any drift. The change
 	// times of sources that still have records carry over.
 	stamps := map[string][]byte{}
-	sc := tx.Bucket(bucketStats).Cursor()
-	for k, v := sc.Seek([]byte(statSourceChanged)); k != nil && bytes.HasPrefix(k, []byte(statSourceChanged)); k, v = sc.Next() {
-		stamps[string(k[len(statSourceChanged):])] = bytes.Clone(v)
-	}
+	forPrefix(tx.Bucket(bucketStats), statSourceChanged, func(id string, v []byte) error {
+		stamps[id] = bytes.Clone(v)
+		return nil
+	})
 	if err := tx.DeleteBucket(bucketStats); err != nil {
 		return nil, err
 	}

@@ -58,11 +58,10 @@ func (s statDelta) apply(b *bolt.Bucket) error {
 func noteSourcesChanged(b *bolt.Bucket, a *Applied, first bool, now time.Time) error {
 	ids := map[string]bool{}
 	if first {
-		c := b.Cursor()
-		p := []byte(statSourceID)
-		for k, _ := c.Seek(p); k != nil && strings.HasPrefix(string(k), statSourceID); k, _ = c.Next() {
-			ids[string(k[len(p):])] = true
-		}
+		forPrefix(b, statSourceID, func(id string, _ []byte) error {
+			ids[id] = true
+			return nil
+		})
 	}
 	for _, c := range a.Changes {
 		if c.Effect == EffectNone || c.Effect == "" {
@@ -92,17 +91,27 @@ func (db *DB) SourcesChanged() (map[string]time.Time, error) {
 		if b == nil {
 			return nil
 		}
-		c := b.Cursor()
-		p := []byte(statSourceChanged)
-		for k, v := c.Seek(p); k != nil && strings.HasPrefix(string(k), statSourceChanged); k, v = c.Next() {
+		return forPrefix(b, statSourceChanged, func(id string, v []byte) error {
 			if len(v) != 8 {
-				return fmt.Errorf("stats key %q: value of %d bytes", k, len(v))
+				return fmt.Errorf("stats key %q: value of %d bytes", statSourceChanged+id, len(v))
 			}
-			out[string(k[len(p):])] = time.Unix(int64(binary.BigEndian.Uint64(v)), 0).UTC()
-		}
-		return nil
+			out[id] = time.Unix(int64(binary.BigEndian.Uint64(v)), 0).UTC()
+			return nil
+		})
 	})
 	return out, err
+}
+
+// forPrefix calls fn, in key order, with the rest of every key of b that
+// starts with prefix and its value (valid only during the call).
+func forPrefix(b *bolt.Bucket, prefix string, fn func(rest string, v []byte) error) error {
+	c := b.Cursor()
+	for k, v := c.Seek([]byte(prefix)); k != nil && strings.HasPrefix(string(k), prefix); k, v = c.Next() {
+		if err := fn(string(k[len(prefix):]), v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Stats summarises a store for status reports.
