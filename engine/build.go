@@ -129,9 +129,10 @@ const batchTokensHint = 1 << 15
 // allocates several times what it keeps (tokens, batch dictionaries,
 // posting lists that grow by doubling) while the live heap grows to its
 // final size, so at the default target of 100 the collector marks the
-// growing heap over and over. Measured on a million generated records
-// loaded from a store: 15.9 s at 100, 10.6 s at 400, with the peak resident
-// size 3.37 and 3.61 GB. An operator's choice wins: with GOGC set in the
+// growing heap over and over. Measured with /usr/bin/time around
+// `amlscreen check --store` over a million generated records, with GOGC
+// set: 15.9 s at 100, 10.6 s at 400, maximum resident size 3.37 and 3.61
+// GB. An operator's choice wins: with GOGC set in the
 // environment the target is left alone, and GOMEMLIMIT caps the heap
 // whatever the target.
 //
