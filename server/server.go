@@ -7,12 +7,15 @@
 //
 // Every /v1 endpoint is a GET with the API key in the x-api-key header and
 // its parameters in the query string. The rules of SEMANTICS.md "Requests
-// and errors" apply to all of them, in this order: an unknown path is 404,
-// another method than GET 405, a missing or unknown key 401, a disabled key
-// 403, a parameter given twice 400, then the endpoint's own parameter rules
-// (400), then quotas (429 with Retry-After). Parameters an endpoint does not
-// define are ignored and named in a Warning header (usage alone refuses
-// them). Every error is JSON {"error_message": "..."}.
+// and errors" apply to all of them, in this order: a request URL longer
+// than MaxURLBytes is 400, an unknown path 404, another method than GET
+// 405, a missing or unknown key 401, a disabled key 403, a parameter given
+// twice, not in UTF-8 or longer than its limit (limits.go) 400, then the
+// endpoint's own parameter rules (400), then quotas (429 with
+// Retry-After). Parameters an endpoint does not define are ignored and
+// named in one Warning header (usage alone refuses them). Every error is
+// JSON {"error_message": "..."}, which quotes at most a short prefix of a
+// value and is never longer than 512 bytes.
 //
 // # Extending
 //
@@ -416,8 +419,12 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		}
 		s.metrics.observe(ep, w.status, time.Since(start))
 	}()
+	if err := checkURL(r); err != nil {
+		writeError(w, err.(*Error))
+		return
+	}
 	if ep == nil {
-		writeError(w, Errorf(http.StatusNotFound, "unknown path %s", r.URL.Path))
+		writeError(w, Errorf(http.StatusNotFound, "unknown path %s", quote(r.URL.Path)))
 		return
 	}
 	if r.Method != http.MethodGet {
@@ -494,34 +501,16 @@ func (s *Server) checkParams(ep *Endpoint, c *Call) error {
 		if !utf8.ValidString(vals[0]) {
 			return Errorf(http.StatusBadRequest, "parameter %s is not valid UTF-8 (percent-encode the UTF-8 bytes of the text)", name)
 		}
+		if err := checkValue(name, vals[0]); err != nil {
+			return err
+		}
 	}
 	slices.Sort(unknown)
-	for _, name := range unknown {
-		if ep.Unknown != nil {
-			return ep.Unknown(name)
-		}
-		c.w.Header().Add("Warning", `299 - "unknown parameter ignored: `+quoteWarning(name)+`"`)
+	if len(unknown) > 0 && ep.Unknown != nil {
+		return ep.Unknown(unknown[0])
 	}
+	warnUnknown(c.w.Header(), unknown)
 	return nil
-}
-
-// quoteWarning makes a parameter name safe inside the quoted-string of a
-// Warning header: printable ASCII, quotes and backslashes escaped, short.
-func quoteWarning(name string) string {
-	var b strings.Builder
-	for i := 0; i < len(name) && b.Len() < 100; i++ {
-		c := name[i]
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c >= 0x7f:
-			b.WriteByte('?')
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // lookup finds the endpoint of path, and the element after it for Sub
@@ -561,7 +550,7 @@ func (s *Server) fail(w *responseWriter, ep *Endpoint, err error) {
 func writeError(w http.ResponseWriter, e *Error) {
 	body, _ := json.Marshal(struct {
 		Message string `json:"error_message"`
-	}{e.Message})
+	}{capMessage(e.Message)})
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))

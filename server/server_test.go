@@ -316,7 +316,7 @@ func TestErrorRows(t *testing.T) {
 }
 
 // TestUnknownParameterWarning: parameters an endpoint does not define are
-// ignored and named in Warning headers, one per parameter.
+// ignored and named in one Warning header.
 func TestUnknownParameterWarning(t *testing.T) {
 	f := newFixture(t)
 	a := f.get(keyBasic, "/v1/checkIndividual?names=putin&fuzzy=true&country=DE")
@@ -324,7 +324,7 @@ func TestUnknownParameterWarning(t *testing.T) {
 		t.Fatalf("status %d: %s", a.StatusCode, a.body)
 	}
 	got := a.Header.Values("Warning")
-	want := []string{`299 - "unknown parameter ignored: country"`, `299 - "unknown parameter ignored: fuzzy"`}
+	want := []string{`299 - "unknown parameters ignored: country, fuzzy"`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("Warning headers %q, want %q", got, want)
 	}

@@ -23,7 +23,7 @@ func init() {
 		// SERVICE.md §4.16 and §7: usage alone refuses other parameters,
 		// with the message about the month format.
 		Unknown: func(name string) error {
-			return Errorf(http.StatusBadRequest, "unsupported parameter %q: usage takes only month, and month must use the yyyy-MM format", name)
+			return Errorf(http.StatusBadRequest, "unsupported parameter %s: usage takes only month, and month must use the yyyy-MM format", quote(name))
 		},
 		Handle: usageReport,
 	})
@@ -65,7 +65,7 @@ func usageReport(s *Server, c *Call) error {
 	if month == "" {
 		month = c.Now.UTC().Format("2006-01")
 	} else if !validMonth(month) {
-		return Errorf(http.StatusBadRequest, "month %q: month must use the yyyy-MM format, e.g. %s", month, c.Now.UTC().Format("2006-01"))
+		return Errorf(http.StatusBadRequest, "month %s: month must use the yyyy-MM format, e.g. %s", quote(month), c.Now.UTC().Format("2006-01"))
 	}
 	counts, err := s.usage.month(c.Key.id, month)
 	if err != nil {

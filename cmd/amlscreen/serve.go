@@ -180,6 +180,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	hs := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    server.MaxHeaderBytes,
 		IdleTimeout:       2 * time.Minute,
 		// No write timeout: a consolidated file takes as long as the
 		// client needs to read it.
