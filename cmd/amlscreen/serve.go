@@ -35,6 +35,7 @@ type serveFlags struct {
 	upstream    string
 	apiKey      string
 	every       time.Duration
+	drainDelay  time.Duration
 	// ready, when set, receives the listener's address once the server
 	// accepts connections (tests).
 	ready func(addr string)
@@ -56,7 +57,10 @@ endpoints, getSourceList (signed), getConsolidatedFile and getConsolidatedDelta
 /readyz and /metrics (Prometheus) need no key.
 
 API keys, their quotas, sources and features come from the --keys file (see
-the README); SIGHUP reloads it. Usage counters are kept in the store.
+the README); serve refuses to start when it holds no enabled key. SIGHUP
+reloads it; a file that does not load, or holds no enabled key, keeps the keys
+in force and is logged at ERROR. Usage counters are kept in the store, written
+every second and at shutdown.
 Responses of getSourceList are signed with the keyring in --signing-keys,
 created on first start; rotate it with amlscreen keys rotate while serving.
 
@@ -65,8 +69,10 @@ primary amlscreen serve every --every, and swaps each change in without a
 restart. serve holds the store open for writing, so amlscreen sync and import
 cannot run on the same store meanwhile; give serve --upstream instead.
 
-SIGTERM or SIGINT stops it gracefully: /readyz turns 503, requests in flight
-get up to 25 s, usage counters are written.
+SIGTERM or SIGINT stops it gracefully: /readyz turns 503 at once, requests
+are still answered for --drain-delay (5 s) so that load balancers notice and
+stop sending any, then the listener closes, requests in flight get up to 25 s,
+and usage counters are written. A second signal ends the delay early.
 
 Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 		Example: `  amlscreen serve --store aml.db --keys keys.json --listen :8080
@@ -85,6 +91,7 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.upstream, "upstream", "", "sync from this service or primary amlscreen serve (base URL, without /v1)")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --upstream (default: $"+apiKeyEnv+")")
 	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval")
+	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")
 	return cmd
 }
 
@@ -110,6 +117,9 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	}
 	if f.every <= 0 {
 		return usagef("--every: %v is not a positive interval", f.every)
+	}
+	if f.drainDelay < 0 {
+		return usagef("--drain-delay: %v is negative", f.drainDelay)
 	}
 	if f.upstream == "" {
 		if _, err := os.Stat(f.store); err != nil {
@@ -228,9 +238,25 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 			running = false
 		}
 	}
-	log.Info("shutting down")
+	// Readiness goes first: load balancers take a probe period or two to
+	// notice, and send requests meanwhile, which are answered. Connections
+	// close after their next answer, so that clients come back through the
+	// balancer, which by then sends them elsewhere.
 	srv.SetReady(false)
 	stopSync()
+	if serveErr == nil && f.drainDelay > 0 {
+		log.Info("shutting down: /readyz answers 503; still answering requests until the drain delay ends", "drain_delay", f.drainDelay.String())
+		hs.SetKeepAlivesEnabled(false)
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		select {
+		case <-time.After(f.drainDelay):
+		case <-again:
+			log.Info("second signal: ending the drain delay now")
+		}
+		signal.Stop(again)
+	}
+	log.Info("shutting down: listener closed; requests in flight get up to " + shutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
