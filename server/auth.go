@@ -45,6 +45,11 @@ type APIKey struct {
 	// ArticlesPerCategory raises the 10 articles per category of media
 	// checks; zero means the default.
 	ArticlesPerCategory int `json:"articles_per_category,omitempty"`
+	// DailyDownloadLimit is the number of getConsolidatedFile and
+	// getConsolidatedDelta calls allowed per UTC day: absent means the
+	// service's 50 (Config.DailyDownloads), 0 means no limit, for the keys
+	// of replicas that poll more often than 50 times a day.
+	DailyDownloadLimit *int64 `json:"daily_download_limit,omitempty"`
 
 	id string
 }
@@ -118,6 +123,8 @@ func validateKeys(keys []*APIKey) error {
 			return fmt.Errorf("%s: profile_quota %d is negative", where, *k.ProfileQuota)
 		case k.ArticlesPerCategory < 0:
 			return fmt.Errorf("%s: articles_per_category %d is negative", where, k.ArticlesPerCategory)
+		case k.DailyDownloadLimit != nil && *k.DailyDownloadLimit < 0:
+			return fmt.Errorf("%s: daily_download_limit %d is negative (0 means no limit)", where, *k.DailyDownloadLimit)
 		}
 		for _, c := range []byte(k.Key) {
 			if c < 0x21 || c > 0x7e {

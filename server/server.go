@@ -81,7 +81,8 @@ type Config struct {
 	// after a few seconds" promises with room to spare.
 	FlushEvery time.Duration
 	// DailyDownloads is the limit on getConsolidatedFile and
-	// getConsolidatedDelta calls per key and UTC day; zero means
+	// getConsolidatedDelta calls per UTC day for keys without a
+	// daily_download_limit of their own; zero means
 	// store.DailyDownloadLimit (50, as the service).
 	DailyDownloads int
 	// ProfileCount returns the number of search profiles the key with this
@@ -296,6 +297,15 @@ func (s *Server) Apply(st *store.DB, a *store.Applied) error {
 	return nil
 }
 
+// downloadLimit is k's daily download limit: its own, else the server's
+// default; 0 for none.
+func (s *Server) downloadLimit(k *APIKey) int64 {
+	if k.DailyDownloadLimit != nil {
+		return *k.DailyDownloadLimit
+	}
+	return s.maxDL
+}
+
 // NoteSync records the outcome of a sync from the upstream for /metrics.
 func (s *Server) NoteSync(at time.Time, err error) { s.metrics.synced(at, err) }
 
@@ -368,14 +378,41 @@ type responseWriter struct {
 	key   string
 	path  string
 	calls time.Time
+	dl    *downloads // set on download endpoints
+}
+
+// downloads is where a download call stands in its key's daily limit.
+type downloads struct {
+	limit    int64 // 0: none
+	used     int64 // downloads in today's window, this one included when reserved
+	reserved bool
+}
+
+// announce sets the headers that tell a replica its key's daily download
+// limit and what is left of it after this answer: a refused call gives
+// its place back.
+func (d *downloads) announce(h http.Header, success bool) {
+	h.Set(store.HeaderDownloadLimit, strconv.FormatInt(d.limit, 10))
+	if d.limit == 0 {
+		return
+	}
+	used := d.used
+	if d.reserved && !success {
+		used--
+	}
+	h.Set(store.HeaderDownloadsRemaining, strconv.FormatInt(max(d.limit-used, 0), 10))
 }
 
 // WriteHeader sends the status, counting the call when it is a success.
 func (w *responseWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
-		if w.book != nil && code >= 200 && code < 300 {
+		success := code >= 200 && code < 300
+		if w.book != nil && success {
 			w.book.count(w.key, w.path, w.calls)
+		}
+		if w.dl != nil {
+			w.dl.announce(w.Header(), success)
 		}
 	}
 	w.ResponseWriter.WriteHeader(code)
@@ -457,21 +494,29 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 	}
 	var held []reservation
 	if ep.Billed && key.MonthlyQuota != nil {
-		rv, err := s.usage.reserve(key.id, windowMonth, c.Now, *key.MonthlyQuota, s.billed)
+		rv, _, err := s.usage.reserve(key.id, windowMonth, c.Now, *key.MonthlyQuota, s.billed)
 		if err != nil {
 			return err
 		}
 		held = append(held, rv)
 	}
 	if ep.Download {
-		rv, err := s.usage.reserve(key.id, windowDay, c.Now, s.maxDL, s.dl)
-		if err != nil {
-			for _, h := range held {
-				s.usage.release(h)
+		// The key's limit is announced on every answer, refusals
+		// included, so that a replica follows it (syncer.Client).
+		limit := s.downloadLimit(key)
+		c.w.dl = &downloads{limit: limit}
+		if limit > 0 {
+			rv, used, err := s.usage.reserve(key.id, windowDay, c.Now, limit, s.dl)
+			c.w.dl.used = used
+			if err != nil {
+				for _, h := range held {
+					s.usage.release(h)
+				}
+				return err
 			}
-			return err
+			c.w.dl.reserved = true
+			held = append(held, rv)
 		}
-		held = append(held, rv)
 	}
 	err = ep.Handle(s, c)
 	if !c.w.succeeded() {

@@ -88,9 +88,9 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.listen, "listen", "localhost:8080", "address to listen on, e.g. :8080 for every interface")
 	fl.StringVar(&f.keys, "keys", "", "API keys file (JSON, see the README); required")
 	fl.StringVar(&f.signingKeys, "signing-keys", "", "signing keyring directory (default: signing-keys next to the store)")
-	fl.StringVar(&f.upstream, "upstream", "", "sync from this service or primary amlscreen serve (base URL, without /v1)")
+	fl.StringVar(&f.upstream, "upstream", "", "sync from this service or primary amlscreen serve (base URL; a trailing /v1 is taken off)")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --upstream (default: $"+apiKeyEnv+")")
-	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval")
+	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval (stretched to fit the upstream's daily download limit)")
 	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")
 	return cmd
 }
@@ -115,6 +115,13 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	if f.upstream == "" && f.apiKey != "" {
 		return usagef("--api-key: only with --upstream")
 	}
+	var upstream string
+	if f.upstream != "" {
+		var err error
+		if upstream, err = checkUpstream(f.upstream); err != nil {
+			return err
+		}
+	}
 	if f.every <= 0 {
 		return usagef("--every: %v is not a positive interval", f.every)
 	}
@@ -130,6 +137,9 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		f.signingKeys = filepath.Join(filepath.Dir(f.store), "signing-keys")
 	}
 	log := cliLogger(stderr)
+	if upstream != "" {
+		noteUpstream(log, f.upstream, upstream)
+	}
 	if fi, err := os.Stat(f.keys); err == nil && fi.Mode().Perm()&0o004 != 0 {
 		log.Warn("the keys file is readable by every user; chmod 600 it", "file", f.keys)
 	}
@@ -216,7 +226,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	syncCtx, stopSync := context.WithCancel(ctx)
 	synced := make(chan struct{})
 	if f.upstream != "" {
-		c := &syncer.Client{Upstream: f.upstream, APIKey: upstreamKey, Log: log, Hook: mon.Hook()}
+		c := &syncer.Client{Upstream: upstream, APIKey: upstreamKey, Log: log, Hook: mon.Hook()}
 		go func() {
 			defer close(synced)
 			syncLoop(syncCtx, c, st, srv, f.every, log)
@@ -276,11 +286,13 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	return nil
 }
 
-// syncLoop syncs st from the upstream now and then every interval until
-// ctx ends, and swaps every committed change into the server. Failures are
-// logged and retried at the next interval, a rejected key included: the
-// server keeps answering from what it has.
+// syncLoop syncs st from the upstream now and then every interval
+// (stretched to fit the upstream's daily download limit) until ctx ends,
+// and swaps every committed change into the server. Failures are logged
+// and retried at the next interval, a rejected key included: the server
+// keeps answering from what it has.
 func syncLoop(ctx context.Context, c *syncer.Client, st *store.DB, srv *server.Server, every time.Duration, log *slog.Logger) {
+	sched := &pollSchedule{every: every, log: log}
 	for {
 		res, err := c.Sync(ctx, st)
 		if ctx.Err() != nil {
@@ -307,7 +319,7 @@ func syncLoop(ctx context.Context, c *syncer.Client, st *store.DB, srv *server.S
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(every):
+		case <-time.After(sched.next(res)):
 		}
 	}
 }

@@ -54,7 +54,9 @@ type statusReport struct {
 	BySourceType   map[string]int `json:"by_source_type"`
 	ByEntityType   map[string]int `json:"by_entity_type"`
 	DownloadsToday int            `json:"downloads_today"`
-	DownloadLimit  int            `json:"download_limit"`
+	// DownloadLimit is the daily limit downloads count against: the one
+	// the upstream announced (0: none), else the service's 50.
+	DownloadLimit int `json:"download_limit"`
 	Sources        int            `json:"sources_in_catalogue"`
 	SourcesAt      *time.Time     `json:"sources_synced_at,omitempty"`
 	DeltasFrom     string         `json:"deltas_from,omitempty"`
@@ -100,6 +102,9 @@ func runStatus(stdout io.Writer, storePath, format string, now time.Time) error 
 		Sources: st.Sources, SourcesAt: timeOrNil(st.SourcesAt), DeltasFrom: st.DeltasFrom,
 		AppliedAt: timeOrNil(st.Version.AppliedAt),
 	}
+	if ss.DownloadLimit != nil {
+		rep.DownloadLimit = *ss.DownloadLimit
+	}
 	if ss != (store.SyncState{}) {
 		rep.LastSync = &lastSync{Upstream: ss.Upstream, Includes: ss.Includes,
 			Attempt: timeOrNil(ss.LastAttempt), Success: timeOrNil(ss.LastSuccess), Error: ss.LastError}
@@ -142,7 +147,11 @@ func writeStatusTable(w io.Writer, r *statusReport, now time.Time) error {
 		fmt.Fprintf(tw, "Applied\t%s, %s\n", when(r.AppliedAt), how)
 	}
 	fmt.Fprintf(tw, "Records\t%d\n", r.Records)
-	fmt.Fprintf(tw, "Downloads today\t%d of %d (UTC day)\n", r.DownloadsToday, r.DownloadLimit)
+	if r.DownloadLimit == 0 {
+		fmt.Fprintf(tw, "Downloads today\t%d (UTC day; the upstream announces no daily limit)\n", r.DownloadsToday)
+	} else {
+		fmt.Fprintf(tw, "Downloads today\t%d of %d (UTC day)\n", r.DownloadsToday, r.DownloadLimit)
+	}
 	if s := r.LastSync; s != nil {
 		fmt.Fprintf(tw, "Upstream\t%s\n", s.Upstream)
 		if s.Includes != "" {
