@@ -411,16 +411,24 @@ func partPrefix(db *store.DB, endpoint string) string {
 // hour between writing its file and importing it.
 const legacyPartAge = time.Hour
 
-// removeLeftovers removes the temporary files of db's downloads that an
-// interrupted sync left behind (a serve killed during a full download left
-// one of the file's size each time). The caller holds db open for writing,
-// so no other process is downloading for it.
+// removeLeftovers removes what an interrupted sync of db left in the
+// client's temporary directory.
 func (c *Client) removeLeftovers(db *store.DB) {
-	dir := c.tempDir(db)
+	RemoveLeftovers(db, c.tempDir(db), c.log())
+}
+
+// RemoveLeftovers removes from dir the temporary files of db's downloads
+// that an interrupted sync left behind (a serve killed during a full
+// download left one of the file's size each time), and those of earlier
+// versions, which named them without the store, once they are an hour
+// old. The caller holds db open for writing, so no other process is
+// downloading for it. Sync calls it first; serve at start. It returns the
+// number of files removed.
+func RemoveLeftovers(db *store.DB, dir string, log *slog.Logger) int {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		c.log().Warn("cannot look for partial downloads to remove", "dir", dir, "error", err.Error())
-		return
+		log.Warn("cannot look for partial downloads to remove", "dir", dir, "error", err.Error())
+		return 0
 	}
 	var removed int
 	var size int64
@@ -439,13 +447,14 @@ func (c *Client) removeLeftovers(db *store.DB) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, name)); err != nil {
-			c.log().Warn("cannot remove a partial download", "file", name, "error", err.Error())
+			log.Warn("cannot remove a partial download", "file", name, "error", err.Error())
 			continue
 		}
 		removed++
 		size += info.Size()
 	}
 	if removed > 0 {
-		c.log().Info("removed partial downloads an interrupted sync left", "dir", dir, "files", removed, "bytes", size)
+		log.Info("removed partial downloads an interrupted sync left", "dir", dir, "files", removed, "bytes", size)
 	}
+	return removed
 }

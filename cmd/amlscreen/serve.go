@@ -149,6 +149,8 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		return err
 	}
 	defer st.Close()
+	// Partial downloads of a serve killed while it synced.
+	syncer.RemoveLeftovers(st, filepath.Dir(f.store), log)
 	start := time.Now()
 	db, err := live.Load(st)
 	if err != nil {

@@ -366,3 +366,27 @@ func TestServeRefusesNoKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestServeRemovesLeftoverParts: serve removes at start the partial
+// downloads a serve killed during a sync left beside the store, also
+// without --upstream.
+func TestServeRemovesLeftoverParts(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "aml.db")
+	if code, _, errs := runStoreCLI(t, "import", "--store", db, fixtures+"full_v1.jsonl", "--version", "v1"); code != exitOK {
+		t.Fatalf("import: %s", errs)
+	}
+	keys := filepath.Join(dir, "keys.json")
+	if err := os.WriteFile(keys, []byte(`[{"key":"k"}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, "amlscreen-aml.db-getConsolidatedFile-1234.part")
+	if err := os.WriteFile(part, []byte("half a file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, &serveFlags{store: db, keys: keys, listen: "127.0.0.1:0", every: time.Hour})
+	if _, err := os.Stat(part); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("partial download still there: %v\n%s", err, s.log())
+	}
+	s.stop(t)
+}

@@ -56,11 +56,11 @@ type statusReport struct {
 	DownloadsToday int            `json:"downloads_today"`
 	// DownloadLimit is the daily limit downloads count against: the one
 	// the upstream announced (0: none), else the service's 50.
-	DownloadLimit int `json:"download_limit"`
-	Sources        int            `json:"sources_in_catalogue"`
-	SourcesAt      *time.Time     `json:"sources_synced_at,omitempty"`
-	DeltasFrom     string         `json:"deltas_from,omitempty"`
-	LastSync       *lastSync      `json:"last_sync,omitempty"`
+	DownloadLimit int        `json:"download_limit"`
+	Sources       int        `json:"sources_in_catalogue"`
+	SourcesAt     *time.Time `json:"sources_synced_at,omitempty"`
+	DeltasFrom    string     `json:"deltas_from,omitempty"`
+	LastSync      *lastSync  `json:"last_sync,omitempty"`
 }
 
 type lastSync struct {
