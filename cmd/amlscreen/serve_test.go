@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -389,4 +390,84 @@ func TestServeRemovesLeftoverParts(t *testing.T) {
 		t.Errorf("partial download still there: %v\n%s", err, s.log())
 	}
 	s.stop(t)
+}
+
+// TestReadersAskTheRunningServer: while serve holds the store, status and
+// check cannot open it and say to use --server; with --server they ask the
+// running server through the API and answer as they would from the store.
+func TestReadersAskTheRunningServer(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "aml.db")
+	if code, _, errs := runStoreCLI(t, "import", "--store", db, fixtures+"full_v1.jsonl", "--version", "v1"); code != exitOK {
+		t.Fatalf("import: %s", errs)
+	}
+	local := statusJSON(t, db)
+	keys := filepath.Join(dir, "keys.json")
+	if err := os.WriteFile(keys, []byte(`[{"key":"reader-key","include_other":true}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, &serveFlags{store: db, keys: keys, listen: "127.0.0.1:0", every: time.Hour})
+	url := "http://" + s.addr
+	t.Setenv(apiKeyEnv, "reader-key")
+
+	for _, args := range [][]string{
+		{"status", "--store", db},
+		{"check", "--store", db, "--names", "ivan petrov"},
+	} {
+		code, _, errs := runStoreCLI(t, args...)
+		if code != exitError || !strings.Contains(errs, "locked") || !strings.Contains(errs, "--server URL") {
+			t.Errorf("%v while serve runs: exit %d, %q", args, code, errs)
+		}
+	}
+
+	code, out, errs := runStoreCLI(t, "status", "--server", url+"/v1", "--format", "json")
+	if code != exitOK {
+		t.Fatalf("status --server: exit %d: %s", code, errs)
+	}
+	var remote statusReport
+	if err := json.Unmarshal([]byte(out), &remote); err != nil {
+		t.Fatal(err)
+	}
+	if remote.Store != url || remote.Version != "v1" || remote.Records != local.Records || remote.SizeBytes == 0 ||
+		fmt.Sprint(remote.BySourceType) != fmt.Sprint(local.BySourceType) {
+		t.Errorf("status --server %+v, store %+v", remote, local)
+	}
+	if code, out, _ := runStoreCLI(t, "status", "--server", url); code != exitOK || !strings.Contains(words(out), "Version v1") {
+		t.Errorf("status --server table: exit %d:\n%s", code, out)
+	}
+
+	want := get(t, s.addr, "reader-key", "/v1/checkName?names=ivan%20petrov")
+	code, out, errs = runStoreCLI(t, "check", "--server", url, "--names", "ivan petrov", "--format", "json")
+	if code != exitOK || !sameHits(t, want, out) {
+		t.Errorf("check --server json: exit %d %s\n%s\nwant %s", code, errs, out, want)
+	}
+	code, out, errs = runStoreCLI(t, "check", "--server", url, "--type", "individual", "--names", "petrov ivan", "--fuzzy", "1", "--format", "table")
+	if code != exitOK || !strings.Contains(out, "S1") || !strings.Contains(out, "server "+url+" version v1") {
+		t.Errorf("check --server table: exit %d %s\n%s", code, errs, out)
+	}
+
+	for _, c := range []struct {
+		args []string
+		code int
+		errs string
+	}{
+		{[]string{"check", "--server", url, "--names", "ivan", "--includes", "nowhere"}, exitUsage, "--includes: unknown source id"},
+		{[]string{"check", "--server", url, "--names", "ivan", "--store", db}, exitUsage, "--server excludes"},
+		{[]string{"check", "--server", url, "--names", "ivan", "--limit", "5"}, exitUsage, "--limit"},
+		{[]string{"check", "--server", url, "--names", "ivan", "--api-key", "wrong"}, exitError, "401"},
+		{[]string{"check", "--api-key", "k", "--names", "ivan"}, exitUsage, "--api-key: only with --server"},
+		{[]string{"status", "--server", "ftp://x"}, exitUsage, "--server"},
+		{[]string{"status", "--server", url, "--store", db}, exitUsage, "exclude"},
+		{[]string{"status", "--server", url, "--api-key", "wrong"}, exitError, "check --api-key"},
+	} {
+		code, _, errs := runStoreCLI(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.errs) {
+			t.Errorf("%v: exit %d, %q; want %d with %q", c.args, code, errs, c.code, c.errs)
+		}
+	}
+	closed := "http://" + s.addr
+	s.stop(t)
+	if code, _, errs := runStoreCLI(t, "status", "--server", closed); code != exitError || !strings.Contains(errs, "cannot reach the server") {
+		t.Errorf("status --server with the server gone: exit %d, %q", code, errs)
+	}
 }
