@@ -21,8 +21,8 @@ func keyDocument(s *Server, c *Call) error {
 	if s.signer == nil {
 		return Errorf(http.StatusNotFound, "this server signs nothing: it has no signing keys")
 	}
-	if len(c.Sub) > MaxKeyIDChars {
-		return Errorf(http.StatusBadRequest, "key id: %d characters, more than the %d allowed", utf8.RuneCountInString(c.Sub), MaxKeyIDChars)
+	if n := utf8.RuneCountInString(c.Sub); n > MaxKeyIDChars {
+		return Errorf(http.StatusBadRequest, "key id: %d characters, more than the %d allowed", n, MaxKeyIDChars)
 	}
 	doc, err := s.signer.Document(c.Sub)
 	switch {
