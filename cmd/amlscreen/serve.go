@@ -66,7 +66,10 @@ created on first start; rotate it with amlscreen keys rotate while serving.
 
 With --upstream, serve also syncs the store from the hosted service or from a
 primary amlscreen serve every --every, and swaps each change in without a
-restart. serve holds the store open for writing, so amlscreen sync and import
+restart. Every poll is one of the upstream's daily downloads (the service's 50,
+or what a primary announces for the key): an --every the limit cannot fit is
+stretched, with a warning. Give a replica's key "daily_download_limit": 0 in
+the primary's keys file to poll more often. serve holds the store open for writing, so amlscreen sync and import
 cannot run on the same store meanwhile; give serve --upstream instead.
 
 SIGTERM or SIGINT stops it gracefully: /readyz turns 503 at once, requests
