@@ -78,7 +78,9 @@ type Config struct {
 	Log *slog.Logger
 	// FlushEvery is how often usage counters are written to the store;
 	// zero means every second, which is what "calls appear in the usage
-	// after a few seconds" promises with room to spare.
+	// after a few seconds" promises with room to spare. Close writes the
+	// rest, so a graceful stop loses no count; a crash loses the calls of
+	// the last FlushEvery, by which a quota can be exceeded once per crash.
 	FlushEvery time.Duration
 	// DailyDownloads is the limit on getConsolidatedFile and
 	// getConsolidatedDelta calls per UTC day for keys without a
