@@ -21,10 +21,7 @@ import (
 
 func TestServeUsageErrors(t *testing.T) {
 	dir := t.TempDir()
-	keys := filepath.Join(dir, "keys.json")
-	if err := os.WriteFile(keys, []byte(`[{"key":"k"}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	keys := writeKeys(t, dir, `[{"key":"k"}]`)
 	t.Setenv(apiKeyEnv, "")
 	for _, c := range []struct {
 		args []string
@@ -55,10 +52,7 @@ func TestServeAndReplica(t *testing.T) {
 	if code, _, errs := runStoreCLI(t, "import", "--store", primaryDB, fixtures+"full_v1.jsonl", "--version", "v1"); code != exitOK {
 		t.Fatalf("import: %s", errs)
 	}
-	keys := filepath.Join(dir, "keys.json")
-	if err := os.WriteFile(keys, []byte(`[{"key":"client-key"},{"key":"replica-key","include_other":true,"features":{"pep_level":true,"source_country":true}}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	keys := writeKeys(t, dir, `[{"key":"client-key"},{"key":"replica-key","include_other":true,"features":{"pep_level":true,"source_country":true}}]`)
 	primary := startServe(t, &serveFlags{store: primaryDB, keys: keys, listen: "127.0.0.1:0", every: time.Hour})
 	if _, err := os.Stat(filepath.Join(dir, "primary", "signing-keys", "keyring.json")); err != nil {
 		t.Errorf("no keyring next to the store: %v", err)
@@ -234,15 +228,8 @@ func TestServeSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
-	dir := t.TempDir()
-	db := filepath.Join(dir, "aml.db")
-	if code, _, errs := runStoreCLI(t, "import", "--store", db, fixtures+"full_v1.jsonl", "--version", "v1"); code != exitOK {
-		t.Fatalf("import: %s", errs)
-	}
-	keys := filepath.Join(dir, "keys.json")
-	if err := os.WriteFile(keys, []byte(`[{"key":"client-key"}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir, db := importedStore(t)
+	keys := writeKeys(t, dir, `[{"key":"client-key"}]`)
 	const delay = 2 * time.Second
 	cmd := cliChild("serve", "--store", db, "--keys", keys, "--listen", "127.0.0.1:0", "--drain-delay", delay.String())
 	stderr, err := cmd.StderrPipe()
@@ -346,11 +333,7 @@ func TestServeSignals(t *testing.T) {
 // TestServeRefusesNoKeys: a keys file with no enabled key stops serve
 // before it listens, with a message saying so.
 func TestServeRefusesNoKeys(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "aml.db")
-	if code, _, errs := runStoreCLI(t, "import", "--store", db, fixtures+"full_v1.jsonl", "--version", "v1"); code != exitOK {
-		t.Fatalf("import: %s", errs)
-	}
+	dir, db := importedStore(t)
 	keys := filepath.Join(dir, "keys.json")
 	for _, body := range []string{"null", "[]", `[{"key":"k","disabled":true}]`} {
 		if err := os.WriteFile(keys, []byte(body), 0o600); err != nil {
@@ -372,15 +355,8 @@ func TestServeRefusesNoKeys(t *testing.T) {
 // downloads a serve killed during a sync left beside the store, also
 // without --upstream.
 func TestServeRemovesLeftoverParts(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "aml.db")
-	if code, _, errs := runStoreCLI(t, "import", "--store", db, fixtures+"full_v1.jsonl", "--version", "v1"); code != exitOK {
-		t.Fatalf("import: %s", errs)
-	}
-	keys := filepath.Join(dir, "keys.json")
-	if err := os.WriteFile(keys, []byte(`[{"key":"k"}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir, db := importedStore(t)
+	keys := writeKeys(t, dir, `[{"key":"k"}]`)
 	part := filepath.Join(dir, "amlscreen-aml.db-getConsolidatedFile-1234.part")
 	if err := os.WriteFile(part, []byte("half a file"), 0o600); err != nil {
 		t.Fatal(err)
@@ -396,16 +372,9 @@ func TestServeRemovesLeftoverParts(t *testing.T) {
 // check cannot open it and say to use --server; with --server they ask the
 // running server through the API and answer as they would from the store.
 func TestReadersAskTheRunningServer(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "aml.db")
-	if code, _, errs := runStoreCLI(t, "import", "--store", db, fixtures+"full_v1.jsonl", "--version", "v1"); code != exitOK {
-		t.Fatalf("import: %s", errs)
-	}
+	dir, db := importedStore(t)
 	local := statusJSON(t, db)
-	keys := filepath.Join(dir, "keys.json")
-	if err := os.WriteFile(keys, []byte(`[{"key":"reader-key","include_other":true}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	keys := writeKeys(t, dir, `[{"key":"reader-key","include_other":true}]`)
 	s := startServe(t, &serveFlags{store: db, keys: keys, listen: "127.0.0.1:0", every: time.Hour})
 	url := "http://" + s.addr
 	t.Setenv(apiKeyEnv, "reader-key")
@@ -470,4 +439,26 @@ func TestReadersAskTheRunningServer(t *testing.T) {
 	if code, _, errs := runStoreCLI(t, "status", "--server", closed); code != exitError || !strings.Contains(errs, "cannot reach the server") {
 		t.Errorf("status --server with the server gone: exit %d, %q", code, errs)
 	}
+}
+
+// importedStore imports the syncer's full_v1 fixture as version v1 into a
+// new store and returns its directory and path.
+func importedStore(t *testing.T) (dir, db string) {
+	t.Helper()
+	dir = t.TempDir()
+	db = filepath.Join(dir, "aml.db")
+	if code, _, errs := runStoreCLI(t, "import", "--store", db, fixtures+"full_v1.jsonl", "--version", "v1"); code != exitOK {
+		t.Fatalf("import: %s", errs)
+	}
+	return dir, db
+}
+
+// writeKeys writes a keys file into dir and returns its path.
+func writeKeys(t *testing.T, dir, body string) string {
+	t.Helper()
+	keys := filepath.Join(dir, "keys.json")
+	if err := os.WriteFile(keys, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }
