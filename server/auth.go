@@ -45,6 +45,11 @@ type APIKey struct {
 	// ArticlesPerCategory raises the 10 articles per category of media
 	// checks; zero means the default.
 	ArticlesPerCategory int `json:"articles_per_category,omitempty"`
+	// DailyDownloadLimit is the number of getConsolidatedFile and
+	// getConsolidatedDelta calls allowed per UTC day: absent means the
+	// service's 50 (Config.DailyDownloads), 0 means no limit, for the keys
+	// of replicas that poll more often than 50 times a day.
+	DailyDownloadLimit *int64 `json:"daily_download_limit,omitempty"`
 
 	id string
 }
@@ -118,6 +123,8 @@ func validateKeys(keys []*APIKey) error {
 			return fmt.Errorf("%s: profile_quota %d is negative", where, *k.ProfileQuota)
 		case k.ArticlesPerCategory < 0:
 			return fmt.Errorf("%s: articles_per_category %d is negative", where, k.ArticlesPerCategory)
+		case k.DailyDownloadLimit != nil && *k.DailyDownloadLimit < 0:
+			return fmt.Errorf("%s: daily_download_limit %d is negative (0 means no limit)", where, *k.DailyDownloadLimit)
 		}
 		for _, c := range []byte(k.Key) {
 			if c < 0x21 || c > 0x7e {
@@ -176,10 +183,28 @@ func (ks *keySet) find(presented string) *APIKey {
 	return k
 }
 
+// ErrNoEnabledKey is returned when a server would get no key that is not
+// disabled: a keys file holding null, [] or only disabled keys. Every
+// request would be refused, so a server refuses to start with it, and a
+// reload to it keeps the keys in force.
+var ErrNoEnabledKey = errors.New("no enabled API key: every request would be refused with 401 or 403; add a key (see the README's keys file)")
+
+func requireEnabled(keys []*APIKey) error {
+	for _, k := range keys {
+		if !k.Disabled {
+			return nil
+		}
+	}
+	return ErrNoEnabledKey
+}
+
 // SetKeys replaces the API keys. Requests in flight keep the key they
-// started with.
+// started with. Keys without one enabled are refused (ErrNoEnabledKey).
 func (s *Server) SetKeys(keys []*APIKey) error {
 	if err := validateKeys(keys); err != nil {
+		return err
+	}
+	if err := requireEnabled(keys); err != nil {
 		return err
 	}
 	s.keys.Store(newKeySet(keys))
@@ -187,7 +212,8 @@ func (s *Server) SetKeys(keys []*APIKey) error {
 }
 
 // ReloadKeys reads the keys file again (on SIGHUP). A file that does not
-// read or check leaves the current keys in place.
+// read or check, or holds no enabled key, leaves the current keys in
+// place.
 func (s *Server) ReloadKeys() error {
 	if s.keysFile == "" {
 		return errors.New("reload keys: the server has no keys file")
@@ -195,6 +221,9 @@ func (s *Server) ReloadKeys() error {
 	keys, err := LoadKeysFile(s.keysFile)
 	if err != nil {
 		return err
+	}
+	if err := requireEnabled(keys); err != nil {
+		return fmt.Errorf("%s: %w", s.keysFile, err)
 	}
 	s.keys.Store(newKeySet(keys))
 	s.log.Info("API keys loaded", "file", s.keysFile, "keys", len(keys))

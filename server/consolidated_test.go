@@ -280,3 +280,74 @@ func applyOK(t *testing.T, f *fixture, a *store.Applied) {
 		t.Fatal(err)
 	}
 }
+
+// TestDownloadLimitPerKey: a key's daily_download_limit replaces the
+// default (0: none), and every download answer announces the key's limit
+// and what is left of it after the answer (a refused call gives its place
+// back).
+func TestDownloadLimitPerKey(t *testing.T) {
+	zero, two := int64(0), int64(2)
+	f := newFixture(t, func(c *Config) {
+		c.KeysFile = ""
+		c.Keys = []*APIKey{{Key: "replica-key", DailyDownloadLimit: &zero}, {Key: "two-key", DailyDownloadLimit: &two}, {Key: keyBasic}}
+	})
+	headers := func(a answer) string {
+		return a.Header.Get(store.HeaderDownloadLimit) + "/" + a.Header.Get(store.HeaderDownloadsRemaining)
+	}
+	for i := range store.DailyDownloadLimit + 10 {
+		a := f.get("replica-key", "/v1/getConsolidatedDelta?previous="+testVersion)
+		if a.StatusCode != 200 || headers(a) != "0/" {
+			t.Fatalf("download %d with no limit: %d, headers %s: %s", i+1, a.StatusCode, headers(a), a.body)
+		}
+	}
+	for i, want := range []struct {
+		path    string
+		status  int
+		headers string
+	}{
+		{"/v1/getConsolidatedFile", 200, "2/1"},
+		{"/v1/getConsolidatedDelta?previous=unknown", 404, "2/1"},
+		{"/v1/getConsolidatedDelta?previous=" + testVersion, 200, "2/0"},
+		{"/v1/getConsolidatedFile", 429, "2/0"},
+	} {
+		a := f.get("two-key", want.path)
+		if a.StatusCode != want.status || headers(a) != want.headers {
+			t.Errorf("call %d %s: %d, headers %s; want %d, %s", i+1, want.path, a.StatusCode, headers(a), want.status, want.headers)
+		}
+	}
+	if a := f.get(keyBasic, "/v1/getConsolidatedFile"); headers(a) != "50/49" {
+		t.Errorf("a key without a limit of its own: headers %s, want the service's 50", headers(a))
+	}
+	if a := f.get(keyBasic, "/v1/checkName?names=putin"); a.Header.Get(store.HeaderDownloadLimit) != "" {
+		t.Error("a check announces a download limit")
+	}
+	if _, err := ParseKeys([]byte(`[{"key":"k","daily_download_limit":-1}]`)); err == nil || !strings.Contains(err.Error(), "daily_download_limit") {
+		t.Errorf("negative limit: %v", err)
+	}
+}
+
+// TestReplicaPollsPastFifty: a replica whose key on the primary has
+// daily_download_limit 0 syncs more than 50 times a day: it follows the
+// limit the primary announces instead of the service's 50. (Before, poll
+// 51 failed with "daily download limit reached: 50 of 50".)
+func TestReplicaPollsPastFifty(t *testing.T) {
+	zero := int64(0)
+	primary := newFixture(t, func(c *Config) {
+		c.KeysFile = ""
+		c.Keys = []*APIKey{{Key: "replica-key", IncludeOther: true, DailyDownloadLimit: &zero}}
+	})
+	rst, err := store.Open(filepath.Join(t.TempDir(), "replica.db"), store.Options{Now: primary.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rst.Close()
+	client := &syncer.Client{Upstream: primary.ts.URL, APIKey: "replica-key", Now: primary.clock.Now, Retry: syncer.Retry{Attempts: 1}}
+	for i := range store.DailyDownloadLimit + 5 {
+		if _, err := client.Sync(context.Background(), rst); err != nil {
+			t.Fatalf("poll %d: %v", i+1, err)
+		}
+	}
+	if n, _ := rst.DownloadsToday(primary.clock.Now()); n != store.DailyDownloadLimit+5 {
+		t.Errorf("replica counted %d downloads", n)
+	}
+}

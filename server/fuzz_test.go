@@ -10,21 +10,25 @@ import (
 )
 
 // fuzzPaths are the endpoints FuzzQuery sends query strings to: every GET
-// endpoint whose answer depends on its parameters, except
-// testWebhookDelivery, which posts to the key's webhook URL.
+// endpoint whose answer depends on its parameters. (testWebhookDelivery
+// checks the profile id, then answers 400: the fuzzing key has no webhook
+// URL to post to.)
 var fuzzPaths = []string{
 	"/v1/checkIndividual", "/v1/checkEntity", "/v1/checkName",
 	"/v1/generateIndividualReport", "/v1/generateEntityReport",
 	"/v1/media/checkIndividual", "/v1/media/checkEntity", "/v1/media/search",
 	"/v1/getSourceList", "/v1/usage", "/v1/getConsolidatedDelta",
 	"/v1/registerIndividual", "/v1/registerEntity", "/v1/removeSearchProfile",
+	"/v1/testWebhookDelivery",
 }
 
 // FuzzQuery sends arbitrary query strings to every endpoint over loopback
 // HTTP: the answer is a success or a client error (400; 429 once a quota
 // is used up; 404 for a delta from an unknown version), never a server
-// error, and every error is a JSON object with a non-empty error_message
-// and nothing else.
+// error; every error is a JSON object with a non-empty error_message of at
+// most maxErrorMessage bytes and nothing else; and there is at most one
+// Warning header, however many unknown parameters. The seeds include
+// values at and beyond every limit of limits.go.
 func FuzzQuery(f *testing.F) {
 	corpus := mediaCorpus(f)
 	fx := newFixture(f, func(c *Config) {
@@ -44,6 +48,19 @@ func FuzzQuery(f *testing.F) {
 		"month=2026-13&scope=all",
 		"cursor=%7B%7D&search_all=ivan",
 		"names=" + url.QueryEscape("Владимир Путин"),
+		// The limits, at and beyond them.
+		"names=" + strings.Repeat("ab ", 170) + "&fuzzy_search=2",
+		"search_all=" + strings.Repeat("ab ", 171),
+		"names=ivan&dob=" + strings.Repeat("1", MaxParamChars+1),
+		"names=ivan&includes=" + strings.Repeat("x,", MaxIncludesChars/2),
+		"profile_id=" + strings.Repeat("p", MaxProfileIDBytes) + "&names=ivan",
+		"profile_id=" + strings.Repeat("p", MaxProfileIDBytes+1) + "&names=ivan",
+		"profile_id=a%00b&names=ivan", "profile_id=%C2%85&search_all=acme",
+		"month=" + strings.Repeat("2026-11", 1000),
+		"previous=" + strings.Repeat("v", 300),
+		"search_all=ivan&cursor=" + strings.Repeat("A", maxCursorChars+1),
+		"names=ivan&q=" + strings.Repeat("z", MaxURLBytes),
+		"names=ivan&" + strings.Repeat("u=1&", 100) + strings.Repeat("v=&w=2&", 60),
 	} {
 		for i := range fuzzPaths {
 			f.Add(uint8(i), q)
@@ -61,6 +78,9 @@ func FuzzQuery(f *testing.F) {
 		query = v.Encode()
 		fx.t = t // the fixture's helpers report on this input
 		a := fx.get(keyFull, path+"?"+query)
+		if w := a.Header.Values("Warning"); len(w) > 1 {
+			t.Fatalf("%s?%.200s: %d Warning headers", path, query, len(w))
+		}
 		switch {
 		case a.StatusCode == 200:
 			return
@@ -76,8 +96,8 @@ func FuzzQuery(f *testing.F) {
 		if err := json.Unmarshal(a.body, &e); err != nil {
 			t.Fatalf("%s?%s: error body is not JSON: %s", path, query, a.body)
 		}
-		if msg, ok := e["error_message"].(string); !ok || msg == "" || len(e) != 1 {
-			t.Fatalf("%s?%s: error body %s", path, query, a.body)
+		if msg, ok := e["error_message"].(string); !ok || msg == "" || len(e) != 1 || len(msg) > maxErrorMessage {
+			t.Fatalf("%s?%.200s: error body %.1000s", path, query, a.body)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/sign"
 )
@@ -20,14 +21,17 @@ func keyDocument(s *Server, c *Call) error {
 	if s.signer == nil {
 		return Errorf(http.StatusNotFound, "this server signs nothing: it has no signing keys")
 	}
+	if n := utf8.RuneCountInString(c.Sub); n > MaxKeyIDChars {
+		return Errorf(http.StatusBadRequest, "key id: %d characters, more than the %d allowed", n, MaxKeyIDChars)
+	}
 	doc, err := s.signer.Document(c.Sub)
 	switch {
 	case errors.Is(err, sign.ErrInvalidKeyID):
-		return Errorf(http.StatusBadRequest, "key id %q: only letters, digits, '.', '_', ':' and '-' are allowed", c.Sub)
+		return Errorf(http.StatusBadRequest, "key id %s: only letters, digits, '.', '_', ':' and '-' are allowed", quote(c.Sub))
 	case errors.Is(err, sign.ErrUnknownKey):
-		return Errorf(http.StatusNotFound, "unknown key id %q", c.Sub)
+		return Errorf(http.StatusNotFound, "unknown key id %s", quote(c.Sub))
 	case err != nil:
-		return fmt.Errorf("key document %q: %w", c.Sub, err)
+		return fmt.Errorf("key document %s: %w", quote(c.Sub), err)
 	}
 	body, err := json.Marshal(doc)
 	if err != nil {

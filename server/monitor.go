@@ -73,6 +73,11 @@ func profileID(c *Call) (string, error) {
 	if id == "" {
 		return "", &engine.ParamError{Param: "profile_id", Msg: "required"}
 	}
+	// Also checked with the other parameters; again here so that no
+	// monitoring endpoint can take an id without the rule.
+	if err := checkProfileID(id); err != nil {
+		return "", err
+	}
 	return id, nil
 }
 

@@ -7,12 +7,15 @@
 //
 // Every /v1 endpoint is a GET with the API key in the x-api-key header and
 // its parameters in the query string. The rules of SEMANTICS.md "Requests
-// and errors" apply to all of them, in this order: an unknown path is 404,
-// another method than GET 405, a missing or unknown key 401, a disabled key
-// 403, a parameter given twice 400, then the endpoint's own parameter rules
-// (400), then quotas (429 with Retry-After). Parameters an endpoint does not
-// define are ignored and named in a Warning header (usage alone refuses
-// them). Every error is JSON {"error_message": "..."}.
+// and errors" apply to all of them, in this order: a request URL longer
+// than MaxURLBytes is 400, an unknown path 404, another method than GET
+// 405, a missing or unknown key 401, a disabled key 403, a parameter given
+// twice, not in UTF-8 or longer than its limit (limits.go) 400, then the
+// endpoint's own parameter rules (400), then quotas (429 with
+// Retry-After). Parameters an endpoint does not define are ignored and
+// named in one Warning header (usage alone refuses them). Every error is
+// JSON {"error_message": "..."}, which quotes at most a short prefix of a
+// value and is never longer than 512 bytes.
 //
 // # Extending
 //
@@ -75,10 +78,13 @@ type Config struct {
 	Log *slog.Logger
 	// FlushEvery is how often usage counters are written to the store;
 	// zero means every second, which is what "calls appear in the usage
-	// after a few seconds" promises with room to spare.
+	// after a few seconds" promises with room to spare. Close writes the
+	// rest, so a graceful stop loses no count; a crash loses the calls of
+	// the last FlushEvery, by which a quota can be exceeded once per crash.
 	FlushEvery time.Duration
 	// DailyDownloads is the limit on getConsolidatedFile and
-	// getConsolidatedDelta calls per key and UTC day; zero means
+	// getConsolidatedDelta calls per UTC day for keys without a
+	// daily_download_limit of their own; zero means
 	// store.DailyDownloadLimit (50, as the service).
 	DailyDownloads int
 	// ProfileCount returns the number of search profiles the key with this
@@ -293,6 +299,15 @@ func (s *Server) Apply(st *store.DB, a *store.Applied) error {
 	return nil
 }
 
+// downloadLimit is k's daily download limit: its own, else the server's
+// default; 0 for none.
+func (s *Server) downloadLimit(k *APIKey) int64 {
+	if k.DailyDownloadLimit != nil {
+		return *k.DailyDownloadLimit
+	}
+	return s.maxDL
+}
+
 // NoteSync records the outcome of a sync from the upstream for /metrics.
 func (s *Server) NoteSync(at time.Time, err error) { s.metrics.synced(at, err) }
 
@@ -365,14 +380,41 @@ type responseWriter struct {
 	key   string
 	path  string
 	calls time.Time
+	dl    *downloads // set on download endpoints
+}
+
+// downloads is where a download call stands in its key's daily limit.
+type downloads struct {
+	limit    int64 // 0: none
+	used     int64 // downloads in today's window, this one included when reserved
+	reserved bool
+}
+
+// announce sets the headers that tell a replica its key's daily download
+// limit and what is left of it after this answer: a refused call gives
+// its place back.
+func (d *downloads) announce(h http.Header, success bool) {
+	h.Set(store.HeaderDownloadLimit, strconv.FormatInt(d.limit, 10))
+	if d.limit == 0 {
+		return
+	}
+	used := d.used
+	if d.reserved && !success {
+		used--
+	}
+	h.Set(store.HeaderDownloadsRemaining, strconv.FormatInt(max(d.limit-used, 0), 10))
 }
 
 // WriteHeader sends the status, counting the call when it is a success.
 func (w *responseWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
-		if w.book != nil && code >= 200 && code < 300 {
+		success := code >= 200 && code < 300
+		if w.book != nil && success {
 			w.book.count(w.key, w.path, w.calls)
+		}
+		if w.dl != nil {
+			w.dl.announce(w.Header(), success)
 		}
 	}
 	w.ResponseWriter.WriteHeader(code)
@@ -416,8 +458,12 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		}
 		s.metrics.observe(ep, w.status, time.Since(start))
 	}()
+	if err := checkURL(r); err != nil {
+		writeError(w, err.(*Error))
+		return
+	}
 	if ep == nil {
-		writeError(w, Errorf(http.StatusNotFound, "unknown path %s", r.URL.Path))
+		writeError(w, Errorf(http.StatusNotFound, "unknown path %s", quote(r.URL.Path)))
 		return
 	}
 	if r.Method != http.MethodGet {
@@ -450,21 +496,29 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 	}
 	var held []reservation
 	if ep.Billed && key.MonthlyQuota != nil {
-		rv, err := s.usage.reserve(key.id, windowMonth, c.Now, *key.MonthlyQuota, s.billed)
+		rv, _, err := s.usage.reserve(key.id, windowMonth, c.Now, *key.MonthlyQuota, s.billed)
 		if err != nil {
 			return err
 		}
 		held = append(held, rv)
 	}
 	if ep.Download {
-		rv, err := s.usage.reserve(key.id, windowDay, c.Now, s.maxDL, s.dl)
-		if err != nil {
-			for _, h := range held {
-				s.usage.release(h)
+		// The key's limit is announced on every answer, refusals
+		// included, so that a replica follows it (syncer.Client).
+		limit := s.downloadLimit(key)
+		c.w.dl = &downloads{limit: limit}
+		if limit > 0 {
+			rv, used, err := s.usage.reserve(key.id, windowDay, c.Now, limit, s.dl)
+			c.w.dl.used = used
+			if err != nil {
+				for _, h := range held {
+					s.usage.release(h)
+				}
+				return err
 			}
-			return err
+			c.w.dl.reserved = true
+			held = append(held, rv)
 		}
-		held = append(held, rv)
 	}
 	err = ep.Handle(s, c)
 	if !c.w.succeeded() {
@@ -494,34 +548,16 @@ func (s *Server) checkParams(ep *Endpoint, c *Call) error {
 		if !utf8.ValidString(vals[0]) {
 			return Errorf(http.StatusBadRequest, "parameter %s is not valid UTF-8 (percent-encode the UTF-8 bytes of the text)", name)
 		}
+		if err := checkValue(name, vals[0]); err != nil {
+			return err
+		}
 	}
 	slices.Sort(unknown)
-	for _, name := range unknown {
-		if ep.Unknown != nil {
-			return ep.Unknown(name)
-		}
-		c.w.Header().Add("Warning", `299 - "unknown parameter ignored: `+quoteWarning(name)+`"`)
+	if len(unknown) > 0 && ep.Unknown != nil {
+		return ep.Unknown(unknown[0])
 	}
+	warnUnknown(c.w.Header(), unknown)
 	return nil
-}
-
-// quoteWarning makes a parameter name safe inside the quoted-string of a
-// Warning header: printable ASCII, quotes and backslashes escaped, short.
-func quoteWarning(name string) string {
-	var b strings.Builder
-	for i := 0; i < len(name) && b.Len() < 100; i++ {
-		c := name[i]
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c >= 0x7f:
-			b.WriteByte('?')
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // lookup finds the endpoint of path, and the element after it for Sub
@@ -561,7 +597,7 @@ func (s *Server) fail(w *responseWriter, ep *Endpoint, err error) {
 func writeError(w http.ResponseWriter, e *Error) {
 	body, _ := json.Marshal(struct {
 		Message string `json:"error_message"`
-	}{e.Message})
+	}{capMessage(e.Message)})
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -316,7 +317,7 @@ func TestErrorRows(t *testing.T) {
 }
 
 // TestUnknownParameterWarning: parameters an endpoint does not define are
-// ignored and named in Warning headers, one per parameter.
+// ignored and named in one Warning header.
 func TestUnknownParameterWarning(t *testing.T) {
 	f := newFixture(t)
 	a := f.get(keyBasic, "/v1/checkIndividual?names=putin&fuzzy=true&country=DE")
@@ -324,7 +325,7 @@ func TestUnknownParameterWarning(t *testing.T) {
 		t.Fatalf("status %d: %s", a.StatusCode, a.body)
 	}
 	got := a.Header.Values("Warning")
-	want := []string{`299 - "unknown parameter ignored: country"`, `299 - "unknown parameter ignored: fuzzy"`}
+	want := []string{`299 - "unknown parameters ignored: country, fuzzy"`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("Warning headers %q, want %q", got, want)
 	}
@@ -412,6 +413,8 @@ func TestKeysReload(t *testing.T) {
 		`[{"key":"a","monthly_quota":-1}]`,
 		`[{"key":"a b"}]`,
 		`[{"key":"a","webhook_url":"ftp://x"}]`,
+		// No enabled key: every client would get 401 or 403.
+		`null`, `[]`, ` [ ] `, `[{"key":"a","disabled":true}]`,
 	} {
 		if err := os.WriteFile(f.keysPath, []byte(bad), 0o600); err != nil {
 			t.Fatal(err)
@@ -427,6 +430,24 @@ func TestKeysReload(t *testing.T) {
 	}
 	if a := f.get("new-key-9999", "/v1/checkName?names=putin"); a.StatusCode != 200 {
 		t.Errorf("keys lost after a failed reload: %d", a.StatusCode)
+	}
+}
+
+// TestNoEnabledKeyRefused: a server does not start on a keys file with no
+// enabled key, nor on an empty Config.Keys.
+func TestNoEnabledKeyRefused(t *testing.T) {
+	f := newFixture(t)
+	for _, body := range []string{`null`, `[]`, `[{"key":"a","disabled":true}]`} {
+		if err := os.WriteFile(f.keysPath, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := New(Config{DB: f.db, KeysFile: f.keysPath})
+		if !errors.Is(err, ErrNoEnabledKey) || !strings.Contains(err.Error(), f.keysPath) {
+			t.Errorf("keys file %s: New gives %v, want ErrNoEnabledKey naming the file", body, err)
+		}
+	}
+	if _, err := New(Config{DB: f.db}); !errors.Is(err, ErrNoEnabledKey) {
+		t.Errorf("no keys: New gives %v", err)
 	}
 }
 

@@ -23,7 +23,7 @@ func init() {
 		// SERVICE.md §4.16 and §7: usage alone refuses other parameters,
 		// with the message about the month format.
 		Unknown: func(name string) error {
-			return Errorf(http.StatusBadRequest, "unsupported parameter %q: usage takes only month, and month must use the yyyy-MM format", name)
+			return Errorf(http.StatusBadRequest, "unsupported parameter %s: usage takes only month, and month must use the yyyy-MM format", quote(name))
 		},
 		Handle: usageReport,
 	})
@@ -65,7 +65,7 @@ func usageReport(s *Server, c *Call) error {
 	if month == "" {
 		month = c.Now.UTC().Format("2006-01")
 	} else if !validMonth(month) {
-		return Errorf(http.StatusBadRequest, "month %q: month must use the yyyy-MM format, e.g. %s", month, c.Now.UTC().Format("2006-01"))
+		return Errorf(http.StatusBadRequest, "month %s: month must use the yyyy-MM format, e.g. %s", quote(month), c.Now.UTC().Format("2006-01"))
 	}
 	counts, err := s.usage.month(c.Key.id, month)
 	if err != nil {
@@ -172,10 +172,11 @@ func (u *usageBook) count(key, path string, now time.Time) {
 	u.mu.Unlock()
 }
 
-// reserve takes a place in the key's window of kind at now, or answers 429
-// with Retry-After until the window ends when limit calls of paths are
-// already in it.
-func (u *usageBook) reserve(key string, kind windowKind, now time.Time, limit int64, paths map[string]bool) (reservation, error) {
+// reserve takes a place in the key's window of kind at now and returns the
+// calls in the window with it, or answers 429 with Retry-After until the
+// window ends when limit calls of paths are already in it (and returns
+// them).
+func (u *usageBook) reserve(key string, kind windowKind, now time.Time, limit int64, paths map[string]bool) (reservation, int64, error) {
 	now = now.UTC()
 	wk := windowKey{key: key, kind: kind, period: now.Format("2006-01")}
 	y, m, d := now.Date()
@@ -186,21 +187,21 @@ func (u *usageBook) reserve(key string, kind windowKind, now time.Time, limit in
 	}
 	used, err := u.window(wk, paths)
 	if err != nil {
-		return reservation{}, err
+		return reservation{}, 0, err
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if *used >= limit {
 		retry := int64(end.Sub(now).Seconds() + 0.999)
 		if kind == windowDay {
-			return reservation{}, &Error{Status: http.StatusTooManyRequests, RetryAfter: retry,
+			return reservation{}, *used, &Error{Status: http.StatusTooManyRequests, RetryAfter: retry,
 				Message: fmt.Sprintf("daily download limit reached: %d of %d getConsolidatedFile and getConsolidatedDelta calls used today (UTC); the next is allowed from %s", *used, limit, end.Format(time.RFC3339))}
 		}
-		return reservation{}, &Error{Status: http.StatusTooManyRequests, RetryAfter: retry,
+		return reservation{}, *used, &Error{Status: http.StatusTooManyRequests, RetryAfter: retry,
 			Message: fmt.Sprintf("monthly quota reached: %d of %d billed requests used this month (UTC); it renews on %s", *used, limit, end.Format(time.RFC3339))}
 	}
 	*used++
-	return reservation{w: wk}, nil
+	return reservation{w: wk}, *used, nil
 }
 
 // release gives a reserved place back, for a call that was not answered.

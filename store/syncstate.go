@@ -14,6 +14,16 @@ import (
 // getConsolidatedDelta calls together, per UTC day (SERVICE.md §8).
 const DailyDownloadLimit = 50
 
+// Response headers by which an amlscreen primary announces the daily
+// download limit of the calling key on getConsolidatedFile and
+// getConsolidatedDelta, so that its replicas follow it instead of
+// assuming DailyDownloadLimit. A limit of 0 means none; the remaining
+// count is absent then.
+const (
+	HeaderDownloadLimit      = "X-Daily-Download-Limit"
+	HeaderDownloadsRemaining = "X-Daily-Downloads-Remaining"
+)
+
 // Download counters live in the sync bucket under "downloads/" and the
 // UTC day; days older than a month are dropped as new ones are counted.
 const (
@@ -129,6 +139,10 @@ type SyncState struct {
 	LastAttempt time.Time `json:"last_attempt,omitzero"` // start of the last sync
 	LastSuccess time.Time `json:"last_success,omitzero"` // end of the last successful sync
 	LastError   string    `json:"last_error,omitempty"`  // why the last sync failed; "" after a success
+	// DownloadLimit is the daily download limit Upstream announced
+	// (HeaderDownloadLimit) with its last download, 0 for none; nil when it
+	// announced none, and DailyDownloadLimit applies.
+	DownloadLimit *int `json:"download_limit,omitempty"`
 }
 
 // SyncState returns the stored sync state; the zero value when none.

@@ -10,9 +10,13 @@
 // full file when the store's version is older than the service keeps
 // deltas for (14 days), when the upstream no longer knows the version, or
 // when the selection of sources (includes) changed. It counts every
-// download against the service's 50 per UTC day in the store, before
-// making it, and stops with a *store.DownloadLimitError when they are used
-// up.
+// download against the daily limit in the store, before making it, and
+// stops with a *store.DownloadLimitError when they are used up: the
+// service's 50 per UTC day, or the limit an amlscreen primary announces
+// for the key (store.HeaderDownloadLimit; 0 for none).
+//
+// Temporary files are named after the store, and a sync first removes
+// those an interrupted sync of the same store left behind.
 //
 // The package is named syncer so that it does not shadow the standard
 // library's sync.
@@ -24,7 +28,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +44,7 @@ import (
 // Sync; a Client is not meant to change while it syncs.
 type Client struct {
 	// Upstream is the base URL; the client appends /v1/getConsolidatedFile
-	// and so on.
+	// and so on. A trailing /v1 is taken off (see NormalizeUpstream).
 	Upstream string
 	// APIKey is sent as the x-api-key header. It is never logged, and is
 	// cut out of any error message that would show it.
@@ -53,7 +59,8 @@ type Client struct {
 	// Retry governs retries of transient failures.
 	Retry Retry
 	// DailyLimit is the number of downloads allowed per UTC day; zero
-	// means store.DailyDownloadLimit.
+	// means the limit the upstream announces, or store.DailyDownloadLimit
+	// when it announces none.
 	DailyLimit int
 	// MaxAge is the age of the store's version beyond which a delta is not
 	// asked for; zero means 14 days.
@@ -108,6 +115,11 @@ type Result struct {
 	// Sources is the number of catalogue entries stored, -1 when the
 	// upstream has no catalogue or it could not be fetched.
 	Sources int
+	// DownloadLimit is the daily download limit of this upstream after
+	// the sync, as it announced it (0 for none); nil when it announced
+	// none, and store.DailyDownloadLimit applies. Kept in the store's sync
+	// state for the next run.
+	DownloadLimit *int
 }
 
 const (
@@ -133,8 +145,9 @@ func (c *Client) log() *slog.Logger {
 // writing. The sync state in the store records how the run went, for
 // status.
 func (c *Client) Sync(ctx context.Context, db *store.DB) (res *Result, err error) {
-	if c.Upstream == "" {
-		return nil, errors.New("sync: no upstream URL")
+	base, err := NormalizeUpstream(c.Upstream)
+	if err != nil {
+		return nil, fmt.Errorf("sync: %w", err)
 	}
 	if c.APIKey == "" {
 		return nil, errors.New("sync: no API key")
@@ -143,9 +156,16 @@ func (c *Client) Sync(ctx context.Context, db *store.DB) (res *Result, err error
 	if err != nil {
 		return nil, fmt.Errorf("sync: %w", err)
 	}
+	res = &Result{Sources: -1}
+	// A limit announced by another upstream says nothing of this one.
+	if state.Upstream == base {
+		res.DownloadLimit = state.DownloadLimit
+	}
 	state.LastAttempt = c.now().UTC()
-	state.Upstream = c.Upstream
+	state.Upstream = base
+	c.removeLeftovers(db)
 	defer func() {
+		state.DownloadLimit = res.DownloadLimit
 		if err != nil {
 			err = c.redact(err)
 			state.LastError = err.Error()
@@ -159,7 +179,6 @@ func (c *Client) Sync(ctx context.Context, db *store.DB) (res *Result, err error
 		}
 	}()
 
-	res = &Result{Sources: -1}
 	if res.Sources, err = c.syncSources(ctx, db); err != nil {
 		return res, err
 	}
@@ -315,4 +334,127 @@ func (d *downloaded) readChanges() ([]record.Change, error) {
 		return nil, fmt.Errorf("getConsolidatedDelta %s: %w", d.version, err)
 	}
 	return changes, nil
+}
+
+// NormalizeUpstream checks an upstream base URL and returns it as the
+// client uses it: http or https with a host, no query or fragment, without
+// a trailing slash or /v1 (the client adds /v1/... itself; a base that
+// ended in /v1 asked for /v1/v1/...).
+func NormalizeUpstream(raw string) (string, error) {
+	if raw == "" {
+		return "", errors.New("no upstream URL")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("upstream %q is not a URL: %w", raw, err)
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", fmt.Errorf("upstream %q: want an http:// or https:// base URL, e.g. https://api.example.com", raw)
+	case u.Host == "":
+		return "", fmt.Errorf("upstream %q has no host", raw)
+	case u.RawQuery != "" || u.Fragment != "":
+		return "", fmt.Errorf("upstream %q: give the base URL without a query or fragment", raw)
+	case u.User != nil:
+		return "", fmt.Errorf("upstream %s: give the base URL without a user or password; the API key goes in AMLSCREEN_API_KEY", u.Redacted())
+	}
+	path := strings.TrimRight(u.Path, "/")
+	path = strings.TrimSuffix(path, "/v1")
+	u.Path, u.RawPath = strings.TrimRight(path, "/"), ""
+	return u.String(), nil
+}
+
+// MinInterval is the shortest interval between syncs that fits a daily
+// download limit (nil: the service's store.DailyDownloadLimit; 0: none,
+// and any interval fits): a tenth of the day's downloads is left for the
+// retries and fallbacks to the full file that a poll sometimes needs.
+// With the service's 50, it is 32 minutes (45 polls a day).
+func MinInterval(limit *int) time.Duration {
+	n := store.DailyDownloadLimit
+	if limit != nil {
+		n = *limit
+	}
+	if n <= 0 {
+		return 0
+	}
+	polls := max(n-n/10, 1)
+	return (24*time.Hour/time.Duration(polls) + time.Minute - 1).Truncate(time.Minute)
+}
+
+// dailyLimit is the limit downloads are counted against: DailyLimit when
+// set, else the one the upstream announced (none: no limit), else the
+// service's.
+func (c *Client) dailyLimit(res *Result) int {
+	switch {
+	case c.DailyLimit > 0:
+		return c.DailyLimit
+	case res.DownloadLimit == nil:
+		return store.DailyDownloadLimit
+	case *res.DownloadLimit == 0:
+		return math.MaxInt32
+	}
+	return *res.DownloadLimit
+}
+
+// Endpoints whose answers are downloaded to temporary files.
+var downloadEndpoints = []string{"getConsolidatedFile", "getConsolidatedDelta"}
+
+// partPrefix starts the names of the temporary files of db's downloads
+// from endpoint; the store's file name in it keeps the syncs of two stores
+// in one directory from removing each other's downloads.
+func partPrefix(db *store.DB, endpoint string) string {
+	return "amlscreen-" + filepath.Base(db.Path()) + "-" + endpoint + "-"
+}
+
+// legacyPartAge is how old a temporary file named the way earlier versions
+// named them (without the store) must be to be removed: no sync takes an
+// hour between writing its file and importing it.
+const legacyPartAge = time.Hour
+
+// removeLeftovers removes what an interrupted sync of db left in the
+// client's temporary directory.
+func (c *Client) removeLeftovers(db *store.DB) {
+	RemoveLeftovers(db, c.tempDir(db), c.log())
+}
+
+// RemoveLeftovers removes from dir the temporary files of db's downloads
+// that an interrupted sync left behind (a serve killed during a full
+// download left one of the file's size each time), and those of earlier
+// versions, which named them without the store, once they are an hour
+// old. The caller holds db open for writing, so no other process is
+// downloading for it. Sync calls it first; serve at start. It returns the
+// number of files removed.
+func RemoveLeftovers(db *store.DB, dir string, log *slog.Logger) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		log.Warn("cannot look for partial downloads to remove", "dir", dir, "error", err.Error())
+		return 0
+	}
+	var removed int
+	var size int64
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".part") {
+			continue
+		}
+		mine, legacy := false, false
+		for _, ep := range downloadEndpoints {
+			mine = mine || strings.HasPrefix(name, partPrefix(db, ep))
+			legacy = legacy || strings.HasPrefix(name, "amlscreen-"+ep+"-")
+		}
+		info, err := e.Info()
+		if err != nil || !mine && !(legacy && time.Since(info.ModTime()) > legacyPartAge) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			log.Warn("cannot remove a partial download", "file", name, "error", err.Error())
+			continue
+		}
+		removed++
+		size += info.Size()
+	}
+	if removed > 0 {
+		log.Info("removed partial downloads an interrupted sync left", "dir", dir, "files", removed, "bytes", size)
+	}
+	return removed
 }

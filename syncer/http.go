@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/amlscreen/amlscreen/record"
@@ -45,6 +47,10 @@ func (e *HTTPError) Error() string {
 		fmt.Fprintf(&b, ": %s", e.Message)
 	}
 	switch e.Status {
+	case http.StatusNotFound:
+		if e.Endpoint != "getSourceList" {
+			b.WriteString(" (the upstream has no such endpoint: --upstream must be the base URL of the service or of a primary amlscreen serve, without /v1)")
+		}
 	case http.StatusUnauthorized:
 		b.WriteString(" (the API key is missing or unknown: check --api-key or AMLSCREEN_API_KEY)")
 	case http.StatusForbidden:
@@ -65,6 +71,20 @@ func (e *HTTPError) Error() string {
 func Permanent(err error) bool {
 	var he *HTTPError
 	return errors.As(err, &he) && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden)
+}
+
+// ErrUnreachable matches the error of a sync whose first request could
+// not connect: the connection was refused or the host name does not
+// exist. It is not retried (a wrong --upstream would cost a minute of
+// retries to report); a sync run with --every tries again at the next
+// interval.
+var ErrUnreachable = errors.New("cannot reach the upstream")
+
+// refused reports whether err shows that nothing listens at the address,
+// or that the name does not resolve.
+func refused(err error) bool {
+	var de *net.DNSError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &de) && de.IsNotFound
 }
 
 // transientError marks a failure worth retrying.
@@ -90,7 +110,11 @@ func (c *Client) http() *http.Client {
 }
 
 func (c *Client) endpoint(name string, q url.Values) string {
-	u := strings.TrimRight(c.Upstream, "/") + "/v1/" + name
+	base, err := NormalizeUpstream(c.Upstream)
+	if err != nil {
+		base = c.Upstream // Sync refuses it first; kept for the message
+	}
+	u := base + "/v1/" + name
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
@@ -232,21 +256,23 @@ func (c *Client) download(ctx context.Context, db *store.DB, endpoint, previous 
 		q.Set("includes", c.Includes)
 	}
 	u := c.endpoint(endpoint, q)
-	limit := c.DailyLimit
-	if limit <= 0 {
-		limit = store.DailyDownloadLimit
-	}
 	var d *downloaded
 	err := c.retry(ctx, endpoint, func() error {
 		// Counted before the request, so that no crash can let a download
 		// go uncounted; taken back only when the request provably never
-		// reached the upstream.
+		// reached the upstream. The limit is the latest the upstream
+		// announced, which an earlier answer of this sync may have changed.
 		now := c.now()
+		limit := c.dailyLimit(res)
 		used, err := db.CountDownload(now, limit)
 		if err != nil {
 			return fmt.Errorf("%s: %w", endpoint, err)
 		}
-		c.log().Info("downloading", "call", endpoint, "previous", previous, "download", fmt.Sprintf("%d of %d today", used, limit))
+		of := fmt.Sprintf("%d of %d today", used, limit)
+		if limit == math.MaxInt32 {
+			of = fmt.Sprintf("%d today, no daily limit announced", used)
+		}
+		c.log().Info("downloading", "call", endpoint, "previous", previous, "download", of)
 		d, err = c.fetch(ctx, db, endpoint, u, res)
 		if notSent(err) {
 			if uerr := db.UncountDownload(now); uerr != nil {
@@ -277,14 +303,15 @@ func (c *Client) fetch(ctx context.Context, db *store.DB, endpoint, u string, re
 		return nil, transport(ctx, endpoint, err)
 	}
 	defer resp.Body.Close()
+	c.noteLimit(resp, res)
 	if resp.StatusCode != http.StatusOK {
 		return nil, answerError(endpoint, resp)
 	}
 	version := resp.Header.Get("File-Version")
 	if version == "" {
-		return nil, fmt.Errorf("%s: the answer carries no File-Version header", endpoint)
+		return nil, fmt.Errorf("%s: the answer carries no File-Version header: is --upstream the base URL of the service?", endpoint)
 	}
-	f, err := os.CreateTemp(c.tempDir(db), "amlscreen-"+endpoint+"-*.part")
+	f, err := os.CreateTemp(c.tempDir(db), partPrefix(db, endpoint)+"*.part")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", endpoint, err)
 	}
@@ -323,6 +350,30 @@ func (c *Client) fetch(ctx context.Context, db *store.DB, endpoint, u string, re
 	return d, nil
 }
 
+// noteLimit follows the daily download limit the upstream announces in
+// resp (store.HeaderDownloadLimit, 0 for none). A successful download
+// without the header means the upstream announces none, and the service's
+// limit applies again; other answers without it (a proxy's error page)
+// change nothing.
+func (c *Client) noteLimit(resp *http.Response, res *Result) {
+	v := resp.Header.Get(store.HeaderDownloadLimit)
+	if v == "" {
+		if resp.StatusCode == http.StatusOK {
+			res.DownloadLimit = nil
+		}
+		return
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		c.log().Warn("ignoring a daily download limit the upstream announces that is not a count", "header", store.HeaderDownloadLimit, "value", v)
+		return
+	}
+	if res.DownloadLimit == nil || *res.DownloadLimit != n {
+		c.log().Info("the upstream announces a daily download limit for this key", "limit", n, "none", n == 0)
+	}
+	res.DownloadLimit = &n
+}
+
 // decodeBody undoes a Content-Encoding.
 func decodeBody(r io.Reader, encoding string) (io.Reader, error) {
 	switch strings.ToLower(strings.TrimSpace(encoding)) {
@@ -351,6 +402,12 @@ func (c *Client) syncSources(ctx context.Context, db *store.DB) (int, error) {
 			return err
 		}
 		resp, err := c.http().Do(req)
+		if refused(err) && ctx.Err() == nil {
+			// The first request of a sync: a wrong --upstream or a
+			// stopped upstream, which retrying for a minute would only
+			// hide.
+			return fmt.Errorf("%w at %s: %w (check --upstream: scheme, host and port; and that the upstream is running)", ErrUnreachable, c.Upstream, err)
+		}
 		if err != nil {
 			return transport(ctx, endpoint, err)
 		}
@@ -373,12 +430,12 @@ func (c *Client) syncSources(ctx context.Context, db *store.DB) (int, error) {
 		return nil
 	})
 	if err != nil {
-		if Permanent(err) || ctx.Err() != nil {
+		if Permanent(err) || ctx.Err() != nil || errors.Is(err, ErrUnreachable) {
 			return -1, err
 		}
 		var he *HTTPError
 		if errors.As(err, &he) && he.Status == http.StatusNotFound {
-			c.log().Info("upstream has no source catalogue; keeping the stored one", "call", endpoint)
+			c.log().Info("upstream has no source catalogue (404); keeping the stored one", "url", c.endpoint(endpoint, nil))
 		} else {
 			c.log().Warn("source catalogue not updated", "call", endpoint, "error", c.redact(err).Error())
 		}

@@ -31,6 +31,7 @@ type upstream struct {
 	deltas  map[string]string // previous -> fixture of the delta to current
 	gzip    bool              // answer with Content-Encoding: gzip
 	sources string            // getSourceList body; "" answers 404
+	limit   string            // X-Daily-Download-Limit of download answers; "" sends none
 
 	// fail lists answers to give before the normal ones, per endpoint:
 	// a status, or 0 to cut the connection in the middle of the body.
@@ -82,6 +83,9 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeErr(w, f[0], "temporarily unavailable")
 		}
 		return
+	}
+	if u.limit != "" && strings.HasPrefix(endpoint, "getConsolidated") {
+		w.Header().Set(store.HeaderDownloadLimit, u.limit)
 	}
 	var body []byte
 	switch endpoint {
@@ -503,8 +507,10 @@ func TestSyncAbortsStalledDownload(t *testing.T) {
 	}
 }
 
-func TestSyncUpstreamDownCostsNoDownloads(t *testing.T) {
-	// A port nobody listens on: every attempt fails to connect.
+// TestSyncFailsFastWhenUnreachable: a refused connection on the first
+// request of a sync (nothing listens at --upstream) fails at once, with
+// a message saying what to check, instead of a minute of retries.
+func TestSyncFailsFastWhenUnreachable(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
@@ -514,7 +520,36 @@ func TestSyncUpstreamDownCostsNoDownloads(t *testing.T) {
 	c := testClient(srv, &logs, &sleeps, nil)
 	c.Upstream = url
 	_, err := c.Sync(context.Background(), db)
-	if err == nil || !strings.Contains(err.Error(), "gave up after 4 attempts") {
+	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "check --upstream") || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("got %v", err)
+	}
+	if len(sleeps) != 0 {
+		t.Errorf("retried %d times", len(sleeps))
+	}
+	if st, _ := db.SyncState(); !strings.Contains(st.LastError, "check --upstream") {
+		t.Errorf("sync state error %q", st.LastError)
+	}
+}
+
+// TestSyncUpstreamDownCostsNoDownloads: an upstream that goes away after
+// the catalogue (a primary restarting) is retried, and the attempts that
+// never reached it do not count against the daily downloads.
+func TestSyncUpstreamDownCostsNoDownloads(t *testing.T) {
+	var srv *httptest.Server
+	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Every later connection is refused.
+		srv.Listener.Close()
+		writeErr(w, 404, "no catalogue")
+	}))
+	srv.Start()
+	defer srv.Close()
+	var logs bytes.Buffer
+	var sleeps []time.Duration
+	db := openStore(t)
+	c := testClient(srv, &logs, &sleeps, nil)
+	c.HTTP = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	_, err := c.Sync(context.Background(), db)
+	if err == nil || !strings.Contains(err.Error(), "gave up after 4 attempts") || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("got %v", err)
 	}
 	if n, _ := db.DownloadsToday(time.Now()); n != 0 {

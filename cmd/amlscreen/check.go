@@ -32,6 +32,10 @@ type checkFlags struct {
 	includeOther bool
 	format       string
 	limit        int
+	server       string
+	apiKey       string
+	// limitSet is set when --limit was given, which --server cannot honour.
+	limitSet bool
 }
 
 func newCheckCmd() *cobra.Command {
@@ -47,16 +51,25 @@ in any order; --fuzzy allows 1 or 2 spelling edits per word (none for words of
 1-2 letters, at most 1 for 3-5 letters). Legal forms (LLC, GmbH, OOO, ...)
 match all their equivalents.
 
-Without --store or --data the embedded sample database is used.
+Without --store or --data the embedded sample database is used. With
+--server URL the check is asked of a running amlscreen serve through the API
+(checkIndividual, checkEntity or checkName, billed as any call; the key from
+--api-key or AMLSCREEN_API_KEY): serve holds its store for writing, so check
+--store cannot open it meanwhile. The answer is the server's: its sources for
+the key, its hits (up to 1000).
 
 Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 		Example: `  amlscreen check --names "vladimir putin" --fuzzy 1
   amlscreen check --type entity --names "acme holdings limited liability company"
   amlscreen check --type individual --names "marina ivanova" --dob 00/00/1975 --gender female --citizenship RU
   amlscreen check --data db.jsonl.gz --search-all "IMO 9116412" --format json
-  amlscreen check --store aml.db --names "acme" --fuzzy 2`,
+  amlscreen check --store aml.db --names "acme" --fuzzy 2
+  AMLSCREEN_API_KEY=... amlscreen check --server http://localhost:8080 --names "acme" --fuzzy 1`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runCheck(cmd.OutOrStdout(), &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.limitSet = cmd.Flags().Changed("limit")
+			return runCheck(cmd.OutOrStdout(), &f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.data, "data", nil, "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)")
@@ -72,6 +85,8 @@ Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 	fl.BoolVar(&f.includeOther, "include-other", false, "include sources of type OTHER in the default sources")
 	fl.StringVar(&f.format, "format", "", "json (the API's CheckResponse) or table (with reasons); default table on a terminal, json otherwise")
 	fl.IntVar(&f.limit, "limit", engine.DefaultLimit, "most records to return (total_hits counts all)")
+	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL (its /v1 API) instead of loading a database")
+	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
 	return cmd
 }
 
@@ -120,9 +135,12 @@ func runCheck(out io.Writer, f *checkFlags) error {
 	if err := engine.Validate(q); err != nil {
 		return paramToUsage(err)
 	}
+	if f.server != "" || f.apiKey != "" {
+		return remoteCheck(out, f, q, format)
+	}
 	db, err := openSource(f.data, f.store)
 	if err != nil {
-		return err
+		return lockHint(err)
 	}
 	if q.Sources, err = db.sourceSet(f.includes, f.includeOther); err != nil {
 		return paramToUsage(err)
@@ -136,18 +154,19 @@ func runCheck(out io.Writer, f *checkFlags) error {
 		_, err = out.Write(append(b, '\n'))
 		return err
 	}
-	return writeCheckTable(out, q, res, db)
+	return writeCheckTable(out, q, res, db.origin, db.version)
 }
 
-// writeCheckTable prints hits with the reason each matched.
-func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, db *database) error {
+// writeCheckTable prints hits with the reason each matched; origin and
+// version say what was searched.
+func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, version string) error {
 	what := q.Names
 	if what == "" {
 		what = q.SearchAll + " (search_all)"
 	}
-	fmt.Fprintf(out, "%d hit(s) for %q (%s check, fuzzy %d) in %s", res.Total, what, q.Kind, q.Fuzzy, db.origin)
-	if db.version != "" {
-		fmt.Fprintf(out, " version %s", db.version)
+	fmt.Fprintf(out, "%d hit(s) for %q (%s check, fuzzy %d) in %s", res.Total, what, q.Kind, q.Fuzzy, origin)
+	if version != "" {
+		fmt.Fprintf(out, " version %s", version)
 	}
 	fmt.Fprintln(out)
 	if res.Total > len(res.Hits) {

@@ -35,6 +35,7 @@ type serveFlags struct {
 	upstream    string
 	apiKey      string
 	every       time.Duration
+	drainDelay  time.Duration
 	// ready, when set, receives the listener's address once the server
 	// accepts connections (tests).
 	ready func(addr string)
@@ -56,17 +57,25 @@ endpoints, getSourceList (signed), getConsolidatedFile and getConsolidatedDelta
 /readyz and /metrics (Prometheus) need no key.
 
 API keys, their quotas, sources and features come from the --keys file (see
-the README); SIGHUP reloads it. Usage counters are kept in the store.
+the README); serve refuses to start when it holds no enabled key. SIGHUP
+reloads it; a file that does not load, or holds no enabled key, keeps the keys
+in force and is logged at ERROR. Usage counters are kept in the store, written
+every second and at shutdown.
 Responses of getSourceList are signed with the keyring in --signing-keys,
 created on first start; rotate it with amlscreen keys rotate while serving.
 
 With --upstream, serve also syncs the store from the hosted service or from a
 primary amlscreen serve every --every, and swaps each change in without a
-restart. serve holds the store open for writing, so amlscreen sync and import
+restart. Every poll is one of the upstream's daily downloads (the service's 50,
+or what a primary announces for the key): an --every the limit cannot fit is
+stretched, with a warning. Give a replica's key "daily_download_limit": 0 in
+the primary's keys file to poll more often. serve holds the store open for writing, so amlscreen sync and import
 cannot run on the same store meanwhile; give serve --upstream instead.
 
-SIGTERM or SIGINT stops it gracefully: /readyz turns 503, requests in flight
-get up to 25 s, usage counters are written.
+SIGTERM or SIGINT stops it gracefully: /readyz turns 503 at once, requests
+are still answered for --drain-delay (5 s) so that load balancers notice and
+stop sending any, then the listener closes, requests in flight get up to 25 s,
+and usage counters are written. A second signal ends the delay early.
 
 Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 		Example: `  amlscreen serve --store aml.db --keys keys.json --listen :8080
@@ -82,9 +91,10 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.listen, "listen", "localhost:8080", "address to listen on, e.g. :8080 for every interface")
 	fl.StringVar(&f.keys, "keys", "", "API keys file (JSON, see the README); required")
 	fl.StringVar(&f.signingKeys, "signing-keys", "", "signing keyring directory (default: signing-keys next to the store)")
-	fl.StringVar(&f.upstream, "upstream", "", "sync from this service or primary amlscreen serve (base URL, without /v1)")
+	fl.StringVar(&f.upstream, "upstream", "", "sync from this service or primary amlscreen serve (base URL; a trailing /v1 is taken off)")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --upstream (default: $"+apiKeyEnv+")")
-	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval")
+	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval (stretched to fit the upstream's daily download limit)")
+	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")
 	return cmd
 }
 
@@ -108,8 +118,18 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	if f.upstream == "" && f.apiKey != "" {
 		return usagef("--api-key: only with --upstream")
 	}
+	var upstream string
+	if f.upstream != "" {
+		var err error
+		if upstream, err = checkUpstream(f.upstream); err != nil {
+			return err
+		}
+	}
 	if f.every <= 0 {
 		return usagef("--every: %v is not a positive interval", f.every)
+	}
+	if f.drainDelay < 0 {
+		return usagef("--drain-delay: %v is negative", f.drainDelay)
 	}
 	if f.upstream == "" {
 		if _, err := os.Stat(f.store); err != nil {
@@ -120,6 +140,9 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		f.signingKeys = filepath.Join(filepath.Dir(f.store), "signing-keys")
 	}
 	log := cliLogger(stderr)
+	if upstream != "" {
+		noteUpstream(log, f.upstream, upstream)
+	}
 	if fi, err := os.Stat(f.keys); err == nil && fi.Mode().Perm()&0o004 != 0 {
 		log.Warn("the keys file is readable by every user; chmod 600 it", "file", f.keys)
 	}
@@ -129,6 +152,8 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		return err
 	}
 	defer st.Close()
+	// Partial downloads of a serve killed while it synced.
+	syncer.RemoveLeftovers(st, filepath.Dir(f.store), log)
 	start := time.Now()
 	db, err := live.Load(st)
 	if err != nil {
@@ -180,6 +205,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	hs := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    server.MaxHeaderBytes,
 		IdleTimeout:       2 * time.Minute,
 		// No write timeout: a consolidated file takes as long as the
 		// client needs to read it.
@@ -205,7 +231,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	syncCtx, stopSync := context.WithCancel(ctx)
 	synced := make(chan struct{})
 	if f.upstream != "" {
-		c := &syncer.Client{Upstream: f.upstream, APIKey: upstreamKey, Log: log, Hook: mon.Hook()}
+		c := &syncer.Client{Upstream: upstream, APIKey: upstreamKey, Log: log, Hook: mon.Hook()}
 		go func() {
 			defer close(synced)
 			syncLoop(syncCtx, c, st, srv, f.every, log)
@@ -227,9 +253,25 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 			running = false
 		}
 	}
-	log.Info("shutting down")
+	// Readiness goes first: load balancers take a probe period or two to
+	// notice, and send requests meanwhile, which are answered. Connections
+	// close after their next answer, so that clients come back through the
+	// balancer, which by then sends them elsewhere.
 	srv.SetReady(false)
 	stopSync()
+	if serveErr == nil && f.drainDelay > 0 {
+		log.Info("shutting down: /readyz answers 503; still answering requests until the drain delay ends", "drain_delay", f.drainDelay.String())
+		hs.SetKeepAlivesEnabled(false)
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		select {
+		case <-time.After(f.drainDelay):
+		case <-again:
+			log.Info("second signal: ending the drain delay now")
+		}
+		signal.Stop(again)
+	}
+	log.Info("shutting down: listener closed; requests in flight get up to " + shutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
@@ -249,11 +291,13 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	return nil
 }
 
-// syncLoop syncs st from the upstream now and then every interval until
-// ctx ends, and swaps every committed change into the server. Failures are
-// logged and retried at the next interval, a rejected key included: the
-// server keeps answering from what it has.
+// syncLoop syncs st from the upstream now and then every interval
+// (stretched to fit the upstream's daily download limit) until ctx ends,
+// and swaps every committed change into the server. Failures are logged
+// and retried at the next interval, a rejected key included: the server
+// keeps answering from what it has.
 func syncLoop(ctx context.Context, c *syncer.Client, st *store.DB, srv *server.Server, every time.Duration, log *slog.Logger) {
+	sched := &pollSchedule{every: every, log: log}
 	for {
 		res, err := c.Sync(ctx, st)
 		if ctx.Err() != nil {
@@ -280,7 +324,7 @@ func syncLoop(ctx context.Context, c *syncer.Client, st *store.DB, srv *server.S
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(every):
+		case <-time.After(sched.next(res)):
 		}
 	}
 }

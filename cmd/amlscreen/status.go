@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,15 +12,23 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/store"
 )
 
 func init() { register(newStatusCmd) }
 
+type statusFlags struct {
+	store  string
+	server string
+	apiKey string
+	format string
+}
+
 func newStatusCmd() *cobra.Command {
-	var storePath, format string
+	var f statusFlags
 	cmd := &cobra.Command{
-		Use:   "status --store PATH [--format table|json]",
+		Use:   "status (--store PATH | --server URL) [--format table|json]",
 		Short: "Show the store's version, record counts, downloads used and size",
 		Long: `Show what the store holds: its version and when it was applied, record counts
 by source_type and entity_type, the downloads of getConsolidatedFile and
@@ -27,97 +36,96 @@ getConsolidatedDelta used today (UTC) against the daily limit, the last sync,
 the source catalogue, the oldest version deltas can be exported from, and the
 size of the file.
 
-The store is opened read-only; status works while no sync or import holds it.
+The store is opened read-only; that works while no other process holds it for
+writing. amlscreen serve does, for as long as it runs: ask it with --server URL
+instead (GET /v1/status, free of charge; the API key from --api-key or
+AMLSCREEN_API_KEY, as sync takes it). The answer is the same, with the
+server's URL as the store.
 
-Exit codes: 0 shown, 1 failure (no such store, store locked), 2 bad flags.`,
+Exit codes: 0 shown, 1 failure (no such store, store locked, server
+unreachable or refusing the key), 2 bad flags.`,
 		Example: `  amlscreen status --store aml.db
-  amlscreen status --store aml.db --format json | jq .version`,
+  amlscreen status --store aml.db --format json | jq .version
+  AMLSCREEN_API_KEY=... amlscreen status --server http://localhost:8080`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runStatus(cmd.OutOrStdout(), storePath, format, time.Now())
+			return runStatus(cmd.Context(), cmd.OutOrStdout(), &f, time.Now())
 		},
 	}
-	cmd.Flags().StringVar(&storePath, "store", "", "store file (bbolt)")
-	cmd.Flags().StringVar(&format, "format", "table", "table or json")
+	fl := cmd.Flags()
+	fl.StringVar(&f.store, "store", "", "store file (bbolt)")
+	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL instead of opening the store")
+	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
+	fl.StringVar(&f.format, "format", "table", "table or json")
 	return cmd
 }
 
-// statusReport is the JSON form of status; keys are snake_case like the
-// API's.
-type statusReport struct {
-	Store          string         `json:"store"`
-	SizeBytes      int64          `json:"size_bytes"`
-	Version        string         `json:"version"`
-	AppliedAt      *time.Time     `json:"applied_at,omitempty"`
-	Full           bool           `json:"full_import"`
-	Records        int            `json:"records"`
-	BySourceType   map[string]int `json:"by_source_type"`
-	ByEntityType   map[string]int `json:"by_entity_type"`
-	DownloadsToday int            `json:"downloads_today"`
-	DownloadLimit  int            `json:"download_limit"`
-	Sources        int            `json:"sources_in_catalogue"`
-	SourcesAt      *time.Time     `json:"sources_synced_at,omitempty"`
-	DeltasFrom     string         `json:"deltas_from,omitempty"`
-	LastSync       *lastSync      `json:"last_sync,omitempty"`
-}
+// statusReport is the JSON form of status: the server's Status, which
+// GET /v1/status answers.
+type statusReport = server.Status
 
-type lastSync struct {
-	Upstream string     `json:"upstream,omitempty"`
-	Includes string     `json:"includes,omitempty"`
-	Attempt  *time.Time `json:"attempt,omitempty"`
-	Success  *time.Time `json:"success,omitempty"`
-	Error    string     `json:"error,omitempty"`
-}
-
-func runStatus(stdout io.Writer, storePath, format string, now time.Time) error {
-	if storePath == "" {
-		return usagef("--store: required")
+func runStatus(ctx context.Context, stdout io.Writer, f *statusFlags, now time.Time) error {
+	switch {
+	case f.store == "" && f.server == "":
+		return usagef("--store: required (or --server URL to ask a running amlscreen serve)")
+	case f.store != "" && f.server != "":
+		return usagef("--store and --server exclude each other")
+	case f.apiKey != "" && f.server == "":
+		return usagef("--api-key: only with --server")
 	}
-	if format != "table" && format != "json" {
-		return usagef("--format: %q is not table or json", format)
+	if f.format != "table" && f.format != "json" {
+		return usagef("--format: %q is not table or json", f.format)
 	}
-	db, err := store.Open(storePath, store.Options{ReadOnly: true})
+	var rep *statusReport
+	var err error
+	if f.server != "" {
+		rep, err = remoteStatus(ctx, f)
+	} else {
+		rep, err = localStatus(f.store, now)
+	}
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	st, err := db.Stats()
-	if err != nil {
-		return err
-	}
-	downloads, err := db.DownloadsToday(now)
-	if err != nil {
-		return err
-	}
-	ss, err := db.SyncState()
-	if err != nil {
-		return err
-	}
-	rep := statusReport{
-		Store: storePath, SizeBytes: st.Size, Version: st.Version.ID, Full: st.Version.Full,
-		Records: st.Records, BySourceType: st.BySourceType, ByEntityType: st.ByEntityType,
-		DownloadsToday: downloads, DownloadLimit: store.DailyDownloadLimit,
-		Sources: st.Sources, SourcesAt: timeOrNil(st.SourcesAt), DeltasFrom: st.DeltasFrom,
-		AppliedAt: timeOrNil(st.Version.AppliedAt),
-	}
-	if ss != (store.SyncState{}) {
-		rep.LastSync = &lastSync{Upstream: ss.Upstream, Includes: ss.Includes,
-			Attempt: timeOrNil(ss.LastAttempt), Success: timeOrNil(ss.LastSuccess), Error: ss.LastError}
-	}
-	if format == "json" {
+	if f.format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	return writeStatusTable(stdout, &rep, now)
+	return writeStatusTable(stdout, rep, now)
 }
 
-func timeOrNil(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
+func localStatus(path string, now time.Time) (*statusReport, error) {
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, lockHint(err)
 	}
-	t = t.UTC()
-	return &t
+	defer db.Close()
+	rep, err := server.ReadStatus(db, now)
+	if err != nil {
+		return nil, err
+	}
+	rep.Store = path
+	return rep, nil
+}
+
+func remoteStatus(ctx context.Context, f *statusFlags) (*statusReport, error) {
+	r, err := newRemote(f.server, f.apiKey)
+	if err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	body, err := r.get(ctx, "status", nil)
+	if err != nil {
+		return nil, err
+	}
+	var rep statusReport
+	if err := json.Unmarshal(body, &rep); err != nil {
+		return nil, fmt.Errorf("server %s: /v1/status is not a status: %w", r.base, err)
+	}
+	rep.Store = r.base
+	return &rep, nil
 }
 
 func writeStatusTable(w io.Writer, r *statusReport, now time.Time) error {
@@ -142,7 +150,11 @@ func writeStatusTable(w io.Writer, r *statusReport, now time.Time) error {
 		fmt.Fprintf(tw, "Applied\t%s, %s\n", when(r.AppliedAt), how)
 	}
 	fmt.Fprintf(tw, "Records\t%d\n", r.Records)
-	fmt.Fprintf(tw, "Downloads today\t%d of %d (UTC day)\n", r.DownloadsToday, r.DownloadLimit)
+	if r.DownloadLimit == 0 {
+		fmt.Fprintf(tw, "Downloads today\t%d (UTC day; the upstream announces no daily limit)\n", r.DownloadsToday)
+	} else {
+		fmt.Fprintf(tw, "Downloads today\t%d of %d (UTC day)\n", r.DownloadsToday, r.DownloadLimit)
+	}
 	if s := r.LastSync; s != nil {
 		fmt.Fprintf(tw, "Upstream\t%s\n", s.Upstream)
 		if s.Includes != "" {

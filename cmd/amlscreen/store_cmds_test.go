@@ -8,7 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/amlscreen/amlscreen/store"
+	"github.com/amlscreen/amlscreen/syncer"
 )
 
 // Tests of sync, import, apply, export and status, through run() as a user
@@ -107,7 +112,12 @@ func TestImportApplyExportStatus(t *testing.T) {
 func TestSyncCommand(t *testing.T) {
 	const key = "cli-key-DO-NOT-PRINT"
 	full, _ := os.ReadFile(fixtures + "full_v1.jsonl")
+	var announce atomic.Value // X-Daily-Download-Limit of downloads, "" for none
+	announce.Store("")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := announce.Load().(string); v != "" {
+			w.Header().Set(store.HeaderDownloadLimit, v)
+		}
 		if r.Header.Get("x-api-key") != key {
 			w.WriteHeader(401)
 			w.Write([]byte(`{"error_message":"unknown key"}`))
@@ -154,6 +164,74 @@ func TestSyncCommand(t *testing.T) {
 	}
 	if rep := statusJSON(t, db); rep.Version != "2025-01-01T00:00:00Z~1" || rep.Records != 4 || rep.LastSync == nil || rep.LastSync.Upstream != srv.URL {
 		t.Fatalf("status %+v", rep)
+	}
+	// An upstream that announces no daily limit (a primary amlscreen, for
+	// a replica's key), given with /v1: followed and shown.
+	announce.Store("0")
+	if code, _, errs := runStoreCLI(t, "sync", "--store", db, "--upstream", srv.URL+"/v1/"); code != exitOK || !strings.Contains(errs, "without /v1") {
+		t.Fatalf("sync with /v1: exit %d: %s", code, errs)
+	}
+	if _, out, _ := runStoreCLI(t, "status", "--store", db); !strings.Contains(words(out), "Downloads today 3 (UTC day; the upstream announces no daily limit)") {
+		t.Errorf("status after a limit of 0 was announced:\n%s", out)
+	}
+	if rep := statusJSON(t, db); rep.DownloadLimit != 0 || rep.LastSync.Upstream != srv.URL {
+		t.Errorf("status JSON %+v", rep)
+	}
+}
+
+// TestSyncUpstreamMistakes: a malformed --upstream is a usage error; one
+// where nothing listens fails at once (not after a minute of retries)
+// with a message saying what to check.
+func TestSyncUpstreamMistakes(t *testing.T) {
+	t.Setenv(apiKeyEnv, "some-key")
+	db := filepath.Join(t.TempDir(), "s.db")
+	for _, bad := range []string{"ftp://example.com", "example.com", "https://example.com/?x=1"} {
+		if code, _, errs := runStoreCLI(t, "sync", "--store", db, "--upstream", bad); code != exitUsage || !strings.Contains(errs, "--upstream") {
+			t.Errorf("--upstream %s: exit %d, %q", bad, code, errs)
+		}
+	}
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	start := time.Now()
+	code, _, errs := runStoreCLI(t, "sync", "--store", db, "--upstream", closed.URL)
+	if code != exitError || !strings.Contains(errs, "connection refused") || !strings.Contains(errs, "check --upstream") {
+		t.Errorf("refused: exit %d, %q", code, errs)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("a refused connection took %v to report", took)
+	}
+}
+
+// TestPollSchedule: --every is stretched to fit the upstream's daily
+// download limit, with a warning, and follows the limit it announces.
+func TestPollSchedule(t *testing.T) {
+	var logs bytes.Buffer
+	p := &pollSchedule{every: 10 * time.Minute, log: cliLogger(&logs)}
+	zero, ten := 0, 10
+	steps := []struct {
+		res  *syncer.Result
+		want time.Duration
+		log  string
+	}{
+		{nil, 32 * time.Minute, "--every 10m0s would poll 144 times a day, each a download, and the upstream allows 50"},
+		{&syncer.Result{}, 32 * time.Minute, ""},
+		{&syncer.Result{DownloadLimit: &zero}, 10 * time.Minute, "allows --every"},
+		{nil, 10 * time.Minute, ""},
+		{&syncer.Result{DownloadLimit: &ten}, 2*time.Hour + 40*time.Minute, "allows 10 downloads a day"},
+	}
+	for i, s := range steps {
+		logs.Reset()
+		if got := p.next(s.res); got != s.want {
+			t.Errorf("step %d: wait %v, want %v", i+1, got, s.want)
+		}
+		if s.log == "" && logs.Len() > 0 || !strings.Contains(logs.String(), s.log) {
+			t.Errorf("step %d: log %q, want %q", i+1, logs.String(), s.log)
+		}
+	}
+	p = &pollSchedule{every: 2 * time.Hour, log: cliLogger(&logs)}
+	logs.Reset()
+	if got := p.next(&syncer.Result{}); got != 2*time.Hour || logs.Len() > 0 {
+		t.Errorf("an --every that fits: %v, log %q", got, logs.String())
 	}
 }
 

@@ -48,8 +48,13 @@ downloaded again when the stored version is older than 14 days, when the
 upstream no longer knows it, or when --includes changed. Each import or delta
 is one transaction: an interrupted sync leaves the previous version whole.
 
-Downloads are counted in the store and never exceed 50 per UTC day, the
-service's limit. Transient failures (5xx, dropped connections) are retried
+Every poll is a download, also one that finds nothing new. Downloads are
+counted in the store and never exceed the daily limit: the service's 50 per
+UTC day, or the limit a primary amlscreen serve announces for the key (none
+for a key with "daily_download_limit": 0). An --every that would poll more
+often than the limit allows (45 polls, leaving room for retries and full
+downloads: every 32m for 50) is stretched to fit, with a warning. A refused
+connection or a wrong --upstream fails at once. Transient failures (5xx, dropped connections) are retried
 with backoff; a rejected key (401, 403) or a used-up quota (429) stops the
 run. With --every, sync keeps running and syncs on that interval; it stops
 on a rejected key and retries other failures at the next interval.
@@ -69,7 +74,7 @@ Exit codes: 0 synced (or up to date), 1 failure, 2 bad flags.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.store, "store", "", "store file (bbolt); created when absent")
-	fl.StringVar(&f.upstream, "upstream", "", "base URL of the service, without /v1")
+	fl.StringVar(&f.upstream, "upstream", "", "base URL of the service or of a primary amlscreen serve (a trailing /v1 is taken off)")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (default: $"+apiKeyEnv+")")
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included', passed to the service (default: the key's sources)")
 	fl.DurationVar(&f.every, "every", 0, "keep running and sync at this interval, e.g. 1h")
@@ -80,8 +85,9 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 	if f.store == "" {
 		return usagef("--store: required")
 	}
-	if f.upstream == "" {
-		return usagef("--upstream: required")
+	upstream, err := checkUpstream(f.upstream)
+	if err != nil {
+		return err
 	}
 	key := f.apiKey
 	if key == "" {
@@ -94,11 +100,9 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 		return usagef("--every: %v is negative", f.every)
 	}
 	log := cliLogger(stderr)
-	if f.every > 0 && f.every < 24*time.Hour/store.DailyDownloadLimit {
-		log.Warn("--every is shorter than the daily download limit allows; some runs will be refused", "every", f.every.String(), "limit_per_day", store.DailyDownloadLimit)
-	}
+	noteUpstream(log, f.upstream, upstream)
 	c := &syncer.Client{
-		Upstream: f.upstream,
+		Upstream: upstream,
 		APIKey:   key,
 		Includes: f.includes,
 		Log:      log,
@@ -110,8 +114,9 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	sched := &pollSchedule{every: f.every, log: log}
 	for {
-		err := syncOnce(ctx, c, f.store)
+		res, err := syncOnce(ctx, c, f.store)
 		if f.every == 0 {
 			return err
 		}
@@ -121,37 +126,106 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 			}
 			log.Error("sync failed; trying again at the next interval", "error", err.Error())
 		}
-		log.Info("next sync", "at", time.Now().Add(f.every).UTC().Format(time.RFC3339))
+		wait := sched.next(res)
+		log.Info("next sync", "at", time.Now().Add(wait).UTC().Format(time.RFC3339))
 		select {
 		case <-ctx.Done():
 			log.Info("stopped")
 			return nil
-		case <-time.After(f.every):
+		case <-time.After(wait):
 		}
 	}
 }
 
+// checkUpstream checks --upstream and returns the base URL the client
+// uses (without a trailing /v1).
+func checkUpstream(raw string) (string, error) {
+	if raw == "" {
+		return "", usagef("--upstream: required")
+	}
+	base, err := syncer.NormalizeUpstream(raw)
+	if err != nil {
+		return "", usagef("--upstream: %v", err)
+	}
+	return base, nil
+}
+
+// noteUpstream logs the base URL used when it differs from the one given
+// by more than a trailing slash: a /v1 the client adds itself.
+func noteUpstream(log *slog.Logger, given, base string) {
+	if strings.TrimRight(given, "/") != base {
+		log.Info("--upstream: using the base URL without /v1; the client adds /v1/... itself", "upstream", base)
+	}
+}
+
+// pollSchedule keeps the interval of sync --every and serve --upstream
+// within the upstream's daily download limit: every poll is a download,
+// also one that finds nothing new, so an --every of 10m (144 polls a day)
+// against the service's 50 would stop syncing for the rest of each UTC day
+// after the 50th. The limit is the one the upstream announces
+// (syncer.Result.DownloadLimit), known from the first poll on.
+type pollSchedule struct {
+	every time.Duration // as asked
+	log   *slog.Logger
+
+	started bool
+	limit   *int
+	wait    time.Duration
+}
+
+// next returns the wait before the next poll, given the result of the last
+// (nil when it failed before learning anything), and logs when the limit
+// makes it differ from --every.
+func (p *pollSchedule) next(res *syncer.Result) time.Duration {
+	if res == nil && p.started {
+		return p.wait
+	}
+	var limit *int
+	if res != nil {
+		limit = res.DownloadLimit
+	}
+	if p.started && (limit == nil) == (p.limit == nil) && (limit == nil || *limit == *p.limit) {
+		return p.wait
+	}
+	was := p.wait
+	p.started, p.limit = true, limit
+	p.wait = max(p.every, syncer.MinInterval(limit))
+	allowed := store.DailyDownloadLimit
+	if limit != nil {
+		allowed = *limit
+	}
+	switch {
+	case p.wait > p.every:
+		p.log.Warn(fmt.Sprintf("--every %v would poll %d times a day, each a download, and the upstream allows %d downloads a day: syncing every %v instead. A replica of a primary amlscreen serve can poll more often with a key that has \"daily_download_limit\": 0 in the primary's keys file",
+			p.every, int((24*time.Hour+p.every-1)/p.every), allowed, p.wait))
+	case was > p.every:
+		p.log.Info("the upstream's daily download limit allows --every: syncing every "+p.every.String(), "limit", allowed)
+	}
+	return p.wait
+}
+
 // syncOnce opens the store only for the time of one sync, so that status
-// and export can read it between runs of sync --every.
-func syncOnce(ctx context.Context, c *syncer.Client, path string) error {
+// and export can read it between runs of sync --every. The result is nil
+// when the store could not be opened.
+func syncOnce(ctx context.Context, c *syncer.Client, path string) (*syncer.Result, error) {
 	db, err := store.Open(path, store.Options{})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer db.Close()
 	res, err := c.Sync(ctx, db)
 	if err != nil {
 		var le *store.DownloadLimitError
 		if errors.As(err, &le) {
-			return fmt.Errorf("sync stopped: %w", err)
+			return res, fmt.Errorf("sync stopped: %w", err)
 		}
-		return err
+		return res, err
 	}
 	if res.UpToDate {
-		return nil
+		return res, nil
 	}
 	c.Log.Info("store updated", "version", res.Version, "records", res.Applied.Records, "downloads", res.Downloads)
-	return nil
+	return res, nil
 }
 
 // cliLogger writes one structured line per event to stderr.

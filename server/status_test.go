@@ -1,0 +1,31 @@
+package server
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestStatusEndpoint: /v1/status answers the store's status for any
+// enabled key, free of charge, and needs a key.
+func TestStatusEndpoint(t *testing.T) {
+	f := newFixture(t)
+	a := f.get(keyQuota, "/v1/status")
+	if a.StatusCode != 200 {
+		t.Fatalf("%d %s", a.StatusCode, a.body)
+	}
+	var st Status
+	if err := json.Unmarshal(a.body, &st); err != nil {
+		t.Fatal(err)
+	}
+	want, err := ReadStatus(f.st, f.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Version != testVersion || st.Records != want.Records || st.Store != "" || st.DownloadLimit != 50 || st.Sources != want.Sources {
+		t.Errorf("status %+v, want %+v", st, want)
+	}
+	f.get("", "/v1/status").errorMessage(t, 401)
+	if u := usageOf(t, f, keyQuota, ""); u.Summary.BilledUsed != 0 {
+		t.Errorf("status was billed: %+v", u.Summary)
+	}
+}
