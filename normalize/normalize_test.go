@@ -116,7 +116,7 @@ func TestRecordNameAndQueryVariants(t *testing.T) {
 // tokenising a token gives the token back.
 func FuzzTokenize(f *testing.F) {
 	for _, s := range []string{"Vladimir Putin", "O'Brien", "Abu-Bakr", "ООО Ромашка", "株式会社トヨタ", "a--b", "-", "x.-y", "Αλέξης", "\u0306", "ǅ",
-		"عبد العزيز", "مسعود پزشک‌فر", "בע״מ", "ג'ורג'", "习近平", "贝拉克·奥巴马", "ｶﾀｶﾅ", "キャッチャー", "김정은", "ᄀ", "ვლადიმერ", "Երևան", "式䃨"} {
+		"عبد العزيز", "مسعود پزشک\u200cفر", "בע״מ", "ג'ורג'", "习近平", "贝拉克·奥巴马", "ｶﾀｶﾅ", "キャッチャー", "김정은", "ᄀ", "ვლადიმერ", "Երևան", "式䃨"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
