@@ -19,8 +19,9 @@ import (
 // personal name, written as lists write one: the surname as one word and
 // the given name's syllables joined by a hyphen (정은 → jong-un), which
 // the hyphen rule indexes as jong, un and jongun, so that Kim Jong Un, Kim
-// Jong-un and Kim Jongun all find it. Any other run is one word, its
-// syllables joined.
+// Jong-un and Kim Jongun all find it. A one-syllable given name is joined
+// to the surname by the hyphen instead (김철 → kim-chol). Any other run is
+// one word, its syllables joined.
 
 var hangulInitial = [19]string{
 	"k", "kk", "n", "t", "tt", "r", "m", "p", "pp", "s", "ss", "", "j",
@@ -84,7 +85,16 @@ func writeHangul(b *strings.Builder, run string) {
 				} else {
 					writeSyllables(b, w[:surname], false)
 				}
-				b.WriteByte(' ')
+				if n-surname == 1 {
+					// A one-syllable given name joins the surname with a
+					// hyphen, as Han names do: 김철 → kim-chol also finds
+					// Kimchol, and a company's name that starts with a
+					// surname syllable its joined spelling (기아 → ki-a
+					// finds Kia).
+					b.WriteByte('-')
+				} else {
+					b.WriteByte(' ')
+				}
 				writeSyllables(b, w[surname:], true)
 				return
 			}

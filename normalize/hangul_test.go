@@ -8,12 +8,13 @@ func TestHangulFold(t *testing.T) {
 		"최룡해":  "choe ryong-hae",
 		"리병철":  "ri pyong-chol",
 		"이재명":  "lee jae-myong", // 이 as the South writes it
-		"남궁민":  "namgung min",   // two-syllable surname
+		"남궁민":  "namgung-min",   // two-syllable surname
 		"삼성전자": "samsongjonja",  // not a personal name: one word
 		"평양":   "pyongyang",     // voiced inside a word
 		"대구":   "taegu",
 		"개성":   "kaesong",
-		"부산":   "pu san",     // a surname first: read as a name
+		"부산":   "pu-san", // a surname first: read as a name
+		"김철":   "kim-chol",
 		"빨래":   "ppallae",    // ㄹ before ㄹ is ll
 		"주식회사": "jusikhoesa", // a legal form is never a name
 	})
@@ -37,6 +38,10 @@ func TestHangulPairs(t *testing.T) {
 		{"김영철", "Kim Yong Chol", 0},
 		{"현송월", "Hyon Song Wol", 0},
 		{"김일성", "Kim Il Sung", 1},
+		{"김철", "Kim Chol", 0},
+		{"김철", "Kimchol", 0},
+		{"한화", "Hanwha", 1},
+		{"기아", "Kia", 0},
 		{"태영호", "Thae Yong Ho", 1},
 		// South Korean names in Revised Romanization or personal spellings:
 		// an edit or two a syllable, more than the strict rule allows for
