@@ -101,8 +101,12 @@ var arabicConsonant = map[rune]string{
 	// Persian
 	'پ': "p", 'چ': "ch", 'ژ': "zh", 'گ': "g", 'ک': "k",
 	// Urdu
-	'ٹ': "t", 'ڈ': "d", 'ڑ': "r", 'ں': "n", 'ہ': "h", 'ھ': "h", 'ڤ': "v",
-	'ڭ': "ng", 'ڠ': "ng", 'ڨ': "g", 'ۋ': "v",
+	'ٹ': "t", 'ڈ': "d", 'ڑ': "r", 'ں': "n", 'ہ': "h", 'ھ': "h",
+	// Pashto
+	'ټ': "t", 'ځ': "dz", 'څ': "ts", 'ډ': "d", 'ړ': "r", 'ږ': "zh", 'ښ': "sh",
+	'ګ': "g", 'ڼ': "n",
+	// Kurdish, Uyghur and the Maghreb
+	'ڕ': "r", 'ڵ': "l", 'ڤ': "v", 'ڭ': "ng", 'ڠ': "ng", 'ڨ': "g",
 }
 
 // persianConsonant overrides arabicConsonant where Persian and Urdu read
@@ -110,10 +114,12 @@ var arabicConsonant = map[rune]string{
 var persianConsonant = map[rune]string{'ث': "s", 'ذ': "z", 'ض': "z"}
 
 // isPersianLetter reports letters that Arabic does not use: a run holding
-// one is Persian or Urdu and takes their readings.
+// one is Persian, Urdu or Pashto and takes their readings (Afghan names are
+// written the Persian way: Mohammad, Abdul).
 func isPersianLetter(r rune) bool {
 	switch r {
-	case 'پ', 'چ', 'ژ', 'گ', 'ک', 'ی', 'ٹ', 'ڈ', 'ڑ', 'ں', 'ہ', 'ھ', 'ے', 'ۀ':
+	case 'پ', 'چ', 'ژ', 'گ', 'ک', 'ی', 'ٹ', 'ڈ', 'ڑ', 'ں', 'ہ', 'ھ', 'ے', 'ۀ',
+		'ټ', 'ځ', 'څ', 'ډ', 'ړ', 'ږ', 'ښ', 'ګ', 'ڼ', 'ۍ', 'ې':
 		return true
 	}
 	return false
@@ -244,7 +250,7 @@ func romanizeArabic(b *strings.Builder, w []rune, persian bool) {
 			return false
 		}
 		switch w[i] {
-		case 'ا', 'أ', 'إ', 'آ', 'ٱ', 'ى', 'ة', 'ۃ':
+		case 'ا', 'أ', 'إ', 'آ', 'ٱ', 'ى', 'ة', 'ۃ', 'ے', 'ۓ', 'ې', 'ێ', 'ە', 'ۆ', 'ۇ', 'ۈ':
 			return true
 		}
 		return false
@@ -268,6 +274,9 @@ func romanizeArabic(b *strings.Builder, w []rune, persian bool) {
 	}
 	for i := 0; i < len(w); i++ {
 		r := w[i]
+		if base, ok := arabicBaseLetter[r]; ok {
+			r = base
+		}
 		if i == 0 && (isAlef(r) || r == 'ع') && len(w) > 2 && !vowelLetter(2) {
 			// An alef that starts a word carries the vowel a following waw
 			// or ya writes: أوباما → obama, إيران → iran.
@@ -309,7 +318,7 @@ func romanizeArabic(b *strings.Builder, w []rune, persian bool) {
 				// (Alone it is a letter of an abbreviation: ش.م.ع.م.)
 				write("a", true)
 			}
-		case 'و', 'ۋ':
+		case 'و':
 			if i == 0 || lastVowel || vowelLetter(i+1) {
 				if persian {
 					write("v", false)
@@ -321,15 +330,21 @@ func romanizeArabic(b *strings.Builder, w []rune, persian bool) {
 			} else {
 				write("u", true)
 			}
-		case 'ي', 'ی', 'ې', 'ۍ':
+		case 'ي', 'ی', 'ۍ':
 			if i == 0 || lastVowel || vowelLetter(i+1) {
 				write("y", false)
 			} else {
 				write("i", true)
 			}
-		case 'ے', 'ۓ':
+		case 'ے', 'ۓ', 'ې', 'ێ', 'ە':
 			write("e", true)
-		case 'ه', 'ہ', 'ە', 'ۀ':
+		case 'ۆ':
+			write("o", true)
+		case 'ۇ', 'ۈ':
+			write("u", true)
+		case 'ۋ':
+			write("v", false)
+		case 'ه', 'ہ', 'ۀ':
 			if i == len(w)-1 && i > 0 && !lastVowel {
 				if persian {
 					write("eh", true)
@@ -373,3 +388,31 @@ func arabicDigit(r rune) int {
 }
 
 func isAlef(r rune) bool { return r == 'ا' || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ' }
+
+// arabicBaseLetter reads the letters of other languages written in Arabic
+// script (Sindhi, Kashmiri, Uyghur, Kurdish, African and historic forms) as
+// the letter they are drawn from, by their Unicode names (BEH WITH THREE
+// DOTS BELOW is read as BEH), so that no letter of a name is dropped. The
+// Persian, Urdu, Pashto and Kurdish letters with sounds of their own are
+// in arabicConsonant and romanizeArabic instead.
+var arabicBaseLetter = map[rune]rune{
+	'ػ': 'ک', 'ؼ': 'ک', 'ؽ': 'ی', 'ؾ': 'ی', 'ؿ': 'ی', 'ٲ': 'ا', 'ٳ': 'ا',
+	'ٷ': 'ۇ', 'ٽ': 'ت', 'ڂ': 'ح', 'ڊ': 'د', 'ڋ': 'د', 'ڏ': 'د', 'ڐ': 'د',
+	'ڒ': 'ر', 'ڔ': 'ر', 'ڗ': 'ر', 'ڙ': 'ر', 'ڛ': 'س', 'ڜ': 'س', 'ڝ': 'ص',
+	'ڞ': 'ص', 'ڟ': 'ط', 'ڠ': 'ع', 'ڢ': 'ف', 'ڣ': 'ف', 'ڥ': 'ف', 'ڧ': 'ق',
+	'ڨ': 'ق', 'ڬ': 'ك', 'ڮ': 'ك', 'ڰ': 'گ', 'ڲ': 'گ', 'ڴ': 'گ', 'ڶ': 'ل',
+	'ڷ': 'ل', 'ڸ': 'ل', 'ڹ': 'ن', 'ڽ': 'ن', 'ڿ': 'چ', 'ۂ': 'ہ', 'ۄ': 'و',
+	'ۊ': 'و', 'ۏ': 'و', 'ۑ': 'ي', 'ۮ': 'د', 'ۯ': 'ر', 'ۺ': 'ش', 'ۻ': 'ض',
+	'ۼ': 'غ', 'ۿ': 'ه', 'ݐ': 'ب', 'ݑ': 'ب', 'ݒ': 'ب', 'ݓ': 'ب', 'ݔ': 'ب',
+	'ݕ': 'ب', 'ݖ': 'ب', 'ݗ': 'ح', 'ݘ': 'ح', 'ݙ': 'د', 'ݚ': 'د', 'ݛ': 'ر',
+	'ݜ': 'س', 'ݝ': 'ع', 'ݞ': 'ع', 'ݟ': 'ع', 'ݠ': 'ف', 'ݡ': 'ف', 'ݢ': 'ک',
+	'ݣ': 'ک', 'ݤ': 'ک', 'ݥ': 'م', 'ݦ': 'م', 'ݧ': 'ن', 'ݨ': 'ن', 'ݩ': 'ن',
+	'ݪ': 'ل', 'ݫ': 'ر', 'ݬ': 'ر', 'ݭ': 'س', 'ݮ': 'ح', 'ݯ': 'ح', 'ݰ': 'س',
+	'ݱ': 'ر', 'ݲ': 'ح', 'ݳ': 'ا', 'ݴ': 'ا', 'ݵ': 'ی', 'ݶ': 'ی', 'ݷ': 'ی',
+	'ݸ': 'و', 'ݹ': 'و', 'ݺ': 'ے', 'ݻ': 'ے', 'ݼ': 'ح', 'ݽ': 'س', 'ݾ': 'س',
+	'ݿ': 'ك', 'ࢠ': 'ب', 'ࢡ': 'ب', 'ࢢ': 'ج', 'ࢣ': 'ط', 'ࢤ': 'ف', 'ࢥ': 'ق',
+	'ࢦ': 'ل', 'ࢧ': 'م', 'ࢨ': 'ي', 'ࢩ': 'ي', 'ࢪ': 'ر', 'ࢫ': 'و', 'ࢮ': 'د',
+	'ࢯ': 'ص', 'ࢰ': 'گ', 'ࢲ': 'ز', 'ࢳ': 'ع', 'ࢴ': 'ك', 'ࢵ': 'ق', 'ࢶ': 'ب',
+	'ࢷ': 'پ', 'ࢸ': 'ت', 'ࢹ': 'ر', 'ࢺ': 'ي', 'ࢾ': 'پ', 'ࢿ': 'ت', 'ࣀ': 'ٹ',
+	'ࣁ': 'چ', 'ࣂ': 'ک', 'ࣃ': 'غ', 'ࣄ': 'ق', 'ࣅ': 'ج', 'ࣆ': 'ج', 'ࣇ': 'ل',
+}

@@ -41,6 +41,12 @@ func TestArabicFold(t *testing.T) {
 		"گرگان":              "gargan",
 		"بھٹو":               "bhutto",
 		"ڈار":                "dar",
+		// Pashto, Kurdish, and a letter read as the one it is drawn from.
+		"ګلبدین حکمتیار": "galbdin hakmtyar",
+		"ځدران":          "dzadran",
+		"ښاغلی":          "shaghli",
+		"ڕەحیم":          "rehim",
+		"ݐب":             "bab",
 		// Digits and punctuation.
 		"١٢٣":         "123",
 		"۱۲۳":         "123",
@@ -87,6 +93,8 @@ func TestArabicPairs(t *testing.T) {
 		{"مسعود پزشکیان", "Masoud Pezeshkian", 0},
 		{"آصف علی زرداری", "Asif Ali Zardari", 0},
 		{"نواز شریف", "Nawaz Sharif", 0},
+		{"جلال\u200cالدین حقانی", "Jalaluddin Haqqani", 2},
+		{"ملا محمد عمر", "Mullah Muhammad Umar", 0},
 		// Out of the strict rule's reach, left to the scored mode: the
 		// article the list leaves out, Abdul as a word of its own, the
 		// Arabic spelling of a Persian name.
