@@ -69,6 +69,8 @@ var hebrewConsonant = map[rune]string{
 	'ג': "g", 'ד': "d", 'ז': "z", 'ח': "h", 'ט': "t", 'ל': "l", 'מ': "m",
 	'ם': "m", 'נ': "n", 'ן': "n", 'ס': "s", 'צ': "tz", 'ץ': "tz", 'ק': "k",
 	'ר': "r", 'ש': "sh", 'ת': "t", 'ך': "kh", 'ף': "f",
+	// Yiddish ligatures
+	'װ': "v",
 }
 
 // hebrewGeresh is the reading of a letter marked with a geresh.
@@ -178,6 +180,10 @@ func romanizeHebrew(b *strings.Builder, w []rune) {
 			default:
 				write("i", true)
 			}
+		case 'ױ':
+			write("oy", true)
+		case 'ײ':
+			write("ey", true)
 		case 'ב', 'כ', 'פ':
 			// Hard at the start of a word and after a consonant, soft
 			// after a vowel and at the end: רבין rabin, אברהם avraham.

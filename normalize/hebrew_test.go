@@ -17,6 +17,7 @@ func TestHebrewFold(t *testing.T) {
 		"בן-גביר":  "ben-gabir",
 		"בן־גביר":  "ben־gabir", // the maqaf, a hyphen to Tokenize
 		"בע״מ":     "bam",
+		"װײַס":     "veys", // Yiddish ligatures (Weiss)
 	})
 }
 

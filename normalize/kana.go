@@ -45,17 +45,27 @@ func isSmallVowel(r rune) bool {
 
 func isSmallY(r rune) bool { return r == 'ャ' || r == 'ュ' || r == 'ョ' }
 
-// toKatakana maps hiragana to katakana; other runes are returned as they are.
+// toKatakana maps hiragana letters and iteration marks to katakana; other
+// runes (the combining voicing marks U+3099 and U+309A, left over where
+// no precomposed letter exists) are returned as they are, and read as
+// nothing.
 func toKatakana(r rune) rune {
-	if r >= 0x3041 && r <= 0x309E {
+	if r >= 0x3041 && r <= 0x3096 || r == 0x309D || r == 0x309E {
 		return r + 0x60
 	}
 	return r
 }
 
+// kanaAinu is the reading of the small katakana for Ainu's final
+// consonants, U+31F0 (ㇰ) to U+31FF (ㇿ).
+var kanaAinu = [16]string{"k", "sh", "s", "t", "n", "h", "h", "f", "h", "h", "m", "r", "r", "r", "r", "r"}
+
 func kanaReading(r rune) string {
 	if r >= 0x30A1 && int(r-0x30A1) < len(kanaRomaji) {
 		return kanaRomaji[r-0x30A1]
+	}
+	if r >= 0x31F0 && r <= 0x31FF {
+		return kanaAinu[r-0x31F0]
 	}
 	return ""
 }
@@ -97,8 +107,8 @@ func writeKanaWord(b *strings.Builder, word string) {
 			}
 			// A syllable is a consonant part, a glide and a vowel.
 			cons, glide, vowel := s[:len(s)-1], "", s[len(s)-1:]
-			if s == "n" {
-				cons, vowel = "n", ""
+			if !strings.ContainsAny(vowel, "aiueo") {
+				cons, vowel = s, "" // ン, and the Ainu finals
 			}
 			switch {
 			case i+1 < len(w) && isSmallY(w[i+1]) && !isSmallY(r) && vowel != "":

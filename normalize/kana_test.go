@@ -26,6 +26,7 @@ func TestKanaFold(t *testing.T) {
 		"ウラジーミル・プーチン": "urajimiru・puchin",
 		"いすゞ":         "isusu", // iteration mark
 		"株式会社トヨタ":     "zhushihuishe toyota",
+		"アイヌ ㇷ゚":      "ainu f",
 	})
 }
 
