@@ -1,9 +1,39 @@
 // Package normalize turns names and free text into the tokens that matching
-// compares: Unicode folding, Cyrillic and Greek transliteration,
-// tokenisation and legal-form canonicalisation, exactly as SEMANTICS.md
-// "Text normalisation" decides. Every part of amlscreen that compares text
-// goes through this package, so the index, the brute-force matcher, batch
-// screening and monitoring agree token for token.
+// compares: Unicode folding, transliteration of every script a name list
+// uses, tokenisation and legal-form canonicalisation, exactly as
+// SEMANTICS.md "Text normalisation" decides. Every part of amlscreen that
+// compares text goes through this package, so the index, the brute-force
+// matcher, batch screening and monitoring agree token for token, and a
+// query in one script finds a record in another.
+//
+// Cyrillic and Greek are transliterated a letter at a time (fold.go).
+// Arabic, Persian and Urdu (arabic.go), Hebrew (hebrew.go), Georgian
+// (georgian.go), Armenian (armenian.go), Korean Hangul (hangul.go),
+// Japanese kana (kana.go) and Han (han.go, in pinyin) are romanised a run
+// of the script at a time, because their letters read by context; each
+// file says which spellings it chooses and why. script.go finds the runs.
+//
+// How close the romanisation comes to the Latin spellings of real names is
+// measured by TestTransliterationQuality on Wikidata name pairs (Latin
+// beside Arabic, Chinese, Hebrew, Japanese, katakana, Korean and Russian
+// script; most are names of European origin written in the other script).
+// Per script: the share of pairs whose romanisation equals the Latin name,
+// is within fuzzy 2 of it under the strict rule, and has its consonant
+// skeleton:
+//
+//	script     pairs   exact  fuzzy 2  skeleton
+//	arabic     12994    8.2%    42.2%     44.1%
+//	chinese    12261    2.1%    16.6%     17.6%
+//	hebrew     10007    9.2%    45.8%     51.4%
+//	japanese   20095    7.4%    37.6%     27.8%
+//	katakana   19762    7.9%    38.6%     28.0%
+//	korean      8251    6.7%    33.4%     23.2%
+//	russian    32927   32.0%    74.9%     48.2%
+//
+// (Before, only Russian was romanised, so every other script scored 0.)
+// Names of the script's own language do far better: the script tests pin
+// real pairs such as 习近平 / Xi Jinping, 김정은 / Kim Jong Un and
+// بشار الأسد / Bashar al-Assad, found exactly.
 package normalize
 
 import (
@@ -44,10 +74,13 @@ var translit = map[rune]string{
 	'φ': "f", 'χ': "ch", 'ψ': "ps", 'ω': "o",
 }
 
-// Fold applies SEMANTICS.md rules 1 and 2 to s: case folding, Cyrillic and
-// Greek transliteration, compatibility decomposition with combining marks
-// dropped, and the special letters above. Punctuation and spaces are kept;
-// Tokens splits on them.
+// Fold applies SEMANTICS.md rules 1 and 2 to s: case folding,
+// transliteration of Cyrillic and Greek and romanisation of the other
+// scripts names are written in, compatibility decomposition with combining
+// marks dropped, and the special letters above. Punctuation and spaces are
+// kept; Tokens splits on them. A romanised run that touches a letter of
+// another script is set apart by a space (Toyota株式会社 → toyota
+// zhushihuishe). Folding is idempotent: Fold(Fold(s)) == Fold(s).
 func Fold(s string) string {
 	switch asciiCase(s) {
 	case plainLower:
@@ -60,7 +93,23 @@ func Fold(s string) string {
 	s = norm.NFC.String(s)
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x0530 {
+			if sc := scriptOf(r); sc != noScript {
+				end := runEnd(s, i, sc)
+				if prev, _ := utf8.DecodeLastRuneInString(s[:i]); i > 0 && isWordBoundaryRune(prev) && !endsInSpace(&b) {
+					b.WriteByte(' ')
+				}
+				foldRun(&b, sc, s, i, end)
+				if next, _ := utf8.DecodeRuneInString(s[end:]); end < len(s) && isWordBoundaryRune(next) {
+					b.WriteByte(' ')
+				}
+				i = end
+				continue
+			}
+		}
+		i += size
 		r = unicode.ToLower(r)
 		if t, ok := translit[r]; ok {
 			b.WriteString(t)
@@ -90,18 +139,21 @@ func Fold(s string) string {
 }
 
 // foldRune writes the compatibility decomposition of r without combining
-// marks, lower-cased (ﬁ → fi, ² → 2, é → e, ｶ → カ).
+// marks, lower-cased (ﬁ → fi, ² → 2, é → e). A decomposition into a script
+// that is romanised by runs (㋐ → ア, ㉮ → 가) is folded again, so that Fold
+// stays idempotent.
 func foldRune(b *strings.Builder, r rune) {
 	var buf [utf8.UTFMax]byte
 	n := utf8.EncodeRune(buf[:], r)
-	if unicode.In(r, unicode.Hangul, unicode.Hiragana, unicode.Katakana) {
-		// Decomposition would split a Hangul syllable into jamo and drop
-		// kana voicing marks (ダ → タ); composing keeps them whole while
-		// still mapping half-width forms (ｶ → カ).
-		b.Write(norm.NFKC.Bytes(buf[:n]))
-		return
-	}
 	d := norm.NFKD.Bytes(buf[:n])
+	for rest := d; len(rest) > 0; {
+		c, size := utf8.DecodeRune(rest)
+		rest = rest[size:]
+		if c >= 0x0530 && scriptOf(c) != noScript {
+			b.WriteString(Fold(string(d)))
+			return
+		}
+	}
 	for len(d) > 0 {
 		c, size := utf8.DecodeRune(d)
 		d = d[size:]
@@ -149,4 +201,8 @@ func asciiCase(s string) int {
 		}
 	}
 	return kind
+}
+
+func endsInSpace(b *strings.Builder) bool {
+	return b.Len() > 0 && b.String()[b.Len()-1] == ' '
 }

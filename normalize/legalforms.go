@@ -27,9 +27,6 @@ type LegalFormTable struct {
 	// byFirst maps the first word of every alias to the aliases starting
 	// with it, longest first, so that the longest alias wins.
 	byFirst map[string][]legalAlias
-	// cjk holds aliases written in Han or kana, which attach to a name
-	// without a space (株式会社トヨタ, 中国石油有限公司).
-	cjk     []legalAlias
 	classes []string // canonical tokens, one per class
 }
 
@@ -104,9 +101,6 @@ func ParseLegalForms(data string) (*LegalFormTable, error) {
 			owner[id] = key
 			la := legalAlias{words: words, canon: canon}
 			t.byFirst[words[0]] = append(t.byFirst[words[0]], la)
-			if len(words) == 1 && hasCJK(words[0]) {
-				t.cjk = append(t.cjk, la)
-			}
 			n++
 		}
 		if n == 0 {
@@ -120,7 +114,6 @@ func ParseLegalForms(data string) (*LegalFormTable, error) {
 		sort.SliceStable(l, func(i, j int) bool { return len(l[i].words) > len(l[j].words) })
 		t.byFirst[w] = l
 	}
-	sort.SliceStable(t.cjk, func(i, j int) bool { return len(t.cjk[i].words[0]) > len(t.cjk[j].words[0]) })
 	return t, nil
 }
 
@@ -131,13 +124,11 @@ func (t *LegalFormTable) Classes() []string { return t.classes }
 // class's canonical token. Where aliases overlap, it picks the rewriting
 // with the fewest tokens, and among those the one with the fewest words
 // left as they are, so "co limited liability company" becomes ~co ~llc
-// rather than ~ltd liability ~co. A Han or kana word that starts or ends
-// with a legal form is split around it first. words is not modified; when
-// nothing changes it is returned as is.
+// rather than ~ltd liability ~co. (A Han, kana or Hangul legal form
+// written onto a name, 株式会社トヨタ, is a word of its own already: Fold
+// splits it off before romanising.) words is not modified; when nothing
+// changes it is returned as is.
 func (t *LegalFormTable) Canonicalize(words []string) []string {
-	if len(t.cjk) > 0 {
-		words = t.splitAllCJK(words)
-	}
 	any := false
 	for _, w := range words {
 		if _, ok := t.byFirst[w]; ok {
@@ -181,57 +172,6 @@ func (t *LegalFormTable) Canonicalize(words []string) []string {
 	return out
 }
 
-// splitAllCJK splits legal forms off Han and kana words; words is returned
-// as is when none has one.
-func (t *LegalFormTable) splitAllCJK(words []string) []string {
-	var out []string
-	for i, w := range words {
-		var parts []string
-		if hasCJK(w) && !t.isWholeAlias(w) {
-			parts = t.splitCJK(w)
-		}
-		if parts == nil {
-			if out != nil {
-				out = append(out, w)
-			}
-			continue
-		}
-		if out == nil {
-			out = append(make([]string, 0, len(words)+1), words[:i]...)
-		}
-		out = append(out, parts...)
-	}
-	if out == nil {
-		return words
-	}
-	return out
-}
-
-// isWholeAlias reports whether w on its own is a one-word alias.
-func (t *LegalFormTable) isWholeAlias(w string) bool {
-	for _, a := range t.byFirst[w] {
-		if len(a.words) == 1 {
-			return true
-		}
-	}
-	return false
-}
-
-// splitCJK splits a legal form off the end or the start of a Han or kana
-// word, or returns nil.
-func (t *LegalFormTable) splitCJK(w string) []string {
-	for _, a := range t.cjk {
-		f := a.words[0]
-		if len(w) > len(f) && strings.HasSuffix(w, f) {
-			return []string{strings.TrimSuffix(w, f), a.canon}
-		}
-		if len(w) > len(f) && strings.HasPrefix(w, f) {
-			return []string{a.canon, strings.TrimPrefix(w, f)}
-		}
-	}
-	return nil
-}
-
 // IsLegalForm reports whether tok is a canonical legal-form token.
 func IsLegalForm(tok string) bool { return strings.HasPrefix(tok, LegalMark) }
 
@@ -256,13 +196,62 @@ func isClassKey(s string) bool {
 	return true
 }
 
-func hasCJK(s string) bool {
+// cjkLegalForms returns the table's aliases written in Han, kana or Hangul
+// alone, longest first. Those scripts write a legal form onto the name
+// without a space (株式会社トヨタ, 中国石油天然气股份有限公司), so Fold cuts
+// them off a word before romanising it (see splitCJKLegal). They are read
+// from the raw table, not through Tokenize, which Fold itself serves.
+func cjkLegalForms() []string {
+	cjkLegalOnce.Do(func() {
+		for _, line := range strings.Split(legalFormsData, "\n") {
+			line = strings.TrimSpace(line)
+			_, rest, ok := strings.Cut(line, ":")
+			if !ok || strings.HasPrefix(line, "#") {
+				continue
+			}
+			for _, a := range strings.Split(rest, "|") {
+				if a = strings.TrimSpace(a); a != "" && allCJK(a) {
+					cjkLegal = append(cjkLegal, a)
+				}
+			}
+		}
+		sort.SliceStable(cjkLegal, func(i, j int) bool { return len(cjkLegal[i]) > len(cjkLegal[j]) })
+	})
+	return cjkLegal
+}
+
+var (
+	cjkLegalOnce sync.Once
+	cjkLegal     []string
+)
+
+func allCJK(s string) bool {
 	for _, r := range s {
-		// Hangul Jamo (U+1100) is the first block of the four scripts:
-		// below it, the table look-ups are skipped.
-		if r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
-			return true
+		if !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// splitCJKLegal cuts a legal form off the end or else the start of a Han,
+// kana or Hangul word: the parts before and after it, and the form. form is
+// "" when the word has none, and the whole word when it is one.
+func splitCJKLegal(word string) (before, form, after string) {
+	for _, f := range cjkLegalForms() {
+		if word == f {
+			return "", f, ""
+		}
+	}
+	for _, f := range cjkLegalForms() {
+		if len(word) > len(f) && strings.HasSuffix(word, f) {
+			return word[:len(word)-len(f)], f, ""
+		}
+	}
+	for _, f := range cjkLegalForms() {
+		if len(word) > len(f) && strings.HasPrefix(word, f) {
+			return "", f, word[len(f):]
+		}
+	}
+	return "", "", word
 }

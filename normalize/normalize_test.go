@@ -59,8 +59,12 @@ func TestTokenize(t *testing.T) {
 		{"IMO 9187629", []string{"imo", "9187629"}, nil},
 		{"ACME (Holdings) & Co.", []string{"acme", "holdings", "co"}, nil},
 		{"  ", nil, nil},
-		{"中国石油天然气集团", []string{"中国石油天然气集团"}, nil},
-		{"محمد بن سلمان", []string{"محمد", "بن", "سلمان"}, nil},
+		{"中国石油天然气集团", []string{"zhongguoshiyoutianranqijituan"}, nil},
+		{"محمد بن سلمان", []string{"muhammad", "bin", "salman"}, nil},
+		{"习近平", []string{"xi", "jinping"}, []Compound{{0, 2, "xijinping"}}},
+		{"김정은", []string{"kim", "jong", "un"}, []Compound{{1, 3, "jongun"}}},
+		{"בן־גביר", []string{"ben", "gabir"}, []Compound{{0, 2, "bengabir"}}},
+		{"田中さくら", []string{"tian", "zhong", "sakura"}, []Compound{{0, 2, "tianzhong"}}},
 		{"Smith/Jones", []string{"smith", "jones"}, nil},
 	}
 	for _, tt := range tests {
@@ -111,7 +115,8 @@ func TestRecordNameAndQueryVariants(t *testing.T) {
 // non-empty valid UTF-8 without separators, folding is idempotent and
 // tokenising a token gives the token back.
 func FuzzTokenize(f *testing.F) {
-	for _, s := range []string{"Vladimir Putin", "O'Brien", "Abu-Bakr", "ООО Ромашка", "株式会社トヨタ", "a--b", "-", "x.-y", "Αλέξης", "\u0306", "ǅ"} {
+	for _, s := range []string{"Vladimir Putin", "O'Brien", "Abu-Bakr", "ООО Ромашка", "株式会社トヨタ", "a--b", "-", "x.-y", "Αλέξης", "\u0306", "ǅ",
+		"عبد العزيز", "مسعود پزشک\u200cفر", "בע״מ", "ג'ורג'", "习近平", "贝拉克·奥巴马", "ｶﾀｶﾅ", "キャッチャー", "김정은", "ᄀ", "ვლადიმერ", "Երևան", "式䃨"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -150,10 +155,27 @@ func FuzzTokenize(f *testing.F) {
 	})
 }
 
-func TestFoldKeepsHangulAndKanaWhole(t *testing.T) {
-	for in, want := range map[string]string{"삼성전자": "삼성전자", "ダイハツ": "ダイハツ", "ｶﾀｶﾅ": "カタカナ"} {
-		if got := Fold(in); got != want {
-			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+// TestFoldScriptForms checks that the forms Unicode has for one letter
+// romanise alike: half-width and full-width katakana, Hangul syllables and
+// their decomposed jamo, Arabic presentation forms and letters.
+func TestFoldScriptForms(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"ダイハツ", "daihatsu"},
+		{"ｶﾀｶﾅ", "katakana"},
+		{"カタカナ", "katakana"},
+		{"삼성전자", "samsongjonja"},
+		{"\u1109\u1161\u11B7\u1109\u1165\u11BC\u110C\u1165\u11AB\u110C\u1161", "samsongjonja"}, // jamo
+		{"ﻣﺤﻤﺪ", "muhammad"}, // presentation forms
+		{"محمد", "muhammad"},
+		{"مُحَمَّد", "muhammad"}, // vowelled
+		{"محـــمد", "muhammad"},  // tatweel
+		{"١٢٣", "123"},
+		{"ש.ש.", "sh.sh."},
+		{"㋐", "a"},
+	}
+	for _, tt := range tests {
+		if got := Fold(tt.in); got != tt.want {
+			t.Errorf("Fold(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -80,8 +80,11 @@ func (t Tokens) Variants() [][]string {
 // Tokenize folds s and splits it into words (SEMANTICS.md rules 3–5):
 // apostrophes and dots inside a word join it (O'Brien → obrien, U.S. → us),
 // hyphens inside a word make a compound, every other punctuation and space
-// separates. Digits are words too. A run of Han or kana characters, which
-// is written without spaces, is one word.
+// separates. Digits are words too. Text in other scripts is romanised by
+// Fold first, which also writes the word breaks those scripts do not
+// (a Chinese or Korean personal name: surname, then the given name as a
+// compound, 习近平 → xi-jinping; a legal form written onto a name,
+// 株式会社トヨタ → zhushihuishe toyota).
 func Tokenize(s string) Tokens {
 	return tokenizeFolded(Fold(s))
 }
@@ -187,7 +190,7 @@ func isJoiner(r rune) bool {
 
 func isHyphen(r rune) bool {
 	switch r {
-	case '-', '‐', '‑', '‒', '–':
+	case '-', '‐', '‑', '‒', '–', '־', '֊':
 		return true
 	}
 	return false
