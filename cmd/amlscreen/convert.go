@@ -25,7 +25,7 @@ format import and bench read. Remarks are parsed into dates and places of birth,
 nationality, gender, links and identifiers; see package convert for the rules.`,
 		Args: cobra.NoArgs,
 	}
-	c.AddCommand(newConvertOFACCmd(), newConvertUNCmd())
+	c.AddCommand(newConvertOFACCmd(), newConvertUNCmd(), newConvertCSLCmd())
 	return c
 }
 
@@ -93,6 +93,74 @@ func newConvertUNCmd() *cobra.Command {
 	return c
 }
 
+func newConvertCSLCmd() *cobra.Command {
+	var file, out, lists, exportType string
+	c := &cobra.Command{
+		Use:   "csl --file consolidated.csv.gz --out FILE.jsonl.gz",
+		Short: "Convert the US Consolidated Screening List (trade.gov CSV)",
+		Long: `csl converts the US Consolidated Screening List in the trade.gov CSV format
+(consolidated.csv, plain or gzip-compressed). Each of its lists becomes a source
+of its own, with ids CSL-<list>-<the CSL's _id>:
+
+  SDN us_csl_sdn   SSI us_csl_ssi   FSE us_csl_fse   PLC us_csl_plc
+  CAP us_csl_cap   NS-MBS us_csl_mbs   CMIC us_csl_cmic   ISN us_csl_isn
+  (Treasury and State sanctions programmes: source_type SANCTION)
+  EL us_csl_el   DPL us_csl_dpl   UVL us_csl_uvl   MEU us_csl_meu   DTC us_csl_dtc
+  (BIS and State export controls: SANCTION unless --export-control-type says OTHER)
+
+Export controls are not sanctions programmes, but they are screened like them,
+and OTHER sources are left out of every check unless the API key includes
+them: converting them as OTHER without changing the keys means they are not
+screened. A list the CSL adds later becomes us_csl_<code> as a SANCTION source.
+Entries without a type (BIS and State lists) are UNKNOWN, which both
+checkIndividual and checkEntity return. The CSL's SDN part duplicates convert
+ofac with other ids: load one of them, or leave SDN out with --lists.`,
+		Example: `  amlscreen convert csl --file consolidated.csv.gz --out us_csl.jsonl.gz
+  amlscreen convert csl --file consolidated.csv --lists el,dpl,uvl,meu,dtc --out us_export_controls.jsonl.gz`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return usagef("--file: required: the CSL CSV (consolidated.csv or .csv.gz)")
+			}
+			if err := checkOut(out); err != nil {
+				return err
+			}
+			o := convert.CSLOptions{}
+			for l := range strings.SplitSeq(lists, ",") {
+				if l = strings.TrimSpace(l); l != "" {
+					o.Lists = append(o.Lists, l)
+				}
+			}
+			switch t := strings.ToUpper(exportType); t {
+			case record.SourceSanction, record.SourceOther:
+				o.ExportControlType = t
+			default:
+				return usagef("--export-control-type: %q is not SANCTION or OTHER", exportType)
+			}
+			return convertFile(cmd, file, out, func(r io.Reader, emit func(*record.Record) error) error {
+				return convert.CSL(r, o, emit)
+			})
+		},
+	}
+	c.Flags().StringVar(&file, "file", "", "the CSL CSV file, plain or .gz")
+	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVar(&lists, "lists", "", "comma-separated list codes to convert (e.g. el,dpl); default every list")
+	c.Flags().StringVar(&exportType, "export-control-type", record.SourceSanction, "source_type of the export-control lists (EL, DPL, UVL, MEU, DTC): SANCTION or OTHER")
+	return c
+}
+
+// convertFile opens file and converts it with conv into out.
+func convertFile(cmd *cobra.Command, file, out string, conv func(io.Reader, func(*record.Record) error) error) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return runConvert(cmd.ErrOrStderr(), cmd.OutOrStdout(), out, func(emit func(*record.Record) error) error {
+		return conv(f, emit)
+	})
+}
+
 func checkOut(out string) error {
 	if out == "" {
 		return usagef("--out: required: the file to write, e.g. list.jsonl.gz, or - for stdout")
@@ -104,10 +172,11 @@ func checkOut(out string) error {
 // records of each entity type were written, which is the first thing to
 // check after converting a new edition of a list.
 func runConvert(stderr, stdout io.Writer, out string, conv convert.Converter) error {
-	counts := map[string]int{}
+	counts, sources := map[string]int{}, map[string]int{}
 	counted := func(emit func(*record.Record) error) error {
 		return conv(func(r *record.Record) error {
 			counts[r.EntityType]++
+			sources[r.SourceID]++
 			return emit(r)
 		})
 	}
@@ -121,19 +190,27 @@ func runConvert(stderr, stdout io.Writer, out string, conv convert.Converter) er
 	if err != nil {
 		return err
 	}
-	types := make([]string, 0, len(counts))
-	for t := range counts {
-		types = append(types, t)
-	}
-	slices.Sort(types)
-	parts := make([]string, len(types))
-	for i, t := range types {
-		parts[i] = fmt.Sprintf("%s %d", t, counts[t])
-	}
 	dest := out
 	if out == "-" {
 		dest = "stdout"
 	}
-	fmt.Fprintf(stderr, "converted %d records to %s (%s)\n", n, dest, strings.Join(parts, ", "))
+	fmt.Fprintf(stderr, "converted %d records to %s (%s)\n", n, dest, countList(counts))
+	if len(sources) > 1 {
+		fmt.Fprintf(stderr, "sources: %s\n", countList(sources))
+	}
 	return nil
+}
+
+// countList writes counts as "A 3, B 1", keys in order.
+func countList(counts map[string]int) string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, counts[k])
+	}
+	return strings.Join(parts, ", ")
 }
