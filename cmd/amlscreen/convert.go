@@ -25,25 +25,26 @@ format import and bench read. Remarks are parsed into dates and places of birth,
 nationality, gender, links and identifiers; see package convert for the rules.`,
 		Args: cobra.NoArgs,
 	}
-	c.AddCommand(newConvertOFACCmd(), newConvertUNCmd(), newConvertCSLCmd())
+	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd())
 	return c
 }
 
 func newConvertOFACCmd() *cobra.Command {
-	var dir, out, list string
+	var dir, file, out, list string
 	c := &cobra.Command{
-		Use:   "ofac --dir DIR --out FILE.jsonl.gz",
-		Short: "Convert the OFAC SDN (or non-SDN) list in legacy CSV format",
-		Example: `  amlscreen convert ofac --dir ../shared/lists --out ofac_sdn.jsonl.gz
-  amlscreen convert ofac --dir ../shared/lists --list nonsdn --out ofac_cons.jsonl.gz`,
+		Use:   "ofac --dir DIR | --file SDN_ENHANCED.ZIP --out FILE.jsonl.gz",
+		Short: "Convert the OFAC SDN list (legacy CSV or enhanced XML)",
+		Long: `ofac converts OFAC's Specially Designated Nationals list, either in the legacy
+CSV format (--dir: sdn.csv, alt.csv, add.csv, sdn_comments.csv) or in the
+enhanced XML format (--file: SDN_ENHANCED.XML or the SDN_ENHANCED.ZIP OFAC
+publishes). Both give the ids OFAC-<ent_num> and the source us_ofac_sdn.
+
+The non-SDN list has its own command, convert ofac-nonsdn; --list nonsdn
+still selects it here, for scripts written before.`,
+		Example: `  amlscreen convert ofac --dir lists/ --out ofac_sdn.jsonl.gz
+  amlscreen convert ofac --file SDN_ENHANCED.ZIP --out ofac_sdn.jsonl.gz`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if dir == "" {
-				return usagef("--dir: required: the directory holding sdn.csv, alt.csv and add.csv")
-			}
-			if err := checkOut(out); err != nil {
-				return err
-			}
 			var l convert.OFACList
 			switch list {
 			case "sdn":
@@ -53,15 +54,67 @@ func newConvertOFACCmd() *cobra.Command {
 			default:
 				return usagef("--list: %q is not sdn or nonsdn", list)
 			}
-			return runConvert(cmd.ErrOrStderr(), cmd.OutOrStdout(), out, func(emit func(*record.Record) error) error {
-				return convert.ConvertOFAC(l, emit)
-			})
+			return runConvertOFAC(cmd, l, dir, file, out)
 		},
 	}
-	c.Flags().StringVar(&dir, "dir", "", "directory with the OFAC CSV files (sdn.csv, alt.csv, add.csv, sdn_comments.csv)")
+	c.Flags().StringVar(&dir, "dir", "", "directory with the CSV files (sdn.csv, alt.csv, add.csv, sdn_comments.csv)")
+	c.Flags().StringVar(&file, "file", "", "the enhanced XML file, or the zip archive holding it")
 	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
-	c.Flags().StringVar(&list, "list", "sdn", "which list: sdn (sdn.csv, …) or nonsdn (cons_prim.csv, …)")
+	c.Flags().StringVar(&list, "list", "sdn", "which list: sdn, or nonsdn (same as convert ofac-nonsdn)")
+	c.Flags().MarkDeprecated("list", "use convert ofac-nonsdn for the non-SDN list")
 	return c
+}
+
+func newConvertOFACNonSDNCmd() *cobra.Command {
+	var dir, file, out string
+	c := &cobra.Command{
+		Use:   "ofac-nonsdn --dir DIR | --file CONS_ENHANCED.ZIP --out FILE.jsonl.gz",
+		Short: "Convert the OFAC consolidated non-SDN list (legacy CSV or enhanced XML)",
+		Long: `ofac-nonsdn converts OFAC's consolidated non-SDN list (SSI, FSE, PLC, CAPTA,
+NS-MBS, CMIC), either in the legacy CSV format (--dir: cons_prim.csv,
+cons_alt.csv, cons_add.csv, cons_comments.csv) or in the enhanced XML format
+(--file: CONS_ENHANCED.XML or the CONS_ENHANCED.ZIP OFAC publishes; the
+archive's declared and actual sizes are checked against a limit before and
+while it is decompressed). Both give the ids OFAC-CONS-<ent_num> and the
+source us_ofac_cons, so either can replace the other.`,
+		Example: `  amlscreen convert ofac-nonsdn --dir lists/ --out ofac_cons.jsonl.gz
+  amlscreen convert ofac-nonsdn --file CONS_ENHANCED.ZIP --out ofac_cons.jsonl.gz`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runConvertOFAC(cmd, convert.NonSDNList(dir), dir, file, out)
+		},
+	}
+	c.Flags().StringVar(&dir, "dir", "", "directory with the CSV files (cons_prim.csv, cons_alt.csv, cons_add.csv, cons_comments.csv)")
+	c.Flags().StringVar(&file, "file", "", "the enhanced XML file, or the zip archive holding it")
+	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	return c
+}
+
+// runConvertOFAC converts l from the CSV files in dir or the enhanced XML
+// in file, whichever was given.
+func runConvertOFAC(cmd *cobra.Command, l convert.OFACList, dir, file, out string) error {
+	switch {
+	case dir == "" && file == "":
+		return usagef("--dir or --file: required: the directory of the CSV files, or the enhanced XML (or its zip)")
+	case dir != "" && file != "":
+		return usagef("--dir and --file exclude each other: give one format")
+	}
+	if err := checkOut(out); err != nil {
+		return err
+	}
+	if dir != "" {
+		return runConvert(cmd.ErrOrStderr(), cmd.OutOrStdout(), out, func(emit func(*record.Record) error) error {
+			return convert.ConvertOFAC(l, emit)
+		})
+	}
+	rc, err := convert.OpenOFACEnhanced(file)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return runConvert(cmd.ErrOrStderr(), cmd.OutOrStdout(), out, func(emit func(*record.Record) error) error {
+		return convert.OFACEnhanced(rc, l, emit)
+	})
 }
 
 func newConvertUNCmd() *cobra.Command {
@@ -69,7 +122,7 @@ func newConvertUNCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:     "un --file FILE --out FILE.jsonl.gz",
 		Short:   "Convert the UN Security Council consolidated list (XML)",
-		Example: `  amlscreen convert un --file ../shared/lists/UN_consolidated.xml --out un_sc.jsonl.gz`,
+		Example: `  amlscreen convert un --file UN_consolidated.xml --out un_sc.jsonl.gz`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if file == "" {
