@@ -25,7 +25,7 @@ format import and bench read. Remarks are parsed into dates and places of birth,
 nationality, gender, links and identifiers; see package convert for the rules.`,
 		Args: cobra.NoArgs,
 	}
-	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd())
+	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd(), newConvertDPLCmd())
 	return c
 }
 
@@ -184,11 +184,9 @@ ofac with other ids: load one of them, or leave SDN out with --lists.`,
 					o.Lists = append(o.Lists, l)
 				}
 			}
-			switch t := strings.ToUpper(exportType); t {
-			case record.SourceSanction, record.SourceOther:
-				o.ExportControlType = t
-			default:
-				return usagef("--export-control-type: %q is not SANCTION or OTHER", exportType)
+			var err error
+			if o.ExportControlType, err = exportControlType(exportType); err != nil {
+				return err
 			}
 			return convertFile(cmd, file, out, func(r io.Reader, emit func(*record.Record) error) error {
 				return convert.CSL(r, o, emit)
@@ -200,6 +198,52 @@ ofac with other ids: load one of them, or leave SDN out with --lists.`,
 	c.Flags().StringVar(&lists, "lists", "", "comma-separated list codes to convert (e.g. el,dpl); default every list")
 	c.Flags().StringVar(&exportType, "export-control-type", record.SourceSanction, "source_type of the export-control lists (EL, DPL, UVL, MEU, DTC): SANCTION or OTHER")
 	return c
+}
+
+func newConvertDPLCmd() *cobra.Command {
+	var file, out, exportType string
+	c := &cobra.Command{
+		Use:   "dpl --file dpl.txt --out FILE.jsonl.gz",
+		Short: "Convert the BIS Denied Persons List (tab-separated dpl.txt)",
+		Long: `dpl converts the Bureau of Industry and Security's Denied Persons List in its
+tab-separated form (dpl.txt, plain or gzip-compressed) into the source
+us_bis_dpl. The file has one row per address and no ids: rows with the same
+name and effective date are one denial order and become one record with every
+address, under the id BIS-DPL-<hash of name and date>, which stays the same
+while the order does. Records are UNKNOWN (the list mixes people and firms),
+so both checkIndividual and checkEntity return them. The same list is part of
+the CSL (convert csl, source us_csl_dpl): load one of the two.`,
+		Example: `  amlscreen convert dpl --file dpl.txt --out us_bis_dpl.jsonl.gz`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return usagef("--file: required: the Denied Persons List (dpl.txt)")
+			}
+			if err := checkOut(out); err != nil {
+				return err
+			}
+			t, err := exportControlType(exportType)
+			if err != nil {
+				return err
+			}
+			return convertFile(cmd, file, out, func(r io.Reader, emit func(*record.Record) error) error {
+				return convert.DPL(r, t, emit)
+			})
+		},
+	}
+	c.Flags().StringVar(&file, "file", "", "the tab-separated Denied Persons List, plain or .gz")
+	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVar(&exportType, "export-control-type", record.SourceSanction, "source_type of the list's records: SANCTION or OTHER")
+	return c
+}
+
+// exportControlType reads --export-control-type.
+func exportControlType(s string) (string, error) {
+	switch t := strings.ToUpper(s); t {
+	case record.SourceSanction, record.SourceOther:
+		return t, nil
+	}
+	return "", usagef("--export-control-type: %q is not SANCTION or OTHER", s)
 }
 
 // convertFile opens file and converts it with conv into out.
