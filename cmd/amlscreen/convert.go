@@ -25,7 +25,7 @@ format import and bench read. Remarks are parsed into dates and places of birth,
 nationality, gender, links and identifiers; see package convert for the rules.`,
 		Args: cobra.NoArgs,
 	}
-	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd(), newConvertDPLCmd())
+	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd(), newConvertDPLCmd(), newConvertSenzingCmd())
 	return c
 }
 
@@ -235,6 +235,94 @@ the CSL (convert csl, source us_csl_dpl): load one of the two.`,
 	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	c.Flags().StringVar(&exportType, "export-control-type", record.SourceSanction, "source_type of the list's records: SANCTION or OTHER")
 	return c
+}
+
+func newConvertSenzingCmd() *cobra.Command {
+	var file, out, sourceID, sourceType string
+	c := &cobra.Command{
+		Use:   "senzing --file senzing.json --out FILE.jsonl.gz",
+		Short: "Convert an OpenSanctions dataset in the Senzing format (e.g. PEPs)",
+		Long: `senzing converts a dataset OpenSanctions exports in the Senzing entity format
+(senzing.json, one JSON object a line, plain or gzip-compressed), such as its
+US Congress PEP list. Ids are OS-<RECORD_ID>; the source is the file's
+DATA_SOURCE in lower case (OS_US_CONGRESS: os_us_congress) unless --source-id
+names another.
+
+source_type follows each record's risk topics (sanction, export.control,
+debarment: SANCTION; crime, wanted: CRIMINAL; role.pep, role.rca, gov.*: PEP;
+else OTHER) unless --source-type fixes it. pep_type comes from the topics and
+the positions held (senator: POLITICIAN, judge: JUDGE, ambassador:
+EMBASSY_OFFICIAL, relatives: RELATIVES_AND_CLOSE_ASSOCIATES, ...), OTHER when
+neither says. Positions are records of their own in the file; they become the
+holders' positions, are not converted themselves, and are counted on stderr.
+The file is read twice, so it must be a file, not a pipe.`,
+		Example: `  amlscreen convert senzing --file us_congress_senzing.json --out us_congress.jsonl.gz
+  amlscreen convert senzing --file peps.json.gz --source-id my_peps --source-type PEP --out my_peps.jsonl.gz`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return usagef("--file: required: the Senzing JSON file")
+			}
+			if err := checkOut(out); err != nil {
+				return err
+			}
+			if sourceID != "" && !validSourceID(sourceID) {
+				return usagef("--source-id: %q: use letters, digits and _ - only", sourceID)
+			}
+			o := convert.SenzingOptions{SourceID: sourceID}
+			if sourceType != "" {
+				t, err := parseSourceType(sourceType)
+				if err != nil {
+					return err
+				}
+				o.SourceType = t
+			}
+			if _, err := os.Stat(file); err != nil {
+				return err
+			}
+			var st convert.SenzingStats
+			err := runConvert(cmd.ErrOrStderr(), cmd.OutOrStdout(), out, func(emit func(*record.Record) error) error {
+				var err error
+				st, err = convert.Senzing(func() (io.ReadCloser, error) { return os.Open(file) }, o, emit)
+				return err
+			})
+			if err == nil && st.Positions > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%d positions read as the positions of the people holding them\n", st.Positions)
+			}
+			return err
+		},
+	}
+	c.Flags().StringVar(&file, "file", "", "the Senzing JSON file, plain or .gz")
+	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVar(&sourceID, "source-id", "", "source_id of every record (default: the file's DATA_SOURCE in lower case)")
+	c.Flags().StringVar(&sourceType, "source-type", "", "source_type of every record: SANCTION, PEP, CRIMINAL, NON_COMPLIANT_TAXPAYER or OTHER (default: from the risk topics)")
+	return c
+}
+
+// sourceTypes are the source types of SERVICE.md 2.1.
+var sourceTypes = []string{record.SourceSanction, record.SourcePEP, record.SourceCriminal, record.SourceNonCompliantTaxpayer, record.SourceOther}
+
+// parseSourceType reads --source-type: one of sourceTypes, any case.
+func parseSourceType(s string) (string, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	if !slices.Contains(sourceTypes, t) {
+		return "", usagef("--source-type: %q is not one of %s", s, strings.Join(sourceTypes, ", "))
+	}
+	return t, nil
+}
+
+// validSourceID reports whether s may name a source: 1 to 64 ASCII
+// letters, digits, "_" and "-", as the catalogue's ids are written.
+func validSourceID(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // exportControlType reads --export-control-type.
