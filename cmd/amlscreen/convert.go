@@ -25,7 +25,7 @@ format import and bench read. Remarks are parsed into dates and places of birth,
 nationality, gender, links and identifiers; see package convert for the rules.`,
 		Args: cobra.NoArgs,
 	}
-	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd(), newConvertDPLCmd(), newConvertSenzingCmd(), newConvertEUCmd(), newConvertUKCmd())
+	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd(), newConvertDPLCmd(), newConvertSenzingCmd(), newConvertEUCmd(), newConvertUKCmd(), newConvertCSVCmd())
 	return c
 }
 
