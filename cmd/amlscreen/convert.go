@@ -18,11 +18,17 @@ func init() { register(newConvertCmd) }
 func newConvertCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "convert",
-		Short: "Convert public sanctions lists into a consolidated file",
-		Long: `convert turns a real public sanctions list into consolidated AML records
-(camelCase JSON Lines, gzip-compressed when the output name ends in .gz), the
-format import and bench read. Remarks are parsed into dates and places of birth,
-nationality, gender, links and identifiers; see package convert for the rules.`,
+		Short: "Convert public lists and internal watchlists into a consolidated file",
+		Long: `convert turns a public sanctions or PEP list, or a bank's own watchlist, into
+consolidated AML records (camelCase JSON Lines, gzip-compressed when the output
+name ends in .gz), the format import, import --merge, check --data and bench
+read. Remarks are parsed into dates and places of birth, nationality, gender,
+links and identifiers; see package convert for the rules. Every record must
+have a valid, unique id, a source and a name, or the conversion stops; the
+output is written under a temporary name and renamed only when complete.
+
+The eu and uk converters were written from the published formats without a
+real edition of those lists at hand.`,
 		Args: cobra.NoArgs,
 	}
 	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd(), newConvertDPLCmd(), newConvertSenzingCmd(), newConvertEUCmd(), newConvertUKCmd(), newConvertCSVCmd())
