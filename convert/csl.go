@@ -63,12 +63,6 @@ type CSLOptions struct {
 	ExportControlType string
 }
 
-// cslColumns are the columns CSL reads, by their header names.
-var cslColumns = []string{"_id", "source", "entity_number", "type", "programs", "name", "title", "addresses",
-	"federal_register_notice", "start_date", "end_date", "standard_order", "license_requirement", "license_policy",
-	"call_sign", "vessel_type", "gross_tonnage", "gross_registered_tonnage", "vessel_flag", "vessel_owner", "remarks",
-	"alt_names", "citizenships", "dates_of_birth", "nationalities", "places_of_birth", "ids"}
-
 // cslCode finds the list code in a source column: the last bracketed
 // abbreviation ("Non-SDN Menu-Based Sanctions List (NS-MBS List) - …"
 // gives NS-MBS).

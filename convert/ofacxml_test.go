@@ -64,6 +64,19 @@ func TestOFACEnhancedFixture(t *testing.T) {
 	}
 	wantRecord(t, recs[1], want)
 
+	// The SDN list's file gives the SDN ids and source.
+	xmlText, err := os.ReadFile("testdata/ofacxml/cons.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdnText := strings.Replace(string(xmlText), ">Consolidated List</sanctionsList>\n      </sanctionsLists>\n    </filters>", ">SDN List</sanctionsList>\n      </sanctionsLists>\n    </filters>", 1)
+	sdnPath := filepath.Join(t.TempDir(), "SDN_ENHANCED.XML")
+	os.WriteFile(sdnPath, []byte(sdnText), 0o600)
+	sdnRecs, err := enhanced(t, sdnPath, SDNList(""))
+	if err != nil || len(sdnRecs) != 2 || sdnRecs[0].ID != "OFAC-9001" || sdnRecs[0].SourceID != SourceOFACSDN {
+		t.Fatalf("SDN file: %v, %d records", err, len(sdnRecs))
+	}
+
 	// The file says it is the Consolidated List: loading it as the SDN
 	// list would put its records under the wrong source.
 	if _, err := enhanced(t, "testdata/ofacxml/cons.xml", SDNList("")); err == nil || !strings.Contains(err.Error(), "not the SDN List") {

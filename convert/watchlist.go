@@ -148,7 +148,7 @@ func watchlistRecord(row *batch.Row, o WatchlistOptions, prefix, defaultType str
 	}
 	id := prefix + raw
 	if !ValidID(id) {
-		return reject(batch.FieldID, raw, fmt.Sprintf("the record id %q is not 1 to %d letters, digits and - _ . :", id, MaxIDLen))
+		return reject(batch.FieldID, raw, fmt.Sprintf("the record id %q is not 1 to %d bytes of letters, digits, '-', '_', '.' and ':'", id, MaxIDLen))
 	}
 	if line, dup := lineOf[id]; dup {
 		return reject(batch.FieldID, raw, fmt.Sprintf("id already used on line %d", line))

@@ -120,7 +120,7 @@ func WriteFile(path string, conv Converter) (n int, err error) {
 // record.Validate refuses.
 func CheckRecord(r *record.Record) error {
 	if !ValidID(r.ID) {
-		return fmt.Errorf("record id %q: ids are 1 to %d letters, digits and - _ . :", r.ID, MaxIDLen)
+		return fmt.Errorf("record id %q: ids are 1 to %d bytes of letters, digits, '-', '_', '.' and ':'", r.ID, MaxIDLen)
 	}
 	if err := r.Validate(); err != nil {
 		return err
