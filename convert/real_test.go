@@ -23,7 +23,7 @@ func checkRecords(t *testing.T, recs []*record.Record) listStats {
 	s := listStats{n: len(recs), byType: map[string]int{}}
 	seen := map[string]bool{}
 	for _, r := range recs {
-		if err := r.Validate(); err != nil {
+		if err := CheckRecord(r); err != nil {
 			t.Errorf("%s: %v", r.ID, err)
 		}
 		if seen[r.ID] {

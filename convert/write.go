@@ -20,6 +20,11 @@ type Converter func(emit func(*record.Record) error) error
 // consolidated JSON Lines, with the camelCase keys of the service's
 // consolidated files, gzip-compressed when gz is set. It returns the number
 // of records written.
+//
+// Every record must pass the consolidated-file rules (CheckRecord), and no
+// id may come twice: an import keeps the last of two records with one id,
+// so a second one would silently hide the first from screening. Either
+// stops the conversion with an error naming the record.
 func WriteJSONL(w io.Writer, gz bool, conv Converter) (n int, err error) {
 	var zw *gzip.Writer
 	if gz {
@@ -28,7 +33,15 @@ func WriteJSONL(w io.Writer, gz bool, conv Converter) (n int, err error) {
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var buf []byte
+	seen := map[string]struct{}{}
 	err = conv(func(r *record.Record) error {
+		if err := CheckRecord(r); err != nil {
+			return err
+		}
+		if _, dup := seen[r.ID]; dup {
+			return fmt.Errorf("record id %s comes twice: ids must be unique", r.ID)
+		}
+		seen[r.ID] = struct{}{}
 		buf = r.Append(buf[:0], record.WriteOptions{Case: record.Camel})
 		buf = append(buf, '\n')
 		if _, err := bw.Write(buf); err != nil {
@@ -55,7 +68,25 @@ func WriteJSONL(w io.Writer, gz bool, conv Converter) (n int, err error) {
 // name ends in ".gz". The records are written under a temporary name in the
 // same directory and renamed into place only when all went well, so a failed
 // conversion never leaves a truncated file that looks complete.
+//
+// A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+// named pipe) is written to as it is: renaming over it would replace the
+// device or pipe with a file.
 func WriteFile(path string, conv Converter) (n int, err error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return 0, fmt.Errorf("write %s: is a directory", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return 0, fmt.Errorf("write %s: %w", path, err)
+		}
+		n, err = WriteJSONL(f, strings.HasSuffix(path, ".gz"), conv)
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write %s: %w", path, cerr)
+		}
+		return n, err
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return 0, fmt.Errorf("create %s: %w", path, err)
@@ -82,4 +113,23 @@ func WriteFile(path string, conv Converter) (n int, err error) {
 		return n, fmt.Errorf("write %s: %w", path, err)
 	}
 	return n, nil
+}
+
+// CheckRecord reports why r cannot go into a consolidated file: an id that
+// breaks the rules (ValidID), no source_id, no name, or what
+// record.Validate refuses.
+func CheckRecord(r *record.Record) error {
+	if !ValidID(r.ID) {
+		return fmt.Errorf("record id %q: ids are 1 to %d bytes of letters, digits, '-', '_', '.' and ':'", r.ID, MaxIDLen)
+	}
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if r.SourceID == "" {
+		return fmt.Errorf("record %s has no source_id", r.ID)
+	}
+	if strings.TrimSpace(r.Name) == "" {
+		return fmt.Errorf("record %s has no name", r.ID)
+	}
+	return nil
 }

@@ -51,7 +51,7 @@ func TestWriteFileFailureLeavesNothing(t *testing.T) {
 	path := filepath.Join(dir, "out.jsonl.gz")
 	boom := errors.New("boom")
 	_, err := WriteFile(path, func(emit func(*record.Record) error) error {
-		if err := emit(&record.Record{ID: "X-1", Name: "A"}); err != nil {
+		if err := emit(&record.Record{ID: "X-1", SourceID: "x", Name: "A"}); err != nil {
 			return err
 		}
 		return boom
@@ -62,5 +62,36 @@ func TestWriteFileFailureLeavesNothing(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 0 {
 		t.Fatalf("directory holds %v after a failed conversion, want nothing", entries)
+	}
+}
+
+func TestWriteRefusesBadRecords(t *testing.T) {
+	ok := record.Record{ID: "X-1", SourceID: "x", Name: "A"}
+	cases := []struct {
+		name string
+		recs []record.Record
+		want string
+	}{
+		{"duplicate id", []record.Record{ok, ok}, "comes twice"},
+		{"space in id", []record.Record{{ID: "X 1", SourceID: "x", Name: "A"}}, "ids are"},
+		{"id too long", []record.Record{{ID: strings.Repeat("a", MaxIDLen+1), SourceID: "x", Name: "A"}}, "ids are"},
+		{"no source", []record.Record{{ID: "X-1", Name: "A"}}, "no source_id"},
+		{"no name", []record.Record{{ID: "X-1", SourceID: "x", Name: " "}}, "no name"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			_, err := WriteJSONL(&buf, false, func(emit func(*record.Record) error) error {
+				for i := range c.recs {
+					if err := emit(&c.recs[i]); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error = %v, want one saying %q", err, c.want)
+			}
+		})
 	}
 }

@@ -14,8 +14,10 @@ func init() { register(newImportCmd) }
 
 func newImportCmd() *cobra.Command {
 	var storePath, version string
+	var merge bool
+	var sources []string
 	cmd := &cobra.Command{
-		Use:   "import --store PATH FILE [--version V]",
+		Use:   "import --store PATH FILE [--version V] [--merge [--sources IDS]]",
 		Short: "Replace the store's records with a consolidated file (air-gapped transfer)",
 		Long: `Import a full consolidated file (JSON Lines, plain or gzip, as
 getConsolidatedFile serves it or export writes it) into the store, replacing
@@ -26,16 +28,23 @@ with its line number, and the store stays at its previous version.
 the file came with, so that deltas can be applied to it later. Without it the
 store makes a version of its own. FILE "-" reads standard input.
 
+--merge replaces only the sources of the file's records and leaves the
+others (see Merging below).
+
 Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 		Example: `  amlscreen import --store aml.db consolidated.jsonl.gz --version "2025-06-01T04:00:00Z~812"
   amlscreen export --store primary.db | amlscreen import --store copy.db - --version "$(amlscreen status --store primary.db --format json | jq -r .version)"`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if merge || len(sources) > 0 {
+				return runMerge(cmd.ErrOrStderr(), storePath, args[0], version, merge, sources)
+			}
 			return runImport(cmd.ErrOrStderr(), storePath, args[0], version)
 		},
 	}
 	cmd.Flags().StringVar(&storePath, "store", "", "store file (bbolt); created when absent")
 	cmd.Flags().StringVar(&version, "version", "", "version of the file (default: a new version of the store's own)")
+	addMergeFlags(cmd, &merge, &sources)
 	return cmd
 }
 
