@@ -162,6 +162,11 @@ type importEntry struct {
 // between. An error from next (a bad line) leaves the store untouched. When
 // an id occurs twice, the later record wins.
 //
+// A feed with no records, or one that would remove more than ShrinkShare
+// of the store's records (unless Options.AllowShrink), is refused with a
+// *ShrinkError before anything is written and before hook runs: see the
+// full-import guard in guard.go.
+//
 // The records are read and encoded before the write transaction starts, so
 // that a slow or failing source never keeps a transaction open, then
 // written in id order, which is what keeps bbolt's work per record
@@ -186,8 +191,11 @@ func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), ho
 	if err != nil {
 		return fmt.Errorf("import %s: %w", version, err)
 	}
+	var shrink bool
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
-		a, err := db.replace(tx, version, entries)
+		var a *Applied
+		var err error
+		a, shrink, err = db.replace(tx, version, entries)
 		if err != nil {
 			return err
 		}
@@ -201,7 +209,19 @@ func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), ho
 	if err != nil {
 		return fmt.Errorf("import %s: %w", version, err)
 	}
+	if shrink {
+		db.guard.allowed.Add(1)
+	}
 	return nil
+}
+
+// mergeOp is one difference between the store and a full import, found
+// by the read-only first pass of replace.
+type mergeOp struct {
+	effect string
+	key    []byte
+	old    []byte // the stored blob, for a delete or an update
+	entry  int    // index into entries, for an add or an update
 }
 
 // readEntries drains next, encoding records on all cores, and returns them
@@ -254,8 +274,12 @@ func (db *DB) readEntries(next func() (*record.Record, error)) ([]importEntry, e
 			}
 			break
 		}
-		if r == nil || r.ID == "" {
+		if r == nil {
 			readErr = fmt.Errorf("record %d: %w", len(entries)+len(j.recs)+1, record.ErrNoID)
+			break
+		}
+		if err := r.Validate(); err != nil {
+			readErr = fmt.Errorf("record %d: %w", len(entries)+len(j.recs)+1, err)
 			break
 		}
 		j.recs = append(j.recs, r)
@@ -280,7 +304,10 @@ func (db *DB) readEntries(next func() (*record.Record, error)) ([]importEntry, e
 }
 
 // replace writes entries (sorted, unique) as the new record set of tx.
-func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Applied, error) {
+// It returns whether the import is a shrink allowed by Options.AllowShrink,
+// and a *ShrinkError, before anything is written, when the guard refuses
+// it.
+func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Applied, bool, error) {
 	recs := tx.Bucket(bucketRecords)
 	// Records go in in key order, so pages can be filled almost full; the
 	// store is read far more than it is changed.
@@ -291,55 +318,79 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 
 	// First pass, read only: merge the old keys with the new ones. bbolt
 	// forbids changing a bucket under a live cursor, so the writes wait for
-	// the second pass.
-	var puts []int    // indexes into entries
-	var dels [][]byte // keys of records that are gone
+	// the second pass; the values seen stay valid until then, as nothing
+	// is written in between. Nothing is decoded before the guard has
+	// looked at the counts, so a refused import costs one walk of the keys.
+	var ops []mergeOp
+	kept := 0
 	c := recs.Cursor()
 	k, v := c.First()
 	for i := range entries {
 		e := &entries[i]
 		for k != nil && bytes.Compare(k, e.key) < 0 {
-			if err := db.noteDeleted(a, k, v, first); err != nil {
-				return nil, err
-			}
-			dels = append(dels, bytes.Clone(k))
+			ops = append(ops, mergeOp{effect: EffectDelete, key: k, old: v})
 			k, v = c.Next()
 		}
 		if k != nil && bytes.Equal(k, e.key) {
+			kept++
 			if !bytes.Equal(v, e.blob) {
-				if err := db.noteUpdated(a, v, e, first); err != nil {
-					return nil, err
-				}
-				puts = append(puts, i)
+				ops = append(ops, mergeOp{effect: EffectUpdate, key: k, old: v, entry: i})
 			}
 			k, v = c.Next()
 			continue
 		}
-		if !first {
-			after, err := db.codec.decode(e.blob)
-			if err != nil {
-				return nil, err
-			}
-			a.Changes = append(a.Changes, AppliedChange{ID: string(e.key), Effect: EffectAdd, After: after})
-		}
-		a.Added++
-		puts = append(puts, i)
+		ops = append(ops, mergeOp{effect: EffectAdd, key: e.key, entry: i})
 	}
 	for ; k != nil; k, v = c.Next() {
-		if err := db.noteDeleted(a, k, v, first); err != nil {
-			return nil, err
-		}
-		dels = append(dels, bytes.Clone(k))
+		ops = append(ops, mergeOp{effect: EffectDelete, key: k, old: v})
 	}
+	before := kept
+	for i := range ops {
+		if ops[i].effect == EffectDelete {
+			before++
+		}
+	}
+	shrink, err := db.guard.check(version, before, kept, len(entries))
+	if err != nil {
+		return nil, false, err
+	}
+
+	var puts []int    // indexes into entries
+	var dels [][]byte // keys of records that are gone
+	for _, op := range ops {
+		switch op.effect {
+		case EffectDelete:
+			if err := db.noteDeleted(a, op.key, op.old, first); err != nil {
+				return nil, false, err
+			}
+			dels = append(dels, bytes.Clone(op.key))
+		case EffectUpdate:
+			if err := db.noteUpdated(a, op.old, &entries[op.entry], first); err != nil {
+				return nil, false, err
+			}
+			puts = append(puts, op.entry)
+		case EffectAdd:
+			if !first {
+				after, err := db.codec.decode(entries[op.entry].blob)
+				if err != nil {
+					return nil, false, err
+				}
+				a.Changes = append(a.Changes, AppliedChange{ID: string(op.key), Effect: EffectAdd, After: after})
+			}
+			a.Added++
+			puts = append(puts, op.entry)
+		}
+	}
+	ops = nil
 
 	for _, key := range dels {
 		if err := recs.Delete(key); err != nil {
-			return nil, fmt.Errorf("delete %s: %w", key, err)
+			return nil, false, fmt.Errorf("delete %s: %w", key, err)
 		}
 	}
 	for _, i := range puts {
 		if err := recs.Put(entries[i].key, entries[i].blob); err != nil {
-			return nil, fmt.Errorf("put %s: %w", entries[i].key, err)
+			return nil, false, fmt.Errorf("put %s: %w", entries[i].key, err)
 		}
 	}
 
@@ -352,11 +403,11 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 		return nil
 	})
 	if err := tx.DeleteBucket(bucketStats); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	sb, err := tx.CreateBucket(bucketStats)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	stats := statDelta{}
 	for i := range entries {
@@ -366,17 +417,17 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 		stats[statSourceID+e.sourceID]++
 	}
 	if err := stats.apply(sb); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, id := range sortedKeys(stamps) {
 		if stats[statSourceID+id] == 0 {
 			continue
 		}
 		if err := sb.Put([]byte(statSourceChanged+id), stamps[id]); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return a, db.commitVersion(tx, a, first)
+	return a, shrink, db.commitVersion(tx, a, first)
 }
 
 func (db *DB) noteDeleted(a *Applied, k, v []byte, first bool) error {
