@@ -10,11 +10,9 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10
 	go.etcd.io/bbolt v1.5.0
+	golang.org/x/sys v0.46.0
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.43.0
 )
 
-require (
-	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	golang.org/x/sys v0.46.0 // indirect
-)
+require github.com/inconshreveable/mousetrap v1.1.0 // indirect
