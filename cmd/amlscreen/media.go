@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -269,7 +268,7 @@ func runMediaCheck(ctx context.Context, out io.Writer, f *mediaFlags) error {
 	}
 	fmt.Fprintf(out, "%d hit(s) for %q (%s media check, fuzzy %d) in %s of %d articles\n",
 		resp.TotalHits, q.Text, kind, q.Fuzzy, origin, c.Len())
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	tw := newTable(out)
 	fmt.Fprintln(tw, "CATEGORY\tHITS")
 	for _, cat := range c.Categories() {
 		fmt.Fprintf(tw, "%s\t%d\n", cat, resp.NewsExposures[cat].Hits)
@@ -328,7 +327,7 @@ func runMediaSearch(ctx context.Context, out io.Writer, f *mediaFlags) error {
 }
 
 func writeArticleTable(out io.Writer, arts []*media.Article) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	tw := newTable(out)
 	fmt.Fprintln(tw, "DATE\tID\tLANG\tHEADLINE")
 	for _, a := range arts {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.Timestamp.UTC().Format("2006-01-02"), a.ID, a.Language, clip(a.Headline, 70))

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -121,7 +120,7 @@ func timeOrNil(t time.Time) *time.Time {
 }
 
 func writeStatusTable(w io.Writer, r *statusReport, now time.Time) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	when := func(t *time.Time) string {
 		if t == nil {
 			return "never"
