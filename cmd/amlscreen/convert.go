@@ -59,7 +59,7 @@ func newConvertOFACCmd() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&dir, "dir", "", "directory with the OFAC CSV files (sdn.csv, alt.csv, add.csv, sdn_comments.csv)")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	c.Flags().StringVar(&list, "list", "sdn", "which list: sdn (sdn.csv, …) or nonsdn (cons_prim.csv, …)")
 	return c
 }
@@ -89,7 +89,7 @@ func newConvertUNCmd() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&file, "file", "", "the UN consolidated list XML (UN_consolidated.xml)")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	return c
 }
 
@@ -111,12 +111,15 @@ func runConvert(stderr, stdout io.Writer, out string, conv convert.Converter) er
 			return emit(r)
 		})
 	}
-	var n int
-	var err error
-	if out == "-" {
-		n, err = convert.WriteJSONL(stdout, false, counted)
-	} else {
-		n, err = convert.WriteFile(out, counted)
+	gz := out != "-" && strings.HasSuffix(out, ".gz")
+	w, err := createOutput(out, stdout, binaryIf(gz, "gzip"))
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	n, err := convert.WriteJSONL(w, gz, counted)
+	if err == nil {
+		err = w.Commit()
 	}
 	if err != nil {
 		return err

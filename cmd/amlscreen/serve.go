@@ -35,6 +35,7 @@ type serveFlags struct {
 	upstream    string
 	apiKey      string
 	every       time.Duration
+	allowShrink bool
 	// ready, when set, receives the listener's address once the server
 	// accepts connections (tests).
 	ready func(addr string)
@@ -85,6 +86,7 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.upstream, "upstream", "", "sync from this service or primary amlscreen serve (base URL, without /v1)")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --upstream (default: $"+apiKeyEnv+")")
 	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval")
+	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "with --upstream, let a full file remove more than half of the store's records (every sync while serve runs)")
 	return cmd
 }
 
@@ -124,7 +126,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		log.Warn("the keys file is readable by every user; chmod 600 it", "file", f.keys)
 	}
 
-	st, err := store.Open(f.store, store.Options{})
+	st, err := store.Open(f.store, store.Options{AllowShrink: f.allowShrink, Log: log})
 	if err != nil {
 		return err
 	}
