@@ -248,6 +248,8 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 	}
 	var se *batch.SetupError
 	switch {
+	case errors.Is(err, batch.ErrNoRows):
+		return err // a book that screens no one: exit 1
 	case errors.As(err, &se):
 		return usageError{se.Err}
 	case errors.Is(err, batch.ErrInterrupted):
@@ -268,6 +270,9 @@ func probeBook(path string, o batch.ReadOptions) error {
 	}
 	defer file.Close()
 	if _, err := batch.NewReader(file, o); err != nil {
+		if errors.Is(err, batch.ErrNoRows) {
+			return fmt.Errorf("--in %s: %w", path, err)
+		}
 		return usagef("--in %s: %v", path, err)
 	}
 	return nil
