@@ -18,8 +18,11 @@ import (
 //     holds (ShrinkShare), unless the store was opened with
 //     Options.AllowShrink.
 //
-// A refusal applies nothing: the records, the version and the monitoring
-// outbox stay as they were (the hook does not run). Refusals and allowed
+// The counts come from the merge a full import makes anyway, and the
+// decision falls before anything is written, so the guard costs an
+// import it lets through nothing. A refusal applies nothing: the records,
+// the version and the monitoring outbox stay as they were (the hook does
+// not run). Refusals and allowed
 // shrinks are logged (ERROR and WARN) and counted (GuardCounts), for the
 // server's /metrics.
 

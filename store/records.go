@@ -215,15 +215,6 @@ func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), ho
 	return nil
 }
 
-// mergeOp is one difference between the store and a full import, found
-// by the read-only first pass of replace.
-type mergeOp struct {
-	effect string
-	key    []byte
-	old    []byte // the stored blob, for a delete or an update
-	entry  int    // index into entries, for an add or an update
-}
-
 // readEntries drains next, encoding records on all cores, and returns them
 // sorted by id with duplicates resolved.
 func (db *DB) readEntries(next func() (*record.Record, error)) ([]importEntry, error) {
@@ -316,72 +307,64 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	first := previous == ""
 	a := &Applied{Previous: previous, Version: version, Full: true, Records: len(entries)}
 
+	// An empty file is refused before any work.
+	if len(entries) == 0 {
+		before := int(getUint(tx.Bucket(bucketMeta), metaCount))
+		_, err := db.guard.check(version, before, 0, 0)
+		return nil, false, err
+	}
+
 	// First pass, read only: merge the old keys with the new ones. bbolt
 	// forbids changing a bucket under a live cursor, so the writes wait for
-	// the second pass; the values seen stay valid until then, as nothing
-	// is written in between. Nothing is decoded before the guard has
-	// looked at the counts, so a refused import costs one walk of the keys.
-	var ops []mergeOp
-	kept := 0
+	// the second pass.
+	var puts []int    // indexes into entries
+	var dels [][]byte // keys of records that are gone
+	kept := 0         // stored records the file holds too
 	c := recs.Cursor()
 	k, v := c.First()
 	for i := range entries {
 		e := &entries[i]
 		for k != nil && bytes.Compare(k, e.key) < 0 {
-			ops = append(ops, mergeOp{effect: EffectDelete, key: k, old: v})
+			if err := db.noteDeleted(a, k, v, first); err != nil {
+				return nil, false, err
+			}
+			dels = append(dels, bytes.Clone(k))
 			k, v = c.Next()
 		}
 		if k != nil && bytes.Equal(k, e.key) {
 			kept++
 			if !bytes.Equal(v, e.blob) {
-				ops = append(ops, mergeOp{effect: EffectUpdate, key: k, old: v, entry: i})
+				if err := db.noteUpdated(a, v, e, first); err != nil {
+					return nil, false, err
+				}
+				puts = append(puts, i)
 			}
 			k, v = c.Next()
 			continue
 		}
-		ops = append(ops, mergeOp{effect: EffectAdd, key: e.key, entry: i})
+		if !first {
+			after, err := db.codec.decode(e.blob)
+			if err != nil {
+				return nil, false, err
+			}
+			a.Changes = append(a.Changes, AppliedChange{ID: string(e.key), Effect: EffectAdd, After: after})
+		}
+		a.Added++
+		puts = append(puts, i)
 	}
 	for ; k != nil; k, v = c.Next() {
-		ops = append(ops, mergeOp{effect: EffectDelete, key: k, old: v})
-	}
-	before := kept
-	for i := range ops {
-		if ops[i].effect == EffectDelete {
-			before++
+		if err := db.noteDeleted(a, k, v, first); err != nil {
+			return nil, false, err
 		}
+		dels = append(dels, bytes.Clone(k))
 	}
-	shrink, err := db.guard.check(version, before, kept, len(entries))
+	// The guard decides before anything is written (and the hook runs
+	// after the writes, so never for a refused import). Its counts come
+	// from the merge above at no cost to imports it lets through.
+	shrink, err := db.guard.check(version, kept+len(dels), kept, len(entries))
 	if err != nil {
 		return nil, false, err
 	}
-
-	var puts []int    // indexes into entries
-	var dels [][]byte // keys of records that are gone
-	for _, op := range ops {
-		switch op.effect {
-		case EffectDelete:
-			if err := db.noteDeleted(a, op.key, op.old, first); err != nil {
-				return nil, false, err
-			}
-			dels = append(dels, bytes.Clone(op.key))
-		case EffectUpdate:
-			if err := db.noteUpdated(a, op.old, &entries[op.entry], first); err != nil {
-				return nil, false, err
-			}
-			puts = append(puts, op.entry)
-		case EffectAdd:
-			if !first {
-				after, err := db.codec.decode(entries[op.entry].blob)
-				if err != nil {
-					return nil, false, err
-				}
-				a.Changes = append(a.Changes, AppliedChange{ID: string(op.key), Effect: EffectAdd, After: after})
-			}
-			a.Added++
-			puts = append(puts, op.entry)
-		}
-	}
-	ops = nil
 
 	for _, key := range dels {
 		if err := recs.Delete(key); err != nil {
