@@ -82,3 +82,24 @@ func TestExportToSpecialFiles(t *testing.T) {
 		t.Fatalf("--output: exit %d, %d bytes, stderr %q", code, len(b), errs)
 	}
 }
+
+// TestDataFiles: a --data file saved with a byte-order mark reads; a JSON
+// array (a JSON file, not JSON Lines) is refused with a plain message.
+func TestDataFiles(t *testing.T) {
+	dir := t.TempDir()
+	small, err := os.ReadFile("testdata/small.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bom := filepath.Join(dir, "bom.jsonl")
+	os.WriteFile(bom, append([]byte("\ufeff"), small...), 0o644)
+	if code, out, errs := runCLI(t, "check", "--data", bom, "--names", "vladimir putin", "--format", "json"); code != exitOK || !strings.Contains(out, `"total_hits":1`) {
+		t.Errorf("BOM: exit %d, %s %s", code, out, errs)
+	}
+	arr := filepath.Join(dir, "array.json")
+	os.WriteFile(arr, []byte("[\n"+`{"id":"A1","name":"Anna"}`+"\n]\n"), 0o644)
+	code, _, errs := runCLI(t, "check", "--data", arr, "--names", "anna")
+	if code != exitError || !strings.Contains(errs, "line 1") || !strings.Contains(errs, "expected one JSON object per line") || strings.Contains(errs, "Go value") {
+		t.Errorf("array: exit %d, %q", code, errs)
+	}
+}

@@ -76,3 +76,24 @@ func TestNoProgressWithoutTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryNotToTerminal: report --out - and export --gzip refuse a
+// terminal on standard output (exit 2), instead of filling it with bytes.
+func TestBinaryNotToTerminal(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	if code, _, errs := runStoreCLI(t, "import", "--store", db, fixtures+"full_v1.jsonl", "--version", "v1"); code != exitOK {
+		t.Fatal(errs)
+	}
+	for _, args := range [][]string{
+		{"report", "--type", "individual", "--names", "x", "--data", "testdata/small.jsonl", "--out", "-"},
+		{"export", "--store", db, "--gzip"},
+	} {
+		_, tty := ptytest.Open(t)
+		var errb bytes.Buffer
+		code := run(args, tty, &errb)
+		if code != exitUsage || !strings.Contains(errb.String(), "terminal") {
+			t.Errorf("%v: exit %d, %q", args, code, errb.String())
+		}
+	}
+}
