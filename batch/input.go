@@ -462,7 +462,7 @@ func sniffFormat(br *bufio.Reader) InputFormat {
 // sniffDelimiter picks the candidate that occurs most often, outside
 // quotes, in the header line; a one-column book gets a comma.
 func sniffDelimiter(br *bufio.Reader) rune {
-	head := peekUntil(br, 64<<10, func(b []byte) bool { return bytes.IndexAny(b, "\r\n") >= 0 })
+	head := peekUntil(br, 64<<10, func(b []byte) bool { return bytes.ContainsAny(b, "\r\n") })
 	if i := bytes.IndexAny(head, "\r\n"); i >= 0 {
 		head = head[:i]
 	}
