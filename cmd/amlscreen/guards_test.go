@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -101,5 +104,53 @@ func TestDataFiles(t *testing.T) {
 	code, _, errs := runCLI(t, "check", "--data", arr, "--names", "anna")
 	if code != exitError || !strings.Contains(errs, "line 1") || !strings.Contains(errs, "expected one JSON object per line") || strings.Contains(errs, "Go value") {
 		t.Errorf("array: exit %d, %q", code, errs)
+	}
+}
+
+// TestSyncAllowShrinkCLI: sync refuses a full file that would remove most
+// of the store (after "Provided previous version does not exist."), and
+// takes it with --allow-shrink.
+func TestSyncAllowShrinkCLI(t *testing.T) {
+	const key = "cli-key"
+	full, _ := os.ReadFile(fixtures + "full_v1.jsonl")
+	var mu sync.Mutex
+	version, body := "2025-01-01T00:00:00Z~1", full
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch r.URL.Path {
+		case "/v1/getSourceList":
+			w.Write([]byte(`[]`))
+		case "/v1/getConsolidatedFile":
+			w.Header().Set("File-Version", version)
+			w.Write(body)
+		case "/v1/getConsolidatedDelta":
+			w.WriteHeader(404)
+			w.Write([]byte(`{"error_message":"Provided previous version does not exist."}`))
+		default:
+			w.WriteHeader(404)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv(apiKeyEnv, key)
+	db := filepath.Join(t.TempDir(), "s.db")
+	if code, _, errs := runStoreCLI(t, "sync", "--store", db, "--upstream", srv.URL); code != exitOK {
+		t.Fatalf("first sync: %s", errs)
+	}
+	mu.Lock()
+	version, body = "2025-01-02T00:00:00Z~2", full[:bytes.IndexByte(full, '\n')+1]
+	mu.Unlock()
+	code, _, errs := runStoreCLI(t, "sync", "--store", db, "--upstream", srv.URL)
+	if code != exitError || !strings.Contains(errs, "--allow-shrink") || !strings.Contains(errs, "level=ERROR") {
+		t.Fatalf("shrinking sync: exit %d: %s", code, errs)
+	}
+	if rep := statusJSON(t, db); rep.Records != 4 || rep.Version != "2025-01-01T00:00:00Z~1" {
+		t.Fatalf("store after a refused sync: %+v", rep)
+	}
+	if code, _, errs := runStoreCLI(t, "sync", "--store", db, "--upstream", srv.URL, "--allow-shrink"); code != exitOK || !strings.Contains(errs, "level=WARN") {
+		t.Fatalf("sync --allow-shrink: exit %d: %s", code, errs)
+	}
+	if rep := statusJSON(t, db); rep.Records != 1 {
+		t.Fatalf("store after an allowed shrink: %+v", rep)
 	}
 }
