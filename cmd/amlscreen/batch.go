@@ -60,6 +60,11 @@ name/full_name (or first_name + last_name), type, dob/date_of_birth, gender,
 citizenship/nationality; --map names others, e.g.
 --map id=CIF,name=FIRST+LAST,dob=BIRTH_DATE.
 
+Every line of the book (ending in LF, CRLF or CR) is the header, a blank line
+(counted) or one row, screened or rejected with its line number: a row whose
+quoted value does not close on its line, or with more or fewer values than the
+header has columns, is rejected; a header naming a column twice is an error.
+
 Rows: type individual, entity or any (empty: --type); individuals and 'any'
 rows are filtered by dob (dd/mm/yyyy, yyyy-mm-dd, yyyy), gender and
 citizenship (a code or an English country name) as checkIndividual does;
@@ -72,8 +77,8 @@ uninterrupted run. --since VERSION screens only against the records a store
 added or updated after that version: the daily run after a delta.
 --shard i/n screens rows whose number modulo n is i, for several processes.
 
-Exit codes: 0 done, 3 done but rows were rejected, 1 failure or interrupted,
-2 bad flags.`,
+Exit codes: 0 done, 3 done but rows were rejected, 1 failure, interrupted or a
+book without a single row, 2 bad flags.`,
 		Example: `  amlscreen batch --in customers.csv --out hits.csv
   amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 1 --map id=CIF,name=FULL_NAME
   amlscreen batch --store aml.db --in book.csv --out hits.csv --resume
