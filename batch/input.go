@@ -3,7 +3,6 @@ package batch
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -255,15 +254,17 @@ type Reader struct {
 	dec    *encoding.Decoder // Windows-1252
 	delim  rune
 
-	csv  *csv.Reader
 	cols [][]int // per field, the CSV column indexes joined
+	// fields is the row being split, reused from line to line.
+	fields []string
 	// noID: the book has no id column; rows are then identified by their
 	// number.
 	noID   bool
 	header []string
 
 	br     *bufio.Reader
-	line   int
+	line   int // physical lines read, the header included
+	blank  int // blank lines skipped
 	buf    []byte
 	keys   [][]string // JSONL: per field, candidate keys in order
 	mapped Mapping
@@ -321,29 +322,116 @@ func NewReader(r io.Reader, o ReadOptions) (*Reader, error) {
 	if rd.delim == '"' || rd.delim == '\r' || rd.delim == '\n' || !utf8.ValidRune(rd.delim) {
 		return nil, fmt.Errorf("delimiter %q cannot separate CSV fields", rd.delim)
 	}
-	cr := csv.NewReader(br)
-	cr.Comma = rd.delim
-	cr.FieldsPerRecord = -1
-	// Exports from core systems often carry stray quotes inside names
-	// (O"Brien); lenient quoting reads them as text instead of failing.
-	cr.LazyQuotes = true
-	cr.ReuseRecord = true
-	rd.csv = cr
-	hdr, err := cr.Read()
+	hdrLine, long, err := rd.readLine()
+	for err == nil && !long && len(bytes.TrimSpace(hdrLine)) == 0 {
+		rd.blank++ // blank lines before the header
+		hdrLine, long, err = rd.readLine()
+	}
 	if err == io.EOF {
-		return nil, errors.New("the book is empty: no header row")
+		return nil, fmt.Errorf("%w: the book is empty, not even a header row", ErrNoRows)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("header: %w", err)
+	}
+	if long {
+		return nil, fmt.Errorf("header (line %d): longer than %d bytes", rd.line, maxLine)
+	}
+	hdr, err := splitCSV(string(hdrLine), rd.delim, nil)
+	if err != nil {
+		return nil, fmt.Errorf("header (line %d): %w", rd.line, err)
 	}
 	rd.header = make([]string, len(hdr))
 	for i, h := range hdr {
 		rd.header[i] = strings.TrimSpace(rd.text(h))
 	}
+	if err := rd.checkHeader(); err != nil {
+		return nil, err
+	}
 	if err := rd.resolveColumns(); err != nil {
 		return nil, err
 	}
 	return rd, nil
+}
+
+// errUnclosedQuote is the reason for a line whose quoted value does not
+// end on it.
+var errUnclosedQuote = errors.New(`a quoted value is not closed on this line (values are not read across lines: a stray " or a line break inside a value)`)
+
+// splitCSV splits one physical line into its fields, appending to
+// fields[:0]. A value that starts with a double quote is quoted: it ends
+// at a quote followed by the delimiter or the end of the line, and "" in
+// it is one quote; any other quote is kept as text, inside a quoted value
+// or not, since exports from core systems carry stray quotes in names
+// (O"Brien). A quoted value that does not end on its line is an error: a
+// book is read line by line, so that one stray quote can never swallow
+// the rows after it, as a CSV parser reading across lines would.
+func splitCSV(line string, delim rune, fields []string) ([]string, error) {
+	fields = fields[:0]
+	d := string(delim)
+	for {
+		if !strings.HasPrefix(line, `"`) {
+			i := strings.Index(line, d)
+			if i < 0 {
+				return append(fields, line), nil
+			}
+			fields = append(fields, line[:i])
+			line = line[i+len(d):]
+			continue
+		}
+		// A quoted value.
+		var b strings.Builder
+		rest := line[1:]
+		for {
+			i := strings.IndexByte(rest, '"')
+			if i < 0 {
+				return fields, errUnclosedQuote
+			}
+			b.WriteString(rest[:i])
+			rest = rest[i+1:]
+			switch {
+			case strings.HasPrefix(rest, `"`):
+				b.WriteByte('"')
+				rest = rest[1:]
+				continue
+			case rest == "":
+				return append(fields, b.String()), nil
+			case strings.HasPrefix(rest, d):
+				fields = append(fields, b.String())
+				line = rest[len(d):]
+			default:
+				b.WriteByte('"') // a stray quote inside the value
+				continue
+			}
+			break
+		}
+	}
+}
+
+// checkHeader refuses a header that names a column twice: which of the
+// two a field would be read from is a guess, and a guess about the name
+// column is a silent miss. Names are compared as the columns are matched
+// (headerKey), so "Customer ID" and "customer_id" are one name.
+func (rd *Reader) checkHeader() error {
+	seen := map[string]int{}
+	var dups []string
+	for i, h := range rd.header {
+		k := headerKey(h)
+		if k == "" {
+			if h == "" {
+				continue // unnamed columns cannot be mapped, so cannot be confused
+			}
+			k = "\x00" + h
+		}
+		if j, ok := seen[k]; ok {
+			dups = append(dups, fmt.Sprintf("%q (columns %d and %d)", h, j+1, i+1))
+			continue
+		}
+		seen[k] = i
+	}
+	if len(dups) > 0 {
+		return fmt.Errorf("the header names a column twice: %s; rename one of them", strings.Join(dups, ", "))
+	}
+	return nil
 }
 
 // peekUntil peeks at the input until stop says the bytes seen suffice, the
@@ -374,8 +462,8 @@ func sniffFormat(br *bufio.Reader) InputFormat {
 // sniffDelimiter picks the candidate that occurs most often, outside
 // quotes, in the header line; a one-column book gets a comma.
 func sniffDelimiter(br *bufio.Reader) rune {
-	head := peekUntil(br, 64<<10, func(b []byte) bool { return bytes.IndexByte(b, '\n') >= 0 })
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+	head := peekUntil(br, 64<<10, func(b []byte) bool { return bytes.ContainsAny(b, "\r\n") })
+	if i := bytes.IndexAny(head, "\r\n"); i >= 0 {
 		head = head[:i]
 	}
 	cands := []byte{',', ';', '\t', '|'}
@@ -548,33 +636,60 @@ func isASCII(s string) bool {
 	return true
 }
 
-// Next returns the next row, or io.EOF after the last. Rows that cannot be
-// read (bad JSON, bytes that are not UTF-8 under a strict encoding) come
-// back with Reject set; only I/O errors are returned as errors. Blank rows
-// are skipped and not counted.
+// Next returns the next row, or io.EOF after the last. Every physical line
+// of the book is the header, a blank line (skipped, counted in
+// BlankLines) or a row: rows that cannot be read (an unclosed quote, more
+// or fewer values than the header has columns, bad JSON, bytes that are
+// not UTF-8 under a strict encoding, a line over 1 MiB) come back with
+// Reject set and their line, so that nothing is skipped silently. Only
+// I/O errors are returned as errors.
 func (rd *Reader) Next() (*Row, error) {
 	if rd.format == JSONL {
 		return rd.nextJSON()
 	}
 	for {
-		rec, err := rd.csv.Read()
+		raw, long, err := rd.readLine()
 		if err == io.EOF {
 			return nil, io.EOF
 		}
-		line, _ := rd.csv.FieldPos(0)
 		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return nil, fmt.Errorf("read row after line %d: %w", line, err)
-			}
-			row := rd.newRow(pe.StartLine)
-			row.Reject = &Reject{Line: pe.StartLine, Field: "row", Reason: pe.Err.Error()}
+			return nil, fmt.Errorf("read line %d: %w", rd.line+1, err)
+		}
+		line := rd.line
+		if long {
+			row := rd.newRow(line)
+			row.Reject = &Reject{Line: line, Field: "row", Reason: fmt.Sprintf("line longer than %d bytes", maxLine)}
+			return row, nil
+		}
+		if len(bytes.TrimSpace(raw)) == 0 {
+			rd.blank++
+			continue
+		}
+		rec, err := splitCSV(string(raw), rd.delim, rd.fields)
+		rd.fields = rec
+		if err != nil {
+			row := rd.newRow(line)
+			row.Reject = &Reject{Line: line, CustomerID: rd.idOf(rec), Field: "row", Value: clip(rd.text(string(raw)), 80), Reason: err.Error()}
 			return row, nil
 		}
 		if blank(rec) {
+			rd.blank++ // only delimiters: an empty row of a spreadsheet
 			continue
 		}
 		row := rd.newRow(line)
+		// Trailing delimiters (spreadsheets export rows as "a;b;c;") add
+		// empty values past the header's columns: nothing is lost by
+		// dropping them.
+		for len(rec) > len(rd.header) && strings.TrimSpace(rec[len(rec)-1]) == "" {
+			rec = rec[:len(rec)-1]
+		}
+		if len(rec) != len(rd.header) {
+			// No customer id: with values missing or extra, which value
+			// is the id is a guess.
+			row.Reject = &Reject{Line: line, Field: "row", Value: clip(rd.text(string(raw)), 80),
+				Reason: fmt.Sprintf("%d values, the header has %d columns", len(rec), len(rd.header))}
+			return row, nil
+		}
 		vals := [6]*string{&row.ID, &row.Name, &row.Type, &row.DOB, &row.Gender, &row.Citizenship}
 		for fi, cols := range rd.cols {
 			*vals[fi] = rd.join(rec, cols)
@@ -594,6 +709,24 @@ func (rd *Reader) Next() (*Row, error) {
 		return row, nil
 	}
 }
+
+// idOf returns the customer id of a row that cannot be read whole, when
+// the id column is among the values read; "" otherwise.
+func (rd *Reader) idOf(rec []string) string {
+	if id := rd.cols[0]; len(id) == 1 && id[0] < len(rec) {
+		return strings.TrimSpace(rd.text(rec[id[0]]))
+	}
+	return ""
+}
+
+// Lines returns the number of physical lines read so far, the header
+// included. Every one is a header, a blank line (BlankLines) or a row
+// screened or rejected: rows + blank lines + header = lines.
+func (rd *Reader) Lines() int { return rd.line }
+
+// BlankLines returns the number of blank lines skipped: empty, white
+// space only, or (CSV) only delimiters.
+func (rd *Reader) BlankLines() int { return rd.blank }
 
 func (rd *Reader) newRow(line int) *Row {
 	row := &Row{Index: rd.index, Line: line}
@@ -632,29 +765,46 @@ func blank(rec []string) bool {
 	return true
 }
 
-// readLine returns the next line without its end, and whether it was cut
-// at maxLine.
+// readLine returns the next physical line without its end, and whether it
+// was cut at maxLine. A line ends at LF, CRLF or a lone CR, so that a book
+// saved with old Mac line endings reads as its lines, not as one.
 func (rd *Reader) readLine() ([]byte, bool, error) {
 	rd.buf = rd.buf[:0]
 	long := false
-	for {
-		chunk, err := rd.br.ReadSlice('\n')
-		if !long && len(rd.buf)+len(chunk) <= maxLine {
-			rd.buf = append(rd.buf, chunk...)
-		} else {
+	add := func(b []byte) {
+		if long || len(rd.buf)+len(b) > maxLine {
 			long = true
+			return
 		}
-		if err == bufio.ErrBufferFull {
+		rd.buf = append(rd.buf, b...)
+	}
+	for {
+		if rd.br.Buffered() == 0 {
+			if _, err := rd.br.Peek(1); err != nil {
+				if err == io.EOF && (len(rd.buf) > 0 || long) {
+					rd.line++
+					return rd.buf, long, nil
+				}
+				return nil, false, err
+			}
+		}
+		chunk, _ := rd.br.Peek(rd.br.Buffered())
+		i := bytes.IndexAny(chunk, "\r\n")
+		if i < 0 {
+			add(chunk)
+			rd.br.Discard(len(chunk))
 			continue
 		}
-		if err == io.EOF && len(rd.buf) == 0 && !long {
-			return nil, false, io.EOF
-		}
-		if err != nil && err != io.EOF {
-			return nil, false, err
+		add(chunk[:i])
+		end := chunk[i]
+		rd.br.Discard(i + 1)
+		if end == '\r' {
+			if next, err := rd.br.Peek(1); err == nil && next[0] == '\n' {
+				rd.br.Discard(1)
+			}
 		}
 		rd.line++
-		return bytes.TrimRight(rd.buf, "\r\n"), long, nil
+		return rd.buf, long, nil
 	}
 }
 
@@ -668,6 +818,7 @@ func (rd *Reader) nextJSON() (*Row, error) {
 			return nil, fmt.Errorf("read line %d: %w", rd.line+1, err)
 		}
 		if !long && len(bytes.TrimSpace(line)) == 0 {
+			rd.blank++
 			continue
 		}
 		row := rd.newRow(rd.line)

@@ -159,7 +159,7 @@ func TestColumnMapping(t *testing.T) {
 			Row{ID: "7", Name: "Anna Berg AB"}, ""},
 		{"no id column: row number", "name", "Anna Berg", "",
 			Row{ID: "1", Name: "Anna Berg"}, ""},
-		{"short row", "id,name,dob", "7,Anna Berg", "",
+		{"empty values", "id,name,dob", "7,Anna Berg,", "",
 			Row{ID: "7", Name: "Anna Berg"}, ""},
 		{"no name column", "id,address", "7,Main Street", "", Row{}, "no name column"},
 		{"mapped column missing", "id,name", "7,Anna", "dob=birth", Row{}, `no column "birth"`},
@@ -285,7 +285,10 @@ func TestReadErrorIsReturned(t *testing.T) {
 
 // FuzzReader: any book, CSV or JSON Lines in any encoding, reads to the
 // end without a panic or an endless loop; every row either has a line
-// number no smaller than the previous one's or is a reject naming its line.
+// number no smaller than the previous one's or is a reject naming its
+// line; and every physical line is accounted for: rows (screened or
+// rejected) + blank lines + the header = the lines read, so no line is
+// ever skipped silently.
 func FuzzReader(f *testing.F) {
 	f.Add([]byte("id,name,dob\nC1,Anna Alpha,01/02/1970\nC2,\"Bert, Beta\",\n"))
 	f.Add([]byte("\xef\xbb\xbfcustomer_id;full_name\nX;Zoë\n"))
@@ -293,30 +296,42 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(`{"id":"J1","name":"Jane","dob":"00/00/1980"}` + "\n{bad\n"))
 	f.Add([]byte("\xff\xfei\x00d\x00,\x00n\x00a\x00m\x00e\x00\n\x001\x00,\x00A\x00\n\x00"))
 	f.Add([]byte("name\n\"unterminated\n"))
+	f.Add([]byte("id,name,country\nC9,\"Unclosed quote name,GB\nC10,Sanctioned Co,RU\n"))
+	f.Add([]byte("id,name\rC1,Anna\r\rC2,Bert\r"))
+	f.Add([]byte("id,name,dob\n1,a\n2,b,c,d\n,,\n"))
+	f.Add([]byte("\n\nid,name\n\n1,a\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rd, err := NewReader(bytes.NewReader(data), ReadOptions{})
 		if err != nil {
 			return
 		}
-		last := 0
+		last, rows := 0, 0
 		for n := 0; ; n++ {
 			if n > len(data)+1 {
 				t.Fatalf("%d rows from %d bytes: the reader does not advance", n, len(data))
 			}
 			row, err := rd.Next()
 			if err == io.EOF {
-				return
+				break
 			}
 			if err != nil {
 				return // a read error ends the book, as batch reports it
 			}
+			rows++
 			if row.Reject != nil && row.Reject.Line <= 0 {
 				t.Fatalf("reject without a line: %+v", row.Reject)
 			}
-			if row.Line < last {
-				t.Fatalf("row at line %d after line %d", row.Line, last)
+			if row.Line <= last {
+				t.Fatalf("row at line %d after line %d: two rows on one line", row.Line, last)
 			}
 			last = row.Line
+		}
+		header := 0
+		if rd.Format() == CSV {
+			header = 1
+		}
+		if rows+rd.BlankLines()+header != rd.Lines() {
+			t.Fatalf("%d rows + %d blank + %d header != %d lines read", rows, rd.BlankLines(), header, rd.Lines())
 		}
 	})
 }

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/amlscreen/amlscreen/outfile"
 )
 
 // Shard selects the rows of one process of several that share a book:
@@ -228,6 +230,10 @@ func (o *output) close() error {
 	}
 	return err
 }
+
+// ErrNoRows is the error of a run over a book without a single customer
+// row: empty, a header alone, or blank lines.
+var ErrNoRows = errors.New("the book has no rows to screen")
 
 // Run screens the book cfg.Input and writes the hits, the rejects and the
 // report. Rows are screened on cfg.Workers goroutines and written in input
@@ -485,12 +491,25 @@ loop:
 	if err := rej.close(); err != nil {
 		return sum, fmt.Errorf("write %s: %w", rejPath, err)
 	}
+	// The producer has returned (order is closed), so the reader is still.
+	sum.LinesRead, sum.BlankLines = int64(rd.Lines()), int64(rd.BlankLines())
+	if counts.RowsRead+counts.RowsOtherShards == 0 {
+		// A book of nothing but a header and blank lines screened no one:
+		// that is an error, not a clean result.
+		if err := removeCheckpoint(cpPath); err != nil {
+			return sum, err
+		}
+		return sum, fmt.Errorf("%w: %s has %d line(s), %d of them blank, and no customer rows", ErrNoRows, cfg.Input, sum.LinesRead, sum.BlankLines)
+	}
 	if sum.Report != "" {
 		var b bytes.Buffer
 		if err := sum.WriteMarkdown(&b); err != nil {
 			return sum, err
 		}
-		if err := writeFileAtomic(sum.Report, b.Bytes()); err != nil {
+		// Written like every output of a command: in place when it is
+		// standard output or a device (--report /dev/stdout), else
+		// renamed into place when complete.
+		if err := outfile.WriteFile(sum.Report, b.Bytes(), outfile.Options{}); err != nil {
 			return sum, err
 		}
 	}

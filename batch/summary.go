@@ -124,6 +124,11 @@ type Summary struct {
 	ResumedAt int64
 	// Interrupted is set when the run stopped before the end of the book.
 	Interrupted bool
+	// LinesRead counts the book's physical lines, BlankLines those that
+	// were blank: every other line is the header or a row read (screened
+	// or rejected), so the counts add up to the lines. Set when the run
+	// finished.
+	LinesRead, BlankLines int64
 }
 
 // RowsPerSecond is the rate over Duration.
@@ -132,6 +137,20 @@ func (s *Summary) RowsPerSecond() float64 {
 		return 0
 	}
 	return float64(s.RowsRead) / s.Duration.Seconds()
+}
+
+// lineParts says what the lines read were: the header, rows, blank lines.
+func (s *Summary) lineParts() string {
+	rows := s.RowsRead + s.RowsOtherShards
+	parts := []string{}
+	if h := s.LinesRead - rows - s.BlankLines; h > 0 {
+		parts = append(parts, fmt.Sprintf("%s header", num(h)))
+	}
+	parts = append(parts, fmt.Sprintf("%s rows", num(rows)))
+	if s.BlankLines > 0 {
+		parts = append(parts, fmt.Sprintf("%s blank, skipped", num(s.BlankLines)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 type kv struct {
@@ -161,6 +180,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, ", resumed at row %s", num(s.ResumedAt))
 	}
 	b.WriteString("\n")
+	if s.LinesRead > 0 {
+		fmt.Fprintf(&b, "  lines          %s (%s)\n", num(s.LinesRead), s.lineParts())
+	}
 	fmt.Fprintf(&b, "  screened       %s\n", num(s.RowsScreened))
 	fmt.Fprintf(&b, "  with hits      %s (%s)\n", num(s.RowsWithHits), pct(s.RowsWithHits, s.RowsScreened))
 	fmt.Fprintf(&b, "  hits           %s", num(s.Hits))
@@ -219,6 +241,9 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	row("Hits file", s.Output)
 	row("Rejects file", s.Rejects)
 	b.WriteString("\n## Counts\n\n| | |\n|---|---:|\n")
+	if s.LinesRead > 0 {
+		row("Lines read", num(s.LinesRead)+" ("+s.lineParts()+")")
+	}
 	row("Rows read", num(s.RowsRead))
 	row("Rows screened", num(s.RowsScreened))
 	row("Rows with hits", num(s.RowsWithHits)+" ("+pct(s.RowsWithHits, s.RowsScreened)+")")

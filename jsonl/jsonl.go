@@ -7,11 +7,12 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // LineError is a line of a JSON Lines input that could not be read.
@@ -32,36 +33,59 @@ func (e *LineError) Unwrap() error { return e.Err }
 
 // Reader returns the non-blank lines of its input, one at a time, whatever
 // the input's size. Input that starts with the gzip magic bytes is
-// decompressed.
+// decompressed; a UTF-8 byte-order mark at the start is skipped.
 type Reader struct {
 	br      *bufio.Reader
-	gz      *gzip.Reader
+	closeFn func() error
 	line    int
 	buf     []byte
 	maxLine int
 }
 
-var gzipMagic = []byte{0x1f, 0x8b}
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	utf8BOM   = []byte{0xef, 0xbb, 0xbf}
+)
 
-// NewReader returns a Reader over r. maxLine bounds a line's length in
-// bytes (0: no bound), so that a feed without newlines cannot take all
-// memory.
-func NewReader(r io.Reader, maxLine int) (*Reader, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
+// Open buffers r for reading lines: it decompresses r when it starts with
+// the gzip magic bytes and skips a UTF-8 byte-order mark (editors on
+// Windows write one), the start of every JSON Lines input. closeFn
+// releases the decompressor; it does not close r.
+func Open(r io.Reader) (br *bufio.Reader, closeFn func() error, err error) {
+	br = bufio.NewReaderSize(r, 256<<10)
+	closeFn = func() error { return nil }
 	head, err := br.Peek(2)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, err
+		return nil, nil, err
 	}
-	rd := &Reader{br: br, maxLine: maxLine}
 	if bytes.Equal(head, gzipMagic) {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("gzip header: %w", err)
+			return nil, nil, fmt.Errorf("gzip header: %w", err)
 		}
-		rd.gz = gz
-		rd.br = bufio.NewReaderSize(gz, 256<<10)
+		closeFn = gz.Close
+		br = bufio.NewReaderSize(gz, 256<<10)
 	}
-	return rd, nil
+	head, err = br.Peek(3)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		closeFn()
+		return nil, nil, err
+	}
+	if bytes.Equal(head, utf8BOM) {
+		br.Discard(len(utf8BOM))
+	}
+	return br, closeFn, nil
+}
+
+// NewReader returns a Reader over r (see Open). maxLine bounds a line's
+// length in bytes (0: no bound), so that a feed without newlines cannot
+// take all memory.
+func NewReader(r io.Reader, maxLine int) (*Reader, error) {
+	br, closeFn, err := Open(r)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{br: br, closeFn: closeFn, maxLine: maxLine}, nil
 }
 
 // Line returns the number of the last line read.
@@ -101,12 +125,7 @@ func (r *Reader) Next() ([]byte, error) {
 
 // Close releases the decompressor, if any. It does not close the
 // underlying reader.
-func (r *Reader) Close() error {
-	if r.gz != nil {
-		return r.gz.Close()
-	}
-	return nil
-}
+func (r *Reader) Close() error { return r.closeFn() }
 
 const hexDigits = "0123456789abcdef"
 

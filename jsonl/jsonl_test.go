@@ -71,3 +71,21 @@ func TestAppendStringRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderSkipsByteOrderMark: a UTF-8 BOM at the start (plain or inside
+// gzip) is not part of the first line; one later in the input is data.
+func TestReaderSkipsByteOrderMark(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte("\ufeffa\nb\n"))
+	zw.Close()
+	for name, in := range map[string][]byte{"plain": []byte("\ufeffa\n\ufeffb\n"), "gzip": buf.Bytes()} {
+		got, _, err := lines(t, bytes.NewReader(in), 0)
+		if err != nil || len(got) != 2 || got[0] != "a" {
+			t.Errorf("%s: %q, %v", name, got, err)
+		}
+		if name == "plain" && got[1] != "\ufeffb" {
+			t.Errorf("a BOM inside the input was dropped: %q", got[1])
+		}
+	}
+}

@@ -25,6 +25,8 @@ type attribute struct {
 	// search_all looks at.
 	name bool
 	text bool
+	// index is the attribute's position in attributes.
+	index int
 }
 
 // attributes is in the order of SERVICE.md 2.1, which is also the order in
@@ -76,9 +78,13 @@ var attributes = []attribute{
 var attrByKey = map[string]*attribute{}
 
 func init() {
+	if len(attributes) > 64 {
+		panic("record: more attributes than Record.UnmarshalJSON's bit set holds")
+	}
 	for i := range attributes {
 		a := &attributes[i]
 		a.camel = snakeToCamel(a.snake)
+		a.index = i
 		attrByKey[foldKey(a.snake)] = a
 	}
 }

@@ -3,9 +3,11 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/amlscreen/amlscreen/jsonl"
 )
@@ -121,10 +123,12 @@ func (r *Record) Append(dst []byte, o WriteOptions) []byte {
 }
 
 // UnmarshalJSON reads a record with keys in either casing. Unknown keys are
-// kept in Extra; a value of the wrong type is a *FieldError.
+// kept in Extra; a value of the wrong type, a key given twice (also in two
+// casings, as name and Name) is a *FieldError naming the key; a line that
+// is not an object is ErrNotObject.
 func (r *Record) UnmarshalJSON(data []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
+	m, err := decodeObject(data)
+	if err != nil {
 		return err
 	}
 	*r = Record{}
@@ -135,6 +139,7 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	var seen uint64 // by attribute index: set by a key already
 	for _, k := range keys {
 		v := m[k]
 		a, ok := attrByKey[foldKey(k)]
@@ -142,17 +147,37 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 			if r.Extra == nil {
 				r.Extra = make(map[string]json.RawMessage)
 			}
+			if len(v) > MaxValueLen {
+				return &FieldError{Field: k, Err: fmt.Errorf("value is %d bytes long, more than %d", len(v), MaxValueLen)}
+			}
 			r.Extra[k] = v
 			continue
 		}
+		if seen&(1<<a.index) != 0 {
+			return &FieldError{Field: k, Err: fmt.Errorf("same attribute as key %q", firstKeyOf(keys, a))}
+		}
+		seen |= 1 << a.index
 		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 			continue
 		}
 		if err := a.decode(r, v); err != nil {
 			return &FieldError{Field: k, Err: err}
 		}
+		if err := a.checkLen(r); err != nil {
+			return &FieldError{Field: k, Err: err}
+		}
 	}
 	return nil
+}
+
+// firstKeyOf returns the first of keys that names attribute a.
+func firstKeyOf(keys []string, a *attribute) string {
+	for _, k := range keys {
+		if attrByKey[foldKey(k)] == a {
+			return k
+		}
+	}
+	return ""
 }
 
 func (a *attribute) decode(r *Record, v json.RawMessage) error {
@@ -245,20 +270,46 @@ func (c *Change) Append(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// UnmarshalJSON reads a delta line with a record in either casing.
+// UnmarshalJSON reads a delta line with a record in either casing. Its
+// errors name the field at fault: "type", "record", or "record.KEY" for
+// one inside the record.
 func (c *Change) UnmarshalJSON(data []byte) error {
-	var raw struct {
-		Type   string          `json:"type"`
-		Record json.RawMessage `json:"record"`
+	m, err := decodeObject(data)
+	if err != nil {
+		return err
 	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return &FieldError{Field: "type", Err: err}
+	var typ, rec json.RawMessage
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	if len(raw.Record) == 0 {
-		return &FieldError{Field: "record", Err: fmt.Errorf("missing")}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := m[k]
+		switch strings.ToLower(k) {
+		case "type":
+			if typ != nil {
+				return &FieldError{Field: k, Err: errors.New("key appears more than once in the object")}
+			}
+			typ = v
+		case "record":
+			if rec != nil {
+				return &FieldError{Field: k, Err: errors.New("key appears more than once in the object")}
+			}
+			rec = v
+		}
 	}
-	c.Type = raw.Type
-	if err := c.Record.UnmarshalJSON(raw.Record); err != nil {
+	*c = Change{}
+	if typ != nil && json.Unmarshal(typ, &c.Type) != nil {
+		return &FieldError{Field: "type", Err: errors.New("want a string")}
+	}
+	if len(rec) == 0 {
+		return &FieldError{Field: "record", Err: errors.New("missing")}
+	}
+	if notObject(rec) != nil {
+		return &FieldError{Field: "record", Err: errors.New("want a JSON object")}
+	}
+	if err := c.Record.UnmarshalJSON(rec); err != nil {
 		if fe, ok := err.(*FieldError); ok {
 			return &FieldError{Field: "record." + fe.Field, Err: fe.Err}
 		}

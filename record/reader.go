@@ -11,9 +11,11 @@ import (
 // number and, when known, the offending field.
 type LineError = jsonl.LineError
 
-// Reader streams records or changes from JSON Lines. Blank lines are skipped;
-// the input may be gzip-compressed, which is detected from its first bytes.
-// Memory use is one line at a time, whatever the size of the input.
+// Reader streams records or changes from JSON Lines. Blank lines are
+// skipped; the input may be gzip-compressed, which is detected from its
+// first bytes, and may start with a UTF-8 byte-order mark. Memory use is
+// one line at a time, whatever the size of the input; a line longer than
+// MaxLine is refused.
 type Reader struct {
 	jr *jsonl.Reader
 }
@@ -21,7 +23,7 @@ type Reader struct {
 // NewReader returns a Reader over r, decompressing it when it starts with
 // the gzip magic bytes.
 func NewReader(r io.Reader) (*Reader, error) {
-	jr, err := jsonl.NewReader(r, 0)
+	jr, err := jsonl.NewReader(r, MaxLine)
 	if err != nil {
 		return nil, err
 	}
@@ -31,50 +33,52 @@ func NewReader(r io.Reader) (*Reader, error) {
 // Line returns the number of the last line read.
 func (r *Reader) Line() int { return r.jr.Line() }
 
-func (r *Reader) nextLine() ([]byte, error) { return r.jr.Next() }
-
-func (r *Reader) lineError(err error) error {
+// lineError places err on line, with the field a *FieldError names.
+func lineError(line int, err error) error {
 	var fe *FieldError
 	if errors.As(err, &fe) {
-		return &LineError{Line: r.jr.Line(), Field: fe.Field, Err: fe.Err}
+		return &LineError{Line: line, Field: fe.Field, Err: fe.Err}
 	}
-	return &LineError{Line: r.jr.Line(), Err: err}
+	return &LineError{Line: line, Err: err}
+}
+
+// ParseRecordLine reads one consolidated line (without its newline) as
+// a valid record: what Reader.Record does with each line, for readers
+// that cut lines themselves. Errors are *LineError on line.
+func ParseRecordLine(b []byte, line int) (*Record, error) {
+	rec := new(Record)
+	if err := rec.UnmarshalJSON(b); err != nil {
+		return nil, lineError(line, err)
+	}
+	if err := rec.Validate(); err != nil {
+		return nil, lineError(line, err)
+	}
+	return rec, nil
 }
 
 // Record reads the next record. It returns io.EOF at the end of the input
 // and a *LineError for a line that is not a valid record.
 func (r *Reader) Record() (*Record, error) {
-	b, err := r.nextLine()
+	b, err := r.jr.Next()
 	if err != nil {
 		return nil, err
 	}
-	rec := new(Record)
-	if err := rec.UnmarshalJSON(b); err != nil {
-		return nil, r.lineError(err)
-	}
-	if err := rec.Validate(); err != nil {
-		return nil, &LineError{Line: r.jr.Line(), Field: "id", Err: err}
-	}
-	return rec, nil
+	return ParseRecordLine(b, r.jr.Line())
 }
 
 // Change reads the next delta change. It returns io.EOF at the end of the
 // input and a *LineError for a line that is not a valid change.
 func (r *Reader) Change() (*Change, error) {
-	b, err := r.nextLine()
+	b, err := r.jr.Next()
 	if err != nil {
 		return nil, err
 	}
 	c := new(Change)
 	if err := c.UnmarshalJSON(b); err != nil {
-		return nil, r.lineError(err)
+		return nil, lineError(r.jr.Line(), err)
 	}
 	if err := c.Validate(); err != nil {
-		field := "type"
-		if errors.Is(err, ErrNoID) {
-			field = "record.id"
-		}
-		return nil, &LineError{Line: r.jr.Line(), Field: field, Err: err}
+		return nil, lineError(r.jr.Line(), err)
 	}
 	return c, nil
 }

@@ -95,27 +95,37 @@ type Change struct {
 // ErrNoID is returned by Validate for a record without an id.
 var ErrNoID = errors.New("record has no id")
 
-// Validate reports the first structural problem of r: a record must carry an
-// id, and a pep_level, when given, lies in 1..4.
+// Validate reports the first structural problem of r as a *FieldError
+// naming the attribute: a record carries a valid id (see ValidID), a
+// pep_level, when given, lies in 1..4, and no value is longer than its
+// limit (MaxNameLen, MaxValueLen).
 func (r *Record) Validate() error {
-	if r.ID == "" {
-		return ErrNoID
+	if err := ValidID(r.ID); err != nil {
+		return &FieldError{Field: "id", Err: err}
 	}
 	if r.PEPLevel < 0 || r.PEPLevel > 4 {
-		return fmt.Errorf("record %s: pep_level %d outside 1..4", r.ID, r.PEPLevel)
+		return &FieldError{Field: "pep_level", Err: fmt.Errorf("record %s: %d outside 1..4", r.ID, r.PEPLevel)}
 	}
-	return nil
+	return r.checkLengths()
 }
 
 // Validate reports whether c is a well-formed change: a known type and a
-// record with an id.
+// valid record (Record.Validate). Errors are *FieldError naming "type" or
+// "record.KEY".
 func (c *Change) Validate() error {
 	switch c.Type {
 	case ChangeAdd, ChangeUpdate, ChangeDelete:
 	default:
-		return fmt.Errorf("change type %q is not ADD, UPDATE or DELETE", c.Type)
+		return &FieldError{Field: "type", Err: fmt.Errorf("change type %q is not ADD, UPDATE or DELETE", clip(c.Type, 40))}
 	}
-	return c.Record.Validate()
+	if err := c.Record.Validate(); err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			return &FieldError{Field: "record." + fe.Field, Err: fe.Err}
+		}
+		return err
+	}
+	return nil
 }
 
 // Clone returns a deep copy of r, so that a caller may change it without

@@ -208,8 +208,9 @@ func normalizeExtra(r Record) Record {
 	return r
 }
 
-// FuzzChangeLine: any delta line either fails with a field error or is a
-// change whose own delta line reads back to the same change (delta lines
+// FuzzChangeLine: any delta line either fails with a field error (or, for
+// a line that is not a JSON object, a plain message naming no field) or is
+// a change whose own delta line reads back to the same change (delta lines
 // carry no list_date, so it is left out of the comparison).
 func FuzzChangeLine(f *testing.F) {
 	f.Add([]byte(`{"type":"ADD","record":{"id":"A","name":"x","aliasNames":["a"]}}`))
@@ -220,7 +221,7 @@ func FuzzChangeLine(f *testing.F) {
 		var c Change
 		if err := c.UnmarshalJSON(data); err != nil {
 			var fe *FieldError
-			if !errors.As(err, &fe) {
+			if !errors.As(err, &fe) && !errors.Is(err, ErrNotObject) && !strings.HasPrefix(err.Error(), "not valid JSON") {
 				t.Fatalf("error %v names no field", err)
 			}
 			return
@@ -239,6 +240,171 @@ func FuzzChangeLine(f *testing.F) {
 		c.Record.ListDate = 0
 		if back.Type != c.Type || !reflect.DeepEqual(normalizeExtra(back.Record), normalizeExtra(c.Record)) {
 			t.Fatalf("round trip changed the change:\n%+v\n%+v", c, back)
+		}
+	})
+}
+
+// TestLineRules: what the contract forbids in a consolidated line is
+// refused with the line, the field at fault as written and a plain
+// message; what it allows reads.
+func TestLineRules(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("x", n) }
+	tests := []struct {
+		name, line string
+		field      string // "" with want "" means the line reads
+		want       string // part of the message
+	}{
+		{"plain", `{"id":"A1","name":"Anna"}`, "", ""},
+		{"separators in id", `{"id":"OFAC-CONS_1.2:3","name":"Anna"}`, "", ""},
+		{"duplicate key", `{"id":"A1","name":"Anna","name":"Bert"}`, "name", "more than once"},
+		{"duplicate id", `{"id":"A1","id":"A2"}`, "id", "more than once"},
+		{"one attribute in two casings", `{"id":"A1","aliasNames":["a"],"alias_names":["b"]}`, "alias_names", `same attribute as key "aliasNames"`},
+		{"same key inside nested values is fine", `{"id":"A1","x":{"k":1,"y":{"k":2}},"z":[{"k":1},{"k":1}]}`, "", ""},
+		{"escaped quote in a key", `{"id":"A1","a\"b":1,"a\"c":2}`, "", ""},
+		{"space in id", `{"id":"A 1"}`, "id", "a space"},
+		{"slash in id", `{"id":"A/1"}`, "id", `'/'`},
+		{"control char in id", `{"id":"A\u00011"}`, "id", "control character"},
+		{"non-ASCII id", `{"id":"Ä1"}`, "id", "non-ASCII"},
+		{"id too long", `{"id":"` + long(129) + `"}`, "id", "more than 128"},
+		{"id at the limit", `{"id":"` + long(128) + `"}`, "", ""},
+		{"no id", `{"name":"Anna"}`, "id", "no id"},
+		{"name too long", `{"id":"A1","name":"` + long(MaxNameLen+1) + `"}`, "name", "more than 1024"},
+		{"alias too long, camelCase key named as written", `{"id":"A1","aliasNames":["ok","` + long(MaxNameLen+1) + `"]}`, "aliasNames", "value 2"},
+		{"other value too long", `{"id":"A1","otherInformation":["` + long(MaxValueLen+1) + `"]}`, "otherInformation", "more than 65536"},
+		{"other value at the limit", `{"id":"A1","otherInformation":["` + long(MaxValueLen) + `"]}`, "", ""},
+		{"unknown attribute too long", `{"id":"A1","future":"` + long(MaxValueLen) + `"}`, "future", "more than 65536"},
+		{"wrong type names the field", `{"id":"A1","dateOfBirth":[1960]}`, "dateOfBirth", "array of strings"},
+		{"not JSON names no field", `{"id":"A1", "name": `, "", "not valid JSON"},
+		{"array", `[{"id":"A1"}]`, "", "expected one JSON object per line, found an array"},
+		{"first line of a pretty-printed array", `[`, "", "expected one JSON object per line, found an array"},
+		{"string", `"A1"`, "", "expected one JSON object per line, found a string"},
+		{"null", `null`, "", "expected one JSON object per line, found null"},
+		{"number", `12`, "", "expected one JSON object per line, found a number"},
+		{"pep level", `{"id":"A1","pepLevel":7}`, "pep_level", "outside 1..4"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			recs, err := ReadAll(strings.NewReader(`{"id":"OK1"}` + "\n" + tc.line + "\n"))
+			if tc.field == "" && tc.want == "" {
+				if err != nil || len(recs) != 2 {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var le *LineError
+			if !errors.As(err, &le) || le.Line != 2 || le.Field != tc.field || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want line 2 field %q saying %q", err, tc.field, tc.want)
+			}
+			if strings.Contains(err.Error(), "Go value") || strings.Contains(err.Error(), "map[string]") {
+				t.Errorf("message shows Go internals: %v", err)
+			}
+			if len(err.Error()) > 400 {
+				t.Errorf("message of %d bytes echoes the input", len(err.Error()))
+			}
+		})
+	}
+}
+
+// TestLongLineRefused: a 20 MB name never reaches the parser; the line is
+// refused by its length, with its number.
+func TestLongLineRefused(t *testing.T) {
+	in := `{"id":"A1"}` + "\n" + `{"id":"A2","name":"` + strings.Repeat("x", 20<<20) + `"}` + "\n"
+	_, err := ReadAll(strings.NewReader(in))
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 2 || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("got %v, want line 2 longer than the limit", err)
+	}
+}
+
+// TestByteOrderMark: a file saved with a UTF-8 byte-order mark reads, plain
+// or gzip.
+func TestByteOrderMark(t *testing.T) {
+	data := "\ufeff" + `{"id":"A1","name":"Anna"}` + "\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(data))
+	zw.Close()
+	for name, in := range map[string][]byte{"plain": []byte(data), "gzip": gz.Bytes()} {
+		recs, err := ReadAll(bytes.NewReader(in))
+		if err != nil || len(recs) != 1 || recs[0].ID != "A1" {
+			t.Errorf("%s: %d records, %v", name, len(recs), err)
+		}
+	}
+}
+
+// TestChangeLineRules: a delta line's errors name the field at fault; a
+// line that does not parse names none (it used to blame "type").
+func TestChangeLineRules(t *testing.T) {
+	tests := []struct{ line, field, want string }{
+		{`{"type":"ADD","record":{"id":"X1"}}`, "", ""},
+		{`{"type":"ADD","record":{"id":"X1"}`, "", "not valid JSON"},
+		{`[{"type":"ADD"}]`, "", "expected one JSON object per line"},
+		{`{"type":7,"record":{"id":"X1"}}`, "type", "want a string"},
+		{`{"type":"ADD","record":"X1"}`, "record", "want a JSON object"},
+		{`{"type":"ADD"}`, "record", "missing"},
+		{`{"type":"ADD","type":"DELETE","record":{"id":"X1"}}`, "type", "more than once"},
+		{`{"type":"ADD","Type":"DELETE","record":{"id":"X1"}}`, "type", "more than once"},
+		{`{"type":"ADD","record":{"id":"X1","name":"a","name":"b"}}`, "record.name", "more than once"},
+		{`{"type":"ADD","record":{"id":"X 1"}}`, "record.id", "a space"},
+		{`{"type":"MOVE","record":{"id":"X1"}}`, "type", "not ADD, UPDATE or DELETE"},
+	}
+	for _, tc := range tests {
+		rd, err := NewReader(strings.NewReader(tc.line + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = rd.Change()
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.line, err)
+			}
+			continue
+		}
+		var le *LineError
+		if !errors.As(err, &le) || le.Line != 1 || le.Field != tc.field || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want field %q saying %q", tc.line, err, tc.field, tc.want)
+		}
+	}
+}
+
+// FuzzRecordLine: any consolidated line is either a record that passes
+// Validate and reads back from its own output, or a *LineError on its
+// line whose message is short whatever the input's size.
+func FuzzRecordLine(f *testing.F) {
+	f.Add([]byte(`{"id":"A1","name":"Anna","aliasNames":["a"]}`))
+	f.Add([]byte(`{"id":"A1","name":"a","name":"b"}`))
+	f.Add([]byte(`{"id":"A1","Name":"a","name":"b"}`))
+	f.Add([]byte(`{"id":"A 1"}`))
+	f.Add([]byte(`[{"id":"A1"}]`))
+	f.Add([]byte("\xef\xbb\xbf" + `{"id":"A1"}`))
+	f.Add([]byte(`{"id":"A1","x":{"k":"\"}","k":1}}`))
+	f.Add([]byte(`{"id":"A1","name":"` + strings.Repeat("n", MaxNameLen+1) + `"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		recs, err := ReadAll(bytes.NewReader(data))
+		if err != nil {
+			var le *LineError
+			if !errors.As(err, &le) {
+				if strings.Contains(err.Error(), "gzip") || strings.Contains(err.Error(), "EOF") {
+					return // a gzip magic with a broken stream behind it
+				}
+				t.Fatalf("error %v has no line", err)
+			}
+			if le.Line < 1 {
+				t.Fatalf("line %d", le.Line)
+			}
+			if len(err.Error()) > 600 {
+				t.Fatalf("message of %d bytes: %.200s", len(err.Error()), err)
+			}
+			return
+		}
+		for _, r := range recs {
+			if err := r.Validate(); err != nil {
+				t.Fatalf("read a record that does not validate: %v", err)
+			}
+			back, err := ReadAll(bytes.NewReader(r.Append(nil, WriteOptions{Case: Camel})))
+			if err != nil || len(back) != 1 {
+				t.Fatalf("own output does not read back: %v", err)
+			}
 		}
 	})
 }

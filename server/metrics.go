@@ -137,6 +137,10 @@ func (s *Server) writeMetrics(w io.Writer) {
 			help(bw, "amlscreen_store_records", "gauge", "Records in the store at its current version.")
 			fmt.Fprintf(bw, "amlscreen_store_records %d\n", v.Records)
 		}
+		g := s.st.GuardCounts()
+		help(bw, "amlscreen_full_import_shrinks_total", "counter", "Full imports that would empty the store or remove more than half of its records: refused, or allowed by --allow-shrink.")
+		fmt.Fprintf(bw, "amlscreen_full_import_shrinks_total{outcome=\"refused\"} %d\n", g.Refused)
+		fmt.Fprintf(bw, "amlscreen_full_import_shrinks_total{outcome=\"allowed\"} %d\n", g.Allowed)
 	}
 	help(bw, "amlscreen_applies_total", "counter", "Change sets and imports swapped into the running index.")
 	fmt.Fprintf(bw, "amlscreen_applies_total %d\n", m.applies.Load())

@@ -162,6 +162,11 @@ type importEntry struct {
 // between. An error from next (a bad line) leaves the store untouched. When
 // an id occurs twice, the later record wins.
 //
+// A feed with no records, or one that would remove more than ShrinkShare
+// of the store's records (unless Options.AllowShrink), is refused with a
+// *ShrinkError before anything is written and before hook runs: see the
+// full-import guard in guard.go.
+//
 // The records are read and encoded before the write transaction starts, so
 // that a slow or failing source never keeps a transaction open, then
 // written in id order, which is what keeps bbolt's work per record
@@ -186,8 +191,11 @@ func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), ho
 	if err != nil {
 		return fmt.Errorf("import %s: %w", version, err)
 	}
+	var shrink bool
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
-		a, err := db.replace(tx, version, entries)
+		var a *Applied
+		var err error
+		a, shrink, err = db.replace(tx, version, entries)
 		if err != nil {
 			return err
 		}
@@ -200,6 +208,9 @@ func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), ho
 	})
 	if err != nil {
 		return fmt.Errorf("import %s: %w", version, err)
+	}
+	if shrink {
+		db.guard.allowed.Add(1)
 	}
 	return nil
 }
@@ -254,8 +265,12 @@ func (db *DB) readEntries(next func() (*record.Record, error)) ([]importEntry, e
 			}
 			break
 		}
-		if r == nil || r.ID == "" {
+		if r == nil {
 			readErr = fmt.Errorf("record %d: %w", len(entries)+len(j.recs)+1, record.ErrNoID)
+			break
+		}
+		if err := r.Validate(); err != nil {
+			readErr = fmt.Errorf("record %d: %w", len(entries)+len(j.recs)+1, err)
 			break
 		}
 		j.recs = append(j.recs, r)
@@ -280,7 +295,10 @@ func (db *DB) readEntries(next func() (*record.Record, error)) ([]importEntry, e
 }
 
 // replace writes entries (sorted, unique) as the new record set of tx.
-func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Applied, error) {
+// It returns whether the import is a shrink allowed by Options.AllowShrink,
+// and a *ShrinkError, before anything is written, when the guard refuses
+// it.
+func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Applied, bool, error) {
 	recs := tx.Bucket(bucketRecords)
 	// Records go in in key order, so pages can be filled almost full; the
 	// store is read far more than it is changed.
@@ -289,26 +307,35 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	first := previous == ""
 	a := &Applied{Previous: previous, Version: version, Full: true, Records: len(entries)}
 
+	// An empty file is refused before any work.
+	if len(entries) == 0 {
+		before := int(getUint(tx.Bucket(bucketMeta), metaCount))
+		_, err := db.guard.check(version, before, 0, 0)
+		return nil, false, err
+	}
+
 	// First pass, read only: merge the old keys with the new ones. bbolt
 	// forbids changing a bucket under a live cursor, so the writes wait for
 	// the second pass.
 	var puts []int    // indexes into entries
 	var dels [][]byte // keys of records that are gone
+	kept := 0         // stored records the file holds too
 	c := recs.Cursor()
 	k, v := c.First()
 	for i := range entries {
 		e := &entries[i]
 		for k != nil && bytes.Compare(k, e.key) < 0 {
 			if err := db.noteDeleted(a, k, v, first); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			dels = append(dels, bytes.Clone(k))
 			k, v = c.Next()
 		}
 		if k != nil && bytes.Equal(k, e.key) {
+			kept++
 			if !bytes.Equal(v, e.blob) {
 				if err := db.noteUpdated(a, v, e, first); err != nil {
-					return nil, err
+					return nil, false, err
 				}
 				puts = append(puts, i)
 			}
@@ -318,7 +345,7 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 		if !first {
 			after, err := db.codec.decode(e.blob)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			a.Changes = append(a.Changes, AppliedChange{ID: string(e.key), Effect: EffectAdd, After: after})
 		}
@@ -327,19 +354,26 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	}
 	for ; k != nil; k, v = c.Next() {
 		if err := db.noteDeleted(a, k, v, first); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		dels = append(dels, bytes.Clone(k))
+	}
+	// The guard decides before anything is written (and the hook runs
+	// after the writes, so never for a refused import). Its counts come
+	// from the merge above at no cost to imports it lets through.
+	shrink, err := db.guard.check(version, kept+len(dels), kept, len(entries))
+	if err != nil {
+		return nil, false, err
 	}
 
 	for _, key := range dels {
 		if err := recs.Delete(key); err != nil {
-			return nil, fmt.Errorf("delete %s: %w", key, err)
+			return nil, false, fmt.Errorf("delete %s: %w", key, err)
 		}
 	}
 	for _, i := range puts {
 		if err := recs.Put(entries[i].key, entries[i].blob); err != nil {
-			return nil, fmt.Errorf("put %s: %w", entries[i].key, err)
+			return nil, false, fmt.Errorf("put %s: %w", entries[i].key, err)
 		}
 	}
 
@@ -352,11 +386,11 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 		return nil
 	})
 	if err := tx.DeleteBucket(bucketStats); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	sb, err := tx.CreateBucket(bucketStats)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	stats := statDelta{}
 	for i := range entries {
@@ -366,17 +400,17 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 		stats[statSourceID+e.sourceID]++
 	}
 	if err := stats.apply(sb); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, id := range sortedKeys(stamps) {
 		if stats[statSourceID+id] == 0 {
 			continue
 		}
 		if err := sb.Put([]byte(statSourceChanged+id), stamps[id]); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return a, db.commitVersion(tx, a, first)
+	return a, shrink, db.commitVersion(tx, a, first)
 }
 
 func (db *DB) noteDeleted(a *Applied, k, v []byte, first bool) error {

@@ -33,6 +33,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strconv"
@@ -67,6 +68,13 @@ type Options struct {
 	// Retention is how long change sets stay in the change log; zero means
 	// DefaultRetention.
 	Retention time.Duration
+	// AllowShrink lets a full import remove more than ShrinkShare of the
+	// records (see ShrinkError); the operator's --allow-shrink. A file
+	// with no records is refused all the same.
+	AllowShrink bool
+	// Log receives the full-import guard's lines (a refusal at ERROR, an
+	// allowed shrink at WARN); nil means slog.Default().
+	Log *slog.Logger
 }
 
 // DB is an open store.
@@ -78,6 +86,7 @@ type DB struct {
 	codec     *codec
 	now       func() time.Time
 	retention time.Duration
+	guard     guard
 }
 
 // ErrNotFound is returned by Get for an id the store does not hold.
@@ -141,6 +150,10 @@ func Open(path string, opts Options) (*DB, error) {
 	}
 	if db.retention <= 0 {
 		db.retention = DefaultRetention
+	}
+	db.guard.allowShrink, db.guard.log = opts.AllowShrink, opts.Log
+	if db.guard.log == nil {
+		db.guard.log = slog.Default()
 	}
 	if !opts.ReadOnly {
 		// Written only once the exclusive lock is held, so it always names

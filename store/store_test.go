@@ -280,7 +280,7 @@ func TestReplaceAllBadInputLeavesStoreWhole(t *testing.T) {
 		sameSet(t, allRecords(t, db), byID(v1))
 	}
 	// A failing hook rolls the import back.
-	err := db.ReplaceAll("v2", feed(genRecords(3, 10)), func(*bolt.Tx, *Applied) error { return errors.New("outbox full") })
+	err := db.ReplaceAll("v2", feed(genRecords(3, 500)), func(*bolt.Tx, *Applied) error { return errors.New("outbox full") })
 	if err == nil || !strings.Contains(err.Error(), "outbox full") {
 		t.Fatalf("hook error: %v", err)
 	}
@@ -483,7 +483,7 @@ func TestNextVersion(t *testing.T) {
 	if v != "2025-06-07T07:09:10Z~1" {
 		t.Fatalf("NextVersion %q", v)
 	}
-	mustImport(t, db, v, nil)
+	mustImport(t, db, v, genRecords(1, 1))
 	if v, _ := db.NextVersion(); v != "2025-06-07T07:09:10Z~2" {
 		t.Fatalf("NextVersion after one change set: %q", v)
 	}

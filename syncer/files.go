@@ -73,6 +73,8 @@ func ApplyFile(db *store.DB, r io.Reader, previous, version string, hook store.T
 // ExportOptions controls ExportFile and ExportDelta.
 type ExportOptions struct {
 	Gzip bool // compress the output
+	// Progress, when set, is told of every record or change written.
+	Progress ProgressBar
 }
 
 // ExportFile writes the store's records to w as a consolidated file, as
@@ -83,9 +85,14 @@ func ExportFile(db *store.DB, w io.Writer, o ExportOptions) (string, int, error)
 	out, finish := exportWriter(w, o)
 	var buf []byte
 	n := 0
+	bar := o.Progress
+	if bar == nil {
+		bar = noBar{}
+	}
 	v, err := db.LoadAll(func(r *record.Record) error {
 		buf = append(r.Append(buf[:0], record.WriteOptions{Case: record.Camel}), '\n')
 		n++
+		bar.Add64(1)
 		_, err := out.Write(buf)
 		return err
 	})
@@ -109,8 +116,13 @@ func ExportDelta(db *store.DB, w io.Writer, since string, o ExportOptions) (stri
 		return "", 0, fmt.Errorf("export delta: %w", err)
 	}
 	out, finish := exportWriter(w, o)
+	bar := o.Progress
+	if bar == nil {
+		bar = noBar{}
+	}
 	var buf []byte
 	for i := range changes {
+		bar.Add64(1)
 		buf = append(changes[i].Append(buf[:0]), '\n')
 		if _, err := out.Write(buf); err != nil {
 			return "", 0, fmt.Errorf("export delta: %w", err)

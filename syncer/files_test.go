@@ -100,7 +100,7 @@ func TestBadLineStopsFileAndAppliesNothing(t *testing.T) {
 	}{
 		{"bad_full_json.jsonl", false, 3, ""},
 		{"bad_full_noid.jsonl", false, 3, "id"},
-		{"bad_delta_json.jsonl", true, 2, "type"},
+		{"bad_delta_json.jsonl", true, 2, ""}, // a line that does not parse blames no field
 		{"bad_delta_type.jsonl", true, 3, "type"},
 		{"bad_delta_noid.jsonl", true, 2, "record.id"},
 	}

@@ -9,8 +9,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/amlscreen/amlscreen/jsonl"
 	"github.com/amlscreen/amlscreen/record"
-	"github.com/klauspost/compress/gzip"
 )
 
 // recordStream reads a consolidated file like record.Reader, with the same
@@ -28,8 +28,9 @@ type recordStream struct {
 	cur   *lineBatch
 	idx   int
 	done  bool
-	gz    *gzip.Reader
-	once  sync.Once
+	// closeFn releases the decompressor.
+	closeFn func() error
+	once    sync.Once
 }
 
 // lineBatch is a run of consecutive lines of the file.
@@ -45,23 +46,12 @@ type lineBatch struct {
 
 const batchLines = 256
 
-var gzipMagic = []byte{0x1f, 0x8b}
-
 func newRecordStream(r io.Reader) (*recordStream, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
-	head, err := br.Peek(2)
-	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+	br, closeFn, err := jsonl.Open(r)
+	if err != nil {
 		return nil, err
 	}
-	s := &recordStream{stop: make(chan struct{})}
-	if bytes.Equal(head, gzipMagic) {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("gzip header: %w", err)
-		}
-		s.gz = gz
-		br = bufio.NewReaderSize(gz, 256<<10)
-	}
+	s := &recordStream{stop: make(chan struct{}), closeFn: closeFn}
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
 	s.order = make(chan *lineBatch, 2*workers)
 	work := make(chan *lineBatch, workers)
@@ -104,12 +94,22 @@ func (s *recordStream) cut(br *bufio.Reader, work chan<- *lineBatch) {
 		for {
 			var chunk []byte
 			chunk, err = br.ReadSlice('\n')
+			if len(b.data)-start+len(chunk) > record.MaxLine {
+				err = &record.LineError{Line: line + 1, Err: fmt.Errorf("longer than %d bytes", record.MaxLine)}
+				break
+			}
 			b.data = append(b.data, chunk...)
 			if err != bufio.ErrBufferFull {
 				break
 			}
 		}
 		if err == io.EOF && len(b.data) == start {
+			break
+		}
+		var le *record.LineError
+		if errors.As(err, &le) {
+			b.readErr = err
+			b.data = b.data[:start]
 			break
 		}
 		if err != nil && err != io.EOF {
@@ -139,19 +139,9 @@ func (b *lineBatch) parse() {
 		if len(raw) == 0 {
 			continue
 		}
-		line := b.firstLine + i
-		rec := new(record.Record)
-		if err := rec.UnmarshalJSON(raw); err != nil {
-			var fe *record.FieldError
-			if errors.As(err, &fe) {
-				b.err = &record.LineError{Line: line, Field: fe.Field, Err: fe.Err}
-			} else {
-				b.err = &record.LineError{Line: line, Err: err}
-			}
-			break
-		}
-		if err := rec.Validate(); err != nil {
-			b.err = &record.LineError{Line: line, Field: "id", Err: err}
+		rec, err := record.ParseRecordLine(raw, b.firstLine+i)
+		if err != nil {
+			b.err = err
 			break
 		}
 		b.recs = append(b.recs, rec)
@@ -198,9 +188,7 @@ func (s *recordStream) Close() error {
 		for range s.order {
 		}
 		s.wg.Wait()
-		if s.gz != nil {
-			s.gz.Close()
-		}
+		s.closeFn()
 	})
 	return nil
 }

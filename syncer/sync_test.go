@@ -245,8 +245,10 @@ func TestSyncFallsBackToFullFile(t *testing.T) {
 			if _, err := c.Sync(context.Background(), db); err != nil {
 				t.Fatal(err)
 			}
-			// The upstream's new full file has no delta from the stored version.
-			up.current, up.full = "v-new", readFixture(t, "full_v1.jsonl")[:strings.Index(string(readFixture(t, "full_v1.jsonl")), "\n")+1]
+			// The upstream's new full file has no delta from the stored
+			// version; it lacks the last record of the old one.
+			full := readFixture(t, "full_v1.jsonl")
+			up.current, up.full = "v-new", full[:bytes.LastIndexByte(full[:len(full)-1], '\n')+1]
 			tt.prepare(up, c, &now)
 			res, err := c.Sync(context.Background(), db)
 			if err != nil {
@@ -258,7 +260,7 @@ func TestSyncFallsBackToFullFile(t *testing.T) {
 			if asked := up.callsTo("getConsolidatedDelta") > 0; asked != tt.askDelta {
 				t.Fatalf("asked for a delta: %v, want %v", asked, tt.askDelta)
 			}
-			if got := contents(t, db); len(got) != 1 {
+			if got := contents(t, db); len(got) != 3 {
 				t.Fatalf("records after fallback: %v", got)
 			}
 			if tt.name == "includes changed" && !strings.Contains(up.calls[len(up.calls)-1], "includes=ofac-sdn%2Cincluded") {

@@ -9,10 +9,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/engine"
@@ -62,6 +60,11 @@ name/full_name (or first_name + last_name), type, dob/date_of_birth, gender,
 citizenship/nationality; --map names others, e.g.
 --map id=CIF,name=FIRST+LAST,dob=BIRTH_DATE.
 
+Every line of the book (ending in LF, CRLF or CR) is the header, a blank line
+(counted) or one row, screened or rejected with its line number: a row whose
+quoted value does not close on its line, or with more or fewer values than the
+header has columns, is rejected; a header naming a column twice is an error.
+
 Rows: type individual, entity or any (empty: --type); individuals and 'any'
 rows are filtered by dob (dd/mm/yyyy, yyyy-mm-dd, yyyy), gender and
 citizenship (a code or an English country name) as checkIndividual does;
@@ -74,8 +77,8 @@ uninterrupted run. --since VERSION screens only against the records a store
 added or updated after that version: the daily run after a delta.
 --shard i/n screens rows whose number modulo n is i, for several processes.
 
-Exit codes: 0 done, 3 done but rows were rejected, 1 failure or interrupted,
-2 bad flags.`,
+Exit codes: 0 done, 3 done but rows were rejected, 1 failure, interrupted or a
+book without a single row, 2 bad flags.`,
 		Example: `  amlscreen batch --in customers.csv --out hits.csv
   amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 1 --map id=CIF,name=FULL_NAME
   amlscreen batch --store aml.db --in book.csv --out hits.csv --resume
@@ -90,7 +93,7 @@ Exit codes: 0 done, 3 done but rows were rejected, 1 failure or interrupted,
 	fl.StringArrayVar(&f.data, "data", nil, "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)")
 	fl.StringVar(&f.store, "store", "", "bbolt store kept by amlscreen sync or import (opened read-only)")
 	fl.StringVar(&f.in, "in", "", "customer book: CSV with a header row, or JSON Lines; - reads standard input")
-	fl.StringVar(&f.out, "out", "", "hits file to write")
+	fl.StringVarP(&f.out, "out", "o", "", "hits file to write")
 	fl.StringVar(&f.format, "format", "", "hits file format: csv or jsonl (default: by the --out extension, else csv)")
 	fl.StringVar(&f.inFormat, "in-format", "", "book format: csv or jsonl (default: by the --in extension, else detected)")
 	fl.StringVar(&f.delimiter, "delimiter", "", `CSV delimiter: , ; tab or | (default: detected from the header)`)
@@ -124,7 +127,7 @@ func batchConfig(f *batchFlags) (batch.Config, error) {
 	}
 	if f.in != "-" {
 		if _, err := os.Stat(f.in); err != nil {
-			return cfg, usagef("--in: %v", err)
+			return cfg, fmt.Errorf("--in: %w", err) // unreadable input: exit 1
 		}
 	}
 	if f.fuzzy < 0 || f.fuzzy > 2 {
@@ -227,15 +230,22 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var bar *progressLine
-	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		bar = &progressLine{w: stderr}
-		cfg.Progress = bar.update
+	var bar *progressBar
+	if stderrTerminal(stderr) {
+		cfg.Progress = func(pr batch.Progress) {
+			if bar == nil {
+				total := pr.BytesTotal
+				if total <= 0 {
+					total = -1
+				}
+				bar = newProgress(stderr, "batch", total, progressUnitBytes)
+			}
+			bar.Describe(fmt.Sprintf("batch: %d rows, %d with hits, %d rejected", pr.NextRow, pr.RowsWithHits, pr.RowsRejected))
+			bar.Set64(pr.BytesRead)
+		}
 	}
 	sum, err := batch.Run(ctx, cfg)
-	if bar != nil {
-		bar.finish()
-	}
+	bar.Finish()
 	if sum != nil && (err == nil || sum.Interrupted) {
 		if werr := sum.WriteText(stdout); werr != nil && err == nil {
 			err = werr
@@ -243,6 +253,8 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 	}
 	var se *batch.SetupError
 	switch {
+	case errors.Is(err, batch.ErrNoRows):
+		return err // a book that screens no one: exit 1
 	case errors.As(err, &se):
 		return usageError{se.Err}
 	case errors.Is(err, batch.ErrInterrupted):
@@ -259,10 +271,13 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 func probeBook(path string, o batch.ReadOptions) error {
 	file, err := os.Open(path)
 	if err != nil {
-		return usagef("--in: %v", err)
+		return fmt.Errorf("--in: %w", err)
 	}
 	defer file.Close()
 	if _, err := batch.NewReader(file, o); err != nil {
+		if errors.Is(err, batch.ErrNoRows) {
+			return fmt.Errorf("--in %s: %w", path, err)
+		}
 		return usagef("--in %s: %v", path, err)
 	}
 	return nil
@@ -275,7 +290,7 @@ func probeBook(path string, o batch.ReadOptions) error {
 // the default sources resolve as against the whole store.
 func openSince(path, since string) (*database, error) {
 	if _, err := os.Stat(path); err != nil {
-		return nil, usagef("--store: %v", err)
+		return nil, fmt.Errorf("--store: %w", err)
 	}
 	st, err := store.Open(path, store.Options{ReadOnly: true})
 	if err != nil {
@@ -301,45 +316,4 @@ func openSince(path, since string) (*database, error) {
 	}
 	origin := fmt.Sprintf("store %s, the %d records added or updated since %s", path, len(recs), since)
 	return newDatabase(live.New(recs, srcs, current), origin), nil
-}
-
-// progressLine draws one status line on a terminal: rows, rate, share of
-// the input read and the time left, redrawn a few times a second.
-type progressLine struct {
-	w     io.Writer
-	last  time.Time
-	drawn bool
-}
-
-func (p *progressLine) update(pr batch.Progress) {
-	now := time.Now()
-	if now.Sub(p.last) < 200*time.Millisecond {
-		return
-	}
-	p.last = now
-	rows := pr.NextRow - pr.StartRow
-	rate := 0.0
-	if s := pr.Elapsed.Seconds(); s > 0 {
-		rate = float64(rows) / s
-	}
-	var b strings.Builder
-	eta := ""
-	if pr.BytesTotal > 0 {
-		frac := min(1, float64(pr.BytesRead)/float64(pr.BytesTotal))
-		const width = 24
-		n := int(frac * width)
-		fmt.Fprintf(&b, "[%s%s] %5.1f%%  ", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac)
-		if frac > 0 && frac < 1 {
-			eta = "  ETA " + time.Duration(float64(pr.Elapsed)*(1-frac)/frac).Round(time.Second).String()
-		}
-	}
-	fmt.Fprintf(&b, "%d rows  %.0f rows/s  %d with hits  %d rejected%s", pr.NextRow, rate, pr.RowsWithHits, pr.RowsRejected, eta)
-	fmt.Fprintf(p.w, "\r\x1b[K%s", b.String())
-	p.drawn = true
-}
-
-func (p *progressLine) finish() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
 }

@@ -91,7 +91,6 @@ func TestBatchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--out", out}, "--in"},
 		{[]string{"--in", exampleBook}, "--out"},
-		{[]string{"--in", filepath.Join(dir, "absent.csv"), "--out", out}, "--in"},
 		{[]string{"--in", exampleBook, "--out", out, "--fuzzy", "3"}, "--fuzzy"},
 		{[]string{"--in", exampleBook, "--out", out, "--map", "nom=X"}, "--map"},
 		{[]string{"--in", exampleBook, "--out", out, "--map", "name=NOPE"}, `no column "NOPE"`},

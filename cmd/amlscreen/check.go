@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -175,7 +174,7 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 	if len(res.Hits) == 0 {
 		return nil
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	tw := newTable(out)
 	fmt.Fprintln(tw, "#\tID\tNAME\tTYPE\tSOURCE\tMATCHED\tWHY")
 	for i, h := range res.Hits {
 		r := h.Record

@@ -65,7 +65,7 @@ still selects it here, for scripts written before.`,
 	}
 	c.Flags().StringVar(&dir, "dir", "", "directory with the CSV files (sdn.csv, alt.csv, add.csv, sdn_comments.csv)")
 	c.Flags().StringVar(&file, "file", "", "the enhanced XML file, or the zip archive holding it")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	c.Flags().StringVar(&list, "list", "sdn", "which list: sdn, or nonsdn (same as convert ofac-nonsdn)")
 	c.Flags().MarkDeprecated("list", "use convert ofac-nonsdn for the non-SDN list")
 	return c
@@ -92,7 +92,7 @@ source us_ofac_cons, so either can replace the other.`,
 	}
 	c.Flags().StringVar(&dir, "dir", "", "directory with the CSV files (cons_prim.csv, cons_alt.csv, cons_add.csv, cons_comments.csv)")
 	c.Flags().StringVar(&file, "file", "", "the enhanced XML file, or the zip archive holding it")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	return c
 }
 
@@ -148,7 +148,7 @@ func newConvertUNCmd() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&file, "file", "", "the UN consolidated list XML (UN_consolidated.xml)")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	return c
 }
 
@@ -200,7 +200,7 @@ ofac with other ids: load one of them, or leave SDN out with --lists.`,
 		},
 	}
 	c.Flags().StringVar(&file, "file", "", "the CSL CSV file, plain or .gz")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	c.Flags().StringVar(&lists, "lists", "", "comma-separated list codes to convert (e.g. el,dpl); default every list")
 	c.Flags().StringVar(&exportType, "export-control-type", record.SourceSanction, "source_type of the export-control lists (EL, DPL, UVL, MEU, DTC): SANCTION or OTHER")
 	return c
@@ -238,7 +238,7 @@ the CSL (convert csl, source us_csl_dpl): load one of the two.`,
 		},
 	}
 	c.Flags().StringVar(&file, "file", "", "the tab-separated Denied Persons List, plain or .gz")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	c.Flags().StringVar(&exportType, "export-control-type", record.SourceSanction, "source_type of the list's records: SANCTION or OTHER")
 	return c
 }
@@ -299,7 +299,7 @@ The file is read twice, so it must be a file, not a pipe.`,
 		},
 	}
 	c.Flags().StringVar(&file, "file", "", "the Senzing JSON file, plain or .gz")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	c.Flags().StringVar(&sourceID, "source-id", "", "source_id of every record (default: the file's DATA_SOURCE in lower case)")
 	c.Flags().StringVar(&sourceType, "source-type", "", "source_type of every record: SANCTION, PEP, CRIMINAL, NON_COMPLIANT_TAXPAYER or OTHER (default: from the risk topics)")
 	return c
@@ -334,7 +334,7 @@ person nor an enterprise are UNKNOWN.`,
 		},
 	}
 	c.Flags().StringVar(&file, "file", "", "the EU financial sanctions list XML (xmlFullSanctionsList_1_1)")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	return c
 }
 
@@ -364,7 +364,7 @@ the list's own before relying on it, and report what it misreads.`,
 		},
 	}
 	c.Flags().StringVar(&file, "file", "", "the UK Sanctions List XML (UK_Sanctions_List.xml)")
-	c.Flags().StringVar(&out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	return c
 }
 
@@ -434,12 +434,15 @@ func runConvert(stderr, stdout io.Writer, out string, conv convert.Converter) er
 			return emit(r)
 		})
 	}
-	var n int
-	var err error
-	if out == "-" {
-		n, err = convert.WriteJSONL(stdout, false, counted)
-	} else {
-		n, err = convert.WriteFile(out, counted)
+	gz := out != "-" && strings.HasSuffix(out, ".gz")
+	w, err := createOutput(out, stdout, binaryIf(gz, "gzip"))
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	n, err := convert.WriteJSONL(w, gz, counted)
+	if err == nil {
+		err = w.Commit()
 	}
 	if err != nil {
 		return err

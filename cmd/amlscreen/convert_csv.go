@@ -68,7 +68,7 @@ Exit codes: 0 converted, 3 rows rejected, 1 failure, 2 bad flags.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.in, "in", "", "the watchlist: CSV with a header row, or JSON Lines (plain or .gz); - reads standard input")
-	fl.StringVar(&f.out, "out", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	fl.StringVarP(&f.out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	fl.StringVar(&f.mapping, "map", "", "columns of the fields: id=COL,name=COL[+COL],type=COL,dob=COL,gender=COL,citizenship=COL")
 	fl.StringVar(&f.inFormat, "in-format", "", "input format: csv or jsonl (default: by the --in extension, else detected)")
 	fl.StringVar(&f.delimiter, "delimiter", "", `CSV delimiter: , ; tab or | (default: detected from the header)`)

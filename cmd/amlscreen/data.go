@@ -50,7 +50,7 @@ func openSource(dataFiles []string, storePath string) (*database, error) {
 	for _, name := range dataFiles {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, usagef("--data: %v", err)
+			return nil, fmt.Errorf("--data: %w", err) // unreadable input: exit 1
 		}
 		r, err := record.ReadAll(f)
 		f.Close()
@@ -73,7 +73,7 @@ func (db *database) sourceSet(includes string, includeOther bool) (map[string]bo
 // index, with the store's source catalogue.
 func openStore(path string) (*database, error) {
 	if _, err := os.Stat(path); err != nil {
-		return nil, usagef("--store: %v", err)
+		return nil, fmt.Errorf("--store: %w", err)
 	}
 	db, err := store.Open(path, store.Options{ReadOnly: true})
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -76,7 +74,7 @@ Flags in detail:
 	f := c.Flags()
 	f.IntVar(&records, "records", 5000, "number of records to write")
 	f.Int64Var(&seed, "seed", 1, "random seed; the same seed gives the same file")
-	f.StringVar(&out, "out", "-", "output file (.gz for gzip), or - for standard output")
+	f.StringVarP(&out, "out", "o", "-", "output file (.gz for gzip), or - for standard output")
 	f.StringVar(&sources, "sources", "", "also write the source catalogue as a JSON array to this file")
 	return c
 }
@@ -131,28 +129,18 @@ func writeSources(stdout io.Writer, name string, counts map[string]int64) error 
 	return nil
 }
 
-// writeFile runs fill on a temporary file next to name and renames it into
-// place, so that an interrupted run never leaves a truncated file where a
-// good one was. "-" writes to stdout instead.
+// writeFile runs fill on the output name (see createOutput): a temporary
+// file renamed into place when fill succeeds, so that an interrupted run
+// never leaves a truncated file where a good one was; "-", devices and
+// pipes are written directly.
 func writeFile(stdout io.Writer, name string, fill func(io.Writer) error) error {
-	if name == "-" {
-		return fill(stdout)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	f, err := createOutput(name, stdout, binaryIf(strings.HasSuffix(name, ".gz"), "gzip"))
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if err := fill(tmp); err != nil {
-		tmp.Close()
+	defer f.Close()
+	if err := fill(f); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; a data file is for everyone to read.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return f.Commit()
 }

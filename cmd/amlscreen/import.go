@@ -16,6 +16,7 @@ func newImportCmd() *cobra.Command {
 	var storePath, version string
 	var merge bool
 	var sources []string
+	var allowShrink bool
 	cmd := &cobra.Command{
 		Use:   "import --store PATH FILE [--version V] [--merge [--sources IDS]]",
 		Short: "Replace the store's records with a consolidated file (air-gapped transfer)",
@@ -31,6 +32,11 @@ store makes a version of its own. FILE "-" reads standard input.
 --merge replaces only the sources of the file's records and leaves the
 others (see Merging below).
 
+A file with no records (empty, blank lines only, a truncated download) never
+replaces the store. A file that would remove more than half of the store's
+records is refused too, unless --allow-shrink says the list really shrank;
+either way it is logged, and nothing is applied or notified when refused.
+
 Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 		Example: `  amlscreen import --store aml.db consolidated.jsonl.gz --version "2025-06-01T04:00:00Z~812"
   amlscreen export --store primary.db | amlscreen import --store copy.db - --version "$(amlscreen status --store primary.db --format json | jq -r .version)"`,
@@ -39,21 +45,22 @@ Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 			if merge || len(sources) > 0 {
 				return runMerge(cmd.ErrOrStderr(), storePath, args[0], version, merge, sources)
 			}
-			return runImport(cmd.ErrOrStderr(), storePath, args[0], version)
+			return runImport(cmd.ErrOrStderr(), storePath, args[0], version, allowShrink)
 		},
 	}
 	cmd.Flags().StringVar(&storePath, "store", "", "store file (bbolt); created when absent")
 	cmd.Flags().StringVar(&version, "version", "", "version of the file (default: a new version of the store's own)")
 	addMergeFlags(cmd, &merge, &sources)
+	cmd.Flags().BoolVar(&allowShrink, "allow-shrink", false, "let the file remove more than half of the store's records")
 	return cmd
 }
 
-func runImport(stderr io.Writer, storePath, file, version string) error {
+func runImport(stderr io.Writer, storePath, file, version string, allowShrink bool) error {
 	if storePath == "" {
 		return usagef("--store: required")
 	}
 	var a *store.Applied
-	err := intoStore(stderr, storePath, file, "import", func(db *store.DB, r io.Reader) error {
+	err := intoStore(stderr, storePath, file, "import", store.Options{AllowShrink: allowShrink}, func(db *store.DB, r io.Reader) error {
 		var err error
 		if version == "" {
 			if version, err = db.NextVersion(); err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -116,7 +115,7 @@ func printKeyList(w io.Writer, format string, keys []sign.KeyInfo, now time.Time
 	if format == "json" {
 		return keysJSON(w, items)
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "KID\tSTATUS\tNOT BEFORE\tNOT AFTER\tALIAS")
 	for i, it := range items {
 		note := it.Alias
@@ -254,7 +253,7 @@ exactly the body of GET /v1/keys/{kid}.`,
 				return keysJSON(w, doc)
 			}
 			j := doc.Keys[0]
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			tw := newTable(w)
 			for _, row := range [][2]string{
 				{"kid", j.Kid}, {"status", doc.Status}, {"not_before", doc.NotBefore}, {"not_after", doc.NotAfter},
 				{"key", j.Kty + " " + j.Crv + " " + j.Alg}, {"x", j.X}, {"y", j.Y},

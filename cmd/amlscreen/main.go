@@ -24,8 +24,12 @@ const (
 	exitRejected = 3 // batch: finished, but some input rows were rejected
 )
 
-// usageError marks an error caused by the caller's flags or values; it exits
-// with exitUsage.
+// usageError marks an error caused by the caller's command line: flags,
+// values, arguments, an unknown command. It exits with exitUsage; every
+// other error exits with exitError. Commands return it through usagef;
+// cobra's own errors (flag parsing, argument counts, unknown commands) are
+// wrapped in it where cobra makes them (see typeUsageErrors), so the exit
+// code never depends on the wording of a message.
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -70,7 +74,47 @@ the binary, so every command can be tried without a download.`,
 	for _, c := range commands {
 		root.AddCommand(c())
 	}
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	typeUsageErrors(root)
 	return root
+}
+
+// unknownCommand reports a command name in args that no command has.
+func unknownCommand(root *cobra.Command, args []string) error {
+	cmd, rest, err := root.Find(args)
+	if err != nil {
+		return err
+	}
+	if !cmd.HasSubCommands() || cmd.Runnable() {
+		return nil
+	}
+	for _, a := range rest {
+		if !strings.HasPrefix(a, "-") {
+			msg := fmt.Sprintf("unknown command %q for %q", a, cmd.CommandPath())
+			if s := cmd.SuggestionsFor(a); len(s) > 0 {
+				msg += "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+			return fmt.Errorf("%s (see %s --help)", msg, cmd.CommandPath())
+		}
+	}
+	return nil
+}
+
+// typeUsageErrors makes the argument checks of c and its subcommands
+// return usageError.
+func typeUsageErrors(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		typeUsageErrors(sub)
+	}
 }
 
 func main() {
@@ -83,6 +127,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	// A command name amlscreen does not know ("amlscreen chek") is a
+	// usage error; cobra returns it as a plain error, and under a group
+	// ("amlscreen media serch") not at all: it would print the group's
+	// help and exit 0.
+	if err := unknownCommand(root, args); err != nil {
+		fmt.Fprintln(stderr, "amlscreen:", err)
+		return exitUsage
+	}
 	err := root.Execute()
 	if err == nil {
 		return exitOK
@@ -96,20 +148,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "amlscreen:", err)
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	if errors.As(err, &ue) {
 		return exitUsage
 	}
 	return exitError
-}
-
-// isCobraUsage recognises cobra's own argument errors, which are plain
-// errors: unknown commands and wrong argument counts are usage errors too.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -19,6 +18,7 @@ import (
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/media/mediagen"
 	"github.com/amlscreen/amlscreen/store"
+	"github.com/amlscreen/amlscreen/syncer"
 )
 
 func init() { register(newMediaCmd) }
@@ -68,18 +68,19 @@ Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 			}
 			var in io.ReadCloser
 			name := "embedded sample"
+			size := int64(len(media.SampleFile()))
 			if sample {
 				in = io.NopCloser(bytes.NewReader(media.SampleFile()))
 			} else {
 				name = args[0]
-				f, _, err := openInput(args[0])
+				f, n, err := openInput(args[0])
 				if err != nil {
-					return usagef("FILE: %v", err)
+					return err // unreadable input: exit 1, like import
 				}
-				in = f
+				in, size = f, n
 			}
 			defer in.Close()
-			return runMediaImport(cmd.ErrOrStderr(), storePath, name, in)
+			return runMediaImport(cmd.ErrOrStderr(), storePath, name, in, size)
 		},
 	}
 	cmd.Flags().StringVar(&storePath, "store", "", "store file (bbolt); created when absent")
@@ -87,7 +88,7 @@ Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 	return cmd
 }
 
-func runMediaImport(stderr io.Writer, storePath, name string, in io.Reader) error {
+func runMediaImport(stderr io.Writer, storePath, name string, in io.Reader, size int64) error {
 	db, err := store.Open(storePath, store.Options{})
 	if err != nil {
 		return err
@@ -98,7 +99,9 @@ func runMediaImport(stderr io.Writer, storePath, name string, in io.Reader) erro
 	if err != nil {
 		return err
 	}
-	st, err := c.Import(in)
+	bar := newProgress(stderr, "media import", size, progressUnitBytes)
+	st, err := c.Import(syncer.NewProgressReader(in, bar))
+	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -216,7 +219,7 @@ func openCorpus(storePath string) (*media.Corpus, string, func(), error) {
 		return c, "embedded sample corpus", func() {}, err
 	}
 	if _, err := os.Stat(storePath); err != nil {
-		return nil, "", nil, usagef("--store: %v", err)
+		return nil, "", nil, fmt.Errorf("--store: %w", err)
 	}
 	db, err := store.Open(storePath, store.Options{ReadOnly: true})
 	if err != nil {
@@ -269,7 +272,7 @@ func runMediaCheck(ctx context.Context, out io.Writer, f *mediaFlags) error {
 	}
 	fmt.Fprintf(out, "%d hit(s) for %q (%s media check, fuzzy %d) in %s of %d articles\n",
 		resp.TotalHits, q.Text, kind, q.Fuzzy, origin, c.Len())
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	tw := newTable(out)
 	fmt.Fprintln(tw, "CATEGORY\tHITS")
 	for _, cat := range c.Categories() {
 		fmt.Fprintf(tw, "%s\t%d\n", cat, resp.NewsExposures[cat].Hits)
@@ -328,7 +331,7 @@ func runMediaSearch(ctx context.Context, out io.Writer, f *mediaFlags) error {
 }
 
 func writeArticleTable(out io.Writer, arts []*media.Article) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	tw := newTable(out)
 	fmt.Fprintln(tw, "DATE\tID\tLANG\tHEADLINE")
 	for _, a := range arts {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.Timestamp.UTC().Format("2006-01-02"), a.ID, a.Language, clip(a.Headline, 70))
@@ -364,36 +367,21 @@ standard output.`,
 			if err != nil {
 				return err
 			}
-			var w io.Writer = cmd.OutOrStdout()
-			var file *os.File
-			if out != "-" {
-				if file, err = os.Create(out); err != nil {
+			gzipped := out != "-" && strings.HasSuffix(out, ".gz")
+			return writeFile(cmd.OutOrStdout(), out, func(w io.Writer) error {
+				if !gzipped {
+					return g.Write(w, n)
+				}
+				gz, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+				if err := g.Write(gz, n); err != nil {
 					return err
 				}
-				defer file.Close()
-				w = file
-			}
-			var gz *gzip.Writer
-			if strings.HasSuffix(out, ".gz") {
-				gz, _ = gzip.NewWriterLevel(w, gzip.BestCompression)
-				w = gz
-			}
-			if err := g.Write(w, n); err != nil {
-				return err
-			}
-			if gz != nil {
-				if err := gz.Close(); err != nil {
-					return err
-				}
-			}
-			if file != nil {
-				return file.Close()
-			}
-			return nil
+				return gz.Close()
+			})
 		},
 	}
 	cmd.Flags().IntVar(&n, "articles", 4000, "number of articles")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "random seed; the same seed gives the same file")
-	cmd.Flags().StringVar(&out, "out", "-", "output file; .gz compresses; - is standard output")
+	cmd.Flags().StringVarP(&out, "out", "o", "-", "output file; .gz compresses; - is standard output")
 	return cmd
 }

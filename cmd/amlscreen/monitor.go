@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -322,7 +321,7 @@ func writeProfiles(w io.Writer, format string, ps []monitor.Profile, names map[s
 		_, err = fmt.Fprintf(w, "%s\n", b)
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "KEY\tPROFILE_ID\tTYPE\tQUERY\tREGISTERED\tUPDATED")
 	for _, p := range ps {
 		owner := names[p.Owner]
@@ -483,7 +482,7 @@ func writeOutbox(w io.Writer, format string, st monitor.OutboxStats, es []*monit
 	if len(es) == 0 {
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	when := "NEXT_ATTEMPT"
 	if dead {
 		when = "GIVEN_UP"

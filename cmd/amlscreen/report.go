@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -70,7 +68,7 @@ flags.`,
 	fl.StringVar(&f.gender, "gender", "", "individuals: male or female; records without gender always pass")
 	fl.StringVar(&f.citizenship, "citizenship", "", "individuals: two-letter ISO 3166-1 code; records without citizenship always pass")
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included' (default: every sanction, PEP and criminal source)")
-	fl.StringVar(&f.out, "out", "", "PDF file to write, or - for standard output; required")
+	fl.StringVarP(&f.out, "out", "o", "", "PDF file to write, or - for standard output (not a terminal); required")
 	fl.StringVar(&f.at, "time", "", "screening time to print, RFC 3339 (default: now)")
 	return cmd
 }
@@ -138,12 +136,11 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 	if err := report.Render(&buf, in); err != nil {
 		return paramToUsage(err)
 	}
-	if f.out == "-" {
-		_, err := stdout.Write(buf.Bytes())
+	if err := writeOutput(f.out, stdout, "PDF", buf.Bytes()); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(f.out, buf.Bytes()); err != nil {
-		return err
+	if f.out == "-" {
+		return nil
 	}
 	hits := report.Filter(res).Total
 	fmt.Fprintf(stdout, "wrote %s: %d hit%s for %q, report %s\n", f.out, hits, plural(hits), f.names, report.ID(q, at, db.version))
@@ -167,29 +164,4 @@ func sourcesOf(db *database, sel map[string]bool, types map[string]string) []rec
 	}
 	slices.SortFunc(out, func(a, b record.Source) int { return strings.Compare(a.Source, b.Source) })
 	return out
-}
-
-// writeFileAtomic writes data next to name and renames it into place, so
-// that a half-written report never stands where a complete one is
-// expected.
-func writeFileAtomic(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return usagef("--out: %v", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
 }

@@ -88,7 +88,6 @@ func TestReportUsageErrors(t *testing.T) {
 		{[]string{"report", "--type", "individual", "--names", "x", "--fuzzy", "3", "--out", out}, "--fuzzy"},
 		{[]string{"report", "--type", "individual", "--names", "x", "--time", "yesterday", "--out", out}, "--time"},
 		{[]string{"report", "--data", "testdata/small.jsonl", "--type", "individual", "--names", "x", "--includes", "nope_src", "--out", out}, "--includes"},
-		{[]string{"report", "--data", "testdata/small.jsonl", "--type", "individual", "--names", "x", "--out", filepath.Join(dir, "missing", "r.pdf")}, "--out"},
 	}
 	for _, tt := range tests {
 		code, _, errs := runCLI(t, tt.args...)

@@ -36,6 +36,7 @@ type serveFlags struct {
 	apiKey      string
 	every       time.Duration
 	drainDelay  time.Duration
+	allowShrink bool
 	// ready, when set, receives the listener's address once the server
 	// accepts connections (tests).
 	ready func(addr string)
@@ -95,6 +96,7 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --upstream (default: $"+apiKeyEnv+")")
 	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval (stretched to fit the upstream's daily download limit)")
 	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")
+	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "with --upstream, let a full file remove more than half of the store's records (every sync while serve runs)")
 	return cmd
 }
 
@@ -147,7 +149,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		log.Warn("the keys file is readable by every user; chmod 600 it", "file", f.keys)
 	}
 
-	st, err := store.Open(f.store, store.Options{})
+	st, err := store.Open(f.store, store.Options{AllowShrink: f.allowShrink, Log: log})
 	if err != nil {
 		return err
 	}

@@ -100,7 +100,7 @@ func newSourcesExportCmd() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&storePath, "store", "", "store file (bbolt), opened read-only")
-	c.Flags().StringVar(&out, "out", "-", `file to write; "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "-", `file to write; "-" writes to stdout`)
 	return c
 }
 
@@ -122,7 +122,7 @@ own, in the same shape.`,
 			return writeCatalogue(cmd.OutOrStdout(), out, convert.Catalogue())
 		},
 	}
-	c.Flags().StringVar(&out, "out", "-", `file to write; "-" writes to stdout`)
+	c.Flags().StringVarP(&out, "out", "o", "-", `file to write; "-" writes to stdout`)
 	return c
 }
 

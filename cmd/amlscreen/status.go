@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -129,7 +128,7 @@ func remoteStatus(ctx context.Context, f *statusFlags) (*statusReport, error) {
 }
 
 func writeStatusTable(w io.Writer, r *statusReport, now time.Time) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	when := func(t *time.Time) string {
 		if t == nil {
 			return "never"

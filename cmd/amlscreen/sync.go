@@ -9,12 +9,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
@@ -33,6 +31,8 @@ type syncFlags struct {
 	apiKey   string
 	includes string
 	every    time.Duration
+	// allowShrink lets a full file remove more than half of the records.
+	allowShrink bool
 }
 
 func newSyncCmd() *cobra.Command {
@@ -78,6 +78,7 @@ Exit codes: 0 synced (or up to date), 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (default: $"+apiKeyEnv+")")
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included', passed to the service (default: the key's sources)")
 	fl.DurationVar(&f.every, "every", 0, "keep running and sync at this interval, e.g. 1h")
+	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "let a full file remove more than half of the store's records (an empty one never replaces it)")
 	return cmd
 }
 
@@ -116,7 +117,7 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 	defer stop()
 	sched := &pollSchedule{every: f.every, log: log}
 	for {
-		res, err := syncOnce(ctx, c, f.store)
+		res, err := syncOnce(ctx, c, f.store, f.allowShrink)
 		if f.every == 0 {
 			return err
 		}
@@ -207,8 +208,8 @@ func (p *pollSchedule) next(res *syncer.Result) time.Duration {
 // syncOnce opens the store only for the time of one sync, so that status
 // and export can read it between runs of sync --every. The result is nil
 // when the store could not be opened.
-func syncOnce(ctx context.Context, c *syncer.Client, path string) (*syncer.Result, error) {
-	db, err := store.Open(path, store.Options{})
+func syncOnce(ctx context.Context, c *syncer.Client, path string, allowShrink bool) (*syncer.Result, error) {
+	db, err := store.Open(path, store.Options{AllowShrink: allowShrink, Log: c.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -231,120 +232,4 @@ func syncOnce(ctx context.Context, c *syncer.Client, path string) (*syncer.Resul
 // cliLogger writes one structured line per event to stderr.
 func cliLogger(stderr io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-}
-
-// stderrTerminal reports whether w is a terminal, where progress bars
-// belong; in logs and pipes they would be noise.
-func stderrTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// cliProgress returns progress bars on a terminal and nil otherwise.
-func cliProgress(stderr io.Writer) syncer.ProgressFunc {
-	if !stderrTerminal(stderr) {
-		return nil
-	}
-	return func(stage string, total int64) syncer.ProgressBar {
-		return &termBar{w: stderr, stage: stage, total: total, start: time.Now()}
-	}
-}
-
-// termBar draws one line of progress, redrawn at most five times a second
-// and erased when done, so that the log lines around it stay readable.
-// (schollz/progressbar, planned for this, is not in go.mod; its
-// *ProgressBar satisfies syncer.ProgressBar and can replace this as is.)
-type termBar struct {
-	mu          sync.Mutex
-	w           io.Writer
-	stage       string
-	total, done int64
-	start, last time.Time
-}
-
-func (b *termBar) Add64(n int64) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.done += n
-	if now := time.Now(); now.Sub(b.last) >= 200*time.Millisecond {
-		b.last = now
-		b.draw(now)
-	}
-	return nil
-}
-
-func (b *termBar) draw(now time.Time) {
-	elapsed := now.Sub(b.start).Round(time.Second)
-	if b.total <= 0 {
-		fmt.Fprintf(b.w, "\r\033[K%s %s %v", b.stage, humanBytes(b.done), elapsed)
-		return
-	}
-	frac := min(float64(b.done)/float64(b.total), 1)
-	const width = 30
-	fill := int(frac * width)
-	fmt.Fprintf(b.w, "\r\033[K%s [%s%s] %3.0f%% %s / %s %v", b.stage,
-		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), frac*100,
-		humanBytes(b.done), humanBytes(b.total), elapsed)
-}
-
-func (b *termBar) Finish() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	fmt.Fprint(b.w, "\r\033[K")
-	return nil
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-// openInput opens a file argument; "-" is standard input.
-func openInput(name string) (io.ReadCloser, int64, error) {
-	if name == "-" {
-		return io.NopCloser(os.Stdin), -1, nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, 0, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	return f, st.Size(), nil
-}
-
-// intoStore opens the input file (with a progress bar on a terminal) and
-// the store for writing, and hands both to load: the shared part of
-// import and apply.
-func intoStore(stderr io.Writer, storePath, file, label string, load func(db *store.DB, r io.Reader) error) error {
-	in, size, err := openInput(file)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	db, err := store.Open(storePath, store.Options{})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	var r io.Reader = in
-	if p := cliProgress(stderr); p != nil {
-		bar := p(label, size)
-		defer bar.Finish()
-		r = syncer.NewProgressReader(in, bar)
-	}
-	if err := load(db, r); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	return nil
 }

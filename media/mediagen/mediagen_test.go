@@ -70,3 +70,35 @@ func TestArticlesAreIndependentAndValid(t *testing.T) {
 		t.Error("seeds 7 and 8 made the same article")
 	}
 }
+
+// TestArticlesNameNoRealPeople: the generated stories (murder, drugs,
+// terrorism among them) never name the real entries of the AML sample, in
+// any spelling or script; they used to attach them to a head of state.
+// The invented seed records are still in the news.
+func TestArticlesNameNoRealPeople(t *testing.T) {
+	g, err := New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := []string{"putin", "путин", "poutine", "adrian darya", "zahrani", "الزهراني", "华安达", "hua an da"}
+	invented := map[string]int{"acme holdings": 0, "brandtner": 0, "ромашка": 0}
+	for i := range 4000 {
+		a := g.Article(i)
+		text := strings.ToLower(a.Headline + " " + a.Body)
+		for _, name := range real {
+			if strings.Contains(text, name) {
+				t.Fatalf("article %d names %q: %s", i, name, a.Headline)
+			}
+		}
+		for name := range invented {
+			if strings.Contains(text, name) {
+				invented[name]++
+			}
+		}
+	}
+	for name, n := range invented {
+		if n == 0 {
+			t.Errorf("no article names the invented %q", name)
+		}
+	}
+}

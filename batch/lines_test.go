@@ -1,0 +1,138 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUnclosedQuoteSwallowsNothing: a stray quote used to make the CSV
+// reader read on across lines, so the next row, a sanctioned company, was
+// neither screened nor rejected ("2 rows read, 0 rejected"). Now the bad
+// line is rejected with its number and id, and every later line is read.
+func TestUnclosedQuoteSwallowsNothing(t *testing.T) {
+	book := "id,name,country\nC8,Anna Berg,GB\nC9,\"Unclosed quote name,GB\nC10,Acme Holdings LLC,RU\nC11,\"Bert, Bob\",US\n"
+	rows, rd := readAll(t, []byte(book), ReadOptions{})
+	if len(rows) != 4 {
+		t.Fatalf("%d rows, want 4", len(rows))
+	}
+	if r := rows[1].Reject; r == nil || r.Line != 3 || r.CustomerID != "C9" || !strings.Contains(r.Reason, "quoted value is not closed") {
+		t.Errorf("line 3: reject %+v", r)
+	}
+	if rows[2].Reject != nil || rows[2].Line != 4 || rows[2].Name != "Acme Holdings LLC" {
+		t.Errorf("line 4: %+v", rows[2])
+	}
+	if rows[3].Reject != nil || rows[3].Name != "Bert, Bob" {
+		t.Errorf("line 5: %+v", rows[3])
+	}
+	if rd.Lines() != 5 || rd.BlankLines() != 0 {
+		t.Errorf("lines %d, blank %d", rd.Lines(), rd.BlankLines())
+	}
+}
+
+// TestLineEndings: LF, CRLF and a lone CR (old Mac exports; such a book
+// read as 0 rows and exited 0) all end a line, mixed in one book too.
+func TestLineEndings(t *testing.T) {
+	for name, book := range map[string]string{
+		"LF":    "id,name\nC1,Anna Berg\nC2,Bert Berg\n",
+		"CRLF":  "id,name\r\nC1,Anna Berg\r\nC2,Bert Berg\r\n",
+		"CR":    "id,name\rC1,Anna Berg\rC2,Bert Berg\r",
+		"mixed": "id,name\r\nC1,Anna Berg\rC2,Bert Berg",
+	} {
+		rows, rd := readAll(t, []byte(book), ReadOptions{})
+		if len(rows) != 2 || rows[0].Name != "Anna Berg" || rows[1].Name != "Bert Berg" || rows[1].Line != 3 || rd.Lines() != 3 {
+			t.Errorf("%s: %d rows (%+v), %d lines", name, len(rows), rows, rd.Lines())
+		}
+	}
+	rows, _ := readAll(t, []byte(`{"id":"J1","name":"Anna Berg"}`+"\r"+`{"id":"J2","name":"Bert Berg"}`+"\r"), ReadOptions{})
+	if len(rows) != 2 || rows[1].ID != "J2" || rows[1].Reject != nil {
+		t.Errorf("JSON Lines with CR endings: %+v", rows)
+	}
+}
+
+// TestRaggedRows: a row with more or fewer values than the header has
+// columns is rejected with its line and the counts; its values would be
+// read from the wrong columns.
+func TestRaggedRows(t *testing.T) {
+	book := "id,name,dob\n1,Anna Berg,1980\n2,Bert Berg\n3,Carl Dahl,1970,SE\n4,Dora Dahl,\n"
+	rows, _ := readAll(t, []byte(book), ReadOptions{})
+	if len(rows) != 4 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for i, want := range []string{"", "2 values, the header has 3 columns", "4 values, the header has 3 columns", ""} {
+		r := rows[i].Reject
+		switch {
+		case want == "" && r != nil:
+			t.Errorf("line %d rejected: %+v", i+2, r)
+		case want != "" && (r == nil || r.Line != i+2 || r.Field != "row" || r.Reason != want):
+			t.Errorf("line %d: reject %+v, want %q", i+2, r, want)
+		}
+	}
+}
+
+// TestDuplicateHeaderColumns: a column named twice (also in two
+// spellings of one name) is an error naming both.
+func TestDuplicateHeaderColumns(t *testing.T) {
+	for header, want := range map[string]string{
+		"id,name,Name":                 `"Name" (columns 2 and 3)`,
+		"Customer ID,name,customer_id": `"customer_id" (columns 1 and 3)`,
+		"id,name,dob,dob":              `"dob" (columns 3 and 4)`,
+	} {
+		_, err := NewReader(strings.NewReader(header+"\n1,a,b,c\n"), ReadOptions{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error naming %s", header, err, want)
+		}
+	}
+	if _, err := NewReader(strings.NewReader("id,name,,\n1,a,,\n"), ReadOptions{}); err != nil {
+		t.Errorf("unnamed columns are not duplicates: %v", err)
+	}
+}
+
+// TestNoRowsIsAnError: a book with a header and nothing else, or blank
+// lines only, screens no one; Run says so instead of finishing clean.
+func TestNoRowsIsAnError(t *testing.T) {
+	ix := mustFixtureIndex(t)
+	dir := t.TempDir()
+	for name, book := range map[string]string{
+		"header only":      "id,name\n",
+		"header, blanks":   "id,name\n\n  \n,\n",
+		"blank lines only": "\n\n",
+		"empty":            "",
+	} {
+		in := filepath.Join(dir, "book.csv")
+		os.WriteFile(in, []byte(book), 0o644)
+		_, err := Run(context.Background(), Config{Screener: Screener{Index: ix}, Input: in, Out: filepath.Join(dir, "hits.csv")})
+		if !errors.Is(err, ErrNoRows) {
+			t.Errorf("%s: %v, want ErrNoRows", name, err)
+		}
+	}
+}
+
+// TestSummaryAddsUpToTheLines: the issue's book, through Run: the company
+// after the stray quote is screened and hit, and header + rows + blank
+// lines = the lines of the book.
+func TestSummaryAddsUpToTheLines(t *testing.T) {
+	ix := mustFixtureIndex(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "book.csv")
+	os.WriteFile(in, []byte("id,name,country\rC8,Anna Berg,GB\r\rC9,\"Unclosed quote name,GB\rC10,Acme Holdings LLC,RU\r,,\r"), 0o644)
+	out := filepath.Join(dir, "hits.csv")
+	sum, err := Run(context.Background(), Config{Screener: Screener{Index: ix}, Input: in, Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.LinesRead != 6 || sum.BlankLines != 2 || sum.RowsRead != 3 || sum.RowsRejected != 1 || sum.LinesRead != 1+sum.RowsRead+sum.BlankLines {
+		t.Errorf("lines %d, blank %d, rows %d, rejected %d", sum.LinesRead, sum.BlankLines, sum.RowsRead, sum.RowsRejected)
+	}
+	if hits := string(readFile(t, out)); !strings.Contains(hits, "C10") {
+		t.Errorf("the sanctioned company after the stray quote was not screened:\n%s", hits)
+	}
+	var text strings.Builder
+	sum.WriteText(&text)
+	if !strings.Contains(text.String(), "lines          6 (1 header, 3 rows, 2 blank, skipped)") {
+		t.Errorf("summary:\n%s", text.String())
+	}
+}
