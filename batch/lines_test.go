@@ -55,14 +55,20 @@ func TestLineEndings(t *testing.T) {
 
 // TestRaggedRows: a row with more or fewer values than the header has
 // columns is rejected with its line and the counts; its values would be
-// read from the wrong columns.
+// read from the wrong columns. Empty values past the last column
+// (trailing delimiters) are dropped.
 func TestRaggedRows(t *testing.T) {
-	book := "id,name,dob\n1,Anna Berg,1980\n2,Bert Berg\n3,Carl Dahl,1970,SE\n4,Dora Dahl,\n"
+	// Line 6 ends in delimiters, as spreadsheets export rows: its extra
+	// values are empty and it is read; line 7's extra value is not.
+	book := "id,name,dob\n1,Anna Berg,1980\n2,Bert Berg\n3,Carl Dahl,1970,SE\n4,Dora Dahl,\n5,Eva Ek,1990,,\n6,Finn Ek,1991,,x\n"
 	rows, _ := readAll(t, []byte(book), ReadOptions{})
-	if len(rows) != 4 {
+	if len(rows) != 6 {
 		t.Fatalf("%d rows", len(rows))
 	}
-	for i, want := range []string{"", "2 values, the header has 3 columns", "4 values, the header has 3 columns", ""} {
+	if rows[4].Reject == nil && rows[4].DOB != "1990" {
+		t.Errorf("line 6: dob %q", rows[4].DOB)
+	}
+	for i, want := range []string{"", "2 values, the header has 3 columns", "4 values, the header has 3 columns", "", "", "5 values, the header has 3 columns"} {
 		r := rows[i].Reject
 		switch {
 		case want == "" && r != nil:
