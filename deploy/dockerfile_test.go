@@ -262,3 +262,21 @@ func TestDockerfile(t *testing.T) {
 		t.Errorf("CMD listens on %d; EXPOSE %v", p, img.expose)
 	}
 }
+
+// TestImageMatchesManifests: the manifests run the image as the Dockerfile
+// builds it: its user, its volume.
+func TestImageMatchesManifests(t *testing.T) {
+	img := loadDockerfile(t)
+	uid, _, _ := strings.Cut(img.user, ":")
+	cl := loadCluster(t)
+	for _, w := range cl.workloads() {
+		if sc := w.template.Spec.SecurityContext; sc == nil || sc.RunAsUser == nil || strconv.FormatInt(*sc.RunAsUser, 10) != uid {
+			t.Errorf("%s: runAsUser is not the image's user %s", w.name, uid)
+		}
+		for _, c := range allContainers(&w.template.Spec) {
+			if m := mountOf(c, img.volumes[0]+"/aml.db"); m == nil || m.MountPath != img.volumes[0] {
+				t.Errorf("%s container %s: nothing mounted on the image's volume %s", w.name, c.Name, img.volumes[0])
+			}
+		}
+	}
+}
