@@ -836,6 +836,42 @@ func TestBatchJob(t *testing.T) {
 	}
 }
 
+// TestSecretsDocumented: every Secret the manifests use is named in the
+// README, which says how to create it.
+func TestSecretsDocumented(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := loadCluster(t)
+	secrets := map[string]bool{}
+	for _, w := range cl.workloads() {
+		for _, v := range w.template.Spec.Volumes {
+			if v.Secret != nil {
+				secrets[v.Secret.SecretName] = true
+				if v.Secret.DefaultMode == nil || *v.Secret.DefaultMode&0o077 != 0 {
+					t.Errorf("%s: Secret volume %s is readable by others; defaultMode 0400", w.name, v.Name)
+				}
+			}
+		}
+		for _, c := range allContainers(&w.template.Spec) {
+			for _, e := range c.Env {
+				if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+					secrets[e.ValueFrom.SecretKeyRef.Name] = true
+				}
+			}
+		}
+	}
+	if len(secrets) == 0 {
+		t.Fatal("no Secrets found")
+	}
+	for s := range secrets {
+		if !bytes.Contains(readme, []byte(s)) {
+			t.Errorf("Secret %s is not explained in the README", s)
+		}
+	}
+}
+
 // parseDuration reads a duration flag's value in whole seconds.
 func parseDuration(s string) (int, error) {
 	d, err := time.ParseDuration(s)
