@@ -340,6 +340,13 @@ func commandLines(t *testing.T, w workload) map[string]commandLine {
 				}
 			}
 		}
+		for _, m := range c.VolumeMounts {
+			if v := w.volume(m.Name); v == "" {
+				t.Errorf("%s: mounts volume %s, which the pod does not define", where, m.Name)
+			} else if strings.HasPrefix(v, "secret:") && !m.ReadOnly {
+				t.Errorf("%s: Secret volume %s is mounted writable", where, m.Name)
+			}
+		}
 		cl := parseCommandLine(t, where, c.Args)
 		lines[c.Name] = cl
 		if cl.has("api-key") {
