@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -51,6 +52,9 @@ func goTool() string {
 func amlscreenBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
+		if buildErr = readSources(); buildErr != nil {
+			return
+		}
 		binDir, buildErr = os.MkdirTemp("", "amlscreen-deploy-")
 		if buildErr != nil {
 			return
@@ -67,6 +71,26 @@ func amlscreenBinary(t *testing.T) string {
 		t.Fatal(buildErr)
 	}
 	return binPath
+}
+
+// readSources reads the module's Go sources and go.mod. go test caches a
+// passing result against the test binary and the files the test read, and
+// the amlscreen binary these tests build is neither: without this, a flag
+// renamed in cmd/amlscreen would leave a cached pass standing.
+func readSources() error {
+	return filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || (strings.HasPrefix(d.Name(), ".") && p != "..")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !(strings.HasSuffix(p, ".go") || d.Name() == "go.mod" || d.Name() == "go.sum") {
+			return nil
+		}
+		_, err = os.ReadFile(p)
+		return err
+	})
 }
 
 // commandLine is a command line of amlscreen as parsed by the binary.
