@@ -1,0 +1,267 @@
+package deploy
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The tests build the real amlscreen command once and ask it to parse the
+// command lines the artefacts hold, rather than trusting a copy of its
+// flags: a flag renamed in the CLI fails here.
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	binPath   string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// goTool finds the go command that runs these tests: go test puts its own
+// GOROOT/bin first on PATH.
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return filepath.Join(os.Getenv("GOROOT"), "bin", "go")
+}
+
+// amlscreenBinary returns the path of the amlscreen command built from
+// this checkout.
+func amlscreenBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		if buildErr = readSources(); buildErr != nil {
+			return
+		}
+		binDir, buildErr = os.MkdirTemp("", "amlscreen-deploy-")
+		if buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "amlscreen")
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, goTool(), "build", "-o", binPath, "../cmd/amlscreen").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build ../cmd/amlscreen: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// readSources reads the module's Go sources and go.mod. go test caches a
+// passing result against the test binary and the files the test read, and
+// the amlscreen binary these tests build is neither: without this, a flag
+// renamed in cmd/amlscreen would leave a cached pass standing.
+func readSources() error {
+	return filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || (strings.HasPrefix(d.Name(), ".") && p != "..")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !(strings.HasSuffix(p, ".go") || d.Name() == "go.mod" || d.Name() == "go.sum") {
+			return nil
+		}
+		_, err = os.ReadFile(p)
+		return err
+	})
+}
+
+// commandLine is a command line of amlscreen as parsed by the binary.
+type commandLine struct {
+	where string            // the artefact and place it came from, for messages
+	sub   string            // the subcommand, e.g. "serve"
+	flags map[string]string // every flag given, by name without dashes
+}
+
+func (c commandLine) has(name string) bool { _, ok := c.flags[name]; return ok }
+
+// flagLine matches a flag in cobra's --help: "  -h, --name type   usage";
+// boolean flags show no type.
+var flagLine = regexp.MustCompile(`^\s+(?:-\w, )?--([a-z0-9-]+)(?: (\S+))?(?:\s{2,}|$)`)
+
+// parseCommandLine checks args (without the program name) against the
+// built amlscreen: the subcommand exists, every flag exists and its value
+// parses as the flag's type (the binary parses the line with --help
+// added), every flag is given once in its long form, and nothing is left
+// over as a positional argument, which every subcommand used here refuses.
+func parseCommandLine(t *testing.T, where string, args []string) commandLine {
+	t.Helper()
+	if len(args) == 0 {
+		t.Fatalf("%s: no amlscreen subcommand", where)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, amlscreenBinary(t), append(append([]string{}, args...), "--help")...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: amlscreen %s: %v: %s", where, strings.Join(args, " "), err, stderr.String())
+	}
+	help := stdout.String()
+	if !strings.Contains(help, "Usage:\n  amlscreen "+args[0]) {
+		t.Fatalf("%s: %q is not a subcommand of amlscreen; help:\n%s", where, args[0], help)
+	}
+	// The subcommand's flags and whether each takes a value.
+	takesValue := map[string]bool{}
+	inFlags := false
+	sc := bufio.NewScanner(strings.NewReader(help))
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasSuffix(line, "Flags:"):
+			inFlags = true
+		case strings.TrimSpace(line) == "":
+			inFlags = false
+		case inFlags:
+			if m := flagLine.FindStringSubmatch(line); m != nil {
+				takesValue[m[1]] = m[2] != ""
+			}
+		}
+	}
+	if len(takesValue) == 0 {
+		t.Fatalf("%s: no flags found in the help of amlscreen %s:\n%s", where, args[0], help)
+	}
+	c := commandLine{where: where, sub: args[0], flags: map[string]string{}}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "--") {
+			t.Fatalf("%s: %q is a positional argument; amlscreen %s takes none", where, a, c.sub)
+		}
+		name, value, hasValue := strings.Cut(a[2:], "=")
+		tv, known := takesValue[name]
+		if !known {
+			t.Fatalf("%s: amlscreen %s has no flag --%s", where, c.sub, name)
+		}
+		if _, dup := c.flags[name]; dup {
+			t.Fatalf("%s: --%s given twice", where, name)
+		}
+		if tv && !hasValue {
+			if i+1 == len(args) {
+				t.Fatalf("%s: --%s needs a value", where, name)
+			}
+			i++
+			value = args[i]
+		}
+		c.flags[name] = value
+	}
+	return c
+}
+
+// listenPort is the port of serve's --listen.
+func listenPort(t *testing.T, cl commandLine) int32 {
+	t.Helper()
+	_, port, err := net.SplitHostPort(cl.flags["listen"])
+	var n int32
+	if err == nil {
+		_, err = fmt.Sscanf(port, "%d", &n)
+	}
+	if err != nil || n <= 0 {
+		t.Fatalf("%s: --listen %q has no port", cl.where, cl.flags["listen"])
+	}
+	return n
+}
+
+// serveAt starts the built amlscreen serve on a loopback port with args
+// (which must not name --listen) and returns its base URL; it is stopped
+// with SIGTERM when the test ends, and must exit 0.
+func serveAt(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	cmd := exec.CommandContext(ctx, amlscreenBinary(t), append(append([]string{"serve"}, args...), "--listen", "127.0.0.1:0")...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	logs := &lockedLog{}
+	addr := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		listen := regexp.MustCompile(`msg=serving .*listen=(\S+)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logs.add(sc.Text())
+			if m := listen.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		defer cancel()
+		cmd.Process.Signal(syscall.SIGTERM)
+		<-done
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("amlscreen serve did not stop cleanly on SIGTERM: %v\n%s", err, logs.String())
+		}
+	})
+	select {
+	case a := <-addr:
+		return "http://" + a
+	case <-done:
+		t.Fatalf("amlscreen serve ended before listening:\n%s", logs.String())
+	case <-time.After(time.Minute):
+		t.Fatalf("amlscreen serve did not listen within a minute:\n%s", logs.String())
+	}
+	return ""
+}
+
+// lockedLog collects a process's log lines for failure messages while the
+// process runs.
+type lockedLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lockedLog) add(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, line)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
+}
+
+// httpStatus GETs url and returns the status code.
+func httpStatus(t *testing.T, url string) int {
+	t.Helper()
+	c := &http.Client{Timeout: 10 * time.Second}
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
