@@ -1,8 +1,7 @@
 package engine
 
 import (
-	"github.com/agnivade/levenshtein"
-
+	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -190,7 +189,7 @@ func bestPairing(query, tokens []string, fuzzyUpTo, fuzzy int) (pairs []Pair, ed
 				if query[i] != t {
 					continue
 				}
-			} else if d = levenshtein.ComputeDistance(query[i], t); d > limit {
+			} else if d = dict.EditDistance(query[i], t); d > limit {
 				continue
 			}
 			used[j] = true

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/amlscreen/amlscreen/bench/gen"
 	"github.com/amlscreen/amlscreen/record"
@@ -22,10 +24,14 @@ func diffQueries(recs []*record.Record, n int, seed int64) []Query {
 			DOB:   gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship,
 			Limit: 50,
 		}
+		names := gq.Names
+		if i%4 == 1 {
+			names = swapLetters(rng, names)
+		}
 		if i%10 == 7 {
-			q.SearchAll = gq.Names
+			q.SearchAll = names
 		} else {
-			q.Names = gq.Names
+			q.Names = names
 		}
 		if rng.IntN(8) == 0 {
 			q.Sources = map[string]bool{recs[rng.IntN(len(recs))].SourceID: true}
@@ -33,6 +39,38 @@ func diffQueries(recs []*record.Record, n int, seed int64) []Query {
 		out = append(out, q)
 	}
 	return out
+}
+
+// swapLetters swaps two different adjacent letters in one word of s, the
+// most common typing error, which the fuzzy rule counts as one edit.
+func swapLetters(rng *rand.Rand, s string) string {
+	words := strings.Fields(s)
+	for range 5 {
+		if len(words) == 0 {
+			break
+		}
+		w := []rune(words[rng.IntN(len(words))])
+		var at []int
+		for i := 0; i+1 < len(w); i++ {
+			if w[i] != w[i+1] && unicode.IsLetter(w[i]) && unicode.IsLetter(w[i+1]) {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			continue
+		}
+		k := at[rng.IntN(len(at))]
+		orig := string(w)
+		w[k], w[k+1] = w[k+1], w[k]
+		for j := range words {
+			if words[j] == orig {
+				words[j] = string(w)
+				break
+			}
+		}
+		return strings.Join(words, " ")
+	}
+	return s
 }
 
 func sameAnswer(t *testing.T, q Query, a, b *Result) {

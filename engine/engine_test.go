@@ -65,8 +65,14 @@ func TestNameMatchingRules(t *testing.T) {
 		{"short tokens exact", Query{Names: "jo li", Fuzzy: 2}, []string{"P4"}},
 		{"4 runes: 1 edit", Query{Names: "mria ivanova", Fuzzy: 2}, []string{"P2"}},
 		{"4 runes: not 2 edits", Query{Names: "mrya ivanova", Fuzzy: 2}, []string{}},
-		{"6+ runes: 2 edits at fuzzy 2", Query{Names: "maria ivnaova", Fuzzy: 2}, []string{"P2"}},
-		{"6+ runes: only 1 edit at fuzzy 1", Query{Names: "maria ivnaova", Fuzzy: 1}, []string{}},
+		{"6+ runes: 2 edits at fuzzy 2", Query{Names: "maria ivonovo", Fuzzy: 2}, []string{"P2"}},
+		{"6+ runes: only 1 edit at fuzzy 1", Query{Names: "maria ivonovo", Fuzzy: 1}, []string{}},
+		// A swap of two adjacent letters is one edit (OSA), not two.
+		{"swap is one edit", Query{Names: "maria ivnaova", Fuzzy: 1}, []string{"P2"}},
+		{"swap is an edit", Query{Names: "maria ivnaova"}, []string{}},
+		{"swap in a short token", Query{Names: "vladimir puitn", Fuzzy: 1}, []string{"P1"}},
+		{"swap plus a substitution is two", Query{Names: "vladimir puitm", Fuzzy: 1}, []string{}},
+		{"a moved letter is two edits", Query{Names: "maria inavova", Fuzzy: 1}, []string{}},
 		// Legal forms, both directions, with fuzzy.
 		{"long form finds abbreviation", Query{Kind: ent, Names: "acme holdings limited liability company"}, []string{"E1"}},
 		{"dotted abbreviation", Query{Kind: ent, Names: "Acme Holdings L.L.C."}, []string{"E1"}},
