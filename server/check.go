@@ -1,7 +1,6 @@
 package server
 
 import (
-	"net/http"
 	"sync"
 
 	"github.com/amlscreen/amlscreen/engine"
@@ -63,7 +62,7 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 		Gender:      c.Param("gender"),
 		Citizenship: c.Param("citizenship"),
 	}
-	fuzzy, err := parseFuzzy(c.Param("fuzzy_search"))
+	fuzzy, err := engine.ParseFuzzy(c.Param("fuzzy_search"))
 	if err != nil {
 		return q, err
 	}
@@ -74,21 +73,6 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 		return q, err
 	}
 	return q, nil
-}
-
-// parseFuzzy reads fuzzy_search: "" and "0" (which clients in the wild
-// send) mean exact matching, "1" and "2" the edit distance; anything else
-// is refused.
-func parseFuzzy(v string) (int, error) {
-	switch v {
-	case "", "0":
-		return 0, nil
-	case "1":
-		return 1, nil
-	case "2":
-		return 2, nil
-	}
-	return 0, Errorf(http.StatusBadRequest, "fuzzy_search: %q is not 1 or 2", v)
 }
 
 // recordOptions writes records in case c with the attributes the key's
