@@ -189,3 +189,52 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 		}
 	}
 }
+
+// TestHungarianAgreesWithBrute runs the differential test with the index
+// pairing every candidate by the Hungarian method and the reference
+// enumerating every assignment, so the two algorithms are held to the same
+// answers on the same queries.
+func TestHungarianAgreesWithBrute(t *testing.T) {
+	defer func(p, b int) { pairStepBudget, bruteStepBudget = p, b }(pairStepBudget, bruteStepBudget)
+	pairStepBudget, bruteStepBudget = 0, -1
+	n := 1500
+	if testing.Short() {
+		n = 500
+	}
+	recs := generated(2000, 43)
+	agreesWithBrute(t, NewIndex(recs), recs, n, 8)
+}
+
+// TestRepeatedWordsStayPolynomial: 32 copies of a word against a name
+// holding 31 of them has no pairing, and a depth-first search would try
+// every arrangement (31! of them) to find that out. Both matchers answer
+// at once, and alike, with and without a pairing to find.
+func TestRepeatedWordsStayPolynomial(t *testing.T) {
+	name := func(word string, n int) string { return strings.TrimSpace(strings.Repeat(word+" ", n)) }
+	recs := []*record.Record{
+		{ID: "R31", SourceID: "s", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: name("ivan", 31)},
+		{ID: "R32", SourceID: "s", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: name("ivan", 31) + " ivam"},
+		{ID: "R40", SourceID: "s", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: name("ivan", 20) + " " + name("iwan", 20)},
+	}
+	ix, br := NewIndex(recs), NewBrute(recs)
+	for _, q := range []Query{
+		{Names: name("ivan", 32)},
+		{Names: name("ivan", 32), Fuzzy: 1},
+		{Names: name("ivan", 16) + " " + name("ivam", 16), Fuzzy: 1},
+		{SearchAll: name("ivan", 32), Fuzzy: 1},
+	} {
+		a, err := ix.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := br.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameAnswer(t, q, a, b)
+	}
+	res, _ := ix.Search(Query{Names: name("ivan", 32), Fuzzy: 1})
+	if got := hitKeys(res); len(got) != 2 || got[0] != "R32/false/1/0" {
+		t.Errorf("32 ivans at fuzzy 1: %v, want R32 with 1 edit then R40", got)
+	}
+}

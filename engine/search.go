@@ -347,9 +347,13 @@ outer:
 // a different token of toks; tokens at positions ≥ fuzzyUpTo pair only
 // exactly. A depth-first search over query tokens, fewest options first,
 // pruned by the best total so far: names have a handful of tokens, so this
-// is a few dozen steps. It allocates nothing once the searcher's scratch
-// has grown.
+// is a few dozen steps. Past pairStepBudget steps the Hungarian method
+// (assign.go) answers instead, in polynomial time. It allocates nothing
+// once the searcher's scratch has grown.
 func (s *searcher) pair(ms []map[uint32]uint8, toks []uint32, fuzzyUpTo int) (int, bool) {
+	if len(toks) < len(ms) {
+		return 0, false // fewer tokens than query words: no pairing
+	}
 	p := &s.pairing
 	p.opts = p.opts[:0]
 	p.start = p.start[:0]
@@ -376,9 +380,14 @@ func (s *searcher) pair(ms []map[uint32]uint8, toks []uint32, fuzzyUpTo int) (in
 	}
 	p.used = p.used[:len(toks)]
 	clear(p.used)
-	p.best = -1
-	p.dfs(0, 0)
-	return p.best, p.best >= 0
+	p.best, p.steps, p.budget = -1, 0, pairStepBudget
+	if p.budget != 0 {
+		p.dfs(0, 0)
+		if p.steps <= p.budget || p.budget < 0 {
+			return p.best, p.best >= 0
+		}
+	}
+	return p.hungarian(len(ms), len(toks))
 }
 
 type pairOption struct{ pos, dist int32 }
@@ -390,9 +399,20 @@ type pairing struct {
 	order []int
 	used  []bool
 	best  int
+	// steps counts the search's calls; past budget (unless negative) it
+	// gives up for the Hungarian method.
+	steps, budget int
+	// The Hungarian method's matrix, over the columns some option uses.
+	cols []int32 // token position → column, -1 for none
+	cost []int
+	asg  assigner
 }
 
 func (p *pairing) dfs(k, sum int) {
+	p.steps++
+	if p.budget >= 0 && p.steps > p.budget {
+		return
+	}
 	if p.best >= 0 && sum >= p.best {
 		return
 	}
@@ -409,6 +429,41 @@ func (p *pairing) dfs(k, sum int) {
 		p.dfs(k+1, sum+int(o.dist))
 		p.used[o.pos] = false
 	}
+}
+
+// hungarian answers pair from the options with the Hungarian method: rows
+// are the n query tokens, columns the record tokens some option names.
+func (p *pairing) hungarian(n, ntoks int) (int, bool) {
+	if cap(p.cols) < ntoks {
+		p.cols = make([]int32, ntoks)
+	}
+	p.cols = p.cols[:ntoks]
+	for i := range p.cols {
+		p.cols[i] = -1
+	}
+	m := 0
+	for _, o := range p.opts {
+		if p.cols[o.pos] < 0 {
+			p.cols[o.pos] = int32(m)
+			m++
+		}
+	}
+	if m < n {
+		return 0, false
+	}
+	if cap(p.cost) < n*m {
+		p.cost = make([]int, n*m)
+	}
+	p.cost = p.cost[:n*m]
+	for i := range p.cost {
+		p.cost[i] = forbidden
+	}
+	for i := range n {
+		for _, o := range p.opts[p.start[i]:p.start[i+1]] {
+			p.cost[i*m+int(p.cols[o.pos])] = int(o.dist)
+		}
+	}
+	return p.asg.solve(n, m, p.cost, nil)
 }
 
 // noToken stands for a token the dictionary does not hold: it pairs with
