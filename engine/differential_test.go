@@ -197,11 +197,11 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 func TestHungarianAgreesWithBrute(t *testing.T) {
 	defer func(p, b int) { pairStepBudget, bruteStepBudget = p, b }(pairStepBudget, bruteStepBudget)
 	pairStepBudget, bruteStepBudget = 0, -1
-	n := 1500
+	n := 800
 	if testing.Short() {
-		n = 500
+		n = 300
 	}
-	recs := generated(2000, 43)
+	recs := generated(1500, 43)
 	agreesWithBrute(t, NewIndex(recs), recs, n, 8)
 }
 

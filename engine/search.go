@@ -1,13 +1,25 @@
 package engine
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"sync"
 )
 
 // Search answers q. It returns a *ParamError for a query that breaks the
-// rules of SEMANTICS.md.
+// rules of SEMANTICS.md. It is SearchContext without a deadline.
 func (ix *Index) Search(q Query) (*Result, error) {
+	return ix.SearchContext(context.Background(), q)
+}
+
+// SearchContext answers q, giving up with ctx's error (wrapped) once ctx
+// is done: it checks between dictionary look-ups and every few hundred
+// candidates, so a caller that has gone away stops costing a core. A heavy
+// query (see Admission) first waits for a slot; it returns ErrBusy when
+// none comes free in time. The answer is always complete: a search is
+// never cut short and answered.
+func (ix *Index) SearchContext(ctx context.Context, q Query) (*Result, error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, err
@@ -15,16 +27,22 @@ func (ix *Index) Search(q Query) (*Result, error) {
 	if c.onlyLegal {
 		return &Result{}, nil
 	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
 	s := searcherPool.Get().(*searcher)
 	defer s.release()
-	s.ix, s.c, s.srcOK = ix, c, ix.sourceMask(c)
+	s.ctx = ctx
+	release, err := ix.admit(s, c)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
 		s.run(c.raw, anyRecord)
 	} else {
 		s.run(c.raw, individualsOnly)
 		s.run(c.legal, legalOnly)
+	}
+	if s.err != nil {
+		return nil, s.err
 	}
 	hits := make([]Hit, 0, len(s.best))
 	for ord, b := range s.best {
@@ -41,6 +59,114 @@ func (ix *Index) Search(q Query) (*Result, error) {
 	return res, nil
 }
 
+// admit takes the index's read lock for s and looks up the query's words
+// (filling s.matches); a heavy query first waits for an admission slot,
+// without holding the lock, so that neither Apply nor the checks queued
+// behind it wait for the slot too. The returned release gives back the
+// lock and the slot; on error nothing is held.
+func (ix *Index) admit(s *searcher, c *compiled) (release func(), err error) {
+	adm := admissionNow.Load()
+	slot := func() {}
+	heavy := distinctWords(c) >= adm.MaxWords
+	if heavy {
+		if slot, err = adm.acquire(s.ctx); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		ix.mu.RLock()
+		s.ix, s.c, s.srcOK = ix, c, ix.sourceMask(c)
+		cost := s.lookUp(c)
+		if s.err != nil {
+			ix.mu.RUnlock()
+			slot()
+			return nil, s.err
+		}
+		if heavy || !adm.heavyCost(cost) {
+			return func() { ix.mu.RUnlock(); slot() }, nil
+		}
+		// Heavy by its postings: wait for a slot outside the lock, then
+		// look up again, since the index may have changed meanwhile.
+		ix.mu.RUnlock()
+		clear(s.matches)
+		if slot, err = adm.acquire(s.ctx); err != nil {
+			return nil, err
+		}
+		heavy = true
+	}
+}
+
+// distinctWords counts the distinct words over every spelling of the
+// query.
+func distinctWords(c *compiled) int {
+	var seen []string
+	for _, vs := range [][][]string{c.raw, c.legal} {
+		for _, v := range vs {
+			for _, t := range v {
+				if !slices.Contains(seen, t) {
+					seen = append(seen, t)
+				}
+			}
+		}
+	}
+	return len(seen)
+}
+
+// lookUp looks up every word of every spelling of the query and returns
+// the estimated cost of the search: the posting-list entries the words'
+// matches hold.
+func (s *searcher) lookUp(c *compiled) int {
+	cost := 0
+	seen := map[string]bool{}
+	for _, vs := range [][][]string{c.raw, c.legal} {
+		for _, v := range vs {
+			for _, t := range v {
+				if seen[t] {
+					continue
+				}
+				seen[t] = true
+				if s.cancelled() {
+					return 0
+				}
+				for id := range s.tokenMatches(t) {
+					cost += len(s.ix.post[id])
+					if c.searchAll {
+						cost += len(s.ix.bagPost[id])
+					}
+				}
+			}
+		}
+	}
+	return cost
+}
+
+// cancelled reports whether the search's context is done, recording the
+// error in s.err.
+func (s *searcher) cancelled() bool {
+	if s.err != nil {
+		return true
+	}
+	if err := s.ctx.Err(); err != nil {
+		s.err = fmt.Errorf("search: %w", err)
+		return true
+	}
+	return false
+}
+
+// tick counts a unit of work and checks the context every
+// ctxCheckEvery units.
+func (s *searcher) tick() bool {
+	s.ticks++
+	if s.ticks%ctxCheckEvery != 0 {
+		return s.err != nil
+	}
+	return s.cancelled()
+}
+
+// ctxCheckEvery is how many candidates a search verifies between two
+// looks at its context: a few hundred microseconds of work.
+const ctxCheckEvery = 256
+
 type recordSel uint8
 
 const (
@@ -56,6 +182,9 @@ type candidate struct {
 
 // searcher holds the state of one search.
 type searcher struct {
+	ctx   context.Context
+	err   error // the context's error, once it is done
+	ticks int
 	ix    *Index
 	c     *compiled
 	srcOK []bool
@@ -76,7 +205,7 @@ var searcherPool = sync.Pool{New: func() any {
 }}
 
 func (s *searcher) release() {
-	s.ix, s.c, s.srcOK = nil, nil, nil
+	s.ix, s.c, s.srcOK, s.ctx, s.err, s.ticks = nil, nil, nil, nil, nil, 0
 	clear(s.best)
 	clear(s.matches)
 	s.bufA, s.bufB, s.bufC = s.bufA[:0], s.bufB[:0], s.bufC[:0]
@@ -161,12 +290,34 @@ func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
 
 // bagCandidates is candidates for search_all: the records holding a
 // partner of every query token in a name string or elsewhere in the bag.
+// Tokens are taken rarest first; one whose records would cost far more to
+// gather than the candidates left is not intersected, since verification
+// checks it anyway (as candidates does).
 func (s *searcher) bagCandidates(ms []map[uint32]uint8) []uint32 {
 	ix := s.ix
-	var cands []uint32
+	type tok struct {
+		m    map[uint32]uint8
+		size int
+	}
+	toks := make([]tok, len(ms))
 	for i, m := range ms {
-		var recs []uint32
+		n := 0
 		for id := range m {
+			n += len(ix.post[id]) + len(ix.bagPost[id])
+		}
+		toks[i] = tok{m, n}
+	}
+	slices.SortFunc(toks, func(a, b tok) int { return a.size - b.size })
+	var cands []uint32
+	for i, t := range toks {
+		if i > 0 && t.size > 64*len(cands) {
+			continue
+		}
+		var recs []uint32
+		for id := range t.m {
+			if s.cancelled() {
+				return nil
+			}
 			for _, ns := range ix.post[id] {
 				recs = append(recs, ix.nsRec[ns])
 			}
@@ -250,6 +401,9 @@ func Intersect(a, b, dst []uint32) []uint32 {
 func (s *searcher) run(variants [][]string, sel recordSel) {
 	ix := s.ix
 	for _, v := range variants {
+		if s.cancelled() {
+			return
+		}
 		ms := make([]map[uint32]uint8, len(v))
 		ok := true
 		for i, t := range v {
@@ -267,6 +421,9 @@ func (s *searcher) run(variants [][]string, sel recordSel) {
 			continue
 		}
 		for _, ns := range s.candidates(ms, ix.post) {
+			if s.tick() {
+				return
+			}
 			ord := ix.nsRec[ns]
 			if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
 				continue
@@ -289,6 +446,9 @@ func (s *searcher) runBag(v []string, ms []map[uint32]uint8, sel recordSel) {
 	ix := s.ix
 	var ids []uint32
 	for _, ord := range s.bagCandidates(ms) {
+		if s.tick() {
+			return
+		}
 		if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
 			continue
 		}

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"context"
+	"errors"
+	"net/http"
 	"sync"
 
 	"github.com/amlscreen/amlscreen/engine"
@@ -27,9 +30,9 @@ func checkHandler(kind engine.Kind) func(*Server, *Call) error {
 		if err != nil {
 			return err
 		}
-		res, err := s.db.Index().Search(q)
+		res, err := s.db.Index().SearchContext(c.Request.Context(), q)
 		if err != nil {
-			return err
+			return searchError(err)
 		}
 		bp := bufPool.Get().(*[]byte)
 		body := res.AppendCheckResponse((*bp)[:0], c.Now, recordOptions(c.Key, record.Snake))
@@ -73,6 +76,19 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 		return q, err
 	}
 	return q, nil
+}
+
+// searchError answers a search that was refused for load or stopped by
+// its request's context with 503 (the client may retry); other errors
+// pass through.
+func searchError(err error) error {
+	switch {
+	case errors.Is(err, engine.ErrBusy):
+		return &Error{Status: http.StatusServiceUnavailable, Message: err.Error(), RetryAfter: 1}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return Errorf(http.StatusServiceUnavailable, "the check was stopped: %v", err)
+	}
+	return err
 }
 
 // recordOptions writes records in case c with the attributes the key's
