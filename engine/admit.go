@@ -23,10 +23,11 @@ type Admission struct {
 	// Slots is how many heavy queries may run at once; 0 means one per
 	// two cores, at least one.
 	Slots int
-	// MinCost is the estimated cost from which a query is heavy: the
-	// posting-list entries its words reach once looked up in the
-	// dictionary. 0 means DefaultHeavyCost; negative means no query is
-	// heavy.
+	// MinCost is the estimated cost from which a query is heavy, in
+	// posting-list entries (about 30 ns of work each): those its words
+	// reach once looked up in the dictionary, plus the candidates its
+	// rarest word allows, weighted by what verifying one costs. 0 means
+	// DefaultHeavyCost; negative means no query is heavy by cost.
 	MinCost int
 	// MaxWords is the number of distinct words (over every spelling of the
 	// query) from which a query is heavy before it is looked up at all:
@@ -40,9 +41,10 @@ type Admission struct {
 
 // Defaults of Admission.
 const (
-	// DefaultHeavyCost is about 20 ms of work on one core of the machine
-	// the project is measured on (bench/README.md).
-	DefaultHeavyCost = 200_000
+	// DefaultHeavyCost is about 5–10 ms of work on one core of the
+	// machine the project is measured on; normal checks cost far less
+	// (README, "Speed").
+	DefaultHeavyCost = 300_000
 	// DefaultHeavyWords is above any real name: 8 words with hyphen
 	// spellings stay under it.
 	DefaultHeavyWords = 12

@@ -56,9 +56,9 @@ func TestSearchContextStopsAHeavySearch(t *testing.T) {
 // error; light queries never wait for a slot.
 func TestAdmission(t *testing.T) {
 	defer SetAdmission(CurrentAdmission())
-	SetAdmission(Admission{Slots: 1, MinCost: 3, MaxWait: 50 * time.Millisecond})
+	SetAdmission(Admission{Slots: 1, MinCost: 10, MaxWait: 50 * time.Millisecond})
 	ix := NewIndex(loadRules(t))
-	heavy := Query{Names: "ivan", Fuzzy: 1} // reaches the three Ivans: cost 3
+	heavy := Query{Names: "ivan", Fuzzy: 1} // three Ivans: 3 entries + 5×3 to verify
 	light := Query{Names: "sea princess"}   // cost 2
 	if res, err := ix.Search(heavy); err != nil || res.Total != 3 {
 		t.Fatalf("heavy query with a free slot: %v, %v", res, err)
@@ -87,7 +87,7 @@ func TestAdmission(t *testing.T) {
 	// A query waiting for the slot gets it when it is given back, and is
 	// answered in full.
 	done := make(chan error)
-	SetAdmission(Admission{Slots: 1, MinCost: 3, MaxWait: 5 * time.Second})
+	SetAdmission(Admission{Slots: 1, MinCost: 10, MaxWait: 5 * time.Second})
 	release() // the old semaphore's slot; take the new one
 	if release, err = admissionNow.Load().acquire(context.Background()); err != nil {
 		t.Fatal(err)

@@ -113,32 +113,58 @@ func distinctWords(c *compiled) int {
 }
 
 // lookUp looks up every word of every spelling of the query and returns
-// the estimated cost of the search: the posting-list entries the words'
-// matches hold.
+// the estimated cost of the search, in posting-list entries: the entries
+// its words' matches hold (gathered and intersected), plus, per spelling,
+// the candidates the rarest word allows times what verifying one costs in
+// entries (verifyCost). It runs under the read lock, and is cheap next to
+// the search: the look-ups it does are the search's own, cached.
 func (s *searcher) lookUp(c *compiled) int {
+	ix := s.ix
+	weight := verifyCost
+	if c.searchAll {
+		weight = verifyBagCost
+	}
 	cost := 0
-	seen := map[string]bool{}
-	for _, vs := range [][][]string{c.raw, c.legal} {
+	seen := map[string]int{} // word → entries of its matches
+	spellings := [][][]string{c.raw, c.legal}
+	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
+		spellings = spellings[:1] // searched once
+	}
+	for _, vs := range spellings {
 		for _, v := range vs {
+			rarest := -1
 			for _, t := range v {
-				if seen[t] {
-					continue
-				}
-				seen[t] = true
-				if s.cancelled() {
-					return 0
-				}
-				for id := range s.tokenMatches(t) {
-					cost += len(s.ix.post[id])
-					if c.searchAll {
-						cost += len(s.ix.bagPost[id])
+				n, ok := seen[t]
+				if !ok {
+					if s.cancelled() {
+						return 0
 					}
+					for id := range s.tokenMatches(t) {
+						n += len(ix.post[id])
+						if c.searchAll {
+							n += len(ix.bagPost[id])
+						}
+					}
+					seen[t] = n
+					cost += n
+				}
+				if rarest < 0 || n < rarest {
+					rarest = n
 				}
 			}
+			cost += weight * max(rarest, 0)
 		}
 	}
 	return cost
 }
+
+// Costs of verifying one candidate, in posting-list entries gathered (about
+// 30 ns each): pairing a name string's tokens is a few entries' worth;
+// tokenising a record's every field for search_all is about 300.
+const (
+	verifyCost    = 5
+	verifyBagCost = 300
+)
 
 // cancelled reports whether the search's context is done, recording the
 // error in s.err.
