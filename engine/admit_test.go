@@ -56,9 +56,9 @@ func TestSearchContextStopsAHeavySearch(t *testing.T) {
 // error; light queries never wait for a slot.
 func TestAdmission(t *testing.T) {
 	defer SetAdmission(CurrentAdmission())
-	SetAdmission(Admission{Slots: 1, MinCost: 10, MaxWait: 50 * time.Millisecond})
+	SetAdmission(Admission{Slots: 1, MinCost: 20, MaxWait: 50 * time.Millisecond})
 	ix := NewIndex(loadRules(t))
-	heavy := Query{Names: "ivan", Fuzzy: 1} // three Ivans: 3 entries + 5×3 to verify
+	heavy := Query{Names: "ivan", Fuzzy: 1} // three Ivans: 3 entries + 10×3 to verify
 	light := Query{Names: "sea princess"}   // cost 2
 	if res, err := ix.Search(heavy); err != nil || res.Total != 3 {
 		t.Fatalf("heavy query with a free slot: %v, %v", res, err)
@@ -71,11 +71,6 @@ func TestAdmission(t *testing.T) {
 	if _, err := ix.Search(heavy); !errors.Is(err, ErrBusy) {
 		t.Errorf("heavy query with no slot: %v, want ErrBusy", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer cancel()
-	if _, err := ix.SearchContext(ctx, heavy); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("heavy query, deadline before MaxWait: %v", err)
-	}
 	if res, err := ix.Search(light); err != nil || res.Total != 1 {
 		t.Errorf("light query while the slot is taken: %v, %v", res, err)
 	}
@@ -84,14 +79,20 @@ func TestAdmission(t *testing.T) {
 	if _, err := ix.Search(many); !errors.Is(err, ErrBusy) {
 		t.Errorf("26-word query with no slot: %v, want ErrBusy", err)
 	}
-	// A query waiting for the slot gets it when it is given back, and is
-	// answered in full.
-	done := make(chan error)
-	SetAdmission(Admission{Slots: 1, MinCost: 10, MaxWait: 5 * time.Second})
+	// A deadline ends the wait, with the context's error.
+	SetAdmission(Admission{Slots: 1, MinCost: 20, MaxWait: time.Minute})
 	release() // the old semaphore's slot; take the new one
 	if release, err = admissionNow.Load().acquire(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if _, err := ix.SearchContext(ctx, heavy); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("heavy query, deadline before MaxWait: %v", err)
+	}
+	// A query waiting for the slot gets it when it is given back, and is
+	// answered in full.
+	done := make(chan error)
 	go func() {
 		res, err := ix.Search(heavy)
 		if err == nil && res.Total != 3 {

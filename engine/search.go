@@ -159,11 +159,12 @@ func (s *searcher) lookUp(c *compiled) int {
 }
 
 // Costs of verifying one candidate, in posting-list entries gathered (about
-// 30 ns each): pairing a name string's tokens is a few entries' worth;
-// tokenising a record's every field for search_all is about 300.
+// 30 ns each), measured with BenchmarkWorstQuery: pairing with a name
+// string and filtering its record, about 10; pairing with a record's
+// whole search_all bag (some 26 tokens), about 40.
 const (
-	verifyCost    = 5
-	verifyBagCost = 300
+	verifyCost    = 10
+	verifyBagCost = 40
 )
 
 // cancelled reports whether the search's context is done, recording the
@@ -298,6 +299,7 @@ func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
 		if len(cands) == 0 {
 			break
 		}
+
 		var other []uint32
 		if len(t.m) == 1 {
 			for id := range t.m {
@@ -442,11 +444,18 @@ func (s *searcher) run(variants [][]string, sel recordSel) {
 		if !ok {
 			continue
 		}
+		// Candidates need each word once; pairing needs every repeat.
+		distinct := ms[:0:0]
+		for i, t := range v {
+			if !slices.Contains(v[:i], t) {
+				distinct = append(distinct, ms[i])
+			}
+		}
 		if s.c.searchAll {
-			s.runBag(v, ms, sel)
+			s.runBag(v, ms, distinct, sel)
 			continue
 		}
-		for _, ns := range s.candidates(ms, ix.post) {
+		for _, ns := range s.candidates(distinct, ix.post) {
 			if s.tick() {
 				return
 			}
@@ -467,26 +476,19 @@ func (s *searcher) run(variants [][]string, sel recordSel) {
 	}
 }
 
-// runBag verifies search_all candidates against their whole bag of tokens.
-func (s *searcher) runBag(v []string, ms []map[uint32]uint8, sel recordSel) {
+// runBag verifies search_all candidates against their whole bag of tokens,
+// kept by the index as token ids.
+func (s *searcher) runBag(v []string, ms, distinct []map[uint32]uint8, sel recordSel) {
 	ix := s.ix
-	var ids []uint32
-	for _, ord := range s.bagCandidates(ms) {
+	for _, ord := range s.bagCandidates(distinct) {
 		if s.tick() {
 			return
 		}
 		if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
 			continue
 		}
-		b := recordBag(ix.recs[ord])
-		ids = ids[:0]
-		for _, t := range b.names {
-			ids = append(ids, ix.tokenID(t))
-		}
-		for _, t := range b.others {
-			ids = append(ids, ix.tokenID(t))
-		}
-		edits, ok := s.pair(ms, ids, len(b.names))
+		ids, names := ix.bag(ord)
+		edits, ok := s.pair(ms, ids, names)
 		if !ok {
 			continue
 		}
@@ -650,15 +652,4 @@ func (p *pairing) hungarian(n, ntoks int) (int, bool) {
 		}
 	}
 	return p.asg.solve(n, m, p.cost, nil)
-}
-
-// noToken stands for a token the dictionary does not hold: it pairs with
-// no query token.
-const noToken = ^uint32(0)
-
-func (ix *Index) tokenID(t string) uint32 {
-	if id, ok := ix.d.ID(t); ok {
-		return id
-	}
-	return noToken
 }
