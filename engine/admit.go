@@ -88,6 +88,15 @@ func SetAdmission(a Admission) {
 // CurrentAdmission returns the admission in force, defaults filled in.
 func CurrentAdmission() Admission { return admissionNow.Load().Admission }
 
+// AcquireHeavySlot waits for one of the slots heavy queries share, as
+// they wait for it (at most MaxWait, while ctx lasts), so that other heavy
+// work (rendering a long report, say) can take its turn with them. It
+// returns ErrBusy or ctx's error when no slot comes free; otherwise call
+// release once the work is done.
+func AcquireHeavySlot(ctx context.Context) (release func(), err error) {
+	return admissionNow.Load().acquire(ctx)
+}
+
 // heavyCost reports whether cost makes a query heavy.
 func (a *admission) heavyCost(cost int) bool { return a.MinCost >= 0 && cost >= a.MinCost }
 
