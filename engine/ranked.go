@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -73,6 +74,13 @@ type RankedQuery struct {
 // and Hit.Extra the unpaired words of the best name string. Invalid
 // parameters give a *ParamError, as for Search.
 func (ix *Index) Ranked(q RankedQuery) (*Result, error) {
+	return ix.RankedContext(context.Background(), q)
+}
+
+// RankedContext is Ranked giving up with ctx's error (wrapped) once ctx is
+// done, checked as SearchContext checks it; heavy queries wait for an
+// admission slot as they do there.
+func (ix *Index) RankedContext(ctx context.Context, q RankedQuery) (*Result, error) {
 	minScore := q.MinScore
 	if minScore == 0 {
 		minScore = DefaultMinScore
@@ -87,17 +95,24 @@ func (ix *Index) Ranked(q RankedQuery) (*Result, error) {
 	if c.onlyLegal {
 		return &Result{}, nil
 	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
 	s := searcherPool.Get().(*searcher)
 	defer s.release()
-	s.ix, s.c = ix, c
+	s.ctx = ctx
+	release, err := ix.admit(s, c)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	s.srcOK = nil
 	r := ranker{s: s, minScore: minScore, best: make(map[uint32]rankedEntry)}
 	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
 		r.run(c.raw, anyRecord)
 	} else {
 		r.run(c.raw, individualsOnly)
 		r.run(c.legal, legalOnly)
+	}
+	if s.err != nil {
+		return nil, s.err
 	}
 	hits := make([]Hit, 0, len(r.best))
 	for ord, b := range r.best {
@@ -189,6 +204,9 @@ func (r *ranker) run(variants [][]string, sel recordSel) {
 			cands = cands[:MaxRankedCandidates]
 		}
 		for _, ns := range cands {
+			if r.s.tick() {
+				return
+			}
 			ord := ix.nsRec[ns]
 			if ix.recs[ord] == nil || !r.s.selects(sel, ord) || !ix.passes(r.s.c, nil, ord) {
 				continue
