@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
 )
@@ -29,9 +30,10 @@ const (
 	// MaxParamChars bounds a parameter value without a limit of its own,
 	// in characters.
 	MaxParamChars = 1024
-	// MaxTextChars bounds names and search_all, in characters, as the
-	// engine does (which also bounds their words).
-	MaxTextChars = 512
+	// MaxTextChars bounds names and search_all, in characters: the
+	// engine's limit (which also bounds their words), checked here before
+	// any other work on the request.
+	MaxTextChars = engine.MaxTextRunes
 	// MaxIncludesChars bounds includes: room for the 200 source ids the
 	// engine accepts.
 	MaxIncludesChars = 4096
