@@ -178,13 +178,30 @@ func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 		}
 		return
 	}
-	c, _ := d.counters.Get().(*counters)
+	lookup(q, radius, len(d.toks), &d.counters, func(key uint64) []uint32 { return d.grams[key] },
+		func(l int) []uint32 {
+			if l < len(d.byLen) {
+				return d.byLen[l]
+			}
+			return nil
+		},
+		func(id uint32) (string, uint64) { return d.toks[id], d.letters[id] }, fn)
+}
+
+// lookup is the fuzzy look-up of Lookup over any form of the bigram index
+// (Dict's maps, Frozen's sorted arrays), so that both apply one rule:
+// grams returns the ids of the indexed tokens of a (bigram, length) key,
+// ascending; byLen the indexed tokens of a rune length; token a token's
+// text and letter mask. n is the number of tokens (ids are below it).
+func lookup(q string, radius, n int, pool *sync.Pool, grams func(key uint64) []uint32, byLen func(l int) []uint32,
+	token func(id uint32) (string, uint64), fn func(id uint32, dist int)) {
+	c, _ := pool.Get().(*counters)
 	if c == nil {
 		c = new(counters)
 	}
-	defer d.counters.Put(c)
-	if len(c.n) < len(d.toks) {
-		c.n = make([]uint16, len(d.toks)+len(d.toks)/4)
+	defer pool.Put(c)
+	if len(c.n) < n {
+		c.n = make([]uint16, n+n/4)
 	}
 	c.runes[0] = append(c.runes[0][:0], []rune(q)...)
 	qr := c.runes[0]
@@ -192,23 +209,24 @@ func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 
 	// Distinct bigrams of q.
 	var gramBuf [64][2]rune
-	grams := gramBuf[:0]
+	gs := gramBuf[:0]
 	forEachGram(q, func(a, b rune) {
-		for _, g := range grams {
+		for _, g := range gs {
 			if g[0] == a && g[1] == b {
 				return
 			}
 		}
-		grams = append(grams, [2]rune{a, b})
+		gs = append(gs, [2]rune{a, b})
 	})
-	threshold := len(grams) - maxGramsLost*radius
+	threshold := len(gs) - maxGramsLost*radius
 
 	qLetters := letterMask(q)
 	verify := func(id uint32) {
-		if !letterBound(qLetters, d.letters[id], radius) {
+		tok, letters := token(id)
+		if !letterBound(qLetters, letters, radius) {
 			return
 		}
-		c.runes[1] = append(c.runes[1][:0], []rune(d.toks[id])...)
+		c.runes[1] = append(c.runes[1][:0], []rune(tok)...)
 		if dist := Distance(qr, c.runes[1], radius); dist <= radius {
 			fn(id, dist)
 		}
@@ -216,16 +234,14 @@ func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 	for l := max(1, L-radius); l <= L+radius; l++ {
 		if threshold <= 0 {
 			// Too few bigrams to filter on: verify every token of the length.
-			if l < len(d.byLen) {
-				for _, id := range d.byLen[l] {
-					verify(id)
-				}
+			for _, id := range byLen(l) {
+				verify(id)
 			}
 			continue
 		}
 		c.touched = c.touched[:0]
-		for _, g := range grams {
-			for _, id := range d.grams[gramKey(g[0], g[1], l)] {
+		for _, g := range gs {
+			for _, id := range grams(gramKey(g[0], g[1], l)) {
 				if c.n[id] == 0 {
 					c.touched = append(c.touched, id)
 				}
