@@ -96,7 +96,7 @@ type Match struct {
 }
 
 func (m *Match) hit(r *record.Record) Hit {
-	return Hit{Record: r, Exact: m.exact, Edits: m.edits, Extra: m.extra, Field: m.Field}
+	return Hit{ID: r.ID, Record: r, Exact: m.exact, Edits: m.edits, Extra: m.extra, Field: m.Field}
 }
 
 // Explain tells why r matches q (the best name string and the token pairs),

@@ -1,13 +1,13 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
 
-	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -17,21 +17,24 @@ import (
 // overlaps tokenising the rest.
 const buildBatchSize = 8192
 
-// Builder builds an Index from records that arrive one at a time, such as a
-// store being read. Tokenising runs on every core while the batches already
-// tokenised are appended in input order, so reading, tokenising and
-// appending overlap instead of running one after the other: at a million
-// records the appending alone is a third of a sequential build.
+// Builder builds a segment from records that arrive one at a time, such
+// as a store or a file being read. Tokenising runs on every core while the
+// batches already tokenised are appended in input order, so reading,
+// tokenising and appending overlap instead of running one after the
+// other.
 //
-// A Builder is used by one goroutine: Add records, then call Finish once.
+// A Builder is used by one goroutine: Add records, then call Finish (an
+// index in memory, records beside it) or FinishSegment (a segment image
+// for a file, no records) once.
 type Builder struct {
-	ix    *Index
+	b     *segBuilder
 	cur   *buildBatch
 	work  chan *buildBatch
 	order chan *buildBatch
 	wg    sync.WaitGroup
 	added chan struct{}
 	gc    func() // restores the collector's target
+	n     int
 }
 
 // buildBatch is a run of consecutive records and, once done is closed,
@@ -42,17 +45,20 @@ type buildBatch struct {
 	done chan struct{}
 }
 
-// NewBuilder starts a build. sizeHint is the expected number of records
-// (0 when unknown); it only presizes the id map.
-func NewBuilder(sizeHint int) *Builder {
+// NewBuilder starts a build of an index in memory, which keeps the
+// records beside it. sizeHint is the expected number of records (0 when
+// unknown).
+func NewBuilder(sizeHint int) *Builder { return newBuilder(true) }
+
+// NewSegmentBuilder starts a build of a segment for a file: the records
+// are tokenised and then dropped, since a persisted index reads them from
+// the store.
+func NewSegmentBuilder() *Builder { return newBuilder(false) }
+
+func newBuilder(keepRecords bool) *Builder {
 	workers := runtime.GOMAXPROCS(0)
 	bl := &Builder{
-		ix: &Index{
-			d:      dict.New(),
-			nsOff:  []uint32{0},
-			ids:    make(map[string]uint32, max(sizeHint, 0)),
-			srcIdx: make(map[string]uint16),
-		},
+		b:    newSegBuilder(keepRecords),
 		work: make(chan *buildBatch, workers),
 		// A bounded queue keeps memory flat: at most this many batches are
 		// tokenised ahead of the appender.
@@ -77,24 +83,28 @@ func NewBuilder(sizeHint int) *Builder {
 		defer close(bl.added)
 		for bt := range bl.order {
 			<-bt.done
-			bl.ix.addAll([]*batch{bt.b})
+			bl.b.addBatch(bt.b)
 			bt.b = nil // the prepared tokens are garbage once appended
 		}
 	}()
 	return bl
 }
 
-// Add queues r. The record is shared with the index, not copied: the
+// Add queues r. The record is shared with the build, not copied: the
 // caller must not change it afterwards.
 func (bl *Builder) Add(r *record.Record) {
 	if bl.cur == nil {
 		bl.cur = &buildBatch{recs: make([]*record.Record, 0, buildBatchSize), done: make(chan struct{})}
 	}
 	bl.cur.recs = append(bl.cur.recs, r)
+	bl.n++
 	if len(bl.cur.recs) == buildBatchSize {
 		bl.flush()
 	}
 }
+
+// Len returns the number of records added so far.
+func (bl *Builder) Len() int { return bl.n }
 
 // flush hands the current batch to the workers. The order queue is filled
 // first so that the appender sees batches in input order whichever worker
@@ -105,9 +115,8 @@ func (bl *Builder) flush() {
 	bl.cur = nil
 }
 
-// Finish waits for every queued record to be indexed and returns the
-// index. The Builder must not be used afterwards.
-func (bl *Builder) Finish() *Index {
+// wait waits for every queued record to be appended.
+func (bl *Builder) wait() {
 	if bl.cur != nil && len(bl.cur.recs) > 0 {
 		bl.flush()
 	}
@@ -116,7 +125,32 @@ func (bl *Builder) Finish() *Index {
 	<-bl.added
 	bl.wg.Wait()
 	bl.gc()
-	return bl.ix
+}
+
+// Finish waits for every queued record to be indexed and returns the
+// index, in memory. The Builder must not be used afterwards.
+func (bl *Builder) Finish() *Index {
+	bl.wait()
+	seg, dead, err := bl.b.build()
+	if err != nil {
+		// An image in memory only fails past the format's limits (4 G
+		// entries in one array), far beyond what fits in memory.
+		panic(fmt.Sprintf("engine: build: %v", err))
+	}
+	ix := &Index{}
+	ix.publish(newView([]segView{{Segment: seg, tomb: dead}}, nil))
+	return ix
+}
+
+// FinishSegment waits for every queued record to be indexed and writes
+// the segment image to w. dead lists the records a later one with the
+// same id replaced, to be kept as the segment's tombstones. The Builder
+// must not be used afterwards.
+func (bl *Builder) FinishSegment(w SegmentSink) (size int64, dead []uint64, err error) {
+	bl.wait()
+	dead = bl.b.dead
+	size, err = bl.b.finish(w)
+	return size, dead, err
 }
 
 // batchTokensHint presizes a full batch's dictionary: a batch of generated

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -57,11 +58,7 @@ func ResolveIncludes(list string, known func(id string) bool, included []string)
 // source_type of its first record, so that callers can tell default sources
 // from OTHER ones. It costs one entry per source, not a scan of records.
 func (ix *Index) SourceTypes() map[string]string {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	out := make(map[string]string, len(ix.sources))
-	for i, id := range ix.sources {
-		out[id] = ix.srcTypes[i]
-	}
-	return out
+	v := ix.acquire()
+	defer v.release()
+	return maps.Clone(v.types)
 }

@@ -1,79 +1,170 @@
 package engine
 
 import (
-	"runtime"
-	"slices"
+	"errors"
+	"fmt"
+	"math/bits"
+	"strings"
 	"sync"
+	"sync/atomic"
 
-	"github.com/amlscreen/amlscreen/country"
-	"github.com/amlscreen/amlscreen/dict"
-	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
 )
 
-// Index is the in-memory screening index. Searches may run concurrently
-// with each other and with Apply; a search sees the database either before
-// or after a whole change set, never part of one.
+// Index is the screening index: a list of immutable segments, each with a
+// tombstone bitset (segment.go), over which every search runs. Searches
+// may run concurrently with each other and with Apply; a search sees the
+// database either before or after a whole change set, never part of one.
 //
-// Layout, chosen for memory at millions of records: records have compact
-// ordinals; name strings are runs of token ids in one arena; posting lists
-// are sorted slices of name-string ids (for names) and record ordinals (for
-// search_all). Updates append and leave tombstones, so a change set costs
-// what it changes, not a rebuild.
+// A change set becomes a small new segment holding the records it adds or
+// replaces, plus tombstones on the old copies; a merge (MergeSegments)
+// later folds small segments into one, so a change costs what it changes,
+// not a rebuild.
+//
+// An index built in memory (NewIndex, NewBuilder) keeps its records beside
+// its segments. A persisted one (NewPersisted) keeps none: it reads the
+// records of the hits it returns, and only those, from the RecordSource
+// its owner gives it (the store).
 type Index struct {
-	mu sync.RWMutex
-	d  *dict.Dict
+	mu  sync.Mutex // serialises changes: Apply, Commit, ReplaceSegments
+	cur atomic.Pointer[view]
+}
 
-	// Name strings: tokens of name string i are nsTok[nsOff[i]:nsOff[i+1]].
-	nsOff  []uint32
-	nsTok  []uint32
-	nsRec  []uint32 // record ordinal
-	nsBase []uint8  // leading tokens that are words (the rest are joined compounds)
-	nsSlot []uint16 // position in NameStrings(record), for Hit.Field
-
-	post [][]uint32 // token id → name-string ids, ascending
-	// bagPost maps a token to the records whose search_all bag holds it
-	// outside their name strings, ascending. With post it finds every
-	// search_all candidate.
-	bagPost [][]uint32
-
-	// bagTok holds each record's search_all bag (recordBag) as token ids:
-	// record ord's are bagTok[info[ord].bagOff:bagEnd(ord)], its name-field
-	// tokens first (bagNames of them), so that verifying a search_all
-	// candidate tokenises nothing.
-	bagTok []uint32
-
-	recs []*record.Record // by ordinal; nil once deleted or replaced
-	info []recInfo
-	ids  map[string]uint32
-	dobs []date
-	cits []uint16
-
-	sources  []string // source ids by source ordinal
-	srcTypes []string // source_type of the first record of each source
-	srcIdx   map[string]uint16
-
+// view is one state of an index, never changed once published: searches
+// hold it (users) while they read its segments, so a segment is released
+// (unmapped) only when no view that holds it is in use.
+type view struct {
+	segs       []segView
 	live, dead int
+	src        RecordSource
+	types      map[string]string // source id → source type of its first record
+	users      atomic.Int64
 }
 
-// recInfo is what the filters need of a record, parsed once.
-type recInfo struct {
-	src            uint16
-	et             uint8 // etIndividual, etEntity, etUnknown, etOther
-	gender         uint8 // 0 none or unknown, 1 male, 2 female
-	dobOff, citOff uint32
-	dobN, citN     uint16
-	hasCit         bool
-	bagOff         uint32
-	bagNames       uint32 // name-field tokens at the start of the bag
+// segView is a segment as one view sees it.
+type segView struct {
+	*Segment
+	tomb []uint64 // deleted or replaced records; never changed once published
+	live int
 }
 
-const (
-	etUnknown uint8 = iota
-	etIndividual
-	etEntity
-	etOther
-)
+func (sv *segView) dead(ord uint32) bool { return hasBit(sv.tomb, ord) }
+
+// RecordSource gives a persisted index the records of the hits it
+// returns. live implements it over the store, in one read transaction
+// that checks the store is at the version the index reflects.
+type RecordSource interface {
+	// Records returns the records with these ids, in the same order. A
+	// record that cannot be found is an error, never a nil entry: a hit
+	// must not be dropped silently.
+	Records(ids []string) ([]*record.Record, error)
+}
+
+// ErrRecordsMoved is returned (wrapped) by a RecordSource whose records
+// are at a newer version than the index searched: a change set committed
+// meanwhile. The caller searches again once the index has caught up.
+var ErrRecordsMoved = errors.New("the records are at a newer version than the index")
+
+// errNoRecords is what an index without records and without a source
+// answers when a search has hits.
+var errNoRecords = errors.New("index has no records and no record source")
+
+// NewIndex builds an index over recs, in memory. The records are shared,
+// not copied: callers must not change them afterwards.
+func NewIndex(recs []*record.Record) *Index {
+	bl := NewBuilder(len(recs))
+	for _, r := range recs {
+		bl.Add(r)
+	}
+	return bl.Finish()
+}
+
+// NewPersisted returns an index over segments (normally mapped files) with
+// their tombstones (nil for none; tombs[i] belongs to segs[i]) that reads
+// hit records from src. The index holds the segments until Close.
+func NewPersisted(segs []*Segment, tombs [][]uint64, src RecordSource) (*Index, error) {
+	if len(tombs) != 0 && len(tombs) != len(segs) {
+		return nil, fmt.Errorf("%d tombstone sets for %d segments", len(tombs), len(segs))
+	}
+	svs := make([]segView, len(segs))
+	for i, s := range segs {
+		svs[i].Segment = s
+		if len(tombs) > 0 {
+			svs[i].tomb = tombs[i]
+		}
+	}
+	ix := &Index{}
+	ix.publish(newView(svs, src))
+	return ix, nil
+}
+
+// newView counts the live records of segs and returns the view over them.
+func newView(segs []segView, src RecordSource) *view {
+	v := &view{segs: segs, src: src, types: map[string]string{}}
+	for i := range v.segs {
+		sv := &v.segs[i]
+		n := sv.Records()
+		dead := 0
+		for w, x := range sv.tomb {
+			if w*64 < n {
+				if w*64+64 > n {
+					x &= 1<<(n-w*64) - 1
+				}
+				dead += bits.OnesCount64(x)
+			}
+		}
+		sv.live = n - dead
+		v.live += sv.live
+		v.dead += dead
+		for k := range sv.sources() {
+			id, typ := sv.source(uint16(k))
+			if _, ok := v.types[id]; !ok {
+				v.types[id] = typ
+			}
+		}
+	}
+	return v
+}
+
+// publish makes v the current view and lets go of the one before.
+func (ix *Index) publish(v *view) {
+	v.users.Store(1) // the index's own hold, until the next publish
+	for i := range v.segs {
+		v.segs[i].acquire()
+	}
+	if old := ix.cur.Swap(v); old != nil {
+		old.release()
+	}
+}
+
+// acquire returns the current view, held until release.
+func (ix *Index) acquire() *view {
+	for {
+		v := ix.cur.Load()
+		n := v.users.Load()
+		// A view whose count reached zero has been replaced and released;
+		// the current one is newer.
+		if n > 0 && v.users.CompareAndSwap(n, n+1) {
+			return v
+		}
+	}
+}
+
+func (v *view) release() {
+	if v.users.Add(-1) == 0 {
+		for i := range v.segs {
+			v.segs[i].drop()
+		}
+	}
+}
+
+// Close releases the index's segments once no search holds them. The
+// index must not be used afterwards.
+func (ix *Index) Close() {
+	if v := ix.cur.Swap(nil); v != nil {
+		v.release()
+	}
+}
 
 func etCode(et string) uint8 {
 	switch et {
@@ -87,259 +178,24 @@ func etCode(et string) uint8 {
 	return etOther
 }
 
-// NewIndex builds an index over recs. The records are shared, not copied:
-// callers must not change them afterwards.
-func NewIndex(recs []*record.Record) *Index {
-	bl := NewBuilder(len(recs))
-	for _, r := range recs {
-		bl.Add(r)
-	}
-	return bl.Finish()
-}
+const (
+	etUnknown uint8 = iota
+	etIndividual
+	etEntity
+	etOther
+)
 
-// prepared is a record tokenised outside the index lock. Its tokens are
-// ids of the local dictionary of the batch it belongs to.
-type prepared struct {
-	rec   *record.Record
-	names []preparedName
-	// bag holds the distinct search_all tokens that no name string holds:
-	// words of the other text fields, and name fields that make no name
-	// string (given names of a record that is not an individual).
-	bag []uint32
-	// fuzzy holds the name-field tokens among bag, which pair fuzzily.
-	fuzzy []uint32
-	// bagToks is the whole search_all bag in order (recordBag), name-field
-	// tokens first, bagNames of them.
-	bagToks  []uint32
-	bagNames int
-	dobs     []date
-	cits     []uint16
-}
-
-type preparedName struct {
-	toks []uint32
-	base int
-	slot uint16
-}
-
-// batch is a run of records prepared by one worker, with the dictionary of
-// the tokens they hold. Interning into the index's dictionary then costs
-// one look-up per distinct token of the batch instead of one per
-// occurrence, and that is the only part of a build that cannot run on
-// every core.
-type batch struct {
-	toks []string
-	ids  map[string]uint32
-	recs []prepared
-	// scratch
-	words []string
-	names []NameString
-	local []uint32
-}
-
-func (b *batch) id(tok string) uint32 {
-	if id, ok := b.ids[tok]; ok {
-		return id
-	}
-	id := uint32(len(b.toks))
-	b.ids[tok] = id
-	b.toks = append(b.toks, tok)
-	return id
-}
-
-func (b *batch) prepare(r *record.Record) {
-	p := prepared{rec: r}
-	legal := usesLegalForms(r.EntityType)
-	b.names = appendNameStrings(b.names[:0], r, false)
-	for i, ns := range b.names {
-		n := normalize.RecordName(ns.Text, legal)
-		if len(n.Tokens) == 0 {
-			continue
-		}
-		pn := preparedName{toks: make([]uint32, len(n.Tokens)), base: n.Base, slot: uint16(i)}
-		for k, t := range n.Tokens {
-			pn.toks[k] = b.id(t)
-		}
-		p.names = append(p.names, pn)
-	}
-	bg := recordBag(r)
-	p.bagNames = len(bg.names)
-	p.bagToks = make([]uint32, 0, bg.size())
-	for _, t := range bg.names {
-		p.bagToks = append(p.bagToks, b.id(t))
-	}
-	for _, t := range bg.others {
-		p.bagToks = append(p.bagToks, b.id(t))
-	}
-	words := b.words[:0]
-	if r.EntityType != record.EntityIndividual {
-		// Individuals' given and last names are in their name strings.
-		for _, l := range [][]string{r.GivenNames, r.LastNames, r.AliasGivenNames} {
-			for _, v := range l {
-				words = append(words, normalize.RecordName(v, legal).Tokens...)
-			}
-		}
-		p.fuzzy = b.distinctIDs(words)
-	}
-	words = append(words, bg.others...)
-	p.bag = b.distinctIDs(words)
-	clear(words) // drop references to the record's strings
-	b.words = words[:0]
-	for _, s := range r.DateOfBirth {
-		p.dobs = append(p.dobs, parseRecordDate(s))
-	}
-	for _, s := range r.Citizenship {
-		if c, ok := country.Code(s); ok {
-			p.cits = append(p.cits, citCode(c))
+// locate finds the live copy of record id in v: its segment and ordinal.
+// Later segments are searched first: an id lives in at most one segment,
+// and an update's new copy is always in a later one.
+func (v *view) locate(id string) (seg int, ord uint32, ok bool) {
+	for i := len(v.segs) - 1; i >= 0; i-- {
+		sv := &v.segs[i]
+		if o, found := sv.lookupID(id); found && !sv.dead(o) {
+			return i, o, true
 		}
 	}
-	b.recs = append(b.recs, p)
-}
-
-// distinctIDs returns the distinct local ids of words, in a new slice.
-func (b *batch) distinctIDs(words []string) []uint32 {
-	ids := b.local[:0]
-	for _, w := range words {
-		ids = append(ids, b.id(w))
-	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	b.local = ids
-	return slices.Clone(ids)
-}
-
-func citCode(c string) uint16 { return uint16(c[0]-'A')*26 + uint16(c[1]-'A') }
-
-// prepareAll tokenises records on every core, in contiguous batches, so
-// ordinals follow the input order.
-func prepareAll(recs []*record.Record) []*batch {
-	workers := runtime.GOMAXPROCS(0)
-	if len(recs) < 1000 {
-		workers = 1
-	}
-	out := make([]*batch, 0, workers)
-	var wg sync.WaitGroup
-	chunk := (len(recs) + workers - 1) / max(workers, 1)
-	for w := 0; w < workers; w++ {
-		lo, hi := w*chunk, min((w+1)*chunk, len(recs))
-		if lo >= hi {
-			break
-		}
-		b := &batch{ids: make(map[string]uint32), recs: make([]prepared, 0, hi-lo)}
-		out = append(out, b)
-		wg.Go(func() {
-			for _, r := range recs[lo:hi] {
-				b.prepare(r)
-			}
-		})
-	}
-	wg.Wait()
-	return out
-}
-
-// addAll adds prepared batches in order, mapping local token ids to the
-// index's.
-func (ix *Index) addAll(bs []*batch) {
-	for _, b := range bs {
-		remap := make([]uint32, len(b.toks))
-		for i, t := range b.toks {
-			remap[i] = ix.d.Intern(t)
-		}
-		ix.growPostings()
-		for i := range b.recs {
-			ix.add(&b.recs[i], remap)
-		}
-	}
-}
-
-// add appends a prepared record; the caller holds the write lock (or owns
-// the index during a build). A record whose id is present replaces it.
-func (ix *Index) add(p *prepared, remap []uint32) {
-	r := p.rec
-	ix.remove(r.ID)
-	ord := uint32(len(ix.recs))
-	ix.recs = append(ix.recs, r)
-	ix.ids[r.ID] = ord
-	ix.live++
-
-	src, ok := ix.srcIdx[r.SourceID]
-	if !ok {
-		src = uint16(len(ix.sources))
-		ix.srcIdx[r.SourceID] = src
-		ix.sources = append(ix.sources, r.SourceID)
-		ix.srcTypes = append(ix.srcTypes, r.SourceType)
-	}
-	inf := recInfo{src: src, et: etCode(r.EntityType), hasCit: len(r.Citizenship) > 0,
-		bagOff: uint32(len(ix.bagTok)), bagNames: uint32(p.bagNames)}
-	for _, local := range p.bagToks {
-		ix.bagTok = append(ix.bagTok, remap[local])
-	}
-	switch r.Gender {
-	case record.GenderMale:
-		inf.gender = 1
-	case record.GenderFemale:
-		inf.gender = 2
-	}
-	inf.dobOff, inf.dobN = uint32(len(ix.dobs)), uint16(len(p.dobs))
-	ix.dobs = append(ix.dobs, p.dobs...)
-	inf.citOff, inf.citN = uint32(len(ix.cits)), uint16(len(p.cits))
-	ix.cits = append(ix.cits, p.cits...)
-	ix.info = append(ix.info, inf)
-
-	for _, n := range p.names {
-		nsID := uint32(len(ix.nsRec))
-		for _, local := range n.toks {
-			id := remap[local]
-			ix.d.Index(id)
-			ix.nsTok = append(ix.nsTok, id)
-			if l := ix.post[id]; len(l) == 0 || l[len(l)-1] != nsID {
-				ix.post[id] = append(l, nsID)
-			}
-		}
-		ix.nsOff = append(ix.nsOff, uint32(len(ix.nsTok)))
-		ix.nsRec = append(ix.nsRec, ord)
-		ix.nsBase = append(ix.nsBase, uint8(min(n.base, 255)))
-		ix.nsSlot = append(ix.nsSlot, n.slot)
-	}
-	for _, local := range p.fuzzy {
-		ix.d.Index(remap[local])
-	}
-	for _, local := range p.bag {
-		id := remap[local]
-		ix.bagPost[id] = append(ix.bagPost[id], ord)
-	}
-}
-
-func (ix *Index) growPostings() {
-	for len(ix.post) < ix.d.Len() {
-		ix.post = append(ix.post, nil)
-		ix.bagPost = append(ix.bagPost, nil)
-	}
-}
-
-// bag returns record ord's search_all bag and how many of its tokens,
-// at the start, are name-field tokens.
-func (ix *Index) bag(ord uint32) (toks []uint32, names int) {
-	end := uint32(len(ix.bagTok))
-	if int(ord)+1 < len(ix.info) {
-		end = ix.info[ord+1].bagOff
-	}
-	inf := &ix.info[ord]
-	return ix.bagTok[inf.bagOff:end], int(inf.bagNames)
-}
-
-// remove tombstones the record with this id, if present. Its postings stay
-// until a rebuild; searches skip them.
-func (ix *Index) remove(id string) bool {
-	ord, ok := ix.ids[id]
-	if !ok {
-		return false
-	}
-	ix.recs[ord] = nil
-	delete(ix.ids, id)
-	ix.live--
-	ix.dead++
-	return true
+	return 0, 0, false
 }
 
 // ApplyStats counts what a change set did to the index.
@@ -350,160 +206,299 @@ type ApplyStats struct {
 	UpdatedUnknown, DeletedUnknown int
 }
 
-// Apply applies a change set. Tokenising happens before the write lock is
-// taken; under the lock only appends and tombstones remain, so searches
-// wait for milliseconds, and never see part of the set.
-func (ix *Index) Apply(changes []record.Change) ApplyStats {
-	recs := make([]*record.Record, 0, len(changes))
+// Update is a change set prepared against one state of an index: the
+// segment of the records it adds or replaces, and the tombstones it sets
+// on the old copies. Prepare makes one; Commit makes it current. Between
+// the two its owner persists it (the segment's image, the tombstones).
+type Update struct {
+	base  *view
+	seg   *Segment
+	dead  []uint64   // tombstones within seg (an id changed twice)
+	tombs [][]uint64 // per segment of base: the new bitset, or nil when unchanged
+	Stats ApplyStats
+}
+
+// Segment returns the segment of the records the change set adds or
+// replaces, nil when it adds none.
+func (u *Update) Segment() *Segment { return u.seg }
+
+// SetSegment replaces the update's segment with the same image opened
+// from elsewhere (the file it was written to), before Commit.
+func (u *Update) SetSegment(s *Segment) { s.recs = u.seg.recs; u.seg = s }
+
+// Prepare tokenises a change set against the current state of the index,
+// outside any lock searches take. The segment it builds keeps the records
+// beside it when keepRecords is set (an index in memory). Only one
+// Prepare–Commit may be under way at a time; the caller serialises them
+// (Apply does both under the index's lock).
+func (ix *Index) Prepare(changes []record.Change, keepRecords bool) (*Update, error) {
+	base := ix.acquire()
+	defer base.release()
+	u := &Update{base: base, tombs: make([][]uint64, len(base.segs))}
+	b := newSegBuilder(keepRecords)
+	var recs []*record.Record
 	for i := range changes {
 		if changes[i].Type != record.ChangeDelete {
 			r := changes[i].Record // a copy the index owns
 			recs = append(recs, &r)
 		}
 	}
-	bs := prepareAll(recs)
-	var st ApplyStats
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	// Records are added in change order: batches are contiguous runs of it.
-	var ps []*prepared
-	var remaps [][]uint32
-	for _, b := range bs {
-		remap := make([]uint32, len(b.toks))
-		for i, t := range b.toks {
-			remap[i] = ix.d.Intern(t)
-		}
-		for i := range b.recs {
-			ps = append(ps, &b.recs[i])
-			remaps = append(remaps, remap)
-		}
+	for _, bt := range prepareAll(recs) {
+		b.addBatch(bt)
 	}
-	ix.growPostings()
-	k := 0
+	// Tombstones, in change order: the old copy of every id changed goes.
+	inSet := map[string]bool{} // ids the change set itself holds, live
+	tomb := func(seg int, ord uint32) {
+		t := u.tombs[seg]
+		if t == nil {
+			t = make([]uint64, (base.segs[seg].Records()+63)/64)
+			copy(t, base.segs[seg].tomb)
+			u.tombs[seg] = t
+		}
+		setBit(&t, ord)
+		u.tombs[seg] = t
+	}
 	for i := range changes {
 		c := &changes[i]
-		_, known := ix.ids[c.Record.ID]
-		switch c.Type {
-		case record.ChangeDelete:
-			if ix.remove(c.Record.ID) {
-				st.Deleted++
-			} else {
-				st.DeletedUnknown++
-			}
+		id := c.Record.ID
+		seg, ord, known := base.locate(id)
+		if known && u.tombs[seg] != nil && hasBit(u.tombs[seg], ord) {
+			known = false // removed earlier in this change set
+		}
+		known = known || inSet[id]
+		switch {
+		case c.Type == record.ChangeDelete && !known:
+			u.Stats.DeletedUnknown++
 			continue
-		case record.ChangeUpdate:
-			if known {
-				st.Updated++
-			} else {
-				st.UpdatedUnknown++
-			}
+		case c.Type == record.ChangeDelete:
+			u.Stats.Deleted++
+			delete(inSet, id)
+		case known:
+			u.Stats.Updated++
+			inSet[id] = true
+		case c.Type == record.ChangeUpdate:
+			u.Stats.UpdatedUnknown++
+			inSet[id] = true
 		default:
-			if known {
-				st.Updated++
-			} else {
-				st.Added++
+			u.Stats.Added++
+			inSet[id] = true
+		}
+		if seg, ord, ok := base.locate(id); ok {
+			tomb(seg, ord)
+		}
+	}
+	if b.records() > 0 {
+		// Records added and then deleted within the set are dead in its
+		// segment.
+		for id, ord := range b.recIDs {
+			if !inSet[id] {
+				setBit(&b.dead, ord)
 			}
 		}
-		ix.add(ps[k], remaps[k])
-		k++
+		seg, dead, err := b.build()
+		if err != nil {
+			return nil, err
+		}
+		u.seg, u.dead = seg, dead
 	}
-	return st
+	return u, nil
+}
+
+// Tombstones returns the tombstones the update gives segment i of the
+// index it was prepared against (nil when it leaves them as they were),
+// and, for i equal to the number of those segments, those of its own
+// segment.
+func (u *Update) Tombstones(i int) []uint64 {
+	if i == len(u.base.segs) {
+		return u.dead
+	}
+	return u.tombs[i]
+}
+
+// Commit makes the prepared update the current state of the index, its
+// records read from src where its segments keep none (nil keeps the
+// source in use). It fails when the index changed since Prepare.
+func (ix *Index) Commit(u *Update, src RecordSource) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.commitLocked(u, src)
+}
+
+func (ix *Index) commitLocked(u *Update, src RecordSource) error {
+	if ix.cur.Load() != u.base {
+		return errors.New("commit: the index changed since the update was prepared")
+	}
+	segs := make([]segView, 0, len(u.base.segs)+1)
+	for i, sv := range u.base.segs {
+		if u.tombs[i] != nil {
+			sv.tomb = u.tombs[i]
+		}
+		segs = append(segs, segView{Segment: sv.Segment, tomb: sv.tomb})
+	}
+	if u.seg != nil {
+		segs = append(segs, segView{Segment: u.seg, tomb: u.dead})
+	}
+	if src == nil {
+		src = u.base.src
+	}
+	ix.publish(newView(segs, src))
+	return nil
+}
+
+// Apply applies a change set to an index in memory: the records it adds
+// or replaces become a new segment, kept beside their records, and small
+// segments are merged as they pile up (see needsMerge). Tokenising
+// happens before any lock searches wait for.
+func (ix *Index) Apply(changes []record.Change) ApplyStats {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	u, err := ix.Prepare(changes, true)
+	if err != nil {
+		panic(fmt.Sprintf("engine: apply: %v", err)) // a build in memory cannot fail to write
+	}
+	if err := ix.commitLocked(u, nil); err != nil {
+		panic(fmt.Sprintf("engine: apply: %v", err))
+	}
+	if plan := ix.mergePlan(); plan != nil {
+		if err := ix.mergeInMemory(plan); err != nil {
+			panic(fmt.Sprintf("engine: merge: %v", err))
+		}
+	}
+	return u.Stats
 }
 
 // Len returns the number of live records.
 func (ix *Index) Len() int {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	return ix.live
+	v := ix.acquire()
+	defer v.release()
+	return v.live
 }
 
-// Get returns the record with this id, or nil. The record is shared: read
+// Get returns the record with this id, or nil: from beside the segment
+// that holds it, or from the record source. The record is shared: read
 // only.
 func (ix *Index) Get(id string) *record.Record {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if ord, ok := ix.ids[id]; ok {
-		return ix.recs[ord]
+	v := ix.acquire()
+	defer v.release()
+	seg, ord, ok := v.locate(id)
+	if !ok {
+		return nil
 	}
-	return nil
+	if recs := v.segs[seg].recs; recs != nil {
+		return recs[ord]
+	}
+	if v.src == nil {
+		return nil
+	}
+	rs, err := v.src.Records([]string{id})
+	if err != nil || len(rs) != 1 {
+		return nil
+	}
+	return rs[0]
 }
 
-// ForEach calls fn for every live record in ordinal order, under the read
-// lock: fn must not call Apply.
-func (ix *Index) ForEach(fn func(*record.Record)) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	for _, r := range ix.recs {
-		if r != nil {
-			fn(r)
+// ErrNoRecordsBeside is returned by ForEach on an index whose records
+// are not kept beside it: they are in the store, which callers read.
+var ErrNoRecordsBeside = errors.New("the index keeps no records: read them from the store")
+
+// ForEach calls fn for every live record of an index built in memory, in
+// segment and ordinal order. fn must not call Apply.
+func (ix *Index) ForEach(fn func(*record.Record)) error {
+	v := ix.acquire()
+	defer v.release()
+	for i := range v.segs {
+		if v.segs[i].recs == nil && v.segs[i].Records() > 0 {
+			return ErrNoRecordsBeside
 		}
 	}
+	for i := range v.segs {
+		sv := &v.segs[i]
+		for ord, r := range sv.recs {
+			if !sv.dead(uint32(ord)) {
+				fn(r)
+			}
+		}
+	}
+	return nil
 }
 
 // Garbage returns the number of live records and of tombstones: records
 // deleted or replaced whose postings the index still holds.
 func (ix *Index) Garbage() (live, dead int) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	return ix.live, ix.dead
-}
-
-// Compact returns a new index over the live records of ix, without the
-// postings of deleted and replaced records. ix is unchanged and answers
-// searches meanwhile; a change applied to ix while Compact runs may be
-// missing from the result, so the caller serialises the two.
-func (ix *Index) Compact() *Index {
-	ix.mu.RLock()
-	recs := make([]*record.Record, 0, ix.live)
-	for _, r := range ix.recs {
-		if r != nil {
-			recs = append(recs, r)
-		}
-	}
-	ix.mu.RUnlock()
-	return NewIndex(recs)
+	v := ix.acquire()
+	defer v.release()
+	return v.live, v.dead
 }
 
 // Stats describes the index's size.
 type Stats struct {
 	Records, Tombstones, Tokens, NameStrings, Postings int
+	// Segments is the number of segments; Bytes their size.
+	Segments int
+	Bytes    int64
 }
 
-// Stats returns the index's size.
+// Stats returns the index's size. Tokens count per segment: a token held
+// by two segments counts twice.
 func (ix *Index) Stats() Stats {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	s := Stats{Records: ix.live, Tombstones: ix.dead, Tokens: ix.d.Len(), NameStrings: len(ix.nsRec)}
-	for i := range ix.post {
-		s.Postings += len(ix.post[i]) + len(ix.bagPost[i])
+	v := ix.acquire()
+	defer v.release()
+	s := Stats{Records: v.live, Tombstones: v.dead, Segments: len(v.segs)}
+	for i := range v.segs {
+		sv := &v.segs[i]
+		s.Tokens += sv.Len()
+		s.NameStrings += len(sv.nsRec)
+		s.Postings += len(sv.post) + len(sv.bagPost)
+		s.Bytes += sv.Size()
 	}
 	return s
 }
 
-// passes applies the filters to record ord.
-func (ix *Index) passes(c *compiled, srcOK []bool, ord uint32) bool {
-	inf := &ix.info[ord]
+// SegmentState is one segment of an index with its tombstones, as its
+// owner persists them.
+type SegmentState struct {
+	Segment *Segment
+	Tomb    []uint64 // shared: read only
+	Live    int
+}
+
+// Segments returns the segments of the current state with their
+// tombstones.
+func (ix *Index) Segments() []SegmentState {
+	v := ix.acquire()
+	defer v.release()
+	out := make([]SegmentState, len(v.segs))
+	for i, sv := range v.segs {
+		out[i] = SegmentState{Segment: sv.Segment, Tomb: sv.tomb, Live: sv.live}
+	}
+	return out
+}
+
+// passes applies the filters to record ord of sv.
+func (sv *segView) passes(c *compiled, srcOK []bool, ord uint32) bool {
+	fl := sv.recFlags[ord]
+	et := fl & flagETMask
 	switch c.Kind {
 	case Individual:
-		if inf.et != etIndividual && inf.et != etUnknown {
+		if et != etIndividual && et != etUnknown {
 			return false
 		}
 	case Entity:
-		if inf.et != etEntity && inf.et != etUnknown {
+		if et != etEntity && et != etUnknown {
 			return false
 		}
 	}
-	if srcOK != nil && !srcOK[inf.src] {
+	if srcOK != nil && !srcOK[sv.recSrc[ord]] {
 		return false
 	}
-	if c.gender != "" && inf.gender != 0 {
-		if (c.gender == record.GenderMale) != (inf.gender == 1) {
+	if g := fl & flagGenderMask; c.gender != "" && g != 0 {
+		if (c.gender == record.GenderMale) != (g == flagGenderMale) {
 			return false
 		}
 	}
-	if c.hasDOB && inf.dobN > 0 {
+	if dobs := sv.dobs[sv.dobOff[ord]:sv.dobOff[ord+1]]; c.hasDOB && len(dobs) > 0 {
 		ok := false
-		for _, d := range ix.dobs[inf.dobOff : inf.dobOff+uint32(inf.dobN)] {
+		for _, d := range dobs {
 			if d.agrees(c.dob) {
 				ok = true
 				break
@@ -513,10 +508,10 @@ func (ix *Index) passes(c *compiled, srcOK []bool, ord uint32) bool {
 			return false
 		}
 	}
-	if c.cit != "" && inf.hasCit {
+	if c.cit != "" && fl&flagHasCit != 0 {
 		want := citCode(c.cit)
 		ok := false
-		for _, cc := range ix.cits[inf.citOff : inf.citOff+uint32(inf.citN)] {
+		for _, cc := range sv.cits[sv.citOff[ord]:sv.citOff[ord+1]] {
 			if cc == want {
 				ok = true
 				break
@@ -529,14 +524,15 @@ func (ix *Index) passes(c *compiled, srcOK []bool, ord uint32) bool {
 	return true
 }
 
-// sourceMask turns the query's source set into a slice by source ordinal.
-func (ix *Index) sourceMask(c *compiled) []bool {
+// sourceMask turns the query's source set into a slice by the segment's
+// source ordinals.
+func (sv *segView) sourceMask(c *compiled) []bool {
 	if c.Sources == nil {
 		return nil
 	}
-	m := make([]bool, len(ix.sources))
-	for i, s := range ix.sources {
-		m[i] = c.Sources[s]
+	m := make([]bool, sv.sources())
+	for i := range m {
+		m[i] = c.Sources[string(sv.srcBlob[sv.srcOff[i]:sv.srcOff[i+1]])]
 	}
 	return m
 }
@@ -549,3 +545,6 @@ func fieldOf(r *record.Record, slot uint16) string {
 	}
 	return "name"
 }
+
+// cloneID copies a record id out of a segment's memory.
+func cloneID(s string) string { return strings.Clone(s) }

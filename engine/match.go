@@ -183,7 +183,10 @@ func sameWords(q, words []string) bool {
 
 // Hit is one matching record with the best way it matched.
 type Hit struct {
-	Record *record.Record // shared with the index: read only
+	// ID is the record's id; Record the record, read from beside the
+	// index or from its RecordSource for the hits a search returns.
+	ID     string
+	Record *record.Record // shared: read only
 	// Exact is true when the query's words are exactly those of a name
 	// string of the record.
 	Exact bool
@@ -195,6 +198,12 @@ type Hit struct {
 	// Score is the ranked-mode score in [0, 1] (Index.Ranked); the /v1
 	// checks leave it 0, since their hits either match or do not.
 	Score float64
+
+	// Where the hit came from in the index: segment, ordinal and the slot
+	// of its best name string.
+	seg  int32
+	ord  uint32
+	slot uint16
 }
 
 func (h *Hit) score() score { return score{exact: h.Exact, edits: h.Edits, extra: h.Extra} }
@@ -220,7 +229,7 @@ func hitLess(a, b *Hit) bool {
 	if sa != sb {
 		return sa.better(sb)
 	}
-	return a.Record.ID < b.Record.ID
+	return a.ID < b.ID
 }
 
 func sortHits(hits []Hit) {

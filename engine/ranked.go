@@ -103,8 +103,7 @@ func (ix *Index) RankedContext(ctx context.Context, q RankedQuery) (*Result, err
 		return nil, err
 	}
 	defer release()
-	s.srcOK = nil
-	r := ranker{s: s, minScore: minScore, best: make(map[uint32]rankedEntry)}
+	r := ranker{s: s, minScore: minScore, best: make(map[uint64]rankedEntry)}
 	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
 		r.run(c.raw, anyRecord)
 	} else {
@@ -115,14 +114,15 @@ func (ix *Index) RankedContext(ctx context.Context, q RankedQuery) (*Result, err
 		return nil, s.err
 	}
 	hits := make([]Hit, 0, len(r.best))
-	for ord, b := range r.best {
-		hits = append(hits, Hit{Record: ix.recs[ord], Exact: b.exact, Edits: b.edits, Extra: b.extra, Score: b.value})
+	for key, b := range r.best {
+		si, ord := int(key>>32), uint32(key)
+		hits = append(hits, Hit{ID: s.v.segs[si].id(ord), Exact: b.exact, Edits: b.edits, Extra: b.extra, Score: b.value,
+			seg: int32(si), ord: ord, slot: b.slot})
 	}
 	slices.SortFunc(hits, compareRanked)
 	res := &Result{Total: len(hits), Hits: hits[:min(len(hits), c.limit)]}
-	for i := range res.Hits {
-		h := &res.Hits[i]
-		h.Field = fieldOf(h.Record, r.best[ix.ids[h.Record.ID]].slot)
+	if err := s.v.fill(res.Hits, true); err != nil {
+		return nil, err
 	}
 	return res, nil
 }
@@ -137,7 +137,7 @@ func compareRanked(a, b Hit) int {
 		}
 		return 1
 	}
-	return cmp.Compare(a.Record.ID, b.Record.ID)
+	return cmp.Compare(a.ID, b.ID)
 }
 
 // rankedEntry is the best name string of one record so far.
@@ -152,7 +152,7 @@ type rankedEntry struct {
 type ranker struct {
 	s        *searcher
 	minScore float64
-	best     map[uint32]rankedEntry
+	best     map[uint64]rankedEntry
 }
 
 // rankedTok is one query token with what scoring needs of it.
@@ -161,25 +161,36 @@ type rankedTok struct {
 	m      map[uint32]uint8 // dictionary tokens within the radius, and their edits
 	runes  int
 	weight float64
-	post   []uint32 // name strings holding a token of m, ascending
+	ms     []map[uint32]uint8 // m of each segment
+	post   [][]uint32         // per segment: name strings holding a token of m, ascending
+	size   int                // entries of post
 }
 
 func (r *ranker) run(variants [][]string, sel recordSel) {
-	ix := r.s.ix
-	n := float64(max(ix.live, 1))
-	for _, v := range variants {
-		toks := make([]rankedTok, len(v))
+	v := r.s.v
+	n := float64(max(v.live, 1))
+	for _, words := range variants {
+		// Weights are of the whole index: a word's records are counted in
+		// every segment.
+		toks := make([]rankedTok, len(words))
 		total := 0.0
-		for i, t := range v {
-			m := r.s.tokenMatches(t)
-			var post []uint32
-			if len(m) > 0 {
-				var buf []uint32 // owned: the searcher's buffers are reused below
-				post = slices.Clone(r.s.union(m, ix.post, &buf))
+		for i, t := range words {
+			tk := rankedTok{text: t, runes: len([]rune(t)), post: make([][]uint32, len(v.segs)), ms: make([]map[uint32]uint8, len(v.segs))}
+			df := 0
+			for si := range v.segs {
+				r.s.use(si)
+				m := r.s.tokenMatches(t)
+				tk.ms[si] = m
+				if len(m) > 0 {
+					var buf []uint32 // owned: the searcher's buffers are reused below
+					tk.post[si] = slices.Clone(r.s.union(m, r.s.seg.postings, &buf))
+					tk.size += len(tk.post[si])
+					df += r.s.seg.liveRecords(tk.post[si])
+				}
 			}
-			w := math.Log1p(n / float64(max(ix.liveRecords(post), 1)))
-			toks[i] = rankedTok{text: t, m: m, runes: len([]rune(t)), weight: w, post: post}
-			total += w
+			tk.weight = math.Log1p(n / float64(max(df, 1)))
+			toks[i] = tk
+			total += tk.weight
 		}
 		// Rarest tokens first; a name string holding none of the tokens
 		// taken can score at most the weight of those left out, so tokens
@@ -188,30 +199,37 @@ func (r *ranker) run(variants [][]string, sel recordSel) {
 		for i := range order {
 			order[i] = i
 		}
-		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(toks[a].post), len(toks[b].post)) })
-		var cands []uint32
-		left := total
-		for _, i := range order {
-			if left < r.minScore*total-1e-12 || len(cands) >= MaxRankedCandidates {
-				break
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(toks[a].size, toks[b].size) })
+		for si := range v.segs {
+			r.s.use(si)
+			sv := r.s.seg
+			for i := range toks {
+				toks[i].m = toks[i].ms[si]
 			}
-			left -= toks[i].weight
-			cands = append(cands, toks[i].post...)
-		}
-		slices.Sort(cands)
-		cands = slices.Compact(cands)
-		if len(cands) > MaxRankedCandidates {
-			cands = cands[:MaxRankedCandidates]
-		}
-		for _, ns := range cands {
-			if r.s.tick() {
-				return
+			var cands []uint32
+			left := total
+			for _, i := range order {
+				if left < r.minScore*total-1e-12 || len(cands) >= MaxRankedCandidates {
+					break
+				}
+				left -= toks[i].weight
+				cands = append(cands, toks[i].post[si]...)
 			}
-			ord := ix.nsRec[ns]
-			if ix.recs[ord] == nil || !r.s.selects(sel, ord) || !ix.passes(r.s.c, nil, ord) {
-				continue
+			slices.Sort(cands)
+			cands = slices.Compact(cands)
+			if len(cands) > MaxRankedCandidates {
+				cands = cands[:MaxRankedCandidates]
 			}
-			r.scoreName(toks, total, ns, ord)
+			for _, ns := range cands {
+				if r.s.tick() {
+					return
+				}
+				ord := sv.nsRec[ns]
+				if sv.dead(ord) || !r.s.selects(sel, ord) || !sv.passes(r.s.c, nil, ord) {
+					continue
+				}
+				r.scoreName(toks, total, ns, ord)
+			}
 		}
 	}
 }
@@ -219,14 +237,14 @@ func (r *ranker) run(variants [][]string, sel recordSel) {
 // liveRecords counts the distinct live records of the sorted name-string
 // ids post. A record's name strings have consecutive ids, so distinct
 // records are runs; tombstoned records (left in posting lists until a
-// rebuild) are skipped, so the weights do not depend on the history of
+// merge) are skipped, so the weights do not depend on the history of
 // updates.
-func (ix *Index) liveRecords(post []uint32) int {
+func (sv *segView) liveRecords(post []uint32) int {
 	n := 0
 	last := ^uint32(0)
 	for _, ns := range post {
-		ord := ix.nsRec[ns]
-		if ord != last && ix.recs[ord] != nil {
+		ord := sv.nsRec[ns]
+		if ord != last && !sv.dead(ord) {
 			n++
 		}
 		last = ord
@@ -237,8 +255,8 @@ func (ix *Index) liveRecords(post []uint32) int {
 // scoreName scores name string ns against the query tokens and offers the
 // result for its record.
 func (r *ranker) scoreName(toks []rankedTok, total float64, ns, ord uint32) {
-	ix := r.s.ix
-	name := ix.nsTok[ix.nsOff[ns]:ix.nsOff[ns+1]]
+	sv := r.s.seg
+	name := sv.nameToks(ns)
 	type pair struct {
 		q, t  int
 		val   float64
@@ -253,7 +271,7 @@ func (r *ranker) scoreName(toks []rankedTok, total float64, ns, ord uint32) {
 			if !ok {
 				continue
 			}
-			sim := 1 - float64(d)/float64(max(tk.runes, ix.d.Runes(id)))
+			sim := 1 - float64(d)/float64(max(tk.runes, sv.RuneLen(id)))
 			pairs = append(pairs, pair{qi, ti, tk.weight * sim, int(d)})
 		}
 	}
@@ -280,7 +298,7 @@ func (r *ranker) scoreName(toks []rankedTok, total float64, ns, ord uint32) {
 		edits += p.edits
 		paired++
 	}
-	base := int(ix.nsBase[ns])
+	base := int(sv.nsBase[ns])
 	extra := max(0, base-paired)
 	sc := sum / total
 	if base > 0 {
@@ -292,14 +310,15 @@ func (r *ranker) scoreName(toks []rankedTok, total float64, ns, ord uint32) {
 	c := rankedEntry{
 		score: score{edits: edits, extra: extra, exact: edits == 0 && paired == len(toks) && base == len(toks) && r.sameBase(toks, name[:base])},
 		value: sc,
-		slot:  ix.nsSlot[ns],
+		slot:  sv.nsSlot[ns],
 	}
-	if old, ok := r.best[ord]; ok {
+	key := r.s.key(ord)
+	if old, ok := r.best[key]; ok {
 		if old.value > c.value || old.value == c.value && (old.score.better(c.score) || old.score == c.score && old.slot <= c.slot) {
 			return
 		}
 	}
-	r.best[ord] = c
+	r.best[key] = c
 }
 
 // sameBase reports whether the query tokens are exactly the name's words.

@@ -36,28 +36,72 @@ func (ix *Index) SearchContext(ctx context.Context, q Query) (*Result, error) {
 		return nil, err
 	}
 	defer release()
-	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
-		s.run(c.raw, anyRecord)
-	} else {
-		s.run(c.raw, individualsOnly)
-		s.run(c.legal, legalOnly)
+	for si := range s.v.segs {
+		s.use(si)
+		if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
+			s.run(c.raw, anyRecord)
+		} else {
+			s.run(c.raw, individualsOnly)
+			s.run(c.legal, legalOnly)
+		}
 	}
 	if s.err != nil {
 		return nil, s.err
 	}
 	hits := make([]Hit, 0, len(s.best))
-	for ord, b := range s.best {
-		hits = append(hits, Hit{Record: ix.recs[ord], Exact: b.exact, Edits: b.edits, Extra: b.extra, Field: "search_all"})
+	for key, b := range s.best {
+		si, ord := int(key>>32), uint32(key)
+		hits = append(hits, Hit{ID: s.v.segs[si].id(ord), Exact: b.exact, Edits: b.edits, Extra: b.extra, Field: "search_all",
+			seg: int32(si), ord: ord, slot: b.slot})
 	}
 	res := &Result{Total: len(hits), Hits: rankHits(hits, c.limit)}
-	// Field is resolved for returned hits only: NameStrings allocates.
-	if !c.searchAll {
-		for i := range res.Hits {
-			h := &res.Hits[i]
-			h.Field = fieldOf(h.Record, s.best[ix.ids[h.Record.ID]].slot)
-		}
+	if err := s.v.fill(res.Hits, !c.searchAll); err != nil {
+		return nil, err
 	}
 	return res, nil
+}
+
+// fill copies the ids of hits out of the segments' memory and reads their
+// records: from beside their segment, or from the record source, all in
+// one call. With names set it resolves each hit's Field from its record
+// (Field is resolved for returned hits only: NameStrings allocates).
+func (v *view) fill(hits []Hit, names bool) error {
+	var ids []string
+	var at []int
+	for i := range hits {
+		h := &hits[i]
+		h.ID = cloneID(h.ID)
+		if recs := v.segs[h.seg].recs; recs != nil {
+			h.Record = recs[h.ord]
+			continue
+		}
+		ids = append(ids, h.ID)
+		at = append(at, i)
+	}
+	if len(ids) > 0 {
+		if v.src == nil {
+			return errNoRecords
+		}
+		recs, err := v.src.Records(ids)
+		if err != nil {
+			return fmt.Errorf("read records of hits: %w", err)
+		}
+		if len(recs) != len(ids) {
+			return fmt.Errorf("read records of hits: %d records for %d ids", len(recs), len(ids))
+		}
+		for k, i := range at {
+			if recs[k] == nil || recs[k].ID != ids[k] {
+				return fmt.Errorf("read records of hits: record %s missing", ids[k])
+			}
+			hits[i].Record = recs[k]
+		}
+	}
+	if names {
+		for i := range hits {
+			hits[i].Field = fieldOf(hits[i].Record, hits[i].slot)
+		}
+	}
+	return nil
 }
 
 // admit takes the index's read lock for s and looks up the query's words
@@ -75,21 +119,22 @@ func (ix *Index) admit(s *searcher, c *compiled) (release func(), err error) {
 		}
 	}
 	for {
-		ix.mu.RLock()
-		s.ix, s.c, s.srcOK = ix, c, ix.sourceMask(c)
+		v := ix.acquire()
+		s.v, s.c = v, c
 		cost := s.lookUp(c)
 		if s.err != nil {
-			ix.mu.RUnlock()
+			v.release()
 			slot()
 			return nil, s.err
 		}
 		if heavy || !adm.heavyCost(cost) {
-			return func() { ix.mu.RUnlock(); slot() }, nil
+			return func() { v.release(); slot() }, nil
 		}
-		// Heavy by its postings: wait for a slot outside the lock, then
-		// look up again, since the index may have changed meanwhile.
-		ix.mu.RUnlock()
-		clear(s.matches)
+		// Heavy by its postings: wait for a slot without holding the
+		// index, then look up again, since it may have changed meanwhile.
+		v.release()
+		s.v = nil
+		s.resetMatches()
 		if slot, err = adm.acquire(s.ctx); err != nil {
 			return nil, err
 		}
@@ -120,40 +165,43 @@ func distinctWords(c *compiled) int {
 // entries (verifyCost). It runs under the read lock, and is cheap next to
 // the search: the look-ups it does are the search's own, cached.
 func (s *searcher) lookUp(c *compiled) int {
-	ix := s.ix
 	weight := verifyCost
 	if c.searchAll {
 		weight = verifyBagCost
 	}
 	cost := 0
-	seen := map[string]int{} // word → entries of its matches
 	spellings := [][][]string{c.raw, c.legal}
 	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
 		spellings = spellings[:1] // searched once
 	}
-	for _, vs := range spellings {
-		for _, v := range vs {
-			rarest := -1
-			for _, t := range v {
-				n, ok := seen[t]
-				if !ok {
-					if s.cancelled() {
-						return 0
-					}
-					for id := range s.tokenMatches(t) {
-						n += len(ix.post[id])
-						if c.searchAll {
-							n += len(ix.bagPost[id])
+	for si := range s.v.segs {
+		s.use(si)
+		sv := s.seg
+		seen := map[string]int{} // word → entries of its matches
+		for _, vs := range spellings {
+			for _, v := range vs {
+				rarest := -1
+				for _, t := range v {
+					n, ok := seen[t]
+					if !ok {
+						if s.cancelled() {
+							return 0
 						}
+						for id := range s.tokenMatches(t) {
+							n += len(sv.postings(id))
+							if c.searchAll {
+								n += len(sv.bagPostings(id))
+							}
+						}
+						seen[t] = n
+						cost += n
 					}
-					seen[t] = n
-					cost += n
+					if rarest < 0 || n < rarest {
+						rarest = n
+					}
 				}
-				if rarest < 0 || n < rarest {
-					rarest = n
-				}
+				cost += weight * max(rarest, 0)
 			}
-			cost += weight * max(rarest, 0)
 		}
 	}
 	return cost
@@ -210,17 +258,21 @@ type candidate struct {
 	slot uint16
 }
 
-// searcher holds the state of one search.
+// searcher holds the state of one search. It searches the segments of a
+// view one at a time (use); best collects every segment's records.
 type searcher struct {
 	ctx   context.Context
 	err   error // the context's error, once it is done
 	ticks int
-	ix    *Index
+	v     *view
 	c     *compiled
+	seg   *segView // the segment being searched
+	si    int      // its position in v.segs
 	srcOK []bool
-	best  map[uint32]candidate
-	// matches caches, per query token, the dictionary tokens it may pair
-	// with and their distance.
+	best  map[uint64]candidate // key: segment << 32 | ordinal
+	// matches caches, per segment and query token, the segment's
+	// dictionary tokens it may pair with and their distance.
+	segMatches       []map[string]map[uint32]uint8
 	matches          map[string]map[uint32]uint8
 	bufA, bufB, bufC []uint32
 	used             []bool
@@ -231,23 +283,47 @@ type searcher struct {
 // the size of big queries: reusing them keeps a search from allocating
 // (and the garbage collector from stealing time from the next one).
 var searcherPool = sync.Pool{New: func() any {
-	return &searcher{best: make(map[uint32]candidate)}
+	return &searcher{best: make(map[uint64]candidate)}
 }}
 
 func (s *searcher) release() {
-	s.ix, s.c, s.srcOK, s.ctx, s.err, s.ticks = nil, nil, nil, nil, nil, 0
+	s.v, s.c, s.seg, s.srcOK, s.ctx, s.err, s.ticks = nil, nil, nil, nil, nil, nil, 0
 	clear(s.best)
-	clear(s.matches)
+	s.resetMatches()
 	s.bufA, s.bufB, s.bufC = s.bufA[:0], s.bufB[:0], s.bufC[:0]
 	searcherPool.Put(s)
 }
 
+// resetMatches forgets the look-ups of every segment.
+func (s *searcher) resetMatches() {
+	for i := range s.segMatches {
+		s.segMatches[i] = nil
+	}
+	s.segMatches = s.segMatches[:0]
+	s.matches = nil
+}
+
+// use makes segment si of the view the one searched.
+func (s *searcher) use(si int) {
+	for len(s.segMatches) <= si {
+		s.segMatches = append(s.segMatches, nil)
+	}
+	if s.segMatches[si] == nil {
+		s.segMatches[si] = make(map[string]map[uint32]uint8)
+	}
+	s.si, s.seg, s.matches = si, &s.v.segs[si], s.segMatches[si]
+	s.srcOK = s.seg.sourceMask(s.c)
+}
+
+// key is the key of record ord of the current segment in best.
+func (s *searcher) key(ord uint32) uint64 { return uint64(s.si)<<32 | uint64(ord) }
+
 func (s *searcher) selects(sel recordSel, ord uint32) bool {
 	switch sel {
 	case individualsOnly:
-		return s.ix.info[ord].et == etIndividual
+		return s.seg.et(ord) == etIndividual
 	case legalOnly:
-		return s.ix.info[ord].et != etIndividual
+		return s.seg.et(ord) != etIndividual
 	}
 	return true
 }
@@ -259,10 +335,7 @@ func (s *searcher) tokenMatches(q string) map[uint32]uint8 {
 	if m, ok := s.matches[q]; ok {
 		return m
 	}
-	if s.matches == nil {
-		s.matches = make(map[string]map[uint32]uint8)
-	}
-	d := s.ix.d
+	d := s.seg
 	m := make(map[uint32]uint8)
 	d.Lookup(q, maxAllowed(s.c.Fuzzy, q), func(id uint32, dist int) {
 		if dist <= allowedEdits(s.c.Fuzzy, q, d.Token(id)) {
@@ -283,7 +356,7 @@ func (s *searcher) tokenMatches(q string) map[uint32]uint8 {
 // token's matches, united, then intersected, rarest token first. A token
 // whose union would cost far more than the candidates left is not
 // intersected; verification checks it anyway.
-func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
+func (s *searcher) candidates(ms []map[uint32]uint8, post func(uint32) []uint32) []uint32 {
 	type tok struct {
 		m    map[uint32]uint8
 		size int
@@ -292,7 +365,7 @@ func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
 	for i, m := range ms {
 		n := 0
 		for id := range m {
-			n += len(post[id])
+			n += len(post(id))
 		}
 		toks[i] = tok{m, n}
 	}
@@ -306,7 +379,7 @@ func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
 		var other []uint32
 		if len(t.m) == 1 {
 			for id := range t.m {
-				other = post[id]
+				other = post(id)
 			}
 		} else if t.size <= 32*len(cands) {
 			other = s.union(t.m, post, &s.bufB)
@@ -325,7 +398,7 @@ func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
 // gather than the candidates left is not intersected, since verification
 // checks it anyway (as candidates does).
 func (s *searcher) bagCandidates(ms []map[uint32]uint8) []uint32 {
-	ix := s.ix
+	sv := s.seg
 	type tok struct {
 		m    map[uint32]uint8
 		size int
@@ -334,7 +407,7 @@ func (s *searcher) bagCandidates(ms []map[uint32]uint8) []uint32 {
 	for i, m := range ms {
 		n := 0
 		for id := range m {
-			n += len(ix.post[id]) + len(ix.bagPost[id])
+			n += len(sv.postings(id)) + len(sv.bagPostings(id))
 		}
 		toks[i] = tok{m, n}
 	}
@@ -349,10 +422,10 @@ func (s *searcher) bagCandidates(ms []map[uint32]uint8) []uint32 {
 			if s.cancelled() {
 				return nil
 			}
-			for _, ns := range ix.post[id] {
-				recs = append(recs, ix.nsRec[ns])
+			for _, ns := range sv.postings(id) {
+				recs = append(recs, sv.nsRec[ns])
 			}
-			recs = append(recs, ix.bagPost[id]...)
+			recs = append(recs, sv.bagPostings(id)...)
 		}
 		slices.Sort(recs)
 		recs = slices.Compact(recs)
@@ -371,15 +444,15 @@ func (s *searcher) bagCandidates(ms []map[uint32]uint8) []uint32 {
 
 // union returns the sorted union of the posting lists of m's tokens; a
 // single list is returned as is, without copying.
-func (s *searcher) union(m map[uint32]uint8, post [][]uint32, buf *[]uint32) []uint32 {
+func (s *searcher) union(m map[uint32]uint8, post func(uint32) []uint32, buf *[]uint32) []uint32 {
 	if len(m) == 1 {
 		for id := range m {
-			return post[id]
+			return post(id)
 		}
 	}
 	u := (*buf)[:0]
 	for id := range m {
-		u = append(u, post[id]...)
+		u = append(u, post(id)...)
 	}
 	slices.Sort(u)
 	u = slices.Compact(u)
@@ -430,7 +503,7 @@ func Intersect(a, b, dst []uint32) []uint32 {
 }
 
 func (s *searcher) run(variants [][]string, sel recordSel) {
-	ix := s.ix
+	sv := s.seg
 	for _, v := range variants {
 		if s.cancelled() {
 			return
@@ -458,23 +531,23 @@ func (s *searcher) run(variants [][]string, sel recordSel) {
 			s.runBag(v, ms, distinct, sel)
 			continue
 		}
-		for _, ns := range s.candidates(distinct, ix.post) {
+		for _, ns := range s.candidates(distinct, sv.postings) {
 			if s.tick() {
 				return
 			}
-			ord := ix.nsRec[ns]
-			if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
+			ord := sv.nsRec[ns]
+			if sv.dead(ord) || !s.selects(sel, ord) || !sv.passes(s.c, s.srcOK, ord) {
 				continue
 			}
-			toks := ix.nsTok[ix.nsOff[ns]:ix.nsOff[ns+1]]
+			toks := sv.nameToks(ns)
 			edits, ok := s.pair(ms, toks, len(toks))
 			if !ok {
 				continue
 			}
-			base := int(ix.nsBase[ns])
+			base := int(sv.nsBase[ns])
 			sc := score{edits: edits, extra: max(0, base-len(v))}
 			sc.exact = edits == 0 && len(v) == base && s.sameTokens(v, toks[:base])
-			s.offer(ord, candidate{score: sc, slot: ix.nsSlot[ns]})
+			s.offer(ord, candidate{score: sc, slot: sv.nsSlot[ns]})
 		}
 	}
 }
@@ -482,15 +555,15 @@ func (s *searcher) run(variants [][]string, sel recordSel) {
 // runBag verifies search_all candidates against their whole bag of tokens,
 // kept by the index as token ids.
 func (s *searcher) runBag(v []string, ms, distinct []map[uint32]uint8, sel recordSel) {
-	ix := s.ix
+	sv := s.seg
 	for _, ord := range s.bagCandidates(distinct) {
 		if s.tick() {
 			return
 		}
-		if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
+		if sv.dead(ord) || !s.selects(sel, ord) || !sv.passes(s.c, s.srcOK, ord) {
 			continue
 		}
-		ids, names := ix.bag(ord)
+		ids, names := sv.bag(ord)
 		edits, ok := s.pair(ms, ids, names)
 		if !ok {
 			continue
@@ -502,12 +575,13 @@ func (s *searcher) runBag(v []string, ms, distinct []map[uint32]uint8, sel recor
 // offer keeps the better of a record's candidates; on a tie the earlier
 // name string wins, so the reported field is deterministic.
 func (s *searcher) offer(ord uint32, c candidate) {
-	if old, ok := s.best[ord]; ok {
+	k := s.key(ord)
+	if old, ok := s.best[k]; ok {
 		if !c.score.better(old.score) && !(c.score == old.score && c.slot < old.slot) {
 			return
 		}
 	}
-	s.best[ord] = c
+	s.best[k] = c
 }
 
 // sameTokens reports whether the query words are exactly the name's words.
@@ -519,7 +593,7 @@ func (s *searcher) sameTokens(v []string, toks []uint32) bool {
 	clear(used)
 outer:
 	for _, q := range v {
-		id, ok := s.ix.d.ID(q)
+		id, ok := s.seg.ID(q)
 		if !ok {
 			return false
 		}

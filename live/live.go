@@ -117,11 +117,9 @@ func (d *DB) Apply(st *store.DB, a *store.Applied) error {
 		d.mu.Unlock()
 		return nil
 	}
+	// The index merges its segments as they pile up (engine.PlanMerge).
 	ix := d.Index()
 	ix.Apply(Changes(a))
-	if live, dead := ix.Garbage(); needsCompaction(live, dead) {
-		ix = ix.Compact()
-	}
 	srcs, err := st.Sources()
 	if err != nil {
 		return fmt.Errorf("load sources: %w", err)
@@ -131,21 +129,6 @@ func (d *DB) Apply(st *store.DB, a *store.Applied) error {
 	d.mu.Unlock()
 	return nil
 }
-
-// needsCompaction says when the postings of deleted and replaced records
-// are worth a rebuild: once they are a quarter of the live records. A
-// server that applies daily deltas for months would otherwise grow without
-// bound (every UPDATE leaves the old copy's postings behind); compacting at
-// a quarter keeps the waste under 25 % at the cost of one rebuild per
-// quarter of the database changed, which at a million records makes that
-// Apply take about ten seconds longer (BenchmarkLoadAndDelta's compact_s)
-// while searches go on against the old index.
-// The floor spares small databases rebuilds that would save nothing.
-func needsCompaction(live, dead int) bool {
-	return dead >= compactFloor && dead*4 > live
-}
-
-const compactFloor = 1000
 
 // SourceTypes maps every known source id, of the catalogue and of the
 // records, to its source type (upper case, as records carry it).
