@@ -148,6 +148,7 @@ type counters struct {
 	n       []uint16
 	touched []uint32
 	runes   [2][]rune
+	cursors []int
 }
 
 // Lookup calls fn for every indexed token within radius edits of q (q
@@ -178,7 +179,7 @@ func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 		}
 		return
 	}
-	lookup(q, radius, len(d.toks), &d.counters, func(key uint64) []uint32 { return d.grams[key] },
+	lookup(q, radius, len(d.toks), &d.counters, func(key uint64, _ *int) []uint32 { return d.grams[key] },
 		func(l int) []uint32 {
 			if l < len(d.byLen) {
 				return d.byLen[l]
@@ -193,7 +194,10 @@ func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 // grams returns the ids of the indexed tokens of a (bigram, length) key,
 // ascending; byLen the indexed tokens of a rune length; token a token's
 // text and letter mask. n is the number of tokens (ids are below it).
-func lookup(q string, radius, n int, pool *sync.Pool, grams func(key uint64) []uint32, byLen func(l int) []uint32,
+// grams is asked for the keys of each bigram in rising order of length,
+// with a cursor of that bigram's own (0 at first) that it may use to
+// resume where its last answer for the bigram was.
+func lookup(q string, radius, n int, pool *sync.Pool, grams func(key uint64, cursor *int) []uint32, byLen func(l int) []uint32,
 	token func(id uint32) (string, uint64), fn func(id uint32, dist int)) {
 	c, _ := pool.Get().(*counters)
 	if c == nil {
@@ -219,6 +223,10 @@ func lookup(q string, radius, n int, pool *sync.Pool, grams func(key uint64) []u
 		gs = append(gs, [2]rune{a, b})
 	})
 	threshold := len(gs) - maxGramsLost*radius
+	c.cursors = c.cursors[:0]
+	for range gs {
+		c.cursors = append(c.cursors, 0)
+	}
 
 	qLetters := letterMask(q)
 	verify := func(id uint32) {
@@ -240,8 +248,8 @@ func lookup(q string, radius, n int, pool *sync.Pool, grams func(key uint64) []u
 			continue
 		}
 		c.touched = c.touched[:0]
-		for _, g := range gs {
-			for _, id := range grams(gramKey(g[0], g[1], l)) {
+		for gi, g := range gs {
+			for _, id := range grams(gramKey(g[0], g[1], l), &c.cursors[gi]) {
 				if c.n[id] == 0 {
 					c.touched = append(c.touched, id)
 				}

@@ -101,9 +101,20 @@ func (f *Frozen) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 		}, fn)
 }
 
-func (f *Frozen) gram(key uint64) []uint32 {
-	i, ok := slices.BinarySearch(f.GramKeys, key)
-	if !ok {
+// gram returns the ids of key. The keys of one bigram for every length are
+// neighbours in GramKeys, and a look-up asks for them in rising length, so
+// cursor (one per bigram, 0 at first) keeps where the bigram's keys begin:
+// one binary search per bigram, then a step or two per length.
+func (f *Frozen) gram(key uint64, cursor *int) []uint32 {
+	i := *cursor - 1
+	if i < 0 {
+		i, _ = slices.BinarySearch(f.GramKeys, key)
+	}
+	for i < len(f.GramKeys) && f.GramKeys[i] < key {
+		i++
+	}
+	*cursor = i + 1
+	if i == len(f.GramKeys) || f.GramKeys[i] != key {
 		return nil
 	}
 	return f.GramIDs[f.GramOff[i]:f.GramOff[i+1]]

@@ -294,10 +294,10 @@ func (s *searcher) release() {
 	searcherPool.Put(s)
 }
 
-// resetMatches forgets the look-ups of every segment.
+// resetMatches forgets the look-ups of every segment (keeping the maps).
 func (s *searcher) resetMatches() {
 	for i := range s.segMatches {
-		s.segMatches[i] = nil
+		clear(s.segMatches[i])
 	}
 	s.segMatches = s.segMatches[:0]
 	s.matches = nil
@@ -306,7 +306,11 @@ func (s *searcher) resetMatches() {
 // use makes segment si of the view the one searched.
 func (s *searcher) use(si int) {
 	for len(s.segMatches) <= si {
-		s.segMatches = append(s.segMatches, nil)
+		if len(s.segMatches) < cap(s.segMatches) {
+			s.segMatches = s.segMatches[:len(s.segMatches)+1] // a cleared map from before
+		} else {
+			s.segMatches = append(s.segMatches, nil)
+		}
 	}
 	if s.segMatches[si] == nil {
 		s.segMatches[si] = make(map[string]map[uint32]uint8)
