@@ -20,10 +20,10 @@ import (
 func init() { register(newDecideCmd) }
 
 type decideFlags struct {
-	store, keys, key string
-	subject, recordID  string
-	status, note       string
-	format             string
+	store, keys, key  string
+	subject, recordID string
+	status, note      string
+	format            string
 }
 
 func newDecideCmd() *cobra.Command {
