@@ -22,7 +22,6 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/store"
-	"github.com/amlscreen/amlscreen/syncer"
 )
 
 // Keys of the tests.
@@ -62,7 +61,29 @@ type bench struct {
 	step       int
 }
 
+// newBench is a bench over testdata/records.jsonl and sources.json.
 func newBench(t *testing.T) *bench {
+	t.Helper()
+	f, err := os.Open("testdata/records.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := record.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srcs []record.Source
+	b, _ := os.ReadFile("testdata/sources.json")
+	if err := json.Unmarshal(b, &srcs); err != nil {
+		t.Fatal(err)
+	}
+	return openBench(t, recs, srcs)
+}
+
+// openBench imports recs and srcs into a new store as version v0 and
+// serves the workbench over it.
+func openBench(t *testing.T, recs []*record.Record, srcs []record.Source) *bench {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "aml.db"), store.Options{})
@@ -70,17 +91,15 @@ func newBench(t *testing.T) *bench {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	f, err := os.Open("testdata/records.jsonl")
-	if err != nil {
-		t.Fatal(err)
+	i := 0
+	next := func() (*record.Record, error) {
+		if i == len(recs) {
+			return nil, io.EOF
+		}
+		i++
+		return recs[i-1], nil
 	}
-	defer f.Close()
-	if _, err := syncer.ImportFile(st, f, v0, nil); err != nil {
-		t.Fatal(err)
-	}
-	var srcs []record.Source
-	b, _ := os.ReadFile("testdata/sources.json")
-	if err := json.Unmarshal(b, &srcs); err != nil {
+	if err := st.ReplaceAll(v0, next, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.PutSources(srcs); err != nil {

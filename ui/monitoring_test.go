@@ -148,4 +148,20 @@ func TestDataPage(t *testing.T) {
 			t.Errorf("data page lacks %q", want)
 		}
 	}
+	// Both sources are of the key's defaults; a key that excludes one
+	// sees it marked so.
+	if got := strings.Count(p.body, "<td>yes</td>"); got != 2 {
+		t.Errorf("%d sources marked in the defaults, want 2", got)
+	}
+	keys := testKeys()
+	keys[1].ExcludedSources = []string{"pep_es"}
+	if err := b.srv.SetKeys(keys); err != nil {
+		t.Fatal(err)
+	}
+	p = b.signedIn(t, keyB).get("/ui/data")
+	for _, want := range []string{"<td>yes</td>", `<span class="muted">no</span>`} {
+		if !strings.Contains(p.body, want) {
+			t.Errorf("data page lacks %q", want)
+		}
+	}
 }

@@ -213,7 +213,11 @@ func (h *handler) decide(w http.ResponseWriter, r *http.Request, s *session, id 
 	if err != nil {
 		return err
 	}
-	h.sessions.setFlash(s, fmt.Sprintf("Recorded %s on record %s for %s.", statusLabel(d.Status), d.RecordID, d.Subject))
+	whom := d.Subject
+	if decision.IsQuerySubject(whom) {
+		whom = "this query"
+	}
+	h.sessions.setFlash(s, fmt.Sprintf("Recorded %s on record %s for %s.", statusLabel(d.Status), d.RecordID, whom))
 	next := back
 	if next == "" {
 		next = Prefix + "record?" + url.Values{"id": {d.RecordID}, "subject": {d.Subject}}.Encode()

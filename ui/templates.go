@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"fmt"
 	"html/template"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
 	"github.com/amlscreen/amlscreen/decision"
+	"github.com/amlscreen/amlscreen/record"
 )
 
 // pageNames are the templates, each rendered inside templates/layout.html.
@@ -57,6 +60,25 @@ func parsePages(version string) map[string]*template.Template {
 		"eq2":     func(a, b string) bool { return strings.EqualFold(a, b) },
 		"plural":  plural,
 		"add":     func(a, b int) int { return a + b },
+		"num":     num,
+		"size":    size,
+		"typeName": func(t string) string {
+			if strings.EqualFold(t, "pep") {
+				return "PEP"
+			}
+			return words(t)
+		},
+		"upper": strings.ToUpper,
+		// included reads a catalogue entry's included_for_api_key.
+		"included": func(p *bool) bool { return p != nil && *p },
+		"anyModified": func(srcs []record.Source) bool {
+			for _, s := range srcs {
+				if s.LastModified != "" {
+					return true
+				}
+			}
+			return false
+		},
 	}
 	out := map[string]*template.Template{}
 	for _, name := range pageNames {
@@ -95,4 +117,38 @@ func words(v string) string {
 	}
 	v = strings.ToLower(strings.ReplaceAll(v, "_", " "))
 	return strings.ToUpper(v[:1]) + v[1:]
+}
+
+// num writes a count with thousands separators.
+func num(n any) string {
+	if v := reflect.ValueOf(n); v.Kind() == reflect.Pointer && !v.IsNil() {
+		n = v.Elem().Interface()
+	}
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// size writes a number of bytes in KiB, MiB or GiB.
+func size(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
