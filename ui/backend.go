@@ -201,9 +201,12 @@ type OutboxView struct {
 	Queued    []*monitor.Entry
 	Delivered []Delivery
 	Dead      []*monitor.Entry
-	// QueuedTotal and DeadTotal count all of them; the lists stop at
-	// outboxListLimit.
-	QueuedTotal, DeadTotal int
+	// QueuedTotal and DeadTotal count the key's among the notifications
+	// read; the lists stop at outboxListLimit. QueuedCapped and DeadCapped
+	// say the outbox holds more than the ScanLimit read.
+	QueuedTotal, DeadTotal   int
+	QueuedCapped, DeadCapped bool
+	ScanLimit                int
 	// DeliveredSince is when this server started recording deliveries.
 	DeliveredSince time.Time
 }

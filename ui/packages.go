@@ -56,8 +56,14 @@ type Deps struct {
 	Now func() time.Time
 }
 
-// outboxListLimit bounds each list of the monitoring page.
-const outboxListLimit = 100
+// outboxListLimit bounds each list of the monitoring page; outboxScanLimit
+// the notifications read to find the key's (the outbox is kept by time,
+// not by key), so that a page view after a large delta reads a bounded
+// part of it.
+const (
+	outboxListLimit = 100
+	outboxScanLimit = 5000
+)
 
 type backend struct{ Deps }
 
@@ -459,24 +465,28 @@ func ofOwner(es []*monitor.Entry, owner string, limit int) ([]*monitor.Entry, in
 
 func (b *backend) Outbox(ctx context.Context, id *Identity) (*OutboxView, error) {
 	ob := monitor.NewOutbox(b.Store)
-	queued, err := ob.Queued(0)
+	queued, err := ob.Queued(outboxScanLimit)
 	if err != nil {
 		return nil, err
 	}
-	dead, err := ob.Dead(0)
+	dead, err := ob.Dead(outboxScanLimit)
 	if err != nil {
 		return nil, err
 	}
-	v := &OutboxView{}
+	v := &OutboxView{QueuedCapped: len(queued) == outboxScanLimit, DeadCapped: len(dead) == outboxScanLimit, ScanLimit: outboxScanLimit}
 	v.Queued, v.QueuedTotal = ofOwner(queued, id.ID, outboxListLimit)
 	v.Dead, v.DeadTotal = ofOwner(dead, id.ID, outboxListLimit)
 	v.Delivered, v.DeliveredSince = b.Deliveries.Of(id.ID, outboxListLimit)
 	return v, nil
 }
 
+// requeueScanLimit bounds the dead letters one requeue reads; a key with
+// more requeues again for the rest.
+const requeueScanLimit = 50000
+
 func (b *backend) Requeue(ctx context.Context, id *Identity, seq uint64) (int, error) {
 	ob := monitor.NewOutbox(b.Store)
-	dead, err := ob.Dead(0)
+	dead, err := ob.Dead(requeueScanLimit)
 	if err != nil {
 		return 0, err
 	}
