@@ -25,7 +25,16 @@ type LastChange struct {
 	// record did not change after Reach.
 	Reach     Version
 	FromFirst bool
+	// Cut is set when the search stopped at maxLastChangeScan bytes (256
+	// MiB) before the end of the log: Reach is then the oldest version
+	// searched whole.
+	Cut bool
 }
+
+// maxLastChangeScan bounds the change-log bytes one LastChanged
+// decompresses, so that a page that asks stays quick after a large full
+// import; a variable for the tests.
+var maxLastChangeScan int64 = 256 << 20
 
 // LastChanged finds the newest logged change set that touched the record
 // id, walking the versions newest first. Each change set's chunks are
@@ -33,6 +42,7 @@ type LastChange struct {
 // change costs one decompression of the log.
 func (db *DB) LastChanged(id string) (LastChange, error) {
 	var lc LastChange
+	var scanned int64
 	needle := append(append([]byte(`"id":`), jsonString(id)...), ',')
 	needleEnd := append(append([]byte(`"id":`), jsonString(id)...), '}')
 	err := db.bolt.View(func(tx *bolt.Tx) error {
@@ -52,13 +62,16 @@ func (db *DB) LastChanged(id string) (LastChange, error) {
 				}
 				return nil
 			}
-			lc.Reach = v
 			prefix := seqKey(binary.BigEndian.Uint64(k))
 			cc := cb.Cursor()
 			for ck, blob := cc.Seek(prefix); ck != nil && bytes.HasPrefix(ck, prefix); ck, blob = cc.Next() {
 				lines, err := zstdDec().DecodeAll(blob, nil)
 				if err != nil {
 					return fmt.Errorf("change log %x: %w", ck, err)
+				}
+				if scanned += int64(len(lines)); scanned > maxLastChangeScan {
+					lc.Cut = true
+					return nil
 				}
 				if !bytes.Contains(lines, needle) && !bytes.Contains(lines, needleEnd) {
 					continue
@@ -80,6 +93,7 @@ func (db *DB) LastChanged(id string) (LastChange, error) {
 					return nil
 				}
 			}
+			lc.Reach = v
 		}
 		return nil
 	})
