@@ -171,10 +171,12 @@ type LastChange struct {
 	Version string
 	At      time.Time
 	Effect  string
-	// Since is how far back the change log reaches when no change was
-	// found; FromFirst says it reaches the store's first import.
+	// Since is when the record is known unchanged from, when no change
+	// was found: the store's first import (FromFirst), the change log's
+	// reach, or how far a search cut short (Cut) went.
 	Since     time.Time
 	FromFirst bool
+	Cut       bool
 }
 
 // DecideForm is the decision form as submitted.

@@ -219,6 +219,13 @@ func TestDecisionsStick(t *testing.T) {
 	if !strings.Contains(page.body, "still not him") || !strings.Contains(page.body, "born 1971") {
 		t.Errorf("record page lacks the history")
 	}
+	// And when the record last changed.
+	if !strings.Contains(page.body, "<p>Updated ") || !strings.Contains(page.body, "version <code>"+b.version+"</code>") {
+		t.Errorf("record page does not say when R1 changed")
+	}
+	if p := c.get("/ui/record?id=R3"); !strings.Contains(p.body, "Unchanged since the database was first imported") {
+		t.Errorf("record page of an unchanged record:\n%s", p.body)
+	}
 	h, _ := b.book.History(server.KeyID(keyA), subject, "R1")
 	if len(h) != 2 || h[0].Who != "analyst-a" || h[0].Note != "born 1971" {
 		t.Errorf("history %+v", h)

@@ -352,7 +352,7 @@ func (b *backend) Record(ctx context.Context, id *Identity, recordID, subject st
 	if lc.Found {
 		v.LastChange = LastChange{Known: true, Version: lc.Version.ID, At: lc.Version.AppliedAt, Effect: lc.Effect}
 	} else {
-		v.LastChange = LastChange{Since: lc.Reach.AppliedAt, FromFirst: lc.FromFirst, Version: lc.Reach.ID}
+		v.LastChange = LastChange{Since: lc.Reach.AppliedAt, FromFirst: lc.FromFirst, Cut: lc.Cut, Version: lc.Reach.ID}
 	}
 	if subject != "" {
 		cur, err := b.Decisions.Current(id.ID, subject)
