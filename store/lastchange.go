@@ -18,17 +18,15 @@ type LastChange struct {
 	Found   bool
 	Version Version
 	Effect  string
-	// Reach is how far back the log was searched: the oldest version whose
-	// change set is still in it (the retention window), or the store's
-	// first import when the log reaches back to it (FromFirst; its
-	// records are not logged, being all new). When nothing was found the
-	// record did not change after Reach.
+	// Reach is how far back the search went when nothing was found: the
+	// record has not changed since Reach was applied. It is the newest
+	// version whose change set is no longer logged (older than the
+	// retention window, or the store's first import: FromFirst, whose
+	// records are not logged, being all new), or the version being
+	// searched when the search stopped at its budget (Cut).
 	Reach     Version
 	FromFirst bool
-	// Cut is set when the search stopped at maxLastChangeScan bytes (256
-	// MiB) before the end of the log: Reach is then the oldest version
-	// searched whole.
-	Cut bool
+	Cut       bool
 }
 
 // maxLastChangeScan bounds the change-log bytes one LastChanged
@@ -37,7 +35,8 @@ type LastChange struct {
 var maxLastChangeScan int64 = 256 << 20
 
 // LastChanged finds the newest logged change set that touched the record
-// id, walking the versions newest first. Each change set's chunks are
+// id, walking the versions newest first, and stops after maxLastChangeScan
+// bytes of log (Cut). Each change set's chunks are
 // searched as bytes before any line is parsed, so a record that did not
 // change costs one decompression of the log.
 func (db *DB) LastChanged(id string) (LastChange, error) {
@@ -56,10 +55,9 @@ func (db *DB) LastChanged(id string) (LastChange, error) {
 			if err := json.Unmarshal(raw, &v); err != nil {
 				return fmt.Errorf("read version %x: %w", k, err)
 			}
+			lc.Reach = v
 			if !v.Logged {
-				if v.Previous == "" {
-					lc.Reach, lc.FromFirst = v, true
-				}
+				lc.FromFirst = v.Previous == ""
 				return nil
 			}
 			prefix := seqKey(binary.BigEndian.Uint64(k))
@@ -93,7 +91,6 @@ func (db *DB) LastChanged(id string) (LastChange, error) {
 					return nil
 				}
 			}
-			lc.Reach = v
 		}
 		return nil
 	})

@@ -44,22 +44,23 @@ func TestLastChanged(t *testing.T) {
 	check("R10", false, "", "", true) // R1's change is not R10's
 	check("R404", false, "", "", true)
 	// A search that reaches its budget stops, saying how far it got: the
-	// v3 change set is searched whole, v2's is not.
+	// v3 change set is searched whole, v2's is not, so R1 is known
+	// unchanged since v2 only.
 	defer func(n int64) { maxLastChangeScan = n }(maxLastChangeScan)
 	maxLastChangeScan = 200 // v3 logs 164 bytes, v2 another 120
 	lc, err := db.LastChanged("R1")
-	if err != nil || lc.Found || !lc.Cut || lc.Reach.ID != "v3" {
-		t.Errorf("with a small budget: %+v, %v; want cut, reach v3", lc, err)
+	if err != nil || lc.Found || !lc.Cut || lc.Reach.ID != "v2" {
+		t.Errorf("with a small budget: %+v, %v; want cut, reach v2", lc, err)
 	}
 	maxLastChangeScan = 256 << 20
-	// Once the delta falls out of the retention window, the log no longer
-	// reaches the first import.
+	// Once the deltas fall out of the retention window, the log reaches
+	// back to v3 only: R1 is known unchanged since then.
 	c.t = c.t.Add(15 * 24 * time.Hour)
 	if _, err := db.ApplyDelta("v3", "v4", []record.Change{{Type: record.ChangeAdd, Record: record.Record{ID: "R4", Name: "Later", SourceID: "s"}}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	lc, err = db.LastChanged("R1")
-	if err != nil || lc.Found || lc.FromFirst || lc.Reach.ID != "v4" {
-		t.Errorf("after pruning: %+v, %v; want not found, reach v4", lc, err)
+	if err != nil || lc.Found || lc.FromFirst || lc.Reach.ID != "v3" {
+		t.Errorf("after pruning: %+v, %v; want not found, reach v3", lc, err)
 	}
 }
