@@ -63,6 +63,9 @@ type Config struct {
 	// Report is the Markdown report; "" means DefaultReportPath(Out), "-"
 	// writes none.
 	Report string
+	// Suppressed is where the hits that decisions suppress go when the
+	// Screener applies decisions; "" means DefaultSuppressedPath(Out).
+	Suppressed string
 	// Workers screening in parallel; 0 means one per CPU.
 	Workers int
 	Shard   Shard
@@ -137,6 +140,7 @@ type job struct {
 	other int64 // rows of other shards passed over
 	out   bytes.Buffer
 	rej   bytes.Buffer
+	sup   bytes.Buffer // suppressed hits, when decisions apply
 	cnt   Counts
 	err   error
 	done  chan struct{}
@@ -261,7 +265,15 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if reportPath == "" {
 		reportPath = DefaultReportPath(cfg.Out)
 	}
-	if err := distinctPaths(cfg.Input, cfg.Out, rejPath, reportPath); err != nil {
+	decisions := cfg.Decide != nil
+	supPath := ""
+	if decisions {
+		supPath = cfg.Suppressed
+		if supPath == "" {
+			supPath = DefaultSuppressedPath(cfg.Out)
+		}
+	}
+	if err := distinctPaths(cfg.Input, cfg.Out, rejPath, reportPath, supPath); err != nil {
 		return nil, &SetupError{err}
 	}
 	workers := cfg.Workers
@@ -312,6 +324,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		"rejects":  rejPath,
 		"sources":  sourceList(cfg.Sources),
 	}
+	if decisions {
+		settings["suppressed"] = supPath
+	}
 	for k, v := range cfg.Settings {
 		settings["x-"+k] = v
 	}
@@ -343,6 +358,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	var hitHeader []byte
 	if cfg.Format == CSVOutput {
 		hitHeader = csvHeader(HitColumns)
+		if decisions {
+			hitHeader = csvHeader(append(slices.Clone(HitColumns), DecisionColumns...))
+		}
 	}
 	out, err := openOutput(cfg.Out, hitHeader, resuming, cp.OutOffset)
 	if err != nil {
@@ -354,8 +372,15 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	defer rej.f.Close()
+	var sup *output
+	if decisions {
+		if sup, err = openOutput(supPath, hitHeader, resuming, cp.SuppressedOffset); err != nil {
+			return nil, err
+		}
+		defer sup.f.Close()
+	}
 
-	sum := &Summary{
+	sum := &Summary{SuppressedFile: supPath,
 		Input: cfg.Input, Output: cfg.Out, Rejects: rejPath, Database: cfg.Database,
 		Fuzzy: cfg.Fuzzy, Shard: cfg.Shard, ResumedAt: cp.NextRow,
 	}
@@ -374,6 +399,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 		if cp.RejectsOffset, err = rej.sync(); err != nil {
 			return fmt.Errorf("write %s: %w", rejPath, err)
+		}
+		if sup != nil {
+			if cp.SuppressedOffset, err = sup.sync(); err != nil {
+				return fmt.Errorf("write %s: %w", supPath, err)
+			}
 		}
 		cp.NextRow, cp.Line, cp.Counts = next, line, counts
 		cp.ElapsedNS = int64(base + time.Since(start))
@@ -452,6 +482,12 @@ loop:
 			runErr = fmt.Errorf("write %s: %w", rejPath, err)
 			break loop
 		}
+		if sup != nil {
+			if err := sup.w.write(b.sup.Bytes()); err != nil {
+				runErr = fmt.Errorf("write %s: %w", supPath, err)
+				break loop
+			}
+		}
 		b.cnt.RowsOtherShards = b.other
 		counts.add(&b.cnt)
 		next = max(next, b.end)
@@ -490,6 +526,11 @@ loop:
 	}
 	if err := rej.close(); err != nil {
 		return sum, fmt.Errorf("write %s: %w", rejPath, err)
+	}
+	if sup != nil {
+		if err := sup.close(); err != nil {
+			return sum, fmt.Errorf("write %s: %w", supPath, err)
+		}
 	}
 	// The producer has returned (order is closed), so the reader is still.
 	sum.LinesRead, sum.BlankLines = int64(rd.Lines()), int64(rd.BlankLines())
@@ -578,6 +619,9 @@ func produce(rd *Reader, from int64, shard Shard, jobs, order chan<- *job, stop 
 // work screens a batch and encodes its output.
 func work(s *Screener, format OutputFormat, b *job) {
 	enc := newEncoder(format, &b.out, &b.rej)
+	if s.Decide != nil {
+		enc.withDecisions(&b.sup)
+	}
 	b.cnt.init()
 	for i := range b.rows {
 		row := &b.rows[i]
@@ -596,6 +640,12 @@ func work(s *Screener, format OutputFormat, b *job) {
 		}
 		for j := range res.Hits {
 			if err := enc.hit(&res.Hits[j]); err != nil {
+				b.err = err
+				return
+			}
+		}
+		for j := range res.Suppressed {
+			if err := enc.suppressed(&res.Suppressed[j]); err != nil {
 				b.err = err
 				return
 			}

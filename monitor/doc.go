@@ -37,6 +37,11 @@
 //   - DELETE: the deleted record matched before (the entity sent is the
 //     record as it was).
 //
+// An UPDATE is not notified when the profile's owner decided the record a
+// false_positive for that profile (a decision whose subject is the profile
+// id, see package decision) and no name, date of birth or citizenship of
+// the record changed since the decision.
+//
 // One notification is sent per (profile, record) and change set, however
 // many name strings match. A record added and deleted within one change set
 // notifies nothing. Changes are judged by what the store did (an UPDATE of

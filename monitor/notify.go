@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
@@ -124,11 +125,23 @@ func matches(ix *profileIndex, applied *store.Applied) []Notification {
 }
 
 // writeNotifications matches applied against ix and queues a notification
-// per match in tx, due at once. It returns how many it queued.
+// per match in tx, due at once, except UPDATEs that an analyst's decision
+// holds back (decision.SuppressUpdate). It returns how many it queued.
 func writeNotifications(tx *bolt.Tx, ix *profileIndex, applied *store.Applied, now time.Time) (int, error) {
 	ns := matches(ix, applied)
 	now = now.UTC()
+	queued := 0
 	for _, n := range ns {
+		if n.MatchType == MatchUpdate {
+			held, err := decision.SuppressUpdate(tx, n.Profile.Owner, n.Profile.ID, n.Entity)
+			if err != nil {
+				return 0, fmt.Errorf("decision on %q for profile %q: %w", n.Entity.ID, n.Profile.ID, err)
+			}
+			if held {
+				continue
+			}
+		}
+		queued++
 		e, err := newEntry(n, now, false)
 		if err != nil {
 			return 0, err
@@ -137,7 +150,7 @@ func writeNotifications(tx *bolt.Tx, ix *profileIndex, applied *store.Applied, n
 			return 0, fmt.Errorf("queue notification for profile %q: %w", n.Profile.ID, err)
 		}
 	}
-	return len(ns), nil
+	return queued, nil
 }
 
 // newEntry builds the outbox entry of n with a fresh event id; its body is

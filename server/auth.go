@@ -233,7 +233,15 @@ func (s *Server) ReloadKeys() error {
 // authenticate returns the caller's key: 401 when missing or unknown, 403
 // when disabled.
 func (s *Server) authenticate(r *http.Request) (*APIKey, error) {
-	presented := r.Header.Get("x-api-key")
+	return s.Authenticate(r.Header.Get("x-api-key"))
+}
+
+// Authenticate returns the key of the keys in force that presented is, as
+// every /v1 request is authenticated: an *Error with status 401 when it is
+// empty or unknown, 403 when the key is disabled. The workbench signs in
+// and checks its sessions with it, so that a key disabled by a reload
+// ends its sessions too.
+func (s *Server) Authenticate(presented string) (*APIKey, error) {
 	if presented == "" {
 		return nil, Errorf(http.StatusUnauthorized, "missing API key: send it in the x-api-key header")
 	}

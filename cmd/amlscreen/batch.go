@@ -42,6 +42,7 @@ type batchFlags struct {
 	kind         string
 	limit        int
 	every        int
+	keys, key    string // apply this key's decisions (decisions.go)
 }
 
 func newBatchCmd() *cobra.Command {
@@ -77,13 +78,22 @@ uninterrupted run. --since VERSION screens only against the records a store
 added or updated after that version: the daily run after a delta.
 --shard i/n screens rows whose number modulo n is i, for several processes.
 
+--key NAME (with --store and --keys) applies the decisions that key recorded
+(amlscreen decide, the workbench of serve), with the customer id as subject:
+a false_positive on a record whose content is unchanged since the decision
+suppresses the hit, which goes to HITS.suppressed.csv (or .jsonl) with the
+decision; every other hit is written with its decision, if any, in the
+columns decision, decision_note, decided_by, decided_at and
+changed_since_decision. The summary and the report count suppressed hits.
+
 Exit codes: 0 done, 3 done but rows were rejected, 1 failure, interrupted or a
 book without a single row, 2 bad flags.`,
 		Example: `  amlscreen batch --in customers.csv --out hits.csv
   amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 1 --map id=CIF,name=FULL_NAME
   amlscreen batch --store aml.db --in book.csv --out hits.csv --resume
   amlscreen batch --store aml.db --since 2026-11-01T00:00:00Z~1 --in book.csv --out new-hits.csv
-  amlscreen batch --data db.jsonl.gz --in book.jsonl --out hits.jsonl --shard 0/4`,
+  amlscreen batch --data db.jsonl.gz --in book.jsonl --out hits.jsonl --shard 0/4
+  amlscreen batch --store aml.db --keys keys.json --key acme --in book.csv --out hits.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBatch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &f)
@@ -111,6 +121,8 @@ book without a single row, 2 bad flags.`,
 	fl.StringVar(&f.kind, "type", "any", "check for rows without a type: individual, entity or any")
 	fl.IntVar(&f.limit, "limit", engine.DefaultLimit, "most hits written per customer (the report counts all)")
 	fl.IntVar(&f.every, "checkpoint-every", batch.DefaultCheckpointEvery, "rows between checkpoints")
+	fl.StringVar(&f.keys, "keys", "", "API keys file (JSON), as serve --keys; with --key")
+	fl.StringVar(&f.key, "key", "", "apply the decisions of this key of --keys (needs --store): suppressed hits go to HITS.suppressed.csv")
 	return cmd
 }
 
@@ -144,6 +156,9 @@ func batchConfig(f *batchFlags) (batch.Config, error) {
 	}
 	if f.since != "" && f.store == "" {
 		return cfg, usagef("--since: needs --store, whose change log says what changed")
+	}
+	if f.key != "" && (f.store == "" || f.keys == "") {
+		return cfg, usagef("--key: needs --store, which holds the decisions, and --keys, which names the key")
 	}
 	if cfg.Format, err = batch.ParseOutputFormat(f.format, f.out); err != nil {
 		return cfg, usagef("--format: %v", err)
@@ -224,6 +239,11 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 		cfg.Database += " version " + db.version
 	}
 	cfg.Settings = map[string]string{"since": f.since}
+	if f.key != "" {
+		if cfg.Decide, cfg.Settings["decisions"], err = batchDecisions(f.store, f.keys, f.key, db.index); err != nil {
+			return err
+		}
+	}
 
 	if ctx == nil {
 		ctx = context.Background()

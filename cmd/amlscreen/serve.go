@@ -23,6 +23,7 @@ import (
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
+	"github.com/amlscreen/amlscreen/ui"
 )
 
 func init() { register(newServeCmd) }
@@ -37,6 +38,10 @@ type serveFlags struct {
 	every       time.Duration
 	drainDelay  time.Duration
 	allowShrink bool
+	demo        bool
+	// listener, when set, is listened on instead of --listen (--demo
+	// opens it first, to put its address in the demo key's webhook URL).
+	listener net.Listener
 	// ready, when set, receives the listener's address once the server
 	// accepts connections (tests).
 	ready func(addr string)
@@ -73,13 +78,20 @@ stretched, with a warning. Give a replica's key "daily_download_limit": 0 in
 the primary's keys file to poll more often. serve holds the store open for writing, so amlscreen sync and import
 cannot run on the same store meanwhile; give serve --upstream instead.
 
+The analyst workbench is at /ui/ on the same address: sign in with a key of
+--keys to screen, read records, download reports, record decisions and
+manage monitoring (see the README). --demo serves it on the embedded sample
+from a throw-away store with a generated key, printed on start, listening
+on this machine only.
+
 SIGTERM or SIGINT stops it gracefully: /readyz turns 503 at once, requests
 are still answered for --drain-delay (5 s) so that load balancers notice and
 stop sending any, then the listener closes, requests in flight get up to 25 s,
 and usage counters are written. A second signal ends the delay early.
 
 Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
-		Example: `  amlscreen serve --store aml.db --keys keys.json --listen :8080
+		Example: `  amlscreen serve --demo
+  amlscreen serve --store aml.db --keys keys.json --listen :8080
   AMLSCREEN_API_KEY=... amlscreen serve --store aml.db --keys keys.json --upstream https://api.example.com --every 1h
   AMLSCREEN_API_KEY=replica-key amlscreen serve --store replica.db --keys keys.json --upstream http://primary:8080 --every 10m`,
 		Args: cobra.NoArgs,
@@ -97,10 +109,18 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval (stretched to fit the upstream's daily download limit)")
 	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")
 	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "with --upstream, let a full file remove more than half of the store's records (every sync while serve runs)")
+	fl.BoolVar(&f.demo, "demo", false, "serve the embedded sample from a throw-away store with a generated key, on localhost only: try the workbench at /ui/")
 	return cmd
 }
 
 func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
+	if f.demo {
+		cleanup, err := setupDemo(stderr, f)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+	}
 	if f.store == "" {
 		return usagef("--store: required")
 	}
@@ -193,19 +213,22 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		return err
 	}
 	defer srv.Close()
-	sender := &monitor.Sender{Store: monitor.SharedStore(st), Recipients: srv.WebhookRecipient, Signer: ring, Log: log}
+	deliveries := ui.NewDeliveryLog()
+	sender := &monitor.Sender{Store: monitor.SharedStore(st), Recipients: srv.WebhookRecipient, Signer: ring, Log: log, OnAttempt: deliveries.Note}
 	mon.OnQueued(sender.Wake)
 	sendCtx, stopSend := context.WithCancel(context.Background())
 	defer stopSend()
 	sent := make(chan error, 1)
 	go func() { sent <- sender.Run(sendCtx) }()
 
-	ln, err := net.Listen("tcp", f.listen)
-	if err != nil {
-		return fmt.Errorf("--listen: %w", err)
+	ln := f.listener
+	if ln == nil {
+		if ln, err = net.Listen("tcp", f.listen); err != nil {
+			return fmt.Errorf("--listen: %w", err)
+		}
 	}
 	hs := &http.Server{
-		Handler:           srv.Handler(),
+		Handler:           withWorkbench(srv, st, db, mon, deliveries, log, f.demo),
 		ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes:    server.MaxHeaderBytes,
 		IdleTimeout:       2 * time.Minute,
