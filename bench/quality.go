@@ -55,19 +55,20 @@ const (
 	// ModeStrict is the /v1 check (engine.Index.Search): every query word
 	// must pair with a different word of one name string.
 	ModeStrict = "strict"
-	// ModeRanked is engine.Index.Ranked: name strings scored by
-	// IDF-weighted token similarity, kept from a minimum score on.
-	ModeRanked = "ranked"
-	// ModeBoth measures strict then ranked, on the same queries.
+	// ModeScored is engine's scored mode (Query.Match = engine.Scored):
+	// name strings scored by the evidence their words bring, kept from a
+	// minimum score on.
+	ModeScored = "scored"
+	// ModeBoth measures strict then scored, on the same queries.
 	ModeBoth = "both"
 )
 
 // QualityConfig says what to measure.
 type QualityConfig struct {
 	Records []*record.Record
-	// Mode is ModeStrict (the default when empty), ModeRanked or ModeBoth.
+	// Mode is ModeStrict (the default when empty), ModeScored or ModeBoth.
 	Mode string
-	// MinScore is the ranked mode's threshold; 0 means
+	// MinScore is the scored mode's threshold; 0 means
 	// engine.DefaultMinScore.
 	MinScore float64
 	// Fuzzy lists the fuzzy levels to measure; nil means 0, 1 and 2.
@@ -118,7 +119,7 @@ type MissReport struct {
 	// record's other names. No name matcher finds these.
 	NoSharedWord int `json:"no_shared_word"`
 	// SomeWords: some words pair, some do not; the all-words rule of the
-	// /v1 semantics rejects them, a ranked partial match could not.
+	// /v1 semantics rejects them, a scored partial match need not.
 	SomeWords int `json:"some_words"`
 	// Split: every word pairs, but not all within one name string (or two
 	// words need the same partner).
@@ -129,9 +130,9 @@ type MissReport struct {
 
 // LevelReport is everything measured at one fuzzy level in one mode.
 type LevelReport struct {
-	// Mode is ModeStrict or ModeRanked.
+	// Mode is ModeStrict or ModeScored.
 	Mode string `json:"mode"`
-	// MinScore is the ranked mode's threshold (0 in strict mode).
+	// MinScore is the scored mode's threshold (0 in strict mode).
 	MinScore float64       `json:"min_score,omitempty"`
 	Fuzzy    int           `json:"fuzzy"`
 	Classes  []ClassReport `json:"classes"`
@@ -208,12 +209,12 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	switch cfg.Mode {
 	case "", ModeStrict:
 		modes = []string{ModeStrict}
-	case ModeRanked:
-		modes = []string{ModeRanked}
+	case ModeScored:
+		modes = []string{ModeScored}
 	case ModeBoth:
-		modes = []string{ModeStrict, ModeRanked}
+		modes = []string{ModeStrict, ModeScored}
 	default:
-		return nil, fmt.Errorf("mode %q is not %s, %s or %s", cfg.Mode, ModeStrict, ModeRanked, ModeBoth)
+		return nil, fmt.Errorf("mode %q is not %s, %s or %s", cfg.Mode, ModeStrict, ModeScored, ModeBoth)
 	}
 	minScore := cfg.MinScore
 	if minScore == 0 {
@@ -226,7 +227,7 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	for _, m := range modes {
 		for _, f := range levels {
 			r := run{mode: m, fuzzy: f}
-			if m == ModeRanked {
+			if m == ModeScored {
 				r.minScore = minScore
 			}
 			runs = append(runs, r)
@@ -454,7 +455,7 @@ func wordKey(q string) string {
 type run struct {
 	mode     string
 	fuzzy    int
-	minScore float64 // ranked mode only
+	minScore float64 // scored mode only
 }
 
 // runProbes answers every probe in every run. Each worker owns an index:
@@ -503,8 +504,8 @@ func runProbe(ix *engine.Index, p *probe, runs []run) ([]outcome, error) {
 	for li, r := range runs {
 		var res *engine.Result
 		var err error
-		if r.mode == ModeRanked {
-			res, err = ix.Ranked(engine.RankedQuery{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy, MinScore: r.minScore})
+		if r.mode == ModeScored {
+			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy, Match: engine.Scored, MinScore: r.minScore})
 		} else {
 			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy})
 		}
@@ -778,8 +779,8 @@ func (rep *QualityReport) WriteTable(w io.Writer) error {
 	for _, l := range rep.Levels {
 		if m := l.Misses; m != nil {
 			c := l.Class(ClassLeaveOneOut)
-			if l.Mode == ModeRanked {
-				// The classes are those of the strict rule: a ranked miss
+			if l.Mode == ModeScored {
+				// The classes are those of the strict rule: a scored miss
 				// whose every word pairs within one name scored too low.
 				fmt.Fprintf(w, "leave_one_out misses, %s, at fuzzy %d: %d; no word shared with the record's other names %d, some words %d, every word but not in one name %d, every word in one name but below the score or hit limit %d\n",
 					l.modeLabel(), l.Fuzzy, c.Queries-c.Found, m.NoSharedWord, m.SomeWords, m.Split, m.BeyondLimit)
@@ -792,11 +793,11 @@ func (rep *QualityReport) WriteTable(w io.Writer) error {
 	return nil
 }
 
-// modeLabel names the level's mode in the table: "ranked" carries its
+// modeLabel names the level's mode in the table: "scored" carries its
 // threshold, since the figures mean nothing without it.
 func (l *LevelReport) modeLabel() string {
-	if l.Mode == ModeRanked {
-		return fmt.Sprintf("ranked>=%g", l.MinScore)
+	if l.Mode == ModeScored {
+		return fmt.Sprintf("scored>=%g", l.MinScore)
 	}
 	return ModeStrict
 }

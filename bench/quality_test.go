@@ -374,7 +374,7 @@ func TestQualityRealOFAC(t *testing.T) {
 }
 
 // TestQualityModes: both modes run on the same queries, strict first, and
-// the ranked mode finds at least what strict does of leave-one-out on the
+// the scored mode finds at least what strict does of leave-one-out on the
 // fixture, whose strict misses include aliases with a word more.
 func TestQualityModes(t *testing.T) {
 	smallNameLists(t)
@@ -387,7 +387,7 @@ func TestQualityModes(t *testing.T) {
 	for _, l := range rep.Levels {
 		modes = append(modes, fmt.Sprintf("%s/%d/%g", l.Mode, l.Fuzzy, l.MinScore))
 	}
-	if want := []string{"strict/0/0", "strict/2/0", "ranked/0/0.5", "ranked/2/0.5"}; !reflect.DeepEqual(modes, want) {
+	if want := []string{"strict/0/0", "strict/2/0", "scored/0/0.5", "scored/2/0.5"}; !reflect.DeepEqual(modes, want) {
 		t.Fatalf("levels %v, want %v", modes, want)
 	}
 	for i := 0; i < 2; i++ {
@@ -395,18 +395,18 @@ func TestQualityModes(t *testing.T) {
 		for _, c := range s.Classes {
 			rc := r.Class(c.Class)
 			if rc.Queries != c.Queries {
-				t.Errorf("fuzzy %d %s: %d strict queries, %d ranked", s.Fuzzy, c.Class, c.Queries, rc.Queries)
+				t.Errorf("fuzzy %d %s: %d strict queries, %d scored", s.Fuzzy, c.Class, c.Queries, rc.Queries)
 			}
 		}
 		if sl, rl := s.Class(ClassLeaveOneOut), r.Class(ClassLeaveOneOut); rl.Found < sl.Found {
-			t.Errorf("fuzzy %d: ranked found %d leave-one-out records, strict %d", s.Fuzzy, rl.Found, sl.Found)
+			t.Errorf("fuzzy %d: scored found %d leave-one-out records, strict %d", s.Fuzzy, rl.Found, sl.Found)
 		}
 	}
 	var buf bytes.Buffer
 	if err := rep.WriteTable(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"ranked>=0.5", "strict", "leave_one_out misses, ranked>=0.5, at fuzzy 2"} {
+	for _, s := range []string{"scored>=0.5", "strict", "leave_one_out misses, scored>=0.5, at fuzzy 2"} {
 		if !strings.Contains(buf.String(), s) {
 			t.Errorf("table lacks %q:\n%s", s, buf.String())
 		}
@@ -416,7 +416,7 @@ func TestQualityModes(t *testing.T) {
 	}
 	for _, cfg := range []QualityConfig{
 		{Records: recs, Mode: "fuzzy"},
-		{Records: recs, Mode: ModeRanked, MinScore: 2},
+		{Records: recs, Mode: ModeScored, MinScore: 2},
 	} {
 		if _, err := Quality(cfg); err == nil {
 			t.Errorf("Quality(mode %q, min score %v) gave no error", cfg.Mode, cfg.MinScore)

@@ -71,6 +71,11 @@ type Query struct {
 	Sources map[string]bool
 	// Limit caps the returned hits; 0 means DefaultLimit. Total counts all.
 	Limit int
+	// Match chooses the strict rule (the default) or scored mode.
+	Match MatchMode
+	// MinScore is scored mode's threshold in (0, 1]; 0 means
+	// DefaultMinScore. It must be 0 in strict mode.
+	MinScore float64
 }
 
 // ParamError is a query parameter that breaks the rules of SEMANTICS.md.
@@ -97,6 +102,8 @@ type compiled struct {
 	raw, legal [][]string
 	// onlyLegal: the query is nothing but legal forms and matches nothing.
 	onlyLegal bool
+	// minScore is scored mode's threshold, the default filled in.
+	minScore float64
 }
 
 // compile validates q. Every rule here is shared by Index and Brute.
@@ -140,6 +147,11 @@ func compile(q Query) (*compiled, error) {
 	if c.limit <= 0 {
 		c.limit = DefaultLimit
 	}
+	ms, err := checkScored(&q)
+	if err != nil {
+		return nil, err
+	}
+	c.minScore = ms
 	c.raw, c.legal = queryVariants(c.text)
 	if len(c.raw) == 0 || len(c.raw[0]) == 0 {
 		param := "names"
@@ -149,6 +161,9 @@ func compile(q Query) (*compiled, error) {
 		return nil, &ParamError{Param: param, Msg: fmt.Sprintf("%q contains no word to search for", c.text)}
 	}
 	c.onlyLegal = allLegal(c.legal)
+	if q.Match == Scored && len(c.raw[0]) > maxScoredWords {
+		return nil, &ParamError{Param: "names", Msg: fmt.Sprintf("scored matching compares at most %d words; the query has %d", maxScoredWords, len(c.raw[0]))}
+	}
 	return c, nil
 }
 

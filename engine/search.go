@@ -15,6 +15,9 @@ func (ix *Index) Search(q Query) (*Result, error) {
 	if c.onlyLegal {
 		return &Result{}, nil
 	}
+	if c.Match == Scored {
+		return ix.searchScored(c), nil
+	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	s := searcherPool.Get().(*searcher)

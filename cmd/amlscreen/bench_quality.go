@@ -47,11 +47,12 @@ records of --data (e.g. the OFAC SDN list made by "amlscreen convert ofac"):
 
 at fuzzy 0, 1 and 2 (or --fuzzy). Every random choice follows --seed.
 
---mode strict (the default) measures the /v1 checks. --mode ranked measures
-the optional ranked matcher instead: name strings scored by IDF-weighted
-token similarity and kept from --min-score on, which finds aliases with a
-word more or a word different that the /v1 rule rejects. --mode both
-measures the two on the same queries; the plot then shows strict.`,
+--mode strict (the default) measures the /v1 checks. --mode scored measures
+the scored match mode instead (match=scored): name strings scored by the
+evidence their words bring, rare words weighing more, and kept from
+--min-score on, which finds aliases with a word more, a word different or
+another transliteration that the /v1 rule rejects. --mode both measures the
+two on the same queries; the plot then shows strict.`,
 		Example: `  amlscreen convert ofac --dir ../shared/lists --out /tmp/ofac.jsonl.gz
   amlscreen bench quality --data /tmp/ofac.jsonl.gz --plot quality.png
   amlscreen bench quality --data /tmp/ofac.jsonl.gz --fuzzy 1 --max-queries 500 --json
@@ -68,9 +69,9 @@ measures the two on the same queries; the plot then shows strict.`,
 				cfg.Fuzzy = []int{fuzzy}
 			}
 			switch cfg.Mode {
-			case bench.ModeStrict, bench.ModeRanked, bench.ModeBoth:
+			case bench.ModeStrict, bench.ModeScored, bench.ModeBoth:
 			default:
-				return usagef("--mode: %q is not strict, ranked or both", cfg.Mode)
+				return usagef("--mode: %q is not strict, scored or both", cfg.Mode)
 			}
 			if cfg.MinScore <= 0 || cfg.MinScore > 1 {
 				return usagef("--min-score: %v is not in (0, 1]", cfg.MinScore)
@@ -122,8 +123,8 @@ measures the two on the same queries; the plot then shows strict.`,
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	fl.StringVar(&plotFile, "plot", "", "also draw recall against false-hit rate into this PNG file")
 	fl.Int64Var(&cfg.Seed, "seed", 1, "seed of every random choice (aliases, typos, generated names)")
-	fl.StringVar(&cfg.Mode, "mode", bench.ModeStrict, "strict (the /v1 checks), ranked (scored partial matches) or both")
-	fl.Float64Var(&cfg.MinScore, "min-score", engine.DefaultMinScore, "ranked mode: the least score a record needs to be a hit, in (0, 1]")
+	fl.StringVar(&cfg.Mode, "mode", bench.ModeStrict, "strict (the /v1 checks), scored (match=scored) or both")
+	fl.Float64Var(&cfg.MinScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	fl.IntVar(&cfg.MaxQueries, "max-queries", 0, "at most this many queries per class; 0 means every eligible record")
 	return cmd
 }
