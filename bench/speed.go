@@ -25,6 +25,11 @@ type SpeedConfig struct {
 	Brute int
 	// Data, when set, is measured instead of generated records.
 	Data []*record.Record
+	// Match is the match mode the queries run in (engine.Strict, the
+	// default, or engine.Scored), MinScore scored mode's threshold (0 for
+	// its default).
+	Match    engine.MatchMode
+	MinScore float64
 	// Progress, when set, is told what is being done.
 	Progress func(string)
 }
@@ -46,18 +51,22 @@ type ModeReport struct {
 type SpeedReport struct {
 	Records      int     `json:"records"`
 	Seed         int64   `json:"seed"`
+	Match        string  `json:"match"`
 	BuildSeconds float64 `json:"build_seconds"`
 	// HeapBytesPerRecord is records plus index for generated data; with
 	// Data the records were loaded before the measurement began, so it is
 	// 0 and only IndexBytesPerRecord is known.
-	HeapBytesPerRecord  float64    `json:"heap_bytes_per_record"`
-	IndexBytesPerRecord float64    `json:"index_bytes_per_record"`
-	Tokens              int        `json:"tokens"`
-	NameStrings         int        `json:"name_strings"`
-	Exact               ModeReport `json:"exact"`
-	Fuzzy1              ModeReport `json:"fuzzy1"`
-	Fuzzy2              ModeReport `json:"fuzzy2"`
-	GOMAXPROCS          int        `json:"gomaxprocs"`
+	HeapBytesPerRecord  float64 `json:"heap_bytes_per_record"`
+	IndexBytesPerRecord float64 `json:"index_bytes_per_record"`
+	Tokens              int     `json:"tokens"`
+	NameStrings         int     `json:"name_strings"`
+	// ScoredPrepareSeconds is the time scored mode's word statistics and
+	// key maps took to build (scored mode only).
+	ScoredPrepareSeconds float64    `json:"scored_prepare_seconds,omitempty"`
+	Exact                ModeReport `json:"exact"`
+	Fuzzy1               ModeReport `json:"fuzzy1"`
+	Fuzzy2               ModeReport `json:"fuzzy2"`
+	GOMAXPROCS           int        `json:"gomaxprocs"`
 }
 
 func heapNow() uint64 {
@@ -92,6 +101,7 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 	rep := &SpeedReport{
 		Records:             len(recs),
 		Seed:                cfg.Seed,
+		Match:               cfg.Match.String(),
 		BuildSeconds:        build.Seconds(),
 		HeapBytesPerRecord:  float64(withIndex-base) / float64(max(1, len(recs))),
 		IndexBytesPerRecord: float64(withIndex-withRecords) / float64(max(1, len(recs))),
@@ -101,9 +111,21 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 	}
 	queries := gen.Queries(recs, cfg.Queries, cfg.Seed+1)
 	brute := engine.NewBrute(recs)
+	if cfg.Match == engine.Scored {
+		// What scored mode adds to the index is built on its first query;
+		// a server builds it at start (Index.PrepareScored).
+		start := time.Now()
+		ix.PrepareScored()
+		rep.ScoredPrepareSeconds = time.Since(start).Seconds()
+	}
 	for fuzzy, m := range []*ModeReport{&rep.Exact, &rep.Fuzzy1, &rep.Fuzzy2} {
 		say("fuzzy %d: %d queries through the index, %d through brute force", fuzzy, len(queries), cfg.Brute)
-		if err := measureMode(m, ix, brute, queries, fuzzy, cfg.Brute); err != nil {
+		toQuery := func(q gen.Query) engine.Query {
+			eq := toQuery(q, fuzzy)
+			eq.Match, eq.MinScore = cfg.Match, cfg.MinScore
+			return eq
+		}
+		if err := measureMode(m, ix, brute, queries, toQuery, cfg.Brute); err != nil {
 			return nil, err
 		}
 	}
@@ -127,13 +149,13 @@ func toQuery(q gen.Query, fuzzy int) engine.Query {
 	return engine.Query{Names: q.Names, Fuzzy: fuzzy, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship}
 }
 
-func measureMode(m *ModeReport, ix *engine.Index, brute *engine.Brute, queries []gen.Query, fuzzy, nBrute int) error {
+func measureMode(m *ModeReport, ix *engine.Index, brute *engine.Brute, queries []gen.Query, toQuery func(gen.Query) engine.Query, nBrute int) error {
 	lat := make([]time.Duration, 0, len(queries))
 	hits := 0
 	start := time.Now()
 	for _, gq := range queries {
 		t := time.Now()
-		res, err := ix.Search(toQuery(gq, fuzzy))
+		res, err := ix.Search(toQuery(gq))
 		if err != nil {
 			return fmt.Errorf("query %q: %w", gq.Names, err)
 		}
@@ -155,7 +177,7 @@ func measureMode(m *ModeReport, ix *engine.Index, brute *engine.Brute, queries [
 	step := len(queries) / n
 	var bl, il []time.Duration
 	for i := 0; i < n; i++ {
-		q := toQuery(queries[i*step], fuzzy)
+		q := toQuery(queries[i*step])
 		t := time.Now()
 		if _, err := brute.Search(q); err != nil {
 			return err

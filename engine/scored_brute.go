@@ -42,132 +42,155 @@ func (b *Brute) scoredTokens() []bruteToken {
 	return b.toks
 }
 
-// bruteUnit is a query word, two joined, or a piece, with its weight.
-type bruteUnit struct {
-	tok tokInfo
-	w   float64
-	// a and b are the words of a joined pair.
-	a, b *tokInfo
+// bruteQuery is a token list of the query with the partners of its
+// words, of adjacent words joined and of the pieces of split words, each
+// found by asking relate about every token of the records.
+type bruteQuery struct {
+	fuzzy  int
+	n      int
+	lambda float64
+	words  []tokInfo
+	w      []float64
+	miss   []float64
+	legal  uint64
+	part   []map[string]partner
+	cat    []map[string]partner
+	splits [][]bruteSplit
+	df     map[string]int
 }
 
 type bruteSplit struct {
-	a, b   tokInfo
+	a, b   map[string]partner
 	ra, rb int
-	w      float64
 }
 
-// bruteQuery is a token list of the query with its weights.
-type bruteQuery struct {
-	fuzzy  int
-	lambda float64
-	words  []bruteUnit
-	cats   []bruteUnit // words j and j+1 joined; zero tok.text when either is a legal form
-	splits [][]bruteSplit
-	legal  uint64
+// partners asks relate (relatePiece for a piece) about every token of the
+// records and weighs those it accepts.
+func (b *Brute) partners(t *tokInfo, fuzzy int, piece bool, accept func(partner) bool) map[string]partner {
+	toks := b.scoredTokens()
+	var names []string
+	var ps []partner
+	var dfs []int
+	for i := range toks {
+		rt := &toks[i]
+		var p partner
+		var ok bool
+		if piece {
+			p, ok = relatePiece(t, &rt.info, fuzzy)
+		} else {
+			p, ok = relate(t, &rt.info, fuzzy)
+		}
+		if ok && (accept == nil || accept(p)) {
+			names = append(names, rt.info.text)
+			ps = append(ps, p)
+			dfs = append(dfs, rt.df)
+		}
+	}
+	ptrs := make([]*partner, len(ps))
+	for i := range ps {
+		ptrs[i] = &ps[i]
+	}
+	weighPartners(ptrs, func(i int) int { return dfs[i] }, len(b.recs))
+	m := make(map[string]partner, len(names))
+	for i, name := range names {
+		m[name] = ps[i]
+	}
+	return m
 }
 
 func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 	toks := b.scoredTokens()
 	n := len(b.recs)
-	// freq counts the records of the tokens t pairs with; accept, when
-	// set, says which pairs count.
-	freq := func(t *tokInfo, piece bool, accept func(partner) bool) int {
-		f := 0
-		for i := range toks {
-			rt := &toks[i]
-			var p partner
-			var ok bool
-			if piece {
-				p, ok = relatePiece(t, &rt.info, c.Fuzzy)
-			} else {
-				p, ok = relate(t, &rt.info, c.Fuzzy)
-			}
-			if ok && (accept == nil || accept(p)) {
-				f += rt.df
-			}
-		}
-		return f
-	}
 	m := min(len(words), maxScoredWords)
-	bq := &bruteQuery{fuzzy: c.Fuzzy, lambda: prior(n)}
+	bq := &bruteQuery{fuzzy: c.Fuzzy, n: n, lambda: prior(n), df: make(map[string]int, len(toks))}
+	for i := range toks {
+		bq.df[toks[i].info.text] = toks[i].df
+	}
 	for j := 0; j < m; j++ {
 		t := newTokInfo(words[j])
-		bq.words = append(bq.words, bruteUnit{tok: t, w: wordWeight(freq(&t, false, nil), n)})
+		bq.words = append(bq.words, t)
+		bq.part = append(bq.part, b.partners(&t, c.Fuzzy, false, nil))
+		w := wordWeight(bq.df[t.text], n)
+		bq.w = append(bq.w, w)
 		if t.legal {
 			bq.legal |= 1 << j
+			bq.miss = append(bq.miss, legalMissCost)
+		} else {
+			bq.miss = append(bq.miss, queryMiss(t.text, w, bq.lambda))
 		}
 	}
 	for j := 0; j+1 < m; j++ {
-		var u bruteUnit
-		if !bq.words[j].tok.legal && !bq.words[j+1].tok.legal {
-			a, b := &bq.words[j].tok, &bq.words[j+1].tok
-			u.tok = newTokInfo(words[j] + words[j+1])
-			u.w = min(wordWeight(freq(&u.tok, false, func(p partner) bool { return catCovers(p, a, b) }), n), bq.words[j].w+bq.words[j+1].w)
-			u.a, u.b = a, b
+		var p map[string]partner
+		a, x := &bq.words[j], &bq.words[j+1]
+		if !a.legal && !x.legal {
+			t := newTokInfo(words[j] + words[j+1])
+			p = b.partners(&t, c.Fuzzy, false, func(pp partner) bool { return joinedPair(pp, a, x) })
 		}
-		bq.cats = append(bq.cats, u)
+		bq.cat = append(bq.cat, p)
 	}
 	bq.splits = make([][]bruteSplit, m)
 	for j := 0; j < m; j++ {
-		t := &bq.words[j].tok
+		t := &bq.words[j]
 		if t.legal || t.digit {
 			continue
 		}
 		splitPieces(t.text, func(x, y string) {
 			ta, tb := newTokInfo(x), newTokInfo(y)
-			fa, fb := freq(&ta, true, nil), freq(&tb, true, nil)
-			bq.splits[j] = append(bq.splits[j], bruteSplit{a: ta, b: tb, ra: utf8.RuneCountInString(x), rb: utf8.RuneCountInString(y),
-				w: min(bq.words[j].w, wordWeight(fa, n)+wordWeight(fb, n))})
+			bq.splits[j] = append(bq.splits[j], bruteSplit{a: b.partners(&ta, c.Fuzzy, true, nil), b: b.partners(&tb, c.Fuzzy, true, nil),
+				ra: utf8.RuneCountInString(x), rb: utf8.RuneCountInString(y)})
 		})
 	}
 	return bq
 }
 
-// edges lists every way the query pairs with words.
+// edges lists every way the query pairs with words, in the order the
+// index lists them: by record word, then word, joined words, split word.
 func (bq *bruteQuery) edges(words []string) []edge {
-	info := make([]tokInfo, len(words))
-	for k, w := range words {
-		info[k] = newTokInfo(w)
-	}
 	var out []edge
-	for j := range bq.words {
-		q := &bq.words[j]
-		for k := range info {
-			if p, ok := relate(&q.tok, &info[k], bq.fuzzy); ok {
-				v := pairValue(q.w, p.sim)
-				if q.tok.legal || p.kind == kindLegal {
-					v = legalValue(p.kind, q.w)
+	for k, word := range words {
+		for j := range bq.words {
+			if p, ok := bq.part[j][word]; ok {
+				v := pairValue(p.w, p.sim)
+				if bq.words[j].legal || p.kind == kindLegal {
+					v = legalValue(p.kind, p.w)
 				}
-				out = append(out, edge{q0: int8(j), q1: -1, k0: int8(k), k1: -1, kind: p.kind, edits: p.edits, sim: p.sim, weight: q.w, value: v})
+				out = append(out, edge{q0: int8(j), q1: -1, k0: int8(k), k1: -1, kind: p.kind, edits: p.edits, sim: p.sim, weight: p.w, value: v})
 			}
-			if j < len(bq.cats) && bq.cats[j].tok.text != "" {
-				cu := &bq.cats[j]
-				if p, ok := relate(&cu.tok, &info[k], bq.fuzzy); ok && catCovers(p, cu.a, cu.b) {
-					out = append(out, edge{q0: int8(j), q1: int8(j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: p.edits,
-						sim: p.sim * joinSim, weight: cu.w, value: pairValue(cu.w, p.sim*joinSim)})
+		}
+		for j := range bq.cat {
+			if p, ok := bq.cat[j][word]; ok {
+				w := min(p.w, bq.w[j]+bq.w[j+1])
+				out = append(out, edge{q0: int8(j), q1: int8(j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: p.edits,
+					sim: p.sim * joinSim, weight: w, value: pairValue(w, p.sim*joinSim)})
+			}
+		}
+		if k+1 >= len(words) {
+			continue
+		}
+		for j := range bq.splits {
+			var best *edge
+			for _, sp := range bq.splits[j] {
+				pa, ok := sp.a[word]
+				if !ok {
+					continue
+				}
+				pb, ok := sp.b[words[k+1]]
+				if !ok {
+					continue
+				}
+				sim := (float64(sp.ra)*pa.sim + float64(sp.rb)*pb.sim) / float64(sp.ra+sp.rb)
+				if sim < model.JoinMinSim {
+					continue
+				}
+				w := min(bq.w[j], pa.w+pb.w)
+				e := edge{q0: int8(j), q1: -1, k0: int8(k), k1: int8(k + 1), kind: kindJoined, edits: pa.edits + pb.edits,
+					sim: sim * joinSim, weight: w, value: pairValue(w, sim*joinSim)}
+				if best == nil || e.value > best.value {
+					best = &e
 				}
 			}
-			if k+1 < len(info) {
-				var best *edge
-				for _, sp := range bq.splits[j] {
-					pa, ok := relatePiece(&sp.a, &info[k], bq.fuzzy)
-					if !ok {
-						continue
-					}
-					pb, ok := relatePiece(&sp.b, &info[k+1], bq.fuzzy)
-					if !ok {
-						continue
-					}
-					sim := (float64(sp.ra)*pa.sim + float64(sp.rb)*pb.sim) / float64(sp.ra+sp.rb) * joinSim
-					e := edge{q0: int8(j), q1: -1, k0: int8(k), k1: int8(k + 1), kind: kindJoined, edits: pa.edits + pb.edits,
-						sim: sim, weight: sp.w, value: pairValue(sp.w, sim)}
-					if best == nil || e.value > best.value {
-						best = &e
-					}
-				}
-				if best != nil {
-					out = append(out, *best)
-				}
+			if best != nil {
+				out = append(out, *best)
 			}
 		}
 	}
@@ -177,6 +200,7 @@ func (bq *bruteQuery) edges(words []string) []edge {
 // bestBrutePairing tries every pairing of the edges: each query word in
 // turn unpaired or given each of its edges whose words are free.
 func bestBrutePairing(sh *nameShape, edges []edge) ([]edge, evaluation) {
+	orderEdges(edges)
 	var best []edge
 	var bestEv evaluation
 	found := false
@@ -247,10 +271,13 @@ func (b *Brute) searchScored(c *compiled) *Result {
 			if len(edges) == 0 {
 				continue
 			}
-			sh := nameShape{m: len(bq.words), n: len(words), qLegal: bq.legal, lambda: bq.lambda}
+			sh := nameShape{m: len(bq.words), n: len(words), qLegal: bq.legal, qMiss: bq.miss, lambda: bq.lambda}
 			for k, w := range words {
 				if isLegalToken(w) {
 					sh.kLegal |= 1 << k
+					sh.kMiss = append(sh.kMiss, legalMissCost)
+				} else {
+					sh.kMiss = append(sh.kMiss, recordMiss(w, wordWeight(bq.df[w], bq.n), bq.lambda))
 				}
 			}
 			pairing, ev := bestBrutePairing(&sh, edges)
@@ -260,11 +287,7 @@ func (b *Brute) searchScored(c *compiled) *Result {
 			}
 			f := found{hit: Hit{Record: br.rec, Score: s, Field: name.Field}, sc: pairingScore(ev, pairing, len(words)), slot: slot}
 			f.hit.Exact, f.hit.Edits, f.hit.Extra = f.sc.exact, f.sc.edits, f.sc.extra
-			qw := make([]string, len(bq.words))
-			for j := range bq.words {
-				qw[j] = bq.words[j].tok.text
-			}
-			f.reason = buildReason(sh, ev, pairing, qw, words, name.Field, name.Text)
+			f.reason = buildReason(sh, ev, pairing, wordTexts(bq.words), words, name.Field, name.Text)
 			if best == nil || betterScored(scoredBest{score: f.hit.Score, sc: f.sc, slot: uint16(slot)}, scoredBest{score: best.hit.Score, sc: best.sc, slot: uint16(best.slot)}) {
 				best = &f
 			}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sync"
 	"unicode/utf8"
@@ -34,22 +35,20 @@ import (
 // with two adjacent record words.
 type scoredSplit struct {
 	a, b   map[uint32]partner
-	ra, rb int     // runes of the pieces
-	w      float64 // the weight of the pair
-	ub     float64
+	ra, rb int // runes of the pieces
 }
 
 // scoredQuery is one token list of a query prepared for the index.
 type scoredQuery struct {
 	fuzzy  int
+	n      int // live records
 	lambda float64
 	words  []tokInfo
-	w      []float64 // weight of each word
+	w      []float64 // weight of each word: of the records holding it
 	miss   []float64 // cost of each word left unpaired
 	legal  uint64
 	part   []map[uint32]partner // partners of each word
 	cat    []map[uint32]partner // partners of words j and j+1 joined
-	catW   []float64
 	splits [][]scoredSplit
 	ub     []float64
 	// refs maps a token to every way it pairs with the query, so that a
@@ -84,11 +83,14 @@ type scoredBest struct {
 
 // scoredScratch is the reusable state of one scored search.
 type scoredScratch struct {
-	ps    pairSearch
-	edges []edge
-	bufA  []uint32
-	bufB  []uint32
-	bufC  []uint32
+	ps        pairSearch
+	edges     []edge
+	kMiss     []float64
+	acc, acc2 []float64
+	has       []bool
+	bufA      []uint32
+	bufB      []uint32
+	bufC      []uint32
 }
 
 var scoredPool = sync.Pool{New: func() any { return new(scoredScratch) }}
@@ -102,6 +104,7 @@ func (ix *Index) searchScored(c *compiled) *Result {
 	srcOK := ix.sourceMask(c)
 	best := make(map[uint32]scoredBest)
 	queries := map[recordSel]*scoredQuery{}
+	floor := logitFloor(c.minScore)
 	run := func(words []string, sel recordSel) {
 		sq := ix.prepareScored(sc, c, words)
 		queries[sel] = sq
@@ -110,7 +113,7 @@ func (ix *Index) searchScored(c *compiled) *Result {
 			if ix.recs[ord] == nil || !selects(ix, sel, ord) || !ix.passes(c, srcOK, ord) {
 				continue
 			}
-			ev, ok := ix.scoreName(sq, ns, scr)
+			ev, ok := ix.scoreName(sq, ns, scr, floor)
 			if !ok {
 				continue
 			}
@@ -142,8 +145,9 @@ func (ix *Index) searchScored(c *compiled) *Result {
 		b := best[ix.ids[h.Record.ID]]
 		h.Field = fieldOf(h.Record, b.slot)
 		sq := queries[b.sel]
-		ev, _ := ix.scoreName(sq, b.ns, scr)
-		h.Reason = buildReason(sq.shape(len(ix.nameWords(b.ns)), ix.nameLegal(b.ns)), ev, scr.ps.best, wordTexts(sq.words), ix.nameTexts(b.ns), h.Field, nameText(h.Record, b.slot))
+		ev, _ := ix.scoreName(sq, b.ns, scr, math.Inf(-1))
+		sh := ix.nameShape(sq, ix.nameWords(b.ns), scr)
+		h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ix.nameTexts(b.ns), h.Field, nameText(h.Record, b.slot))
 	}
 	return res
 }
@@ -212,16 +216,6 @@ func (ix *Index) nameWords(ns uint32) []uint32 {
 	return ix.nsTok[off : off+uint32(min(int(ix.nsBase[ns]), maxScoredWords))]
 }
 
-func (ix *Index) nameLegal(ns uint32) uint64 {
-	var m uint64
-	for k, id := range ix.nameWords(ns) {
-		if isLegalToken(ix.d.Token(id)) {
-			m |= 1 << k
-		}
-	}
-	return m
-}
-
 func (ix *Index) nameTexts(ns uint32) []string {
 	ws := ix.nameWords(ns)
 	out := make([]string, len(ws))
@@ -237,36 +231,29 @@ func isLegalToken(t string) bool { return len(t) > 0 && t[0] == '~' }
 // query.
 func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *scoredQuery {
 	m := min(len(words), maxScoredWords)
-	sq := &scoredQuery{fuzzy: c.Fuzzy, lambda: prior(ix.live), refs: make(map[uint32][]unitRef)}
 	n := ix.live
+	sq := &scoredQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, refs: make(map[uint32][]unitRef)}
 	for j := 0; j < m; j++ {
 		t := newTokInfo(words[j])
 		sq.words = append(sq.words, t)
-		p := ix.scoredPartners(sc, &t, c.Fuzzy, false)
-		sq.part = append(sq.part, p)
-		sq.w = append(sq.w, wordWeight(sc.frequency(p), n))
+		sq.part = append(sq.part, ix.scoredPartners(sc, &t, c.Fuzzy, false, nil))
+		w := wordWeight(sc.tokenDF(ix, t.text), n)
+		sq.w = append(sq.w, w)
 		if t.legal {
 			sq.legal |= 1 << j
 			sq.miss = append(sq.miss, legalMissCost)
 		} else {
-			sq.miss = append(sq.miss, queryMissCost)
+			sq.miss = append(sq.miss, queryMiss(t.text, w, sq.lambda))
 		}
 	}
 	for j := 0; j+1 < m; j++ {
 		var p map[uint32]partner
-		w := 0.0
-		if !sq.words[j].legal && !sq.words[j+1].legal {
-			t := newTokInfo(sq.words[j].text + sq.words[j+1].text)
-			p = ix.scoredPartners(sc, &t, c.Fuzzy, false)
-			for id, pp := range p {
-				if !catCovers(pp, &sq.words[j], &sq.words[j+1]) {
-					delete(p, id)
-				}
-			}
-			w = min(wordWeight(sc.frequency(p), n), sq.w[j]+sq.w[j+1])
+		a, b := &sq.words[j], &sq.words[j+1]
+		if !a.legal && !b.legal {
+			t := newTokInfo(a.text + b.text)
+			p = ix.scoredPartners(sc, &t, c.Fuzzy, false, func(pp partner) bool { return joinedPair(pp, a, b) })
 		}
 		sq.cat = append(sq.cat, p)
-		sq.catW = append(sq.catW, w)
 	}
 	sq.splits = make([][]scoredSplit, m)
 	for j := 0; j < m; j++ {
@@ -275,16 +262,15 @@ func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *sc
 		}
 		splitPieces(sq.words[j].text, func(a, b string) {
 			ta, tb := newTokInfo(a), newTokInfo(b)
-			pa := ix.scoredPartners(sc, &ta, c.Fuzzy, true)
+			pa := ix.scoredPartners(sc, &ta, c.Fuzzy, true, nil)
 			if len(pa) == 0 {
 				return
 			}
-			pb := ix.scoredPartners(sc, &tb, c.Fuzzy, true)
+			pb := ix.scoredPartners(sc, &tb, c.Fuzzy, true, nil)
 			if len(pb) == 0 {
 				return
 			}
-			w := min(sq.w[j], wordWeight(sc.frequency(pa), n)+wordWeight(sc.frequency(pb), n))
-			sq.splits[j] = append(sq.splits[j], scoredSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b), w: w})
+			sq.splits[j] = append(sq.splits[j], scoredSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
 		})
 	}
 	sq.bound()
@@ -311,20 +297,20 @@ func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *sc
 	return sq
 }
 
-// frequency is F of the model: the records holding any of the partners,
-// counted once per partner (an upper bound of the records holding one).
-func (sc *scoredStats) frequency(p map[uint32]partner) int {
-	f := 0
-	for id := range p {
-		f += int(sc.df[id])
+// tokenDF returns the live records holding tok in a name string.
+func (sc *scoredStats) tokenDF(ix *Index, tok string) int {
+	if id, ok := ix.d.ID(tok); ok && int(id) < len(sc.df) {
+		return int(sc.df[id])
 	}
-	return f
+	return 0
 }
 
 // scoredPartners returns the tokens of the dictionary that t pairs with,
-// by relate (by relatePiece for a piece of a split word).
-func (ix *Index) scoredPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bool) map[uint32]partner {
-	m := make(map[uint32]partner)
+// by relate (by relatePiece for a piece of a split word), those that
+// accept refuses left out, each weighed by weighPartners.
+func (ix *Index) scoredPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bool, accept func(partner) bool) map[uint32]partner {
+	var ids []uint32
+	var ps []partner
 	seen := make(map[uint32]bool)
 	try := func(id uint32) {
 		if seen[id] {
@@ -342,10 +328,28 @@ func (ix *Index) scoredPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bo
 		} else {
 			p, ok = relate(t, &rt, fuzzy)
 		}
-		if ok {
-			m[id] = p
+		if ok && (accept == nil || accept(p)) {
+			ids = append(ids, id)
+			ps = append(ps, p)
 		}
 	}
+	ix.lookupPartners(sc, t, fuzzy, piece, try)
+	ptrs := make([]*partner, len(ps))
+	for i := range ps {
+		ptrs[i] = &ps[i]
+	}
+	weighPartners(ptrs, func(i int) int { return int(sc.df[ids[i]]) }, ix.live)
+	m := make(map[uint32]partner, len(ids))
+	for i, id := range ids {
+		m[id] = ps[i]
+	}
+	return m
+}
+
+// lookupPartners calls try with every token that may pair with t: a
+// superset of those relate (or relatePiece) accepts, found by the
+// dictionary and the key maps.
+func (ix *Index) lookupPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bool, try func(uint32)) {
 	if id, ok := ix.d.ID(t.text); ok {
 		try(id)
 	}
@@ -355,10 +359,10 @@ func (ix *Index) scoredPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bo
 				try(id)
 			}
 		}
-		return m
+		return
 	}
 	if t.digit {
-		return m
+		return
 	}
 	if t.class != 0 {
 		for _, id := range sc.class[t.class] {
@@ -366,7 +370,7 @@ func (ix *Index) scoredPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bo
 		}
 	}
 	if fuzzy == 0 {
-		return m
+		return
 	}
 	if !piece {
 		ix.d.Lookup(t.text, maxAllowed(fuzzy, t.text), func(id uint32, _ int) { try(id) })
@@ -381,23 +385,38 @@ func (ix *Index) scoredPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bo
 			try(id)
 		}
 	}
-	return m
 }
 
 // edgeValue is the value of a pair of query word j with partner p.
 func (sq *scoredQuery) edgeValue(j int, p partner) float64 {
 	if sq.legal&(1<<j) != 0 || p.kind == kindLegal {
-		return legalValue(p.kind, sq.w[j])
+		return legalValue(p.kind, p.w)
 	}
-	return pairValue(sq.w[j], p.sim)
+	return pairValue(p.w, p.sim)
+}
+
+// catWeight is the weight of words j and j+1 joined, paired by p.
+func (sq *scoredQuery) catWeight(j int, p partner) float64 {
+	return min(p.w, sq.w[j]+sq.w[j+1])
 }
 
 func (sq *scoredQuery) catValue(j int, p partner) float64 {
-	return pairValue(sq.catW[j], p.sim*joinSim)
+	return pairValue(sq.catWeight(j, p), p.sim*joinSim)
 }
 
 func (sp *scoredSplit) sim(pa, pb partner) float64 {
-	return (float64(sp.ra)*pa.sim + float64(sp.rb)*pb.sim) / float64(sp.ra+sp.rb) * joinSim
+	return (float64(sp.ra)*pa.sim + float64(sp.rb)*pb.sim) / float64(sp.ra+sp.rb)
+}
+
+// splitEdge is the edge of word j split by sp onto two words paired by
+// pa and pb; ok is false when the pieces together agree too little.
+func (sq *scoredQuery) splitEdge(j int, sp *scoredSplit, pa, pb partner) (e edge, ok bool) {
+	sim := sp.sim(pa, pb)
+	if sim < model.JoinMinSim {
+		return edge{}, false
+	}
+	w := min(sq.w[j], pa.w+pb.w)
+	return edge{q0: int8(j), q1: -1, kind: kindJoined, edits: pa.edits + pb.edits, sim: sim * joinSim, weight: w, value: pairValue(w, sim*joinSim)}, true
 }
 
 // bound fills ub: the most each word can add to a logit, by its best
@@ -413,15 +432,18 @@ func (sq *scoredQuery) bound() {
 		}
 		for s := range sq.splits[j] {
 			sp := &sq.splits[j][s]
-			ma, mb := 0.0, 0.0
+			var ma, mb partner
 			for _, p := range sp.a {
-				ma = max(ma, p.sim)
+				ma.sim, ma.w = max(ma.sim, p.sim), max(ma.w, p.w)
 			}
 			for _, p := range sp.b {
-				mb = max(mb, p.sim)
+				mb.sim, mb.w = max(mb.sim, p.sim), max(mb.w, p.w)
 			}
-			sp.ub = pairValue(sp.w, sp.sim(partner{sim: ma}, partner{sim: mb}))
-			ub = max(ub, sp.ub)
+			// The value grows with weight and similarity, so the best
+			// pieces bound every pairing of them.
+			if e, ok := sq.splitEdge(j, sp, ma, mb); ok {
+				ub = max(ub, e.value)
+			}
 		}
 		sq.ub[j] = ub
 	}
@@ -435,11 +457,6 @@ func (sq *scoredQuery) bound() {
 			sq.ub[j+1] = max(sq.ub[j+1], v)
 		}
 	}
-}
-
-// shape is the nameShape of the query against a name string.
-func (sq *scoredQuery) shape(n int, kLegal uint64) nameShape {
-	return nameShape{m: len(sq.words), n: n, qLegal: sq.legal, kLegal: kLegal, lambda: sq.lambda}
 }
 
 // unitTokens returns every token through which a name string can pair
@@ -468,43 +485,159 @@ func (sq *scoredQuery) unitTokens(j int, fn func(id uint32)) {
 
 // scoredCandidates returns the name strings to score, ascending, each
 // once (see the comment at the top of this file).
+//
+// The words are taken by gain, the highest first. While the gains of the
+// words not yet taken could still reach the threshold without the words
+// taken, a word's name strings join the candidates (the essential words);
+// after that, a name string can only be a hit through the words taken
+// already, so the remaining words only add their gain to the candidates
+// that hold them, and a candidate is dropped as soon as its gain and all
+// that is left could not reach the threshold. Each candidate's gain is
+// thus an upper bound of what its words can bring, and those below the
+// threshold are never read.
 func (ix *Index) scoredCandidates(sq *scoredQuery, minScore float64, scr *scoredScratch) []uint32 {
 	m := len(sq.words)
 	if m == 0 {
 		return nil
 	}
-	floor := logitFloor(minScore)
-	base := scoreIntercept - sq.lambda
+	target := logitFloor(minScore) - model.Intercept + sq.lambda // gains needed
 	gain := make([]float64, m)
 	for j := range gain {
-		base -= sq.miss[j]
+		target += sq.miss[j]
 		gain[j] = sq.ub[j] + sq.miss[j]
 	}
 	order := make([]int, m)
 	for j := range order {
 		order[j] = j
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(gain[a], gain[b]) })
-	acc := base
-	ne := 0
-	for ne < m && acc+gain[order[ne]] < floor {
-		acc += gain[order[ne]]
-		ne++
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(gain[b], gain[a]) })
+	rem := make([]float64, m+1) // rem[i]: the gains of order[i:]
+	for i := m - 1; i >= 0; i-- {
+		rem[i] = rem[i+1] + gain[order[i]]
 	}
-	if ne < m {
-		// Name strings holding a partner of an essential word.
-		u := scr.bufA[:0]
-		for _, j := range order[ne:] {
-			sq.unitTokens(j, func(id uint32) { u = append(u, ix.post[id]...) })
-		}
+	if rem[0] < target {
+		return ix.completeCandidates(sq, scr)
+	}
+	cands, acc := scr.bufA[:0], scr.acc[:0]
+	i := 0
+	for ; i < m && rem[i] >= target; i++ {
+		j := order[i]
+		u := scr.bufB[:0]
+		sq.unitTokens(j, func(id uint32) { u = append(u, ix.post[id]...) })
 		slices.Sort(u)
 		u = slices.Compact(u)
-		scr.bufA = u
-		return u
+		scr.bufB = u
+		cands, acc = mergeGain(cands, acc, u, gain[j], &scr.bufC, &scr.acc2)
+		scr.bufC, scr.acc2 = scr.bufA, scr.acc
+		scr.bufA, scr.acc = cands, acc
 	}
-	// Only a complete match can reach the threshold: intersect, rarest
-	// word first, skipping words whose lists would cost far more than the
-	// candidates left (scoring checks them anyway).
+	for ; i < m && len(cands) > 0; i++ {
+		// Drop what cannot reach the target any more, then credit word
+		// order[i] to the candidates that hold a partner of it.
+		cands, acc = keepReaching(cands, acc, target-rem[i])
+		j := order[i]
+		if cap(scr.has) < len(cands) {
+			scr.has = make([]bool, len(cands), 2*len(cands))
+		}
+		has := scr.has[:len(cands)]
+		clear(has)
+		sq.unitTokens(j, func(id uint32) { markHeld(cands, ix.post[id], has) })
+		for k := range cands {
+			if has[k] {
+				acc[k] += gain[j]
+			}
+		}
+	}
+	cands, acc = keepReaching(cands, acc, target)
+	scr.bufA, scr.acc = cands, acc
+	return cands
+}
+
+// mergeGain merges the ascending lists cands (with gains acc) and u,
+// adding g to the gain of every name string of u, into the buffers.
+func mergeGain(cands []uint32, acc []float64, u []uint32, g float64, bufN *[]uint32, bufG *[]float64) ([]uint32, []float64) {
+	out, og := (*bufN)[:0], (*bufG)[:0]
+	a, b := 0, 0
+	for a < len(cands) || b < len(u) {
+		switch {
+		case b == len(u) || a < len(cands) && cands[a] < u[b]:
+			out, og = append(out, cands[a]), append(og, acc[a])
+			a++
+		case a == len(cands) || u[b] < cands[a]:
+			out, og = append(out, u[b]), append(og, g)
+			b++
+		default:
+			out, og = append(out, cands[a]), append(og, acc[a]+g)
+			a++
+			b++
+		}
+	}
+	*bufN, *bufG = out, og
+	return out, og
+}
+
+// keepReaching keeps the candidates whose gain is at least need, in
+// place.
+func keepReaching(cands []uint32, acc []float64, need float64) ([]uint32, []float64) {
+	n := 0
+	for k := range cands {
+		if acc[k] >= need {
+			cands[n], acc[n] = cands[k], acc[k]
+			n++
+		}
+	}
+	return cands[:n], acc[:n]
+}
+
+// markHeld sets has[k] for every cands[k] in the ascending list post,
+// walking the shorter list and searching the longer.
+func markHeld(cands, post []uint32, has []bool) {
+	if len(post) == 0 {
+		return
+	}
+	if len(post) < len(cands)/8 {
+		lo := 0
+		for _, x := range post {
+			k, found := slices.BinarySearch(cands[lo:], x)
+			lo += k
+			if found {
+				has[lo] = true
+			}
+		}
+		return
+	}
+	if len(cands) < len(post)/8 {
+		lo := 0
+		for k, x := range cands {
+			i, found := slices.BinarySearch(post[lo:], x)
+			lo += i
+			if found {
+				has[k] = true
+			}
+		}
+		return
+	}
+	a, b := 0, 0
+	for a < len(cands) && b < len(post) {
+		switch {
+		case cands[a] < post[b]:
+			a++
+		case cands[a] > post[b]:
+			b++
+		default:
+			has[a] = true
+			a++
+			b++
+		}
+	}
+}
+
+// completeCandidates returns the name strings that may pair every query
+// word: only a complete match can reach the threshold. It intersects,
+// rarest word first, skipping words whose lists would cost far more than
+// the candidates left (scoring checks them anyway).
+func (ix *Index) completeCandidates(sq *scoredQuery, scr *scoredScratch) []uint32 {
+	m := len(sq.words)
 	type wordSize struct{ j, size int }
 	sizes := make([]wordSize, m)
 	for j := range sizes {
@@ -524,36 +657,40 @@ func (ix *Index) scoredCandidates(sq *scoredQuery, minScore float64, scr *scored
 		if ws.size > 32*len(cands) {
 			continue
 		}
-		other := scr.bufB[:0]
-		sq.unitTokens(ws.j, func(id uint32) { other = append(other, ix.post[id]...) })
-		slices.Sort(other)
-		other = slices.Compact(other)
-		scr.bufB = other
-		scr.bufC = Intersect(cands, other, scr.bufC[:0])
-		cands, scr.bufC = scr.bufC, cands
+		if cap(scr.has) < len(cands) {
+			scr.has = make([]bool, len(cands), 2*len(cands))
+		}
+		has := scr.has[:len(cands)]
+		clear(has)
+		sq.unitTokens(ws.j, func(id uint32) { markHeld(cands, ix.post[id], has) })
+		n := 0
+		for k := range cands {
+			if has[k] {
+				cands[n] = cands[k]
+				n++
+			}
+		}
+		cands = cands[:n]
 	}
 	scr.bufA = cands
 	return cands
 }
 
 // scoreName scores name string ns: its edges, then the best pairing.
-// scr.ps.best holds the pairing afterwards.
-func (ix *Index) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch) (evaluation, bool) {
+// scr.ps.best holds the pairing afterwards. ok is false when the name
+// string has no edge, or when no pairing can reach the logit floor.
+func (ix *Index) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, floor float64) (evaluation, bool) {
 	words := ix.nameWords(ns)
 	edges := scr.edges[:0]
-	var kLegal uint64
 	for k, id := range words {
-		if isLegalToken(ix.d.Token(id)) {
-			kLegal |= 1 << k
-		}
 		for _, r := range sq.refs[id] {
 			switch r.unit {
 			case unitWord:
 				edges = append(edges, edge{q0: int8(r.j), q1: -1, k0: int8(k), k1: -1, kind: r.p.kind, edits: r.p.edits,
-					sim: r.p.sim, weight: sq.w[r.j], value: sq.edgeValue(int(r.j), r.p)})
+					sim: r.p.sim, weight: r.p.w, value: sq.edgeValue(int(r.j), r.p)})
 			case unitCat:
 				edges = append(edges, edge{q0: int8(r.j), q1: int8(r.j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: r.p.edits,
-					sim: r.p.sim * joinSim, weight: sq.catW[r.j], value: sq.catValue(int(r.j), r.p)})
+					sim: r.p.sim * joinSim, weight: sq.catWeight(int(r.j), r.p), value: sq.catValue(int(r.j), r.p)})
 			case unitPieceA:
 				if k+1 >= len(words) {
 					continue
@@ -563,9 +700,10 @@ func (ix *Index) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch) (eval
 				if !ok {
 					continue
 				}
-				sim := sp.sim(r.p, pb)
-				edges = appendSplitEdge(edges, edge{q0: int8(r.j), q1: -1, k0: int8(k), k1: int8(k + 1), kind: kindJoined,
-					edits: r.p.edits + pb.edits, sim: sim, weight: sp.w, value: pairValue(sp.w, sim)})
+				if e, ok := sq.splitEdge(int(r.j), sp, r.p, pb); ok {
+					e.k0, e.k1 = int8(k), int8(k+1)
+					edges = appendSplitEdge(edges, e)
+				}
 			}
 		}
 	}
@@ -573,9 +711,34 @@ func (ix *Index) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch) (eval
 	if len(edges) == 0 {
 		return evaluation{}, false
 	}
-	sh := sq.shape(len(words), kLegal)
+	sh := nameShape{m: len(sq.words), n: len(words), qLegal: sq.legal, qMiss: sq.miss, lambda: sq.lambda}
+	for k, id := range words {
+		if isLegalToken(ix.d.Token(id)) {
+			sh.kLegal |= 1 << k
+		}
+	}
+	if quickBound(&sh, edges) < floor {
+		return evaluation{}, false
+	}
+	sh = ix.nameShape(sq, words, scr)
 	scr.ps.run(&sh, edges)
 	return scr.ps.bestEv, true
+}
+
+// nameShape is the shape of the query against a name string of words.
+func (ix *Index) nameShape(sq *scoredQuery, words []uint32, scr *scoredScratch) nameShape {
+	sh := nameShape{m: len(sq.words), n: len(words), qLegal: sq.legal, qMiss: sq.miss, lambda: sq.lambda}
+	scr.kMiss = scr.kMiss[:0]
+	for k, id := range words {
+		if isLegalToken(ix.d.Token(id)) {
+			sh.kLegal |= 1 << k
+			scr.kMiss = append(scr.kMiss, legalMissCost)
+			continue
+		}
+		scr.kMiss = append(scr.kMiss, recordMiss(ix.d.Token(id), wordWeight(int(ix.sc.df[id]), sq.n), sq.lambda))
+	}
+	sh.kMiss = scr.kMiss
+	return sh
 }
 
 // appendSplitEdge appends e unless an edge of the same words is there

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -37,18 +38,42 @@ import (
 // evidence: two different legal forms cost a little (Ltd against LLC), a
 // missing one less.
 
-// Model constants. They were set on development data (bench/README.md,
-// "Scored mode"), never on the evaluation sets.
+// modelParams are the model's constants. They were set on development
+// data (bench/README.md, "Scored mode"), never on the evaluation sets.
+type modelParams struct {
+	// PairSlope (K) is what a pair's dissimilarity costs: a pair at
+	// similarity s brings w·s − K·(1 − s).
+	PairSlope float64
+	// QueryMiss and QueryMissRare (α) make the cost of a query word
+	// without a partner: QueryMiss + QueryMissRare·w/λ, so a missing
+	// common word (de, group) costs less than a missing rare one.
+	QueryMiss, QueryMissRare float64
+	// RecordMiss and RecordMissRare (β) are the same for a record word
+	// without a partner; lists spell names out in full (patronymics,
+	// tribal names), so they cost less than query words.
+	RecordMiss, RecordMissRare float64
+	// CompletePower is the power of the least pair similarity in the
+	// completeness term: only close pairs earn the prior back.
+	CompletePower float64
+	// JoinMinSim is the least similarity of a word paired with two words
+	// joined.
+	JoinMinSim float64
+	// Intercept (c) shifts every logit.
+	Intercept float64
+}
+
+var model = modelParams{
+	PairSlope:      8,
+	QueryMiss:      0.5,
+	QueryMissRare:  2,
+	RecordMiss:     0.2,
+	RecordMissRare: 1,
+	CompletePower:  6,
+	JoinMinSim:     0.88,
+	Intercept:      1,
+}
+
 const (
-	// pairSlope (K) is what a pair's dissimilarity costs: a pair at
-	// similarity 0.9 brings w·0.9 − 0.4.
-	pairSlope = 4.0
-	// queryMissCost (α) is the cost of a query word without a partner: a
-	// middle name the list does not carry is common in true matches.
-	queryMissCost = 2.0
-	// recordMissCost (β) is the cost of a record word without a partner:
-	// lists spell names out in full (patronymics, tribal names).
-	recordMissCost = 0.5
 	// legalMismatchCost is the cost of two different legal forms paired.
 	legalMismatchCost = 1.0
 	// legalMissCost is the cost of a legal form on one side only.
@@ -58,8 +83,6 @@ const (
 	// joinSim multiplies the similarity of a word matched against two
 	// joined words (Aliakbar, Ali Akbar).
 	joinSim = 0.97
-	// scoreIntercept (c) shifts every logit.
-	scoreIntercept = 1.0
 	// scoreTemperature (T) spreads the logits over the score range.
 	scoreTemperature = 2.0
 	// maxScoredWords is the most words of a query, or of a name string,
@@ -69,12 +92,56 @@ const (
 
 // pairValue is what a word pair of similarity s brings when the query word
 // weighs w.
-func pairValue(w, s float64) float64 { return w*s - pairSlope*(1-s) }
+func pairValue(w, s float64) float64 { return w*s - model.PairSlope*(1-s) }
 
-// wordWeight is the weight of a query word that pairs with words held by
-// f records, in a list of n.
+// wordWeight is the weight of a word held by f records, in a list of n:
+// the evidence that a chance name does not hold it.
 func wordWeight(f, n int) float64 {
 	return math.Log(float64(n+1) / float64(min(f, n)+1))
+}
+
+// initialMissCost is the cost of a one-letter word (an initial) without
+// a partner: lists and customers write initials or leave them out at will.
+const initialMissCost = 0.3
+
+// queryMiss is the cost of query word t of weight w left unpaired.
+func queryMiss(t string, w, lambda float64) float64 {
+	if utf8.RuneCountInString(t) == 1 {
+		return initialMissCost
+	}
+	return model.QueryMiss + model.QueryMissRare*w/lambda
+}
+
+// recordMiss is the cost of record word t of weight w left unpaired.
+func recordMiss(t string, w, lambda float64) float64 {
+	if utf8.RuneCountInString(t) == 1 {
+		return initialMissCost
+	}
+	return model.RecordMiss + model.RecordMissRare*w/lambda
+}
+
+// weighPartners sets the weight of each partner of one query unit: the
+// weight of the records holding a partner at least as close. A close
+// partner of a word whose loose neighbours are common is still strong
+// evidence; a loose partner is weak evidence wherever it is.
+func weighPartners(ps []*partner, df func(i int) int, n int) {
+	order := make([]int, len(ps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ps[b].sim, ps[a].sim) })
+	f := 0
+	for i := 0; i < len(order); {
+		k := i
+		for k < len(order) && ps[order[k]].sim == ps[order[i]].sim {
+			f += df(order[k])
+			k++
+		}
+		w := wordWeight(f, n)
+		for ; i < k; i++ {
+			ps[order[i]].w = w
+		}
+	}
 }
 
 // prior is λ for a list of n records.
@@ -113,6 +180,7 @@ func (e *edge) kmask() uint64 {
 type nameShape struct {
 	m, n           int    // query words, record words (each ≤ maxScoredWords)
 	qLegal, kLegal uint64 // which of them are legal forms
+	qMiss, kMiss   []float64
 	lambda         float64
 }
 
@@ -150,31 +218,29 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		if qCov&(1<<j) != 0 {
 			continue
 		}
+		logit -= sh.qMiss[j]
 		if sh.qLegal&(1<<j) != 0 {
-			logit -= legalMissCost
 			allExact = false
-			continue
+		} else {
+			complete = false
 		}
-		logit -= queryMissCost
-		complete = false
 	}
 	for k := 0; k < sh.n; k++ {
 		if kCov&(1<<k) != 0 {
 			continue
 		}
+		logit -= sh.kMiss[k]
 		if sh.kLegal&(1<<k) != 0 {
-			logit -= legalMissCost
 			allExact = false
-			continue
+		} else {
+			complete = false
 		}
-		logit -= recordMissCost
-		complete = false
 	}
 	bonus := 0.0
 	if complete {
-		bonus = sh.lambda * sMin * sMin
+		bonus = sh.lambda * math.Pow(sMin, model.CompletePower)
 	}
-	logit += bonus + scoreIntercept - sh.lambda
+	logit += bonus + model.Intercept - sh.lambda
 	return evaluation{logit: logit, bonus: bonus, complete: complete, exact: complete && allExact && sh.m == sh.n}
 }
 
@@ -232,11 +298,65 @@ type pairSearch struct {
 	scr    []edge
 }
 
+// orderEdges puts edges in the order the pairing search tries them: by
+// query word, and for one word the most valuable first, so that a good
+// pairing is found early and bounds prune the rest. The index and the
+// brute-force reference order them alike, so that of two pairings of one
+// logit both keep the same.
+func orderEdges(edges []edge) {
+	slices.SortStableFunc(edges, func(a, b edge) int {
+		if a.q0 != b.q0 {
+			return cmp.Compare(a.q0, b.q0)
+		}
+		return cmp.Compare(b.value, a.value)
+	})
+}
+
+// quickBound is an upper bound of the logit of any pairing of the edges,
+// read off the best edge of each word: the search can be skipped when it
+// falls short of the threshold.
+func quickBound(sh *nameShape, edges []edge) float64 {
+	var best [maxScoredWords]float64
+	var has uint64
+	var kTouched uint64
+	for i := range edges {
+		e := &edges[i]
+		v := e.value
+		if e.q1 >= 0 && v < 0 {
+			v /= 2
+		}
+		for _, j := range [2]int8{e.q0, e.q1} {
+			if j < 0 {
+				continue
+			}
+			if has&(1<<j) == 0 || v > best[j] {
+				best[j] = v
+			}
+			has |= 1 << j
+		}
+		kTouched |= e.kmask()
+	}
+	b := model.Intercept - sh.lambda
+	for j := 0; j < sh.m; j++ {
+		if has&(1<<j) != 0 {
+			b += max(best[j], -sh.qMiss[j])
+		} else {
+			b -= sh.qMiss[j]
+		}
+	}
+	all := uint64(1)<<sh.m - 1
+	kAll := uint64(1)<<sh.n - 1
+	if (has|sh.qLegal)&all == all && (kTouched|sh.kLegal)&kAll == kAll {
+		b += maxBonus(sh.lambda)
+	}
+	return b
+}
+
 // run searches the pairing; it returns false when no edge exists.
 func (ps *pairSearch) run(sh *nameShape, edges []edge) bool {
 	ps.sh = sh
 	ps.edges = edges
-	slices.SortStableFunc(ps.edges, func(a, b edge) int { return cmp.Compare(a.q0, b.q0) })
+	orderEdges(ps.edges)
 	ps.start = ps.start[:0]
 	k := 0
 	for j := 0; j <= sh.m; j++ {
@@ -247,14 +367,10 @@ func (ps *pairSearch) run(sh *nameShape, edges []edge) bool {
 	}
 	// ub[j]: the most words j.. can still add: each its best edge or its
 	// miss cost, concatenated edges counted whole for both words (at half
-	// when negative), plus the completeness bonus.
+	// when negative).
 	ps.ub = ps.ub[:0]
 	for j := 0; j < sh.m; j++ {
-		miss := -queryMissCost
-		if sh.qLegal&(1<<j) != 0 {
-			miss = -legalMissCost
-		}
-		ps.ub = append(ps.ub, miss)
+		ps.ub = append(ps.ub, -sh.qMiss[j])
 	}
 	for i := range edges {
 		e := &edges[i]
@@ -273,20 +389,28 @@ func (ps *pairSearch) run(sh *nameShape, edges []edge) bool {
 	ps.ub = append(ps.ub, 0)
 	ps.stack = ps.stack[:0]
 	ps.found = false
-	ps.dfs(0, 0, 0, 0)
+	ps.dfs(0, 0, 0, 0, true)
 	return len(edges) > 0
 }
 
-func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64) {
+// dfs tries the edges of query word j onwards; canComplete is false once
+// a word that is not a legal form was left unpaired, which rules the
+// completeness term out.
+func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64, canComplete bool) {
 	sh := ps.sh
-	if ps.found && !ps.bestEv.exact {
-		// The record words left unpaired only lower the logit, and the
-		// bonus adds at most λ.
-		if partial+ps.ub[j]+maxBonus(sh.lambda)+scoreIntercept-sh.lambda < ps.bestEv.logit-1e-9 {
+	if ps.found {
+		if ps.bestEv.exact {
 			return
 		}
-	} else if ps.found {
-		return
+		// The record words left unpaired only lower the logit, and the
+		// completeness term adds at most λ, and only while it can apply.
+		b := partial + ps.ub[j] + model.Intercept - sh.lambda
+		if canComplete {
+			b += maxBonus(sh.lambda)
+		}
+		if b < ps.bestEv.logit-1e-9 {
+			return
+		}
 	}
 	if j == sh.m {
 		ps.scr = append(ps.scr[:0], ps.stack...)
@@ -299,7 +423,7 @@ func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64) {
 		return
 	}
 	if qCov&(1<<j) != 0 { // covered by the previous word's joined edge
-		ps.dfs(j+1, qCov, kCov, partial)
+		ps.dfs(j+1, qCov, kCov, partial, canComplete)
 		return
 	}
 	for i := ps.start[j]; i < ps.start[j+1]; i++ {
@@ -308,14 +432,10 @@ func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64) {
 			continue
 		}
 		ps.stack = append(ps.stack, *e)
-		ps.dfs(j+1, qCov|e.qmask(), kCov|e.kmask(), partial+e.value)
+		ps.dfs(j+1, qCov|e.qmask(), kCov|e.kmask(), partial+e.value, canComplete)
 		ps.stack = ps.stack[:len(ps.stack)-1]
 	}
-	miss := -queryMissCost
-	if sh.qLegal&(1<<j) != 0 {
-		miss = -legalMissCost
-	}
-	ps.dfs(j+1, qCov, kCov, partial+miss)
+	ps.dfs(j+1, qCov, kCov, partial-sh.qMiss[j], canComplete && sh.qLegal&(1<<j) != 0)
 }
 
 // buildReason writes the pairing best of a name string for people and
@@ -323,7 +443,7 @@ func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64) {
 func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []string, field, name string) *ScoreReason {
 	r := &ScoreReason{
 		Field: field, Name: name, Pairs: []ScorePair{},
-		Complete: round4(ev.bonus), Prior: round4(-sh.lambda), Offset: scoreIntercept,
+		Complete: round4(ev.bonus), Prior: round4(-sh.lambda), Offset: model.Intercept,
 		Logit: round4(ev.logit), Score: scoreOf(ev),
 	}
 	var qCov, kCov uint64
@@ -344,20 +464,12 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 	}
 	for j := 0; j < sh.m; j++ {
 		if qCov&(1<<j) == 0 {
-			c := -queryMissCost
-			if sh.qLegal&(1<<j) != 0 {
-				c = -legalMissCost
-			}
-			r.UnpairedQuery = append(r.UnpairedQuery, ScoreWord{Word: ShowToken(qWords[j]), Contribution: c})
+			r.UnpairedQuery = append(r.UnpairedQuery, ScoreWord{Word: ShowToken(qWords[j]), Contribution: round4(-sh.qMiss[j])})
 		}
 	}
 	for k := 0; k < sh.n; k++ {
 		if kCov&(1<<k) == 0 {
-			c := -recordMissCost
-			if sh.kLegal&(1<<k) != 0 {
-				c = -legalMissCost
-			}
-			r.UnpairedRecord = append(r.UnpairedRecord, ScoreWord{Word: ShowToken(kWords[k]), Contribution: c})
+			r.UnpairedRecord = append(r.UnpairedRecord, ScoreWord{Word: ShowToken(kWords[k]), Contribution: round4(-sh.kMiss[k])})
 		}
 	}
 	return r

@@ -72,6 +72,7 @@ func newTokInfo(s string) tokInfo {
 // partner is how one query unit pairs with one record word.
 type partner struct {
 	sim   float64
+	w     float64 // the pair's weight (weighPartners)
 	kind  uint8
 	edits uint8 // Damerau–Levenshtein (optimal string alignment) edits, capped at 255
 }
@@ -190,7 +191,7 @@ const (
 	costVowelSub  = 0.5 // one vowel for another
 	costCloseSub  = 0.3 // close vowels (e/i, o/u, a/e) and y/i/j, c/k/q
 	costNearSub   = 0.2 // i/y, v/w
-	costSimilar   = 0.5 // consonants that schemes swap (s/z, f/v, g/j)
+	costSimilar   = 0.5 // consonants that schemes swap (s/z, f/v, g/j, ch/j, l/r)
 	costVoicedSub = 0.6 // voiced and voiceless pairs (d/t, b/p, g/k)
 )
 
@@ -220,7 +221,8 @@ func subCost(a, b rune) float64 {
 	case isVowelRune(a) && isVowelRune(b):
 		return costVowelSub
 	case a == 's' && b == 'z', a == 'c' && b == 's', a == 'f' && b == 'v', a == 'f' && b == 'p',
-		a == 'g' && b == 'j', a == 'h' && b == 'k', a == 'k' && b == 'x':
+		a == 'g' && b == 'j', a == 'h' && b == 'k', a == 'k' && b == 'x', a == 'c' && b == 'j',
+		a == 'l' && b == 'r':
 		return costSimilar
 	case a == 'd' && b == 't', a == 'b' && b == 'p', a == 'g' && b == 'k', a == 'g' && b == 'q':
 		return costVoicedSub
@@ -290,10 +292,11 @@ func weightedSim(a, b []rune) float64 {
 	return max(sim, 0)
 }
 
-// catCovers reports whether a record word that pairs with query words a
-// and b written together really holds both: fewer edits than the shorter
-// of the two has letters, so that "martin de" does not pair with "martin"
-// by dropping "de".
-func catCovers(p partner, a, b *tokInfo) bool {
-	return int(p.edits) < min(utf8.RuneCountInString(a.text), utf8.RuneCountInString(b.text))
+// joinedPair reports whether a record word paired by p with query words a
+// and b written together (Ali Akbar, Aliakbar) counts: it must agree
+// closely (model.JoinMinSim) and differ by fewer edits than the shorter of
+// the two has letters, so that "martin de" does not pair with "martin" by
+// dropping "de".
+func joinedPair(p partner, a, b *tokInfo) bool {
+	return p.sim >= model.JoinMinSim && int(p.edits) < min(utf8.RuneCountInString(a.text), utf8.RuneCountInString(b.text))
 }

@@ -16,9 +16,13 @@ package normalize
 // Key symbols that stand for a sound written with two or more letters in
 // some schemes. Upper case, so that no folded letter collides with them.
 const (
-	keyCh = 'C' // ch, tch, tsch, cz (Russian ч, German tsch, Polish cz)
 	keySh = 'S' // sh, sch, sz (ш)
-	keyJ  = 'J' // j, dj, dzh, zh (ж, Arabic ج in French and English schemes)
+	// keyJ is j, dj, dzh, zh, ch, tch, tsch and cz: the affricates that one
+	// scheme writes ch and another j (Korean 장 Jang and Chang, Wade–Giles
+	// Chang for pinyin Zhang, Arabic ج as j, dj or dzh, Russian ч as ch or
+	// tch).
+	keyJ = 'J'
+	keyCh = keyJ
 )
 
 // SoundKey returns the sound key of a folded token, or "" when the token
@@ -27,7 +31,7 @@ const (
 //
 // The key rewrites the letter groups that transliteration schemes write
 // differently to one symbol (kh→h, gh→g, ph→f, th→t, dh→d, sh/sch→S,
-// ch/tch→C, zh/dj/dzh/j→J, ck/q→k, c→k or s, x→ks, w→v), drops a final h
+// ch/tch/zh/dj/dzh/j→J, ck/q→k, c→k or s, x→ks, w→v), drops a final h
 // after a vowel (Abdullah, Abdulla), writes every run of vowels (y
 // included) as one "a" and every doubled letter once. So Mikhaylovich and
 // Mikhailovich, Soleimany and Soleimani, Muhammad and Mohamed, Yevgeniy

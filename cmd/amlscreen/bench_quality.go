@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,11 +19,12 @@ func init() { benchCommands = append(benchCommands, newBenchQualityCmd) }
 
 func newBenchQualityCmd() *cobra.Command {
 	var (
-		cfg      bench.QualityConfig
-		data     string
-		fuzzy    int
-		asJSON   bool
-		plotFile string
+		cfg       bench.QualityConfig
+		data      string
+		fuzzy     int
+		asJSON    bool
+		plotFile  string
+		cleanFile string
 	)
 	cmd := &cobra.Command{
 		Use:   "quality --data FILE [flags]",
@@ -46,17 +48,22 @@ records of --data (e.g. the OFAC SDN list made by "amlscreen convert ofac"):
                  the data: the share with any hit is the false-hit rate
 
 at fuzzy 0, 1 and 2 (or --fuzzy). Every random choice follows --seed.
+--clean FILE adds a false_clean class: names known to be nobody listed, one
+a line (blank lines and lines starting with # are skipped).
 
 --mode strict (the default) measures the /v1 checks. --mode scored measures
 the scored match mode instead (match=scored): name strings scored by the
 evidence their words bring, rare words weighing more, and kept from
 --min-score on, which finds aliases with a word more, a word different or
 another transliteration that the /v1 rule rejects. --mode both measures the
-two on the same queries; the plot then shows strict.`,
+two on the same queries; the plot then shows strict. --sweep adds a
+threshold sweep of scored mode (recall and false hits at every min score
+from 0.05 to 0.95), the table to pick a --min-score from.`,
 		Example: `  amlscreen convert ofac --dir ../shared/lists --out /tmp/ofac.jsonl.gz
   amlscreen bench quality --data /tmp/ofac.jsonl.gz --plot quality.png
   amlscreen bench quality --data /tmp/ofac.jsonl.gz --fuzzy 1 --max-queries 500 --json
-  amlscreen bench quality --data /tmp/ofac.jsonl.gz --mode both`,
+  amlscreen bench quality --data /tmp/ofac.jsonl.gz --mode both
+  amlscreen bench quality --data /tmp/ofac.jsonl.gz --mode scored --fuzzy 2 --sweep --clean cleared.txt`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if data == "" {
@@ -95,6 +102,13 @@ two on the same queries; the plot then shows strict.`,
 				return fmt.Errorf("--data %s: %w", data, err)
 			}
 			cfg.Records = recs
+			if cleanFile != "" {
+				names, err := readLines(cleanFile)
+				if err != nil {
+					return usagef("--clean: %v", err)
+				}
+				cfg.CleanNames = names
+			}
 			start := time.Now()
 			cfg.Progress = func(s string) {
 				fmt.Fprintf(os.Stderr, "bench: %5.1fs %s\n", time.Since(start).Seconds(), s)
@@ -126,6 +140,8 @@ two on the same queries; the plot then shows strict.`,
 	fl.StringVar(&cfg.Mode, "mode", bench.ModeStrict, "strict (the /v1 checks), scored (match=scored) or both")
 	fl.Float64Var(&cfg.MinScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	fl.IntVar(&cfg.MaxQueries, "max-queries", 0, "at most this many queries per class; 0 means every eligible record")
+	fl.BoolVar(&cfg.Sweep, "sweep", false, "scored mode: also report recall and false hits at every threshold from 0.05 to 0.95")
+	fl.StringVar(&cleanFile, "clean", "", "a file of clean names, one a line (names of nobody listed): each is a false_clean query")
 	return cmd
 }
 
@@ -153,4 +169,22 @@ func writePlot(name string, rep *bench.QualityReport) (err error) {
 		return fmt.Errorf("--plot %s: %w", name, err)
 	}
 	return nil
+}
+
+// readLines reads a file of one item a line, skipping blank lines and
+// lines starting with #.
+func readLines(name string) ([]string, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }
