@@ -130,8 +130,7 @@ type ScoreReason struct {
 }
 
 // ScorePair is one query word (or two, joined) paired with one record word
-// (or two). Kind is exact, variant, edit, sound, skeleton, legal_form or
-// joined; Edits counts the letters that differ (optimal string
+// (or two). Kind is exact, variant, edit, sound, skeleton or joined; Edits counts the letters that differ (optimal string
 // alignment); Similarity is in [0, 1]; Weight is how rare the query word
 // is in the list; Contribution is what the pair added to the logit.
 type ScorePair struct {

@@ -52,7 +52,7 @@ type bruteQuery struct {
 	words  []tokInfo
 	w      []float64
 	miss   []float64
-	legal  uint64
+	opt    uint64
 	part   []map[string]partner
 	cat    []map[string]partner
 	splits [][]bruteSplit
@@ -112,17 +112,15 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 		bq.part = append(bq.part, b.partners(&t, c.Fuzzy, false, nil))
 		w := wordWeight(bq.df[t.text], n)
 		bq.w = append(bq.w, w)
-		if t.legal {
-			bq.legal |= 1 << j
-			bq.miss = append(bq.miss, legalMissCost)
-		} else {
-			bq.miss = append(bq.miss, queryMiss(t.text, w, bq.lambda))
+		if t.optional {
+			bq.opt |= 1 << j
 		}
+		bq.miss = append(bq.miss, queryMiss(t.text, w, bq.lambda))
 	}
 	for j := 0; j+1 < m; j++ {
 		var p map[string]partner
 		a, x := &bq.words[j], &bq.words[j+1]
-		if !a.legal && !x.legal {
+		if !a.optional && !x.optional {
 			t := newTokInfo(words[j] + words[j+1])
 			p = b.partners(&t, c.Fuzzy, false, func(pp partner) bool { return joinedPair(pp, a, x) })
 		}
@@ -131,7 +129,7 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 	bq.splits = make([][]bruteSplit, m)
 	for j := 0; j < m; j++ {
 		t := &bq.words[j]
-		if t.legal || t.digit {
+		if t.optional || t.digit {
 			continue
 		}
 		splitPieces(t.text, func(x, y string) {
@@ -151,8 +149,8 @@ func (bq *bruteQuery) edges(words []string) []edge {
 		for j := range bq.words {
 			if p, ok := bq.part[j][word]; ok {
 				v := pairValue(p.w, p.sim)
-				if bq.words[j].legal || p.kind == kindLegal {
-					v = legalValue(p.kind, p.w)
+				if bq.words[j].optional {
+					v = optionalValue(p.w)
 				}
 				out = append(out, edge{q0: int8(j), q1: -1, k0: int8(k), k1: -1, kind: p.kind, edits: p.edits, sim: p.sim, weight: p.w, value: v})
 			}
@@ -271,14 +269,12 @@ func (b *Brute) searchScored(c *compiled) *Result {
 			if len(edges) == 0 {
 				continue
 			}
-			sh := nameShape{m: len(bq.words), n: len(words), qLegal: bq.legal, qMiss: bq.miss, lambda: bq.lambda}
+			sh := nameShape{m: len(bq.words), n: len(words), qOpt: bq.opt, qMiss: bq.miss, lambda: bq.lambda}
 			for k, w := range words {
-				if isLegalToken(w) {
-					sh.kLegal |= 1 << k
-					sh.kMiss = append(sh.kMiss, legalMissCost)
-				} else {
-					sh.kMiss = append(sh.kMiss, recordMiss(w, wordWeight(bq.df[w], bq.n), bq.lambda))
+				if optionalWord(w) {
+					sh.kOpt |= 1 << k
 				}
+				sh.kMiss = append(sh.kMiss, recordMiss(w, wordWeight(bq.df[w], bq.n), bq.lambda))
 			}
 			pairing, ev := bestBrutePairing(&sh, edges)
 			s := scoreOf(ev)

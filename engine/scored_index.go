@@ -44,9 +44,9 @@ type scoredQuery struct {
 	n      int // live records
 	lambda float64
 	words  []tokInfo
-	w      []float64 // weight of each word: of the records holding it
-	miss   []float64 // cost of each word left unpaired
-	legal  uint64
+	w      []float64            // weight of each word: of the records holding it
+	miss   []float64            // cost of each word left unpaired
+	opt    uint64               // optional words (tokInfo.optional)
 	part   []map[uint32]partner // partners of each word
 	cat    []map[uint32]partner // partners of words j and j+1 joined
 	splits [][]scoredSplit
@@ -54,6 +54,9 @@ type scoredQuery struct {
 	// refs maps a token to every way it pairs with the query, so that a
 	// name string costs one look-up per word.
 	refs map[uint32][]unitRef
+	// units lists, for each word, the tokens through which a name string
+	// can pair it (unitTokens), ascending.
+	units [][]uint32
 }
 
 // unitRef says that a token is a partner of word j (unitWord), of words j
@@ -87,7 +90,10 @@ type scoredScratch struct {
 	edges     []edge
 	kMiss     []float64
 	acc, acc2 []float64
+	cnt, cnt2 []uint8
 	has       []bool
+	lists     [][]uint32
+	arena     []uint32
 	bufA      []uint32
 	bufB      []uint32
 	bufC      []uint32
@@ -225,8 +231,6 @@ func (ix *Index) nameTexts(ns uint32) []string {
 	return out
 }
 
-func isLegalToken(t string) bool { return len(t) > 0 && t[0] == '~' }
-
 // prepareScored finds the partners and weights of one token list of the
 // query.
 func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *scoredQuery {
@@ -239,17 +243,15 @@ func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *sc
 		sq.part = append(sq.part, ix.scoredPartners(sc, &t, c.Fuzzy, false, nil))
 		w := wordWeight(sc.tokenDF(ix, t.text), n)
 		sq.w = append(sq.w, w)
-		if t.legal {
-			sq.legal |= 1 << j
-			sq.miss = append(sq.miss, legalMissCost)
-		} else {
-			sq.miss = append(sq.miss, queryMiss(t.text, w, sq.lambda))
+		if t.optional {
+			sq.opt |= 1 << j
 		}
+		sq.miss = append(sq.miss, queryMiss(t.text, w, sq.lambda))
 	}
 	for j := 0; j+1 < m; j++ {
 		var p map[uint32]partner
 		a, b := &sq.words[j], &sq.words[j+1]
-		if !a.legal && !b.legal {
+		if !a.optional && !b.optional {
 			t := newTokInfo(a.text + b.text)
 			p = ix.scoredPartners(sc, &t, c.Fuzzy, false, func(pp partner) bool { return joinedPair(pp, a, b) })
 		}
@@ -257,7 +259,7 @@ func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *sc
 	}
 	sq.splits = make([][]scoredSplit, m)
 	for j := 0; j < m; j++ {
-		if sq.words[j].legal || sq.words[j].digit {
+		if sq.words[j].optional || sq.words[j].digit {
 			continue
 		}
 		splitPieces(sq.words[j].text, func(a, b string) {
@@ -274,6 +276,7 @@ func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *sc
 		})
 	}
 	sq.bound()
+	sq.collectUnits()
 	for j := range sq.part {
 		for id, p := range sq.part[j] {
 			sq.refs[id] = append(sq.refs[id], unitRef{unit: unitWord, j: int16(j), p: p})
@@ -353,15 +356,7 @@ func (ix *Index) lookupPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bo
 	if id, ok := ix.d.ID(t.text); ok {
 		try(id)
 	}
-	if t.legal {
-		if !piece {
-			for _, id := range sc.legal {
-				try(id)
-			}
-		}
-		return
-	}
-	if t.digit {
+	if t.legal || t.digit {
 		return
 	}
 	if t.class != 0 {
@@ -389,8 +384,8 @@ func (ix *Index) lookupPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bo
 
 // edgeValue is the value of a pair of query word j with partner p.
 func (sq *scoredQuery) edgeValue(j int, p partner) float64 {
-	if sq.legal&(1<<j) != 0 || p.kind == kindLegal {
-		return legalValue(p.kind, p.w)
+	if sq.opt&(1<<j) != 0 {
+		return optionalValue(p.w)
 	}
 	return pairValue(p.w, p.sim)
 }
@@ -459,28 +454,103 @@ func (sq *scoredQuery) bound() {
 	}
 }
 
-// unitTokens returns every token through which a name string can pair
-// word j: its partners, those of the joined pairs it is part of, and those
-// of the first piece of each of its splits.
-func (sq *scoredQuery) unitTokens(j int, fn func(id uint32)) {
-	for id := range sq.part[j] {
-		fn(id)
+// collectUnits fills units: for each word, its partners, those of the
+// joined pairs it is part of, and those of the first piece of each of its
+// splits.
+func (sq *scoredQuery) collectUnits() {
+	sq.units = make([][]uint32, len(sq.words))
+	for j := range sq.words {
+		var ids []uint32
+		for id := range sq.part[j] {
+			ids = append(ids, id)
+		}
+		if j < len(sq.cat) {
+			for id := range sq.cat[j] {
+				ids = append(ids, id)
+			}
+		}
+		if j > 0 {
+			for id := range sq.cat[j-1] {
+				ids = append(ids, id)
+			}
+		}
+		for s := range sq.splits[j] {
+			for id := range sq.splits[j][s].a {
+				ids = append(ids, id)
+			}
+		}
+		slices.Sort(ids)
+		sq.units[j] = slices.Compact(ids)
 	}
-	if j < len(sq.cat) {
-		for id := range sq.cat[j] {
-			fn(id)
+}
+
+// unionPostings returns the ascending union of the posting lists of ids:
+// a single list as it is, several merged in rounds of pairs into the
+// scratch buffers.
+func (ix *Index) unionPostings(ids []uint32, scr *scoredScratch) []uint32 {
+	lists := scr.lists[:0]
+	total := 0
+	for _, id := range ids {
+		if l := ix.post[id]; len(l) > 0 {
+			lists = append(lists, l)
+			total += len(l)
 		}
 	}
-	if j > 0 {
-		for id := range sq.cat[j-1] {
-			fn(id)
+	scr.lists = lists
+	switch len(lists) {
+	case 0:
+		return nil
+	case 1:
+		return lists[0]
+	}
+	if len(lists) > 16 && total < 256 {
+		u := scr.bufB[:0]
+		for _, l := range lists {
+			u = append(u, l...)
+		}
+		slices.Sort(u)
+		u = slices.Compact(u)
+		scr.bufB = u
+		return u
+	}
+	// Pairwise rounds: each merges two lists into a fresh slice of the
+	// arena, so a round reads what the previous one wrote.
+	arena := scr.arena[:0]
+	for len(lists) > 1 {
+		next := lists[:0:0]
+		for i := 0; i+1 < len(lists); i += 2 {
+			start := len(arena)
+			arena = mergeUnion(arena, lists[i], lists[i+1])
+			next = append(next, arena[start:len(arena):len(arena)])
+		}
+		if len(lists)%2 == 1 {
+			next = append(next, lists[len(lists)-1])
+		}
+		lists = next
+	}
+	scr.arena = arena
+	return lists[0]
+}
+
+// mergeUnion appends the union of the ascending lists a and b to dst.
+func mergeUnion(dst, a, b []uint32) []uint32 {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			dst = append(dst, a[i])
+			i++
+		case a[i] > b[j]:
+			dst = append(dst, b[j])
+			j++
+		default:
+			dst = append(dst, a[i])
+			i++
+			j++
 		}
 	}
-	for s := range sq.splits[j] {
-		for id := range sq.splits[j][s].a {
-			fn(id)
-		}
-	}
+	dst = append(dst, a[i:]...)
+	return append(dst, b[j:]...)
 }
 
 // scoredCandidates returns the name strings to score, ascending, each
@@ -518,75 +588,103 @@ func (ix *Index) scoredCandidates(sq *scoredQuery, minScore float64, scr *scored
 	if rem[0] < target {
 		return ix.completeCandidates(sq, scr)
 	}
-	cands, acc := scr.bufA[:0], scr.acc[:0]
+	// A complete match (every word that is not optional paired) earns up
+	// to maxBonus more: a candidate holding all those words is kept on
+	// that account too. cnt counts the non-optional words it holds, and
+	// needed[i] those among order[i:].
+	needed := make([]int, m+1)
+	for i := m - 1; i >= 0; i-- {
+		needed[i] = needed[i+1]
+		if sq.opt&(1<<order[i]) == 0 {
+			needed[i]++
+		}
+	}
+	bonus := maxBonus(sq.lambda)
+	cands, acc, cnt := scr.bufA[:0], scr.acc[:0], scr.cnt[:0]
 	i := 0
 	for ; i < m && rem[i] >= target; i++ {
 		j := order[i]
-		u := scr.bufB[:0]
-		sq.unitTokens(j, func(id uint32) { u = append(u, ix.post[id]...) })
-		slices.Sort(u)
-		u = slices.Compact(u)
-		scr.bufB = u
-		cands, acc = mergeGain(cands, acc, u, gain[j], &scr.bufC, &scr.acc2)
-		scr.bufC, scr.acc2 = scr.bufA, scr.acc
-		scr.bufA, scr.acc = cands, acc
+		u := ix.unionPostings(sq.units[j], scr)
+		var inc uint8
+		if sq.opt&(1<<j) == 0 {
+			inc = 1
+		}
+		cands, acc, cnt = mergeGain(cands, acc, cnt, u, gain[j], inc, scr)
 	}
 	for ; i < m && len(cands) > 0; i++ {
 		// Drop what cannot reach the target any more, then credit word
 		// order[i] to the candidates that hold a partner of it.
-		cands, acc = keepReaching(cands, acc, target-rem[i])
+		cands, acc, cnt = keepReaching(cands, acc, cnt, target-rem[i], needed[0]-needed[i], target-rem[i]-bonus)
 		j := order[i]
+		var inc uint8
+		if sq.opt&(1<<j) == 0 {
+			inc = 1
+		}
+		if ix.postingSize(sq.units[j]) > 16*len(cands) {
+			// Cheaper to credit every candidate than to look: the gain
+			// stays an upper bound.
+			for k := range acc {
+				acc[k] += gain[j]
+				cnt[k] += inc
+			}
+			continue
+		}
 		if cap(scr.has) < len(cands) {
 			scr.has = make([]bool, len(cands), 2*len(cands))
 		}
 		has := scr.has[:len(cands)]
 		clear(has)
-		sq.unitTokens(j, func(id uint32) { markHeld(cands, ix.post[id], has) })
+		for _, id := range sq.units[j] {
+			markHeld(cands, ix.post[id], has)
+		}
 		for k := range cands {
 			if has[k] {
 				acc[k] += gain[j]
+				cnt[k] += inc
 			}
 		}
 	}
-	cands, acc = keepReaching(cands, acc, target)
-	scr.bufA, scr.acc = cands, acc
+	cands, acc, cnt = keepReaching(cands, acc, cnt, target, needed[0], target-bonus)
+	scr.bufA, scr.acc, scr.cnt = cands, acc, cnt
 	return cands
 }
 
-// mergeGain merges the ascending lists cands (with gains acc) and u,
-// adding g to the gain of every name string of u, into the buffers.
-func mergeGain(cands []uint32, acc []float64, u []uint32, g float64, bufN *[]uint32, bufG *[]float64) ([]uint32, []float64) {
-	out, og := (*bufN)[:0], (*bufG)[:0]
+// mergeGain merges the ascending candidates (with their gains and counts)
+// and the list u, adding g and inc to every name string of u, through the
+// scratch buffers.
+func mergeGain(cands []uint32, acc []float64, cnt []uint8, u []uint32, g float64, inc uint8, scr *scoredScratch) ([]uint32, []float64, []uint8) {
+	out, og, oc := scr.bufC[:0], scr.acc2[:0], scr.cnt2[:0]
 	a, b := 0, 0
 	for a < len(cands) || b < len(u) {
 		switch {
 		case b == len(u) || a < len(cands) && cands[a] < u[b]:
-			out, og = append(out, cands[a]), append(og, acc[a])
+			out, og, oc = append(out, cands[a]), append(og, acc[a]), append(oc, cnt[a])
 			a++
 		case a == len(cands) || u[b] < cands[a]:
-			out, og = append(out, u[b]), append(og, g)
+			out, og, oc = append(out, u[b]), append(og, g), append(oc, inc)
 			b++
 		default:
-			out, og = append(out, cands[a]), append(og, acc[a]+g)
+			out, og, oc = append(out, cands[a]), append(og, acc[a]+g), append(oc, cnt[a]+inc)
 			a++
 			b++
 		}
 	}
-	*bufN, *bufG = out, og
-	return out, og
+	scr.bufC, scr.acc2, scr.cnt2 = cands, acc, cnt
+	return out, og, oc
 }
 
-// keepReaching keeps the candidates whose gain is at least need, in
-// place.
-func keepReaching(cands []uint32, acc []float64, need float64) ([]uint32, []float64) {
+// keepReaching keeps, in place, the candidates whose gain is at least
+// need, and those holding complete non-optional words whose gain is at
+// least needComplete (they may earn the completeness term).
+func keepReaching(cands []uint32, acc []float64, cnt []uint8, need float64, complete int, needComplete float64) ([]uint32, []float64, []uint8) {
 	n := 0
 	for k := range cands {
-		if acc[k] >= need {
-			cands[n], acc[n] = cands[k], acc[k]
+		if acc[k] >= need || int(cnt[k]) >= complete && acc[k] >= needComplete {
+			cands[n], acc[n], cnt[n] = cands[k], acc[k], cnt[k]
 			n++
 		}
 	}
-	return cands[:n], acc[:n]
+	return cands[:n], acc[:n], cnt[:n]
 }
 
 // markHeld sets has[k] for every cands[k] in the ascending list post,
@@ -637,24 +735,23 @@ func markHeld(cands, post []uint32, has []bool) {
 // rarest word first, skipping words whose lists would cost far more than
 // the candidates left (scoring checks them anyway).
 func (ix *Index) completeCandidates(sq *scoredQuery, scr *scoredScratch) []uint32 {
-	m := len(sq.words)
 	type wordSize struct{ j, size int }
-	sizes := make([]wordSize, m)
-	for j := range sizes {
-		n := 0
-		sq.unitTokens(j, func(id uint32) { n += len(ix.post[id]) })
-		sizes[j] = wordSize{j, n}
+	var sizes []wordSize
+	for j := range sq.words {
+		if sq.opt&(1<<j) == 0 { // optional words need no partner
+			sizes = append(sizes, wordSize{j, ix.postingSize(sq.units[j])})
+		}
+	}
+	if len(sizes) == 0 {
+		return nil
 	}
 	slices.SortStableFunc(sizes, func(a, b wordSize) int { return a.size - b.size })
-	cands := scr.bufA[:0]
-	sq.unitTokens(sizes[0].j, func(id uint32) { cands = append(cands, ix.post[id]...) })
-	slices.Sort(cands)
-	cands = slices.Compact(cands)
+	cands := append(scr.bufA[:0], ix.unionPostings(sq.units[sizes[0].j], scr)...)
 	for _, ws := range sizes[1:] {
 		if len(cands) == 0 {
 			break
 		}
-		if ws.size > 32*len(cands) {
+		if ws.size > 16*len(cands) {
 			continue
 		}
 		if cap(scr.has) < len(cands) {
@@ -662,7 +759,9 @@ func (ix *Index) completeCandidates(sq *scoredQuery, scr *scoredScratch) []uint3
 		}
 		has := scr.has[:len(cands)]
 		clear(has)
-		sq.unitTokens(ws.j, func(id uint32) { markHeld(cands, ix.post[id], has) })
+		for _, id := range sq.units[ws.j] {
+			markHeld(cands, ix.post[id], has)
+		}
 		n := 0
 		for k := range cands {
 			if has[k] {
@@ -674,6 +773,15 @@ func (ix *Index) completeCandidates(sq *scoredQuery, scr *scoredScratch) []uint3
 	}
 	scr.bufA = cands
 	return cands
+}
+
+// postingSize is the total length of the posting lists of ids.
+func (ix *Index) postingSize(ids []uint32) int {
+	n := 0
+	for _, id := range ids {
+		n += len(ix.post[id])
+	}
+	return n
 }
 
 // scoreName scores name string ns: its edges, then the best pairing.
@@ -711,10 +819,10 @@ func (ix *Index) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, floor
 	if len(edges) == 0 {
 		return evaluation{}, false
 	}
-	sh := nameShape{m: len(sq.words), n: len(words), qLegal: sq.legal, qMiss: sq.miss, lambda: sq.lambda}
+	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
 	for k, id := range words {
-		if isLegalToken(ix.d.Token(id)) {
-			sh.kLegal |= 1 << k
+		if optionalWord(ix.d.Token(id)) {
+			sh.kOpt |= 1 << k
 		}
 	}
 	if quickBound(&sh, edges) < floor {
@@ -727,15 +835,14 @@ func (ix *Index) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, floor
 
 // nameShape is the shape of the query against a name string of words.
 func (ix *Index) nameShape(sq *scoredQuery, words []uint32, scr *scoredScratch) nameShape {
-	sh := nameShape{m: len(sq.words), n: len(words), qLegal: sq.legal, qMiss: sq.miss, lambda: sq.lambda}
+	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
 	scr.kMiss = scr.kMiss[:0]
 	for k, id := range words {
-		if isLegalToken(ix.d.Token(id)) {
-			sh.kLegal |= 1 << k
-			scr.kMiss = append(scr.kMiss, legalMissCost)
-			continue
+		t := ix.d.Token(id)
+		if optionalWord(t) {
+			sh.kOpt |= 1 << k
 		}
-		scr.kMiss = append(scr.kMiss, recordMiss(ix.d.Token(id), wordWeight(int(ix.sc.df[id]), sq.n), sq.lambda))
+		scr.kMiss = append(scr.kMiss, recordMiss(t, wordWeight(int(ix.sc.df[id]), sq.n), sq.lambda))
 	}
 	sh.kMiss = scr.kMiss
 	return sh

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -74,12 +73,11 @@ var model = modelParams{
 }
 
 const (
-	// legalMismatchCost is the cost of two different legal forms paired.
-	legalMismatchCost = 1.0
-	// legalMissCost is the cost of a legal form on one side only.
-	legalMissCost = 0.3
-	// legalMaxValue caps what two equal legal forms bring.
-	legalMaxValue = 1.0
+	// optionalMissCost is the cost of an optional word (a legal form or
+	// an initial, tokInfo.optional) on one side only.
+	optionalMissCost = 0.3
+	// optionalMaxValue caps what two equal optional words bring.
+	optionalMaxValue = 1.0
 	// joinSim multiplies the similarity of a word matched against two
 	// joined words (Aliakbar, Ali Akbar).
 	joinSim = 0.97
@@ -100,22 +98,18 @@ func wordWeight(f, n int) float64 {
 	return math.Log(float64(n+1) / float64(min(f, n)+1))
 }
 
-// initialMissCost is the cost of a one-letter word (an initial) without
-// a partner: lists and customers write initials or leave them out at will.
-const initialMissCost = 0.3
-
 // queryMiss is the cost of query word t of weight w left unpaired.
 func queryMiss(t string, w, lambda float64) float64 {
-	if utf8.RuneCountInString(t) == 1 {
-		return initialMissCost
+	if optionalWord(t) {
+		return optionalMissCost
 	}
 	return model.QueryMiss + model.QueryMissRare*w/lambda
 }
 
 // recordMiss is the cost of record word t of weight w left unpaired.
 func recordMiss(t string, w, lambda float64) float64 {
-	if utf8.RuneCountInString(t) == 1 {
-		return initialMissCost
+	if optionalWord(t) {
+		return optionalMissCost
 	}
 	return model.RecordMiss + model.RecordMissRare*w/lambda
 }
@@ -179,7 +173,7 @@ func (e *edge) kmask() uint64 {
 // besides the chosen edges.
 type nameShape struct {
 	m, n           int    // query words, record words (each ≤ maxScoredWords)
-	qLegal, kLegal uint64 // which of them are legal forms
+	qOpt, kOpt     uint64 // which of them are optional (tokInfo.optional)
 	qMiss, kMiss   []float64
 	lambda         float64
 }
@@ -206,7 +200,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		logit += e.value
 		qCov |= e.qmask()
 		kCov |= e.kmask()
-		if e.kind != kindLegal && !(e.kind == kindExact && sh.qLegal&e.qmask() != 0) {
+		if sh.qOpt&e.qmask() == 0 {
 			sMin = min(sMin, e.sim)
 		}
 		if e.kind != kindExact || e.q1 >= 0 || e.k1 >= 0 {
@@ -219,7 +213,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 			continue
 		}
 		logit -= sh.qMiss[j]
-		if sh.qLegal&(1<<j) != 0 {
+		if sh.qOpt&(1<<j) != 0 {
 			allExact = false
 		} else {
 			complete = false
@@ -230,7 +224,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 			continue
 		}
 		logit -= sh.kMiss[k]
-		if sh.kLegal&(1<<k) != 0 {
+		if sh.kOpt&(1<<k) != 0 {
 			allExact = false
 		} else {
 			complete = false
@@ -268,14 +262,9 @@ func logitFloor(minScore float64) float64 {
 	return scoreTemperature*math.Log(p/(1-p)) - 1e-9
 }
 
-// legalValue is what an edge between legal forms brings: little when they
-// agree, a small cost when they differ.
-func legalValue(kind uint8, w float64) float64 {
-	if kind == kindLegal {
-		return -legalMismatchCost
-	}
-	return min(w, legalMaxValue)
-}
+// optionalValue is what two equal optional words bring: little, since a
+// legal form or an initial says little about whom a name names.
+func optionalValue(w float64) float64 { return min(w, optionalMaxValue) }
 
 // maxBonus is the most the completeness term can add.
 func maxBonus(lambda float64) float64 { return lambda }
@@ -346,7 +335,7 @@ func quickBound(sh *nameShape, edges []edge) float64 {
 	}
 	all := uint64(1)<<sh.m - 1
 	kAll := uint64(1)<<sh.n - 1
-	if (has|sh.qLegal)&all == all && (kTouched|sh.kLegal)&kAll == kAll {
+	if (has|sh.qOpt)&all == all && (kTouched|sh.kOpt)&kAll == kAll {
 		b += maxBonus(sh.lambda)
 	}
 	return b
@@ -435,7 +424,7 @@ func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64, canComplete
 		ps.dfs(j+1, qCov|e.qmask(), kCov|e.kmask(), partial+e.value, canComplete)
 		ps.stack = ps.stack[:len(ps.stack)-1]
 	}
-	ps.dfs(j+1, qCov, kCov, partial-sh.qMiss[j], canComplete && sh.qLegal&(1<<j) != 0)
+	ps.dfs(j+1, qCov, kCov, partial-sh.qMiss[j], canComplete && sh.qOpt&(1<<j) != 0)
 }
 
 // buildReason writes the pairing best of a name string for people and

@@ -14,20 +14,19 @@ import (
 // only in how they find the words worth asking about.
 
 // Kinds of pair, from the closest to the loosest. A word pair has one of
-// the first six; a pair that joins two words of one side has kindJoined.
+// the first five; a pair that joins two words of one side has kindJoined.
 const (
 	kindExact    uint8 = iota + 1 // the same word
 	kindVariant                   // two spellings of one name (normalize/namevariants.txt)
 	kindEdit                      // within the fuzzy edit radius, as in strict mode
 	kindSound                     // the same sound key
 	kindSkeleton                  // the same consonant skeleton
-	kindLegal                     // two different legal forms
 	kindJoined                    // one word against two adjacent words of the other side
 )
 
 var kindNames = [...]string{
 	kindExact: "exact", kindVariant: "variant", kindEdit: "edit", kindSound: "sound",
-	kindSkeleton: "skeleton", kindLegal: "legal_form", kindJoined: "joined",
+	kindSkeleton: "skeleton", kindJoined: "joined",
 }
 
 func kindName(k uint8) string {
@@ -50,10 +49,22 @@ type tokInfo struct {
 	class       int32 // given-name variant class, 0 for none
 	legal       bool  // a canonical legal-form token
 	digit       bool  // holds a digit: pairs only exactly
+	// optional: a legal form or an initial, which names write or leave
+	// out at will; it does not count towards a complete match.
+	optional bool
+}
+
+// optionalWord reports whether token t is optional (tokInfo.optional).
+func optionalWord(t string) bool {
+	if normalize.IsLegalForm(t) {
+		return true
+	}
+	r, n := utf8.DecodeRuneInString(t)
+	return n == len(t) && unicode.IsLetter(r)
 }
 
 func newTokInfo(s string) tokInfo {
-	t := tokInfo{text: s, legal: normalize.IsLegalForm(s)}
+	t := tokInfo{text: s, legal: normalize.IsLegalForm(s), optional: optionalWord(s)}
 	if t.legal {
 		return t
 	}
@@ -82,19 +93,13 @@ type partner struct {
 // the variant table; at fuzzy 1 and 2 also within the edit radius of
 // strict mode, or sharing a sound key or a consonant skeleton. Two words
 // of different variant classes never pair (Hassan, Hussein), nor do words
-// with digits unless equal. Canonical legal forms pair only with legal
-// forms (kindLegal when they differ, which costs a little).
+// with digits or canonical legal forms unless equal: two different legal
+// forms are each a word without a partner, which costs a little.
 func relate(q, t *tokInfo, fuzzy int) (partner, bool) {
 	if q.text == t.text {
 		return partner{sim: 1, kind: kindExact}, true
 	}
-	if q.legal || t.legal {
-		if q.legal && t.legal {
-			return partner{kind: kindLegal}, true
-		}
-		return partner{}, false
-	}
-	if q.digit || t.digit {
+	if q.legal || t.legal || q.digit || t.digit {
 		return partner{}, false
 	}
 	if q.class != 0 && t.class != 0 {

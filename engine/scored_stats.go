@@ -24,7 +24,6 @@ type scoredStats struct {
 	sound map[string][]uint32
 	skel  map[string][]uint32
 	class map[int32][]uint32
-	legal []uint32 // canonical legal-form tokens
 	// stamp is scratch for counting a record's distinct tokens.
 	stamp []uint32
 }
@@ -57,7 +56,6 @@ func (ix *Index) ensureScored() *scoredStats {
 	sc.sound = make(map[string][]uint32)
 	sc.skel = make(map[string][]uint32)
 	sc.class = make(map[int32][]uint32)
-	sc.legal = nil
 	for id := range n {
 		if len(ix.post[id]) > 0 {
 			sc.key(ix, uint32(id))
@@ -84,8 +82,7 @@ func (sc *scoredStats) key(ix *Index, id uint32) {
 	sc.keyed[id] = true
 	tok := ix.d.Token(id)
 	if normalize.IsLegalForm(tok) {
-		sc.legal = append(sc.legal, id)
-		return
+		return // pairs only exactly
 	}
 	if c := normalize.Variants().Class(tok); c != 0 {
 		sc.class[c] = append(sc.class[c], id)
