@@ -105,7 +105,7 @@ func (s *Screener) query(row *Row) (engine.Query, *Reject) {
 	}
 	kind, ok := parseType(row.Type, s.DefaultKind)
 	if !ok {
-		return reject(FieldType, row.Type, fmt.Sprintf("%q is not individual, entity or any", row.Type))
+		return reject(FieldType, row.Type, fmt.Sprintf("%s is not individual, entity or any", engine.QuoteValue(row.Type)))
 	}
 	q := engine.Query{Kind: kind, Names: row.Name, Fuzzy: s.Fuzzy, Sources: s.Sources, Limit: s.Limit}
 	if kind == engine.Entity {
@@ -115,9 +115,13 @@ func (s *Screener) query(row *Row) (engine.Query, *Reject) {
 	if q.DOB, err = normalizeDOB(row.DOB); err != nil {
 		return reject(FieldDOB, row.DOB, err.Error())
 	}
-	if q.Gender, ok = normalizeGender(row.Gender); !ok {
-		return reject(FieldGender, row.Gender, fmt.Sprintf("%q is not male or female", row.Gender))
+	// Gender has no book layer: the engine's rule (male, female, m, f in
+	// any case; empty for no filter) applies as is, so a value such as
+	// "unknown" rejects the row instead of screening it unfiltered.
+	if _, err := engine.ParseGender(row.Gender); err != nil {
+		return reject(FieldGender, row.Gender, paramMsg(err))
 	}
+	q.Gender = row.Gender
 	if q.Citizenship, err = normalizeCitizenship(row.Citizenship); err != nil {
 		return reject(FieldCitizenship, row.Citizenship, err.Error())
 	}
@@ -162,6 +166,16 @@ func parseType(s string, def engine.Kind) (engine.Kind, bool) {
 	return kind, ok
 }
 
+// paramMsg is the message of the engine's *ParamError, without the
+// parameter name the reject's field already gives.
+func paramMsg(err error) string {
+	var pe *engine.ParamError
+	if errors.As(err, &pe) {
+		return pe.Msg
+	}
+	return err.Error()
+}
+
 // normalizeDOB turns the date spellings of customer books into the API's
 // dd/mm/yyyy with 00 for unknown parts: dd/mm/yyyy, d.m.yyyy,
 // yyyy-mm-dd (with a time after it, as spreadsheets export), mm/yyyy and
@@ -177,7 +191,7 @@ func normalizeDOB(s string) (string, error) {
 		s = s[:i] // 1960-03-12T00:00:00, 1960-03-12 00:00:00
 	}
 	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '.' || r == '-' })
-	bad := fmt.Errorf("%q is not a date (dd/mm/yyyy or yyyy-mm-dd)", s)
+	bad := fmt.Errorf("%s is not a date (dd/mm/yyyy or yyyy-mm-dd)", engine.QuoteValue(s))
 	for _, p := range parts {
 		if p == "" || len(p) > 4 || !digits(p) {
 			return "", bad
@@ -204,7 +218,7 @@ func normalizeDOB(s string) (string, error) {
 		// The engine's message quotes the date as rewritten; the book's
 		// spelling is what a reader of the rejects file looks for.
 		why := strings.TrimPrefix(err.Error(), strconv.Quote(out)+": ")
-		return "", fmt.Errorf("%q is not a valid date (%s)", s, why)
+		return "", fmt.Errorf("%s is not a valid date (%s)", engine.QuoteValue(s), why)
 	}
 	return out, nil
 }
@@ -225,25 +239,12 @@ func pad2(s string) string {
 	return s
 }
 
-// normalizeGender reads male and female in the ways books write them;
-// values that say nothing (unknown, other, n/a) set no filter.
-func normalizeGender(s string) (string, bool) {
-	switch headerKey(s) {
-	case "":
-		return "", true
-	case "male", "m", "man", "masculine":
-		return "male", true
-	case "female", "f", "woman", "w", "feminine":
-		return "female", true
-	case "unknown", "u", "other", "o", "x", "na", "none", "unspecified", "diverse", "d":
-		return "", true
-	}
-	return "", false
-}
-
-// normalizeCitizenship reads a country code or an English country name.
-// A customer with several citizenships (RU;CY) gets no filter: the filter
-// takes one country and would hide a record listed under the other.
+// normalizeCitizenship reads what books write in a citizenship column: a
+// two-letter code, read by the engine's rule (engine.ParseCitizenship:
+// ISO 3166-1 alpha-2, UK and EL as GB and GR, XK), or an English country
+// name or nationality (country.Code). A customer with several
+// citizenships (RU;CY) gets no filter: the filter takes one country and
+// would hide a record listed under the other.
 func normalizeCitizenship(s string) (string, error) {
 	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == ',' || r == '/' || r == '|' })
 	var codes []string
@@ -252,9 +253,17 @@ func normalizeCitizenship(s string) (string, error) {
 		if p == "" {
 			continue
 		}
-		c, ok := country.Code(p)
-		if !ok {
-			return "", fmt.Errorf("%q is not an ISO 3166-1 country code or country name", p)
+		var c string
+		if len(p) == 2 {
+			var err error
+			if c, err = engine.ParseCitizenship(p); err != nil {
+				return "", errors.New(paramMsg(err))
+			}
+		} else {
+			var ok bool
+			if c, ok = country.Code(p); !ok {
+				return "", fmt.Errorf("%s is not an ISO 3166-1 country code or country name", engine.QuoteValue(p))
+			}
 		}
 		if !slices.Contains(codes, c) {
 			codes = append(codes, c)

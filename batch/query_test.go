@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/engine"
@@ -33,23 +34,15 @@ func TestNormalizeDOB(t *testing.T) {
 	}
 }
 
-func TestNormalizeGenderAndCitizenship(t *testing.T) {
-	genders := map[string]string{"": "", "M": "male", "male": "male", "F": "female", "Female": "female", "unknown": "", "X": "", "n/a": ""}
-	for in, want := range genders {
-		if got, ok := normalizeGender(in); !ok || got != want {
-			t.Errorf("normalizeGender(%q) = %q, %v; want %q", in, got, ok, want)
-		}
-	}
-	if _, ok := normalizeGender("robot"); ok {
-		t.Error("normalizeGender accepted robot")
-	}
-	cits := map[string]string{"": "", "ru": "RU", " DE ": "DE", "Germany": "DE", "Russian Federation": "RU", "RU; CY": "", "RU, Russia": "RU"}
+func TestNormalizeCitizenship(t *testing.T) {
+	cits := map[string]string{"": "", "ru": "RU", " DE ": "DE", "Germany": "DE", "Russian Federation": "RU", "RU; CY": "", "RU, Russia": "RU",
+		"UK": "GB", "uk": "GB", "EL": "GR", "XK": "XK", "GB; UK": "GB"}
 	for in, want := range cits {
 		if got, err := normalizeCitizenship(in); err != nil || got != want {
 			t.Errorf("normalizeCitizenship(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"XX", "Atlantis", "RU;XX"} {
+	for _, bad := range []string{"XX", "Atlantis", "RU;XX", "ZZ", "EU"} {
 		if _, err := normalizeCitizenship(bad); err == nil {
 			t.Errorf("normalizeCitizenship(%q) accepted", bad)
 		}
@@ -83,6 +76,14 @@ func TestScreenFilters(t *testing.T) {
 		{"dob keeps", Row{Name: "Maria Ivanova", Type: "individual", DOB: "1960-05-01"}, []string{"P2"}, ""},
 		{"dob drops", Row{Name: "Maria Ivanova", Type: "individual", DOB: "1961"}, nil, ""},
 		{"gender drops", Row{Name: "Maria Ivanova", Type: "individual", Gender: "m"}, nil, ""},
+		{"gender keeps", Row{Name: "Maria Ivanova", Type: "individual", Gender: "F"}, []string{"P2"}, ""},
+		// A gender the filter cannot use rejects the row: it is never
+		// screened unfiltered behind the user's back.
+		{"unknown gender rejects", Row{Name: "Maria Ivanova", Type: "individual", Gender: "unknown"}, nil, FieldGender},
+		{"x gender rejects", Row{Name: "Maria Ivanova", Type: "individual", Gender: "x"}, nil, FieldGender},
+		{"UK is GB", Row{Name: "Maria Ivanova", Type: "individual", Citizenship: "UK"}, nil, ""},
+		{"XX rejects", Row{Name: "Maria Ivanova", Type: "individual", Citizenship: "XX"}, nil, FieldCitizenship},
+		{"33 words rejects", Row{Name: strings.Repeat("maria ", 33), Type: "individual"}, nil, FieldName},
 		{"country name keeps", Row{Name: "Maria Ivanova", Type: "individual", Citizenship: "Russia"}, []string{"P2"}, ""},
 		{"country drops", Row{Name: "Maria Ivanova", Type: "individual", Citizenship: "FR"}, nil, ""},
 		{"default kind any filters too", Row{Name: "Maria Ivanova", DOB: "1961"}, nil, ""},

@@ -7,10 +7,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agnivade/levenshtein"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/amlscreen/amlscreen/country"
+	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -96,12 +96,30 @@ func lengthCap(n int) int {
 
 const letters = "abcdefghijklmnopqrstuvwxyz"
 
-// typoOnce applies one random edit (substitution, insertion or deletion)
+// typoOnce applies one random edit (substitution, insertion, deletion or a
+// swap of two adjacent letters, each one edit of the fuzzy rule)
 // to w, never shortening it below three runes.
 func typoOnce(r *rand.Rand, w []rune) []rune {
-	op := r.IntN(3)
+	op := r.IntN(4)
 	if op == 2 && len(w) <= 3 {
 		op = r.IntN(2)
+	}
+	if op == 3 {
+		// A swap of two different adjacent letters; a word without one
+		// gets a substitution instead.
+		var at []int
+		for i := 0; i+1 < len(w); i++ {
+			if w[i] != w[i+1] {
+				at = append(at, i)
+			}
+		}
+		if len(at) > 0 {
+			i := at[r.IntN(len(at))]
+			w = slices.Clone(w)
+			w[i], w[i+1] = w[i+1], w[i]
+			return w
+		}
+		op = 0
 	}
 	pos := r.IntN(len(w))
 	c := rune(letters[r.IntN(len(letters))])
@@ -152,7 +170,7 @@ func typo(edits int) perturbation {
 				if legal[i] {
 					continue
 				}
-				d := levenshtein.ComputeDistance(units[i][0], out[i][0])
+				d := dict.EditDistance(units[i][0], out[i][0])
 				n := min(utf8.RuneCountInString(units[i][0]), utf8.RuneCountInString(out[i][0]))
 				ok = ok && d <= lengthCap(n)
 				total += d

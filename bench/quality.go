@@ -13,8 +13,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/agnivade/levenshtein"
-
+	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
@@ -773,7 +772,7 @@ func pairs(f int, q, t string) bool {
 	if k == 0 || abs(len([]rune(q))-len([]rune(t))) > k {
 		return false
 	}
-	return levenshtein.ComputeDistance(q, t) <= k
+	return dict.EditDistance(q, t) <= k
 }
 
 func abs(x int) int {

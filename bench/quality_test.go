@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agnivade/levenshtein"
-
 	"github.com/amlscreen/amlscreen/convert"
+	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -260,7 +259,7 @@ func TestTypoDistance(t *testing.T) {
 				}
 				d := 0
 				for i := range orig {
-					d += levenshtein.ComputeDistance(orig[i], got[i])
+					d += dict.EditDistance(orig[i], got[i])
 				}
 				if d != edits {
 					t.Errorf("%q → %q: %d edits, want %d", rec.Name, q, d, edits)

@@ -117,6 +117,29 @@ func Code(s string) (string, bool) {
 	return c, ok
 }
 
+// codeAliases are two-letter codes in common use that ISO 3166-1 does not
+// assign to the country they mean: UK (the United Kingdom's ccTLD, GB in
+// ISO) and EL (Greece in the European Union's usage, GR in ISO).
+var codeAliases = map[string]string{"UK": "GB", "EL": "GR"}
+
+// ParseCode reads a two-letter country code as a filter value: an
+// assigned ISO 3166-1 alpha-2 code, XK (Kosovo, user-assigned but what
+// every list uses) or an alias of codeAliases, in any case, surrounding
+// spaces ignored. It returns the upper-case ISO code. Unlike Code it reads
+// no country names, and it refuses unassigned codes (XX, ZZ).
+func ParseCode(s string) (string, bool) {
+	once.Do(load)
+	s = strings.TrimSpace(s)
+	if len(s) != 2 {
+		return "", false
+	}
+	u := strings.ToUpper(s)
+	if c, ok := codeAliases[u]; ok {
+		return c, true
+	}
+	return u, codes[u]
+}
+
 // Key folds a country name to its lookup key: lower case without
 // diacritics, dots and apostrophes dropped (so "U.K." is "uk"), other
 // punctuation turned into spaces, "&" read as "and", and a leading "the"

@@ -76,3 +76,23 @@ func TestCodeConcurrently(t *testing.T) {
 		<-done
 	}
 }
+
+// TestParseCode: the citizenship filter takes assigned codes, XK and the
+// aliases UK and EL, in any case; unassigned codes and names are refused.
+func TestParseCode(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"GB", "GB", true}, {"gb", "GB", true}, {"Gb", "GB", true}, {" ru ", "RU", true},
+		{"UK", "GB", true}, {"uk", "GB", true}, {"EL", "GR", true}, {"el", "GR", true},
+		{"XK", "XK", true}, {"xk", "XK", true},
+		{"XX", "", false}, {"ZZ", "", false}, {"EU", "", false}, {"AN", "", false},
+		{"", "", false}, {"G", "", false}, {"GBR", "", false}, {"Germany", "", false}, {"1A", "", false},
+	} {
+		got, ok := ParseCode(tt.in)
+		if ok != tt.ok || (ok && got != tt.want) {
+			t.Errorf("ParseCode(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -113,6 +113,10 @@ func forEachGram(s string, fn func(a, b rune)) {
 	fn(prev, padEnd)
 }
 
+// maxGramsLost is the most padded-bigram occurrences one edit destroys: a
+// swap of two adjacent runes (see Lookup).
+const maxGramsLost = 3
+
 // counters is scratch space for one look-up: a hit count per token id and
 // the ids touched, so that resetting costs only what was used.
 type counters struct {
@@ -122,12 +126,26 @@ type counters struct {
 }
 
 // Lookup calls fn for every indexed token within radius edits of q (q
-// itself included when it is indexed), with its distance.
+// itself included when it is indexed), with its distance. Edits are those
+// of Distance: insertions, deletions, substitutions and swaps of two
+// adjacent runes.
 //
-// Candidates come from the n-gram index: an edit destroys at most two of
-// q's padded bigrams, so a token within r edits shares at least
-// distinct(q) − 2r of them. Survivors are verified with a bounded
-// Levenshtein distance.
+// Candidates come from the bigram index, and the filter is lossless. Pad q
+// with a start and an end sentinel; its padded bigrams are the pairs of
+// neighbouring runes, len(q)+1 occurrences. One edit destroys at most three
+// of those occurrences and leaves every other one in place:
+//
+//   - an insertion between x and y destroys the occurrence (x, y): 1;
+//   - a deletion of y in x y z destroys (x, y) and (y, z): 2;
+//   - a substitution of y in x y z destroys (x, y) and (y, z): 2;
+//   - a swap of y and z in x y z w destroys (x, y), (y, z) and (z, w): 3.
+//
+// (The occurrences it creates can only help.) A distinct bigram of q is
+// missing from a token t only when every one of its occurrences was
+// destroyed on the way from q to t, so at most 3r distinct bigrams of q are
+// missing from a token within r edits: it shares at least
+// distinct(q) − 3r of them. Tokens sharing fewer are never within radius;
+// survivors are verified with Distance.
 func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 	if radius == 0 {
 		if id, ok := d.ids[q]; ok && d.indexed[id] {
@@ -158,7 +176,7 @@ func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 		}
 		grams = append(grams, [2]rune{a, b})
 	})
-	threshold := len(grams) - 2*radius
+	threshold := len(grams) - maxGramsLost*radius
 
 	verify := func(id uint32) {
 		c.runes[1] = append(c.runes[1][:0], []rune(d.toks[id])...)
@@ -194,10 +212,19 @@ func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 	}
 }
 
-// Distance returns the Levenshtein distance of a and b (in runes) when it
-// is at most max, and max+1 otherwise. Only a band of width 2·max+1 of the
-// dynamic-programming matrix is computed, and it stops as soon as the band
-// exceeds max.
+// Distance returns the edit distance of a and b (in runes) when it is at
+// most max, and max+1 otherwise. The distance is Damerau–Levenshtein in its
+// optimal-string-alignment form (SEMANTICS.md, fuzzy_search): an
+// insertion, a deletion, a substitution or a swap of two adjacent runes is
+// one edit, and no rune is edited twice ("schmitd"→"schmidt" is 1,
+// "schmtid"→"schmidt" is 2), as Elasticsearch's fuzzy queries count.
+//
+// Only a band of width 2·max+1 of the dynamic-programming matrix is
+// computed, three rows of it at a time, and it stops as soon as a whole row
+// of the band exceeds max: a swap reaches back two rows, but a cell two
+// rows up plus one edit is never below the diagonal cell it would skip
+// (a substitution costs at most one edit too), so no later row can come
+// back under max. It allocates nothing for tokens of up to 63 runes.
 func Distance(a, b []rune, max int) int {
 	if len(a) > len(b) {
 		a, b = b, a
@@ -213,12 +240,12 @@ func Distance(a, b []rune, max int) int {
 		}
 		return 0
 	}
-	var buf [2][64]int
-	var prev, cur []int
+	var buf [3][64]int
+	var prev2, prev, cur []int
 	if len(b)+1 <= 64 {
-		prev, cur = buf[0][:len(b)+1], buf[1][:len(b)+1]
+		prev2, prev, cur = buf[0][:len(b)+1], buf[1][:len(b)+1], buf[2][:len(b)+1]
 	} else {
-		prev, cur = make([]int, len(b)+1), make([]int, len(b)+1)
+		prev2, prev, cur = make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
 	}
 	big := max + 1
 	for j := range prev {
@@ -250,6 +277,13 @@ func Distance(a, b []rune, max int) int {
 			if l := cur[j-1] + 1; l < v {
 				v = l
 			}
+			// A swap: a[i-2] a[i-1] against b[j-1] b[j-2]. Row i-2's band
+			// holds column j-2 whenever row i's holds j.
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				if t := prev2[j-2] + 1; t < v {
+					v = t
+				}
+			}
 			if v > big {
 				v = big
 			}
@@ -264,10 +298,38 @@ func Distance(a, b []rune, max int) int {
 		if rowMin > max {
 			return big
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	if prev[len(b)] > max {
 		return big
 	}
 	return prev[len(b)]
+}
+
+// EditDistance is Distance without a bound, written out plainly over the
+// whole matrix: the rule for code that counts edits outside a look-up
+// (reference matchers, quality benchmarks, typo generators). It allocates.
+func EditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -107,5 +108,49 @@ func BenchmarkApply10k(b *testing.B) {
 		ix := NewIndex(benchData.recs[:min(len(benchData.recs), 50000)])
 		b.StartTimer()
 		ix.Apply(changes)
+	}
+}
+
+// worstQueries are the most expensive checks the limits allow: the
+// commonest words of the database's individuals at fuzzy 2, 32 of them as
+// names (padded with spaces to 512 characters) and as search_all, and
+// fewer (words that rarely meet in one name stop a check early; one common
+// word alone reaches the most records).
+func worstQueries(recs []*record.Record) map[string]Query {
+	words := gen.CommonWords(recs, MaxTextWords)
+	names := strings.Join(words, " ")
+	names += strings.Repeat(" ", max(0, MaxTextRunes-len(names)))
+	return map[string]Query{
+		"names-32-common-fuzzy2":      {Names: names, Fuzzy: 2},
+		"names-8-common-fuzzy2":       {Names: strings.Join(words[:8], " "), Fuzzy: 2},
+		"search_all-32-common-fuzzy2": {SearchAll: strings.Join(words, " "), Fuzzy: 2},
+		"search_all-4-common-fuzzy2":  {SearchAll: strings.Join(words[:4], " "), Fuzzy: 2},
+		"names-2-common-fuzzy2":       {Names: strings.Join(words[:2], " "), Fuzzy: 2},
+		"names-1-common-fuzzy2":       {Names: words[0], Fuzzy: 2},
+		"search_all-1-common-fuzzy2":  {SearchAll: words[0], Fuzzy: 2},
+		"search_all-1-common-fuzzy0":  {SearchAll: words[0]},
+		"names-32-same-fuzzy2":        {Names: strings.TrimSpace(strings.Repeat(words[0]+" ", MaxTextWords)), Fuzzy: 2},
+	}
+}
+
+// BenchmarkWorstQuery times the worst checks the limits allow, one at a
+// time with a free admission slot: what one request can cost.
+//
+//	AMLSCREEN_BENCH_RECORDS=1000000 go test -run '^$' -bench WorstQuery -benchtime 5x ./engine
+func BenchmarkWorstQuery(b *testing.B) {
+	benchSetup(b)
+	for name, q := range worstQueries(benchData.recs) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var hits int
+			for b.Loop() {
+				res, err := benchData.ix.Search(q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				hits = res.Total
+			}
+			b.ReportMetric(float64(hits), "hits")
+		})
 	}
 }

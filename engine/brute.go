@@ -3,8 +3,7 @@ package engine
 import (
 	"sync"
 
-	"github.com/agnivade/levenshtein"
-
+	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -170,14 +169,45 @@ func matchRecord(c *compiled, br *bruteRecord) (best Match, found bool) {
 
 // bestPairing pairs every query token with a different record token, at
 // the least total edits. Record tokens at positions ≥ fuzzyUpTo pair only
-// exactly (search_all's non-name fields). It tries every assignment: clear
-// and exponential, which is what a reference is for.
+// exactly (search_all's non-name fields). It tries every assignment, which
+// is clear and what a reference is for, within bruteStepBudget steps; past
+// them (a long query of repeated words) it answers with the Hungarian
+// method, whose least total is the same.
 func bestPairing(query, tokens []string, fuzzyUpTo, fuzzy int) (pairs []Pair, edits int, ok bool) {
+	if len(tokens) < len(query) {
+		return nil, 0, false
+	}
+	// dist[i][j] is the edits of pairing query[i] with tokens[j], -1 when
+	// they may not pair.
+	dist := make([][]int, len(query))
+	for i, q := range query {
+		dist[i] = make([]int, len(tokens))
+		for j, t := range tokens {
+			limit := 0
+			if j < fuzzyUpTo {
+				limit = allowedEdits(fuzzy, q, t)
+			}
+			d := -1
+			switch {
+			case q == t:
+				d = 0
+			case limit > 0:
+				if e := dict.EditDistance(q, t); e <= limit {
+					d = e
+				}
+			}
+			dist[i][j] = d
+		}
+	}
 	used := make([]bool, len(tokens))
 	cur := make([]Pair, len(query))
-	bestEdits := -1
+	bestEdits, steps := -1, 0
 	var rec func(i, sum int)
 	rec = func(i, sum int) {
+		steps++
+		if bruteStepBudget >= 0 && steps > bruteStepBudget {
+			return
+		}
 		if bestEdits >= 0 && sum >= bestEdits {
 			return
 		}
@@ -187,28 +217,41 @@ func bestPairing(query, tokens []string, fuzzyUpTo, fuzzy int) (pairs []Pair, ed
 			return
 		}
 		for j, t := range tokens {
-			if used[j] {
-				continue
-			}
-			limit := 0
-			if j < fuzzyUpTo {
-				limit = allowedEdits(fuzzy, query[i], t)
-			}
-			d := 0
-			if limit == 0 {
-				if query[i] != t {
-					continue
-				}
-			} else if d = levenshtein.ComputeDistance(query[i], t); d > limit {
+			if used[j] || dist[i][j] < 0 {
 				continue
 			}
 			used[j] = true
-			cur[i] = Pair{Query: query[i], Token: t, Edits: d}
-			rec(i+1, sum+d)
+			cur[i] = Pair{Query: query[i], Token: t, Edits: dist[i][j]}
+			rec(i+1, sum+dist[i][j])
 			used[j] = false
 		}
 	}
-	rec(0, 0)
+	if bruteStepBudget != 0 {
+		rec(0, 0)
+	}
+	if bruteStepBudget == 0 || bruteStepBudget > 0 && steps > bruteStepBudget {
+		n, m := len(query), len(tokens)
+		cost := make([]int, n*m)
+		for i := range n {
+			for j := range m {
+				cost[i*m+j] = forbidden
+				if dist[i][j] >= 0 {
+					cost[i*m+j] = dist[i][j]
+				}
+			}
+		}
+		col := make([]int, n)
+		var a assigner
+		total, ok := a.solve(n, m, cost, col)
+		if !ok {
+			return nil, 0, false
+		}
+		pairs = make([]Pair, n)
+		for i, j := range col {
+			pairs[i] = Pair{Query: query[i], Token: tokens[j], Edits: dist[i][j]}
+		}
+		return pairs, total, true
+	}
 	if bestEdits < 0 {
 		return nil, 0, false
 	}

@@ -31,7 +31,7 @@ func agree(a, b int) bool { return a == 0 || b == 0 || a == b }
 // in its month.
 func ParseQueryDate(s string) (date, error) {
 	if len(s) != 10 || s[2] != '/' || s[5] != '/' {
-		return 0, fmt.Errorf("%q is not dd/mm/yyyy", s)
+		return 0, fmt.Errorf("%s is not dd/mm/yyyy", QuoteValue(s))
 	}
 	d, err1 := strconv.Atoi(s[0:2])
 	m, err2 := strconv.Atoi(s[3:5])

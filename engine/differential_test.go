@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/amlscreen/amlscreen/bench/gen"
 	"github.com/amlscreen/amlscreen/record"
@@ -22,10 +24,14 @@ func diffQueries(recs []*record.Record, n int, seed int64) []Query {
 			DOB:   gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship,
 			Limit: 50,
 		}
+		names := gq.Names
+		if i%4 == 1 {
+			names = swapLetters(rng, names)
+		}
 		if i%10 == 7 {
-			q.SearchAll = gq.Names
+			q.SearchAll = names
 		} else {
-			q.Names = gq.Names
+			q.Names = names
 		}
 		if rng.IntN(8) == 0 {
 			q.Sources = map[string]bool{recs[rng.IntN(len(recs))].SourceID: true}
@@ -33,6 +39,38 @@ func diffQueries(recs []*record.Record, n int, seed int64) []Query {
 		out = append(out, q)
 	}
 	return out
+}
+
+// swapLetters swaps two different adjacent letters in one word of s, the
+// most common typing error, which the fuzzy rule counts as one edit.
+func swapLetters(rng *rand.Rand, s string) string {
+	words := strings.Fields(s)
+	for range 5 {
+		if len(words) == 0 {
+			break
+		}
+		w := []rune(words[rng.IntN(len(words))])
+		var at []int
+		for i := 0; i+1 < len(w); i++ {
+			if w[i] != w[i+1] && unicode.IsLetter(w[i]) && unicode.IsLetter(w[i+1]) {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			continue
+		}
+		k := at[rng.IntN(len(at))]
+		orig := string(w)
+		w[k], w[k+1] = w[k+1], w[k]
+		for j := range words {
+			if words[j] == orig {
+				words[j] = string(w)
+				break
+			}
+		}
+		return strings.Join(words, " ")
+	}
+	return s
 }
 
 func sameAnswer(t *testing.T, q Query, a, b *Result) {
@@ -149,5 +187,54 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 		if ix.Get(base[i*3+1].ID) != nil {
 			t.Fatalf("deleted record %s still there", base[i*3+1].ID)
 		}
+	}
+}
+
+// TestHungarianAgreesWithBrute runs the differential test with the index
+// pairing every candidate by the Hungarian method and the reference
+// enumerating every assignment, so the two algorithms are held to the same
+// answers on the same queries.
+func TestHungarianAgreesWithBrute(t *testing.T) {
+	defer func(p, b int) { pairStepBudget, bruteStepBudget = p, b }(pairStepBudget, bruteStepBudget)
+	pairStepBudget, bruteStepBudget = 0, -1
+	n := 800
+	if testing.Short() {
+		n = 300
+	}
+	recs := generated(1500, 43)
+	agreesWithBrute(t, NewIndex(recs), recs, n, 8)
+}
+
+// TestRepeatedWordsStayPolynomial: 32 copies of a word against a name
+// holding 31 of them has no pairing, and a depth-first search would try
+// every arrangement (31! of them) to find that out. Both matchers answer
+// at once, and alike, with and without a pairing to find.
+func TestRepeatedWordsStayPolynomial(t *testing.T) {
+	name := func(word string, n int) string { return strings.TrimSpace(strings.Repeat(word+" ", n)) }
+	recs := []*record.Record{
+		{ID: "R31", SourceID: "s", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: name("ivan", 31)},
+		{ID: "R32", SourceID: "s", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: name("ivan", 31) + " ivam"},
+		{ID: "R40", SourceID: "s", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: name("ivan", 20) + " " + name("iwan", 20)},
+	}
+	ix, br := NewIndex(recs), NewBrute(recs)
+	for _, q := range []Query{
+		{Names: name("ivan", 32)},
+		{Names: name("ivan", 32), Fuzzy: 1},
+		{Names: name("ivan", 16) + " " + name("ivam", 16), Fuzzy: 1},
+		{SearchAll: name("ivan", 32), Fuzzy: 1},
+	} {
+		a, err := ix.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := br.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameAnswer(t, q, a, b)
+	}
+	res, _ := ix.Search(Query{Names: name("ivan", 32), Fuzzy: 1})
+	if got := hitKeys(res); len(got) != 2 || got[0] != "R32/false/1/0" {
+		t.Errorf("32 ivans at fuzzy 1: %v, want R32 with 1 edit then R40", got)
 	}
 }

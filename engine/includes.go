@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -10,8 +11,12 @@ import (
 // source set: the union of the listed source ids and, for the selector
 // "included", the sources included by default. An empty list means the
 // default. A source id that known does not recognise is a *ParamError
-// naming it.
+// naming it (the first few, each cut short). A list of more than
+// MaxIncludes entries is refused before any is looked up.
 func ResolveIncludes(list string, known func(id string) bool, included []string) (map[string]bool, error) {
+	if n := strings.Count(list, ",") + 1; n > MaxIncludes {
+		return nil, &ParamError{Param: "includes", Msg: fmt.Sprintf("%d entries, more than the %d allowed", n, MaxIncludes)}
+	}
 	set := make(map[string]bool)
 	if strings.TrimSpace(list) == "" {
 		list = "included"
@@ -33,7 +38,17 @@ func ResolveIncludes(list string, known func(id string) bool, included []string)
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, &ParamError{Param: "includes", Msg: fmt.Sprintf("unknown source id %s", strings.Join(unknown, ", "))}
+		unknown = slices.Compact(unknown)
+		const shown = 5
+		names := make([]string, 0, shown)
+		for _, id := range unknown[:min(len(unknown), shown)] {
+			names = append(names, QuoteValue(id))
+		}
+		msg := "unknown source id " + strings.Join(names, ", ")
+		if len(unknown) > shown {
+			msg += fmt.Sprintf(" and %d more", len(unknown)-shown)
+		}
+		return nil, &ParamError{Param: "includes", Msg: msg}
 	}
 	return set, nil
 }

@@ -37,6 +37,12 @@ type Index struct {
 	// search_all candidate.
 	bagPost [][]uint32
 
+	// bagTok holds each record's search_all bag (recordBag) as token ids:
+	// record ord's are bagTok[info[ord].bagOff:bagEnd(ord)], its name-field
+	// tokens first (bagNames of them), so that verifying a search_all
+	// candidate tokenises nothing.
+	bagTok []uint32
+
 	recs []*record.Record // by ordinal; nil once deleted or replaced
 	info []recInfo
 	ids  map[string]uint32
@@ -61,6 +67,8 @@ type recInfo struct {
 	dobOff, citOff uint32
 	dobN, citN     uint16
 	hasCit         bool
+	bagOff         uint32
+	bagNames       uint32 // name-field tokens at the start of the bag
 }
 
 const (
@@ -103,8 +111,12 @@ type prepared struct {
 	bag []uint32
 	// fuzzy holds the name-field tokens among bag, which pair fuzzily.
 	fuzzy []uint32
-	dobs  []date
-	cits  []uint16
+	// bagToks is the whole search_all bag in order (recordBag), name-field
+	// tokens first, bagNames of them.
+	bagToks  []uint32
+	bagNames int
+	dobs     []date
+	cits     []uint16
 }
 
 type preparedName struct {
@@ -153,6 +165,15 @@ func (b *batch) prepare(r *record.Record) {
 		}
 		p.names = append(p.names, pn)
 	}
+	bg := recordBag(r)
+	p.bagNames = len(bg.names)
+	p.bagToks = make([]uint32, 0, bg.size())
+	for _, t := range bg.names {
+		p.bagToks = append(p.bagToks, b.id(t))
+	}
+	for _, t := range bg.others {
+		p.bagToks = append(p.bagToks, b.id(t))
+	}
 	words := b.words[:0]
 	if r.EntityType != record.EntityIndividual {
 		// Individuals' given and last names are in their name strings.
@@ -163,14 +184,7 @@ func (b *batch) prepare(r *record.Record) {
 		}
 		p.fuzzy = b.distinctIDs(words)
 	}
-	r.TextFields(func(f record.Field) {
-		if f.Name {
-			return
-		}
-		for _, v := range f.Values {
-			words = normalize.AppendWords(words, v)
-		}
-	})
+	words = append(words, bg.others...)
 	p.bag = b.distinctIDs(words)
 	clear(words) // drop references to the record's strings
 	b.words = words[:0]
@@ -258,7 +272,11 @@ func (ix *Index) add(p *prepared, remap []uint32) {
 		ix.sources = append(ix.sources, r.SourceID)
 		ix.srcTypes = append(ix.srcTypes, r.SourceType)
 	}
-	inf := recInfo{src: src, et: etCode(r.EntityType), hasCit: len(r.Citizenship) > 0}
+	inf := recInfo{src: src, et: etCode(r.EntityType), hasCit: len(r.Citizenship) > 0,
+		bagOff: uint32(len(ix.bagTok)), bagNames: uint32(p.bagNames)}
+	for _, local := range p.bagToks {
+		ix.bagTok = append(ix.bagTok, remap[local])
+	}
 	switch r.Gender {
 	case record.GenderMale:
 		inf.gender = 1
@@ -304,6 +322,17 @@ func (ix *Index) growPostings() {
 		ix.post = append(ix.post, nil)
 		ix.bagPost = append(ix.bagPost, nil)
 	}
+}
+
+// bag returns record ord's search_all bag and how many of its tokens,
+// at the start, are name-field tokens.
+func (ix *Index) bag(ord uint32) (toks []uint32, names int) {
+	end := uint32(len(ix.bagTok))
+	if int(ord)+1 < len(ix.info) {
+		end = ix.info[ord+1].bagOff
+	}
+	inf := &ix.info[ord]
+	return ix.bagTok[inf.bagOff:end], int(inf.bagNames)
 }
 
 // remove tombstones the record with this id, if present. Its postings stay

@@ -41,7 +41,7 @@ func ParseKind(s string) (Kind, error) {
 	case "entity":
 		return Entity, nil
 	}
-	return Any, &ParamError{Param: "type", Msg: fmt.Sprintf("%q is not individual, entity or any", s)}
+	return Any, &ParamError{Param: "type", Msg: fmt.Sprintf("%s is not individual, entity or any", QuoteValue(s))}
 }
 
 func (k Kind) String() string {
@@ -64,8 +64,9 @@ type Query struct {
 	SearchAll string // matched against all text fields of a record
 	Fuzzy     int    // 0, 1 or 2: edits allowed per token (capped by length)
 	DOB       string // dd/mm/yyyy with 00 for unknown parts; "" for none
-	Gender    string // male or female, any case; "" for none
-	// Citizenship is a two-letter code, any case; "" for none.
+	Gender    string // male, female, m or f, any case; "" for none (ParseGender)
+	// Citizenship is an ISO 3166-1 alpha-2 code or alias, any case; ""
+	// for none (ParseCitizenship).
 	Citizenship string
 	// Sources restricts hits to these source ids; nil means every source.
 	Sources map[string]bool
@@ -119,8 +120,11 @@ func compile(q Query) (*compiled, error) {
 	default:
 		c.text, c.searchAll = q.SearchAll, true
 	}
+	if err := checkText(c.searchAll, c.text); err != nil {
+		return nil, err
+	}
 	if q.Fuzzy < 0 || q.Fuzzy > 2 {
-		return nil, &ParamError{Param: "fuzzy_search", Msg: fmt.Sprintf("%d is not 1 or 2", q.Fuzzy)}
+		return nil, &ParamError{Param: "fuzzy_search", Msg: fmt.Sprintf("%d is not 0, 1 or 2", q.Fuzzy)}
 	}
 	if q.DOB != "" {
 		d, err := ParseQueryDate(q.DOB)
@@ -129,19 +133,12 @@ func compile(q Query) (*compiled, error) {
 		}
 		c.dob, c.hasDOB = d, true
 	}
-	if q.Gender != "" {
-		g, err := ParseGender(q.Gender)
-		if err != nil {
-			return nil, err
-		}
-		c.gender = g
+	var err error
+	if c.gender, err = ParseGender(q.Gender); err != nil {
+		return nil, err
 	}
-	if q.Citizenship != "" {
-		cc, err := ParseCitizenship(q.Citizenship)
-		if err != nil {
-			return nil, err
-		}
-		c.cit = cc
+	if c.cit, err = ParseCitizenship(q.Citizenship); err != nil {
+		return nil, err
 	}
 	c.limit = q.Limit
 	if c.limit <= 0 {
@@ -153,41 +150,23 @@ func compile(q Query) (*compiled, error) {
 	}
 	c.minScore = ms
 	c.raw, c.legal = queryVariants(c.text)
+	param := "names"
+	if c.searchAll {
+		param = "search_all"
+	}
 	if len(c.raw) == 0 || len(c.raw[0]) == 0 {
-		param := "names"
-		if c.searchAll {
-			param = "search_all"
+		return nil, &ParamError{Param: param, Msg: fmt.Sprintf("%s contains no word to search for", QuoteValue(c.text))}
+	}
+	for _, v := range c.raw {
+		// countWords mirrors the tokenizer; this catches what folding
+		// might split further, so the limit holds for the words searched.
+		if len(v) > MaxTextWords {
+			return nil, &ParamError{Param: param, Msg: fmt.Sprintf("%d words, more than the %d allowed", len(v), MaxTextWords)}
 		}
-		return nil, &ParamError{Param: param, Msg: fmt.Sprintf("%q contains no word to search for", c.text)}
 	}
 	c.onlyLegal = allLegal(c.legal)
-	if q.Match == Scored && len(c.raw[0]) > maxScoredWords {
-		return nil, &ParamError{Param: "names", Msg: fmt.Sprintf("scored matching compares at most %d words; the query has %d", maxScoredWords, len(c.raw[0]))}
-	}
 	return c, nil
 }
-
-// ParseGender reads the gender parameter: male or female in any case.
-func ParseGender(s string) (string, error) {
-	switch strings.ToLower(s) {
-	case "male":
-		return "MALE", nil
-	case "female":
-		return "FEMALE", nil
-	}
-	return "", &ParamError{Param: "gender", Msg: fmt.Sprintf("%q is not male or female", s)}
-}
-
-// ParseCitizenship reads the citizenship parameter: two ASCII letters in
-// any case.
-func ParseCitizenship(s string) (string, error) {
-	if len(s) != 2 || !isLetter(s[0]) || !isLetter(s[1]) {
-		return "", &ParamError{Param: "citizenship", Msg: fmt.Sprintf("%q is not a two-letter ISO 3166-1 code", s)}
-	}
-	return strings.ToUpper(s), nil
-}
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // kindAllows reports whether a record of entity type et may be returned by
 // a check of kind k. An empty entity type counts as UNKNOWN.

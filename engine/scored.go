@@ -49,7 +49,7 @@ func ParseMatch(s string) (MatchMode, error) {
 	case "scored":
 		return Scored, nil
 	}
-	return Strict, &ParamError{Param: "match", Msg: fmt.Sprintf("%q is not strict or scored", s)}
+	return Strict, &ParamError{Param: "match", Msg: fmt.Sprintf("%s is not strict or scored", QuoteValue(s))}
 }
 
 func (m MatchMode) String() string {
@@ -73,7 +73,7 @@ func ParseMinScore(s string) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || !validMinScore(v) {
-		return 0, &ParamError{Param: "min_score", Msg: fmt.Sprintf("%q is not a number in (0, 1]", s)}
+		return 0, &ParamError{Param: "min_score", Msg: fmt.Sprintf("%s is not a number in (0, 1]", QuoteValue(s))}
 	}
 	return v, nil
 }

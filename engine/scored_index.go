@@ -2,6 +2,8 @@ package engine
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -101,25 +103,82 @@ type scoredScratch struct {
 
 var scoredPool = sync.Pool{New: func() any { return new(scoredScratch) }}
 
-func (ix *Index) searchScored(c *compiled) *Result {
-	ix.mu.RLock()
+// searchScored answers a scored-mode check. Like SearchContext it gives
+// up once ctx is done (checked between look-ups and every few hundred
+// candidates), and a heavy query (by its words, or by the postings its
+// words reach once looked up) first waits for an admission slot, outside
+// the index lock.
+func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error) {
+	adm := admissionNow.Load()
+	slot := func() {}
+	heavy := distinctWords(c) >= adm.MaxWords
+	if heavy {
+		var err error
+		if slot, err = adm.acquire(ctx); err != nil {
+			return nil, err
+		}
+	}
+	defer func() { slot() }()
+	type variant struct {
+		sel recordSel
+		sq  *scoredQuery
+	}
+	var variants []variant
+	for {
+		ix.mu.RLock()
+		sc := ix.ensureScored()
+		variants = variants[:0]
+		cost := 0
+		add := func(words []string, sel recordSel) {
+			sq := ix.prepareScored(sc, c, words)
+			for j := range sq.units {
+				cost += ix.postingSize(sq.units[j])
+			}
+			variants = append(variants, variant{sel, sq})
+		}
+		if slices.Equal(c.raw[0], c.legal[0]) {
+			add(c.raw[0], anyRecord)
+		} else {
+			add(c.raw[0], individualsOnly)
+			add(c.legal[0], legalOnly)
+		}
+		if err := ctx.Err(); err != nil {
+			ix.mu.RUnlock()
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		if heavy || !adm.heavyCost(cost) {
+			break
+		}
+		// Heavy by its postings: wait for a slot outside the lock, then
+		// look up again, since the index may have changed meanwhile.
+		ix.mu.RUnlock()
+		var err error
+		if slot, err = adm.acquire(ctx); err != nil {
+			return nil, err
+		}
+		heavy = true
+	}
 	defer ix.mu.RUnlock()
-	sc := ix.ensureScored()
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
 	srcOK := ix.sourceMask(c)
 	best := make(map[uint32]scoredBest)
 	queries := map[recordSel]*scoredQuery{}
 	floor := logitFloor(c.minScore)
-	run := func(words []string, sel recordSel) {
-		sq := ix.prepareScored(sc, c, words)
-		queries[sel] = sq
-		for _, ns := range ix.scoredCandidates(sq, c.minScore, scr) {
+	ticks := 0
+	for _, v := range variants {
+		queries[v.sel] = v.sq
+		for _, ns := range ix.scoredCandidates(v.sq, c.minScore, scr) {
+			if ticks++; ticks%ctxCheckEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, fmt.Errorf("search: %w", err)
+				}
+			}
 			ord := ix.nsRec[ns]
-			if ix.recs[ord] == nil || !selects(ix, sel, ord) || !ix.passes(c, srcOK, ord) {
+			if ix.recs[ord] == nil || !selects(ix, v.sel, ord) || !ix.passes(c, srcOK, ord) {
 				continue
 			}
-			ev, ok := ix.scoreName(sq, ns, scr, floor)
+			ev, ok := ix.scoreName(v.sq, ns, scr, floor)
 			if !ok {
 				continue
 			}
@@ -127,18 +186,12 @@ func (ix *Index) searchScored(c *compiled) *Result {
 			if s < c.minScore {
 				continue
 			}
-			cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ix.nameWords(ns))), slot: ix.nsSlot[ns], ns: ns, sel: sel}
+			cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ix.nameWords(ns))), slot: ix.nsSlot[ns], ns: ns, sel: v.sel}
 			if old, ok := best[ord]; ok && !betterScored(cand, old) {
 				continue
 			}
 			best[ord] = cand
 		}
-	}
-	if slices.Equal(c.raw[0], c.legal[0]) {
-		run(c.raw[0], anyRecord)
-	} else {
-		run(c.raw[0], individualsOnly)
-		run(c.legal[0], legalOnly)
 	}
 	hits := make([]Hit, 0, len(best))
 	for ord, b := range best {
@@ -149,13 +202,18 @@ func (ix *Index) searchScored(c *compiled) *Result {
 	for i := range res.Hits {
 		h := &res.Hits[i]
 		b := best[ix.ids[h.Record.ID]]
-		h.Field = fieldOf(h.Record, b.slot)
+		names := NameStrings(h.Record)
+		h.Field, h.Reason = "name", nil
+		text := h.Record.Name
+		if int(b.slot) < len(names) {
+			h.Field, text = names[b.slot].Field, names[b.slot].Text
+		}
 		sq := queries[b.sel]
 		ev, _ := ix.scoreName(sq, b.ns, scr, math.Inf(-1))
 		sh := ix.nameShape(sq, ix.nameWords(b.ns), scr)
-		h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ix.nameTexts(b.ns), h.Field, nameText(h.Record, b.slot))
+		h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ix.nameTexts(b.ns), h.Field, text)
 	}
-	return res
+	return res, nil
 }
 
 func selects(ix *Index, sel recordSel, ord uint32) bool {

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-
-	"github.com/amlscreen/amlscreen/record"
 )
 
 // This file is the scoring model of scored mode: what a pairing of query
@@ -83,10 +81,14 @@ const (
 	joinSim = 0.97
 	// scoreTemperature (T) spreads the logits over the score range.
 	scoreTemperature = 2.0
-	// maxScoredWords is the most words of a query, or of a name string,
-	// that scored mode pairs; the rest are neither paired nor counted.
+	// maxScoredWords is the most words of a name string that scored mode
+	// pairs (the rest are neither paired nor counted), and of a query
+	// (which compile holds to MaxTextWords).
 	maxScoredWords = 32
 )
+
+// A query never has more words than scored mode pairs.
+const _ = uint(maxScoredWords - MaxTextWords)
 
 // pairValue is what a word pair of similarity s brings when the query word
 // weighs w.
@@ -172,10 +174,10 @@ func (e *edge) kmask() uint64 {
 // nameShape is what assignmentLogit needs of a query and a name string
 // besides the chosen edges.
 type nameShape struct {
-	m, n           int    // query words, record words (each ≤ maxScoredWords)
-	qOpt, kOpt     uint64 // which of them are optional (tokInfo.optional)
-	qMiss, kMiss   []float64
-	lambda         float64
+	m, n         int    // query words, record words (each ≤ maxScoredWords)
+	qOpt, kOpt   uint64 // which of them are optional (tokInfo.optional)
+	qMiss, kMiss []float64
+	lambda       float64
 }
 
 // evaluation is the worth of one pairing.
@@ -470,13 +472,4 @@ func wordTexts(ws []tokInfo) []string {
 		out[i] = ws[i].text
 	}
 	return out
-}
-
-// nameText returns the text of name string slot of r.
-func nameText(r *record.Record, slot uint16) string {
-	ns := NameStrings(r)
-	if int(slot) < len(ns) {
-		return ns[slot].Text
-	}
-	return r.Name
 }

@@ -1,13 +1,25 @@
 package engine
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"sync"
 )
 
 // Search answers q. It returns a *ParamError for a query that breaks the
-// rules of SEMANTICS.md.
+// rules of SEMANTICS.md. It is SearchContext without a deadline.
 func (ix *Index) Search(q Query) (*Result, error) {
+	return ix.SearchContext(context.Background(), q)
+}
+
+// SearchContext answers q, giving up with ctx's error (wrapped) once ctx
+// is done: it checks between dictionary look-ups and every few hundred
+// candidates, so a caller that has gone away stops costing a core. A heavy
+// query (see Admission) first waits for a slot; it returns ErrBusy when
+// none comes free in time. The answer is always complete: a search is
+// never cut short and answered.
+func (ix *Index) SearchContext(ctx context.Context, q Query) (*Result, error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, err
@@ -16,18 +28,24 @@ func (ix *Index) Search(q Query) (*Result, error) {
 		return &Result{}, nil
 	}
 	if c.Match == Scored {
-		return ix.searchScored(c), nil
+		return ix.searchScored(ctx, c)
 	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
 	s := searcherPool.Get().(*searcher)
 	defer s.release()
-	s.ix, s.c, s.srcOK = ix, c, ix.sourceMask(c)
+	s.ctx = ctx
+	release, err := ix.admit(s, c)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
 		s.run(c.raw, anyRecord)
 	} else {
 		s.run(c.raw, individualsOnly)
 		s.run(c.legal, legalOnly)
+	}
+	if s.err != nil {
+		return nil, s.err
 	}
 	hits := make([]Hit, 0, len(s.best))
 	for ord, b := range s.best {
@@ -44,6 +62,141 @@ func (ix *Index) Search(q Query) (*Result, error) {
 	return res, nil
 }
 
+// admit takes the index's read lock for s and looks up the query's words
+// (filling s.matches); a heavy query first waits for an admission slot,
+// without holding the lock, so that neither Apply nor the checks queued
+// behind it wait for the slot too. The returned release gives back the
+// lock and the slot; on error nothing is held.
+func (ix *Index) admit(s *searcher, c *compiled) (release func(), err error) {
+	adm := admissionNow.Load()
+	slot := func() {}
+	heavy := distinctWords(c) >= adm.MaxWords
+	if heavy {
+		if slot, err = adm.acquire(s.ctx); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		ix.mu.RLock()
+		s.ix, s.c, s.srcOK = ix, c, ix.sourceMask(c)
+		cost := s.lookUp(c)
+		if s.err != nil {
+			ix.mu.RUnlock()
+			slot()
+			return nil, s.err
+		}
+		if heavy || !adm.heavyCost(cost) {
+			return func() { ix.mu.RUnlock(); slot() }, nil
+		}
+		// Heavy by its postings: wait for a slot outside the lock, then
+		// look up again, since the index may have changed meanwhile.
+		ix.mu.RUnlock()
+		clear(s.matches)
+		if slot, err = adm.acquire(s.ctx); err != nil {
+			return nil, err
+		}
+		heavy = true
+	}
+}
+
+// distinctWords counts the distinct words over every spelling of the
+// query.
+func distinctWords(c *compiled) int {
+	var seen []string
+	for _, vs := range [][][]string{c.raw, c.legal} {
+		for _, v := range vs {
+			for _, t := range v {
+				if !slices.Contains(seen, t) {
+					seen = append(seen, t)
+				}
+			}
+		}
+	}
+	return len(seen)
+}
+
+// lookUp looks up every word of every spelling of the query and returns
+// the estimated cost of the search, in posting-list entries: the entries
+// its words' matches hold (gathered and intersected), plus, per spelling,
+// the candidates the rarest word allows times what verifying one costs in
+// entries (verifyCost). It runs under the read lock, and is cheap next to
+// the search: the look-ups it does are the search's own, cached.
+func (s *searcher) lookUp(c *compiled) int {
+	ix := s.ix
+	weight := verifyCost
+	if c.searchAll {
+		weight = verifyBagCost
+	}
+	cost := 0
+	seen := map[string]int{} // word → entries of its matches
+	spellings := [][][]string{c.raw, c.legal}
+	if slices.EqualFunc(c.raw, c.legal, slices.Equal) {
+		spellings = spellings[:1] // searched once
+	}
+	for _, vs := range spellings {
+		for _, v := range vs {
+			rarest := -1
+			for _, t := range v {
+				n, ok := seen[t]
+				if !ok {
+					if s.cancelled() {
+						return 0
+					}
+					for id := range s.tokenMatches(t) {
+						n += len(ix.post[id])
+						if c.searchAll {
+							n += len(ix.bagPost[id])
+						}
+					}
+					seen[t] = n
+					cost += n
+				}
+				if rarest < 0 || n < rarest {
+					rarest = n
+				}
+			}
+			cost += weight * max(rarest, 0)
+		}
+	}
+	return cost
+}
+
+// Costs of verifying one candidate, in posting-list entries gathered (about
+// 30 ns each), measured with BenchmarkWorstQuery: pairing with a name
+// string and filtering its record, about 10; pairing with a record's
+// whole search_all bag (some 26 tokens), about 40.
+const (
+	verifyCost    = 10
+	verifyBagCost = 40
+)
+
+// cancelled reports whether the search's context is done, recording the
+// error in s.err.
+func (s *searcher) cancelled() bool {
+	if s.err != nil {
+		return true
+	}
+	if err := s.ctx.Err(); err != nil {
+		s.err = fmt.Errorf("search: %w", err)
+		return true
+	}
+	return false
+}
+
+// tick counts a unit of work and checks the context every
+// ctxCheckEvery units.
+func (s *searcher) tick() bool {
+	s.ticks++
+	if s.ticks%ctxCheckEvery != 0 {
+		return s.err != nil
+	}
+	return s.cancelled()
+}
+
+// ctxCheckEvery is how many candidates a search verifies between two
+// looks at its context: a few hundred microseconds of work.
+const ctxCheckEvery = 256
+
 type recordSel uint8
 
 const (
@@ -59,6 +212,9 @@ type candidate struct {
 
 // searcher holds the state of one search.
 type searcher struct {
+	ctx   context.Context
+	err   error // the context's error, once it is done
+	ticks int
 	ix    *Index
 	c     *compiled
 	srcOK []bool
@@ -79,7 +235,7 @@ var searcherPool = sync.Pool{New: func() any {
 }}
 
 func (s *searcher) release() {
-	s.ix, s.c, s.srcOK = nil, nil, nil
+	s.ix, s.c, s.srcOK, s.ctx, s.err, s.ticks = nil, nil, nil, nil, nil, 0
 	clear(s.best)
 	clear(s.matches)
 	s.bufA, s.bufB, s.bufC = s.bufA[:0], s.bufB[:0], s.bufC[:0]
@@ -146,6 +302,7 @@ func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
 		if len(cands) == 0 {
 			break
 		}
+
 		var other []uint32
 		if len(t.m) == 1 {
 			for id := range t.m {
@@ -164,12 +321,34 @@ func (s *searcher) candidates(ms []map[uint32]uint8, post [][]uint32) []uint32 {
 
 // bagCandidates is candidates for search_all: the records holding a
 // partner of every query token in a name string or elsewhere in the bag.
+// Tokens are taken rarest first; one whose records would cost far more to
+// gather than the candidates left is not intersected, since verification
+// checks it anyway (as candidates does).
 func (s *searcher) bagCandidates(ms []map[uint32]uint8) []uint32 {
 	ix := s.ix
-	var cands []uint32
+	type tok struct {
+		m    map[uint32]uint8
+		size int
+	}
+	toks := make([]tok, len(ms))
 	for i, m := range ms {
-		var recs []uint32
+		n := 0
 		for id := range m {
+			n += len(ix.post[id]) + len(ix.bagPost[id])
+		}
+		toks[i] = tok{m, n}
+	}
+	slices.SortFunc(toks, func(a, b tok) int { return a.size - b.size })
+	var cands []uint32
+	for i, t := range toks {
+		if i > 0 && t.size > 64*len(cands) {
+			continue
+		}
+		var recs []uint32
+		for id := range t.m {
+			if s.cancelled() {
+				return nil
+			}
 			for _, ns := range ix.post[id] {
 				recs = append(recs, ix.nsRec[ns])
 			}
@@ -253,6 +432,9 @@ func Intersect(a, b, dst []uint32) []uint32 {
 func (s *searcher) run(variants [][]string, sel recordSel) {
 	ix := s.ix
 	for _, v := range variants {
+		if s.cancelled() {
+			return
+		}
 		ms := make([]map[uint32]uint8, len(v))
 		ok := true
 		for i, t := range v {
@@ -265,11 +447,21 @@ func (s *searcher) run(variants [][]string, sel recordSel) {
 		if !ok {
 			continue
 		}
+		// Candidates need each word once; pairing needs every repeat.
+		distinct := ms[:0:0]
+		for i, t := range v {
+			if !slices.Contains(v[:i], t) {
+				distinct = append(distinct, ms[i])
+			}
+		}
 		if s.c.searchAll {
-			s.runBag(v, ms, sel)
+			s.runBag(v, ms, distinct, sel)
 			continue
 		}
-		for _, ns := range s.candidates(ms, ix.post) {
+		for _, ns := range s.candidates(distinct, ix.post) {
+			if s.tick() {
+				return
+			}
 			ord := ix.nsRec[ns]
 			if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
 				continue
@@ -287,23 +479,19 @@ func (s *searcher) run(variants [][]string, sel recordSel) {
 	}
 }
 
-// runBag verifies search_all candidates against their whole bag of tokens.
-func (s *searcher) runBag(v []string, ms []map[uint32]uint8, sel recordSel) {
+// runBag verifies search_all candidates against their whole bag of tokens,
+// kept by the index as token ids.
+func (s *searcher) runBag(v []string, ms, distinct []map[uint32]uint8, sel recordSel) {
 	ix := s.ix
-	var ids []uint32
-	for _, ord := range s.bagCandidates(ms) {
+	for _, ord := range s.bagCandidates(distinct) {
+		if s.tick() {
+			return
+		}
 		if ix.recs[ord] == nil || !s.selects(sel, ord) || !ix.passes(s.c, s.srcOK, ord) {
 			continue
 		}
-		b := recordBag(ix.recs[ord])
-		ids = ids[:0]
-		for _, t := range b.names {
-			ids = append(ids, ix.tokenID(t))
-		}
-		for _, t := range b.others {
-			ids = append(ids, ix.tokenID(t))
-		}
-		edits, ok := s.pair(ms, ids, len(b.names))
+		ids, names := ix.bag(ord)
+		edits, ok := s.pair(ms, ids, names)
 		if !ok {
 			continue
 		}
@@ -350,9 +538,13 @@ outer:
 // a different token of toks; tokens at positions ≥ fuzzyUpTo pair only
 // exactly. A depth-first search over query tokens, fewest options first,
 // pruned by the best total so far: names have a handful of tokens, so this
-// is a few dozen steps. It allocates nothing once the searcher's scratch
-// has grown.
+// is a few dozen steps. Past pairStepBudget steps the Hungarian method
+// (assign.go) answers instead, in polynomial time. It allocates nothing
+// once the searcher's scratch has grown.
 func (s *searcher) pair(ms []map[uint32]uint8, toks []uint32, fuzzyUpTo int) (int, bool) {
+	if len(toks) < len(ms) {
+		return 0, false // fewer tokens than query words: no pairing
+	}
 	p := &s.pairing
 	p.opts = p.opts[:0]
 	p.start = p.start[:0]
@@ -379,9 +571,14 @@ func (s *searcher) pair(ms []map[uint32]uint8, toks []uint32, fuzzyUpTo int) (in
 	}
 	p.used = p.used[:len(toks)]
 	clear(p.used)
-	p.best = -1
-	p.dfs(0, 0)
-	return p.best, p.best >= 0
+	p.best, p.steps, p.budget = -1, 0, pairStepBudget
+	if p.budget != 0 {
+		p.dfs(0, 0)
+		if p.steps <= p.budget || p.budget < 0 {
+			return p.best, p.best >= 0
+		}
+	}
+	return p.hungarian(len(ms), len(toks))
 }
 
 type pairOption struct{ pos, dist int32 }
@@ -393,9 +590,20 @@ type pairing struct {
 	order []int
 	used  []bool
 	best  int
+	// steps counts the search's calls; past budget (unless negative) it
+	// gives up for the Hungarian method.
+	steps, budget int
+	// The Hungarian method's matrix, over the columns some option uses.
+	cols []int32 // token position → column, -1 for none
+	cost []int
+	asg  assigner
 }
 
 func (p *pairing) dfs(k, sum int) {
+	p.steps++
+	if p.budget >= 0 && p.steps > p.budget {
+		return
+	}
 	if p.best >= 0 && sum >= p.best {
 		return
 	}
@@ -414,13 +622,37 @@ func (p *pairing) dfs(k, sum int) {
 	}
 }
 
-// noToken stands for a token the dictionary does not hold: it pairs with
-// no query token.
-const noToken = ^uint32(0)
-
-func (ix *Index) tokenID(t string) uint32 {
-	if id, ok := ix.d.ID(t); ok {
-		return id
+// hungarian answers pair from the options with the Hungarian method: rows
+// are the n query tokens, columns the record tokens some option names.
+func (p *pairing) hungarian(n, ntoks int) (int, bool) {
+	if cap(p.cols) < ntoks {
+		p.cols = make([]int32, ntoks)
 	}
-	return noToken
+	p.cols = p.cols[:ntoks]
+	for i := range p.cols {
+		p.cols[i] = -1
+	}
+	m := 0
+	for _, o := range p.opts {
+		if p.cols[o.pos] < 0 {
+			p.cols[o.pos] = int32(m)
+			m++
+		}
+	}
+	if m < n {
+		return 0, false
+	}
+	if cap(p.cost) < n*m {
+		p.cost = make([]int, n*m)
+	}
+	p.cost = p.cost[:n*m]
+	for i := range p.cost {
+		p.cost[i] = forbidden
+	}
+	for i := range n {
+		for _, o := range p.opts[p.start[i]:p.start[i+1]] {
+			p.cost[i*m+int(p.cols[o.pos])] = int(o.dist)
+		}
+	}
+	return p.asg.solve(n, m, p.cost, nil)
 }

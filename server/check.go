@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"sync"
 
@@ -28,9 +30,9 @@ func checkHandler(kind engine.Kind) func(*Server, *Call) error {
 		if err != nil {
 			return err
 		}
-		res, err := s.db.Index().Search(q)
+		res, err := s.db.Index().SearchContext(c.Request.Context(), q)
 		if err != nil {
-			return err
+			return searchError(err)
 		}
 		bp := bufPool.Get().(*[]byte)
 		body := res.AppendCheckResponse((*bp)[:0], c.Now, recordOptions(c.Key, record.Snake))
@@ -63,7 +65,7 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 		Gender:      c.Param("gender"),
 		Citizenship: c.Param("citizenship"),
 	}
-	fuzzy, err := parseFuzzy(c.Param("fuzzy_search"))
+	fuzzy, err := engine.ParseFuzzy(c.Param("fuzzy_search"))
 	if err != nil {
 		return q, err
 	}
@@ -76,19 +78,17 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 	return q, nil
 }
 
-// parseFuzzy reads fuzzy_search: "" and "0" (which clients in the wild
-// send) mean exact matching, "1" and "2" the edit distance; anything else
-// is refused.
-func parseFuzzy(v string) (int, error) {
-	switch v {
-	case "", "0":
-		return 0, nil
-	case "1":
-		return 1, nil
-	case "2":
-		return 2, nil
+// searchError answers a search that was refused for load or stopped by
+// its request's context with 503 (the client may retry); other errors
+// pass through.
+func searchError(err error) error {
+	switch {
+	case errors.Is(err, engine.ErrBusy):
+		return &Error{Status: http.StatusServiceUnavailable, Message: err.Error(), RetryAfter: 1}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return Errorf(http.StatusServiceUnavailable, "the check was stopped: %v", err)
 	}
-	return 0, Errorf(http.StatusBadRequest, "fuzzy_search: %q is not 1 or 2", v)
+	return err
 }
 
 // recordOptions writes records in case c with the attributes the key's

@@ -85,7 +85,7 @@ func registerHandler(m *monitor.Monitor, kind engine.Kind) func(*Server, *Call) 
 		if err != nil {
 			return err
 		}
-		fuzzy, err := parseFuzzy(c.Param("fuzzy_search"))
+		fuzzy, err := engine.ParseFuzzy(c.Param("fuzzy_search"))
 		if err != nil {
 			return err
 		}

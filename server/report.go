@@ -38,9 +38,9 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 		cat := s.catalog()
 		q.Sources = report.ReportableSources(q.Sources, cat.types)
 		version := s.db.Version()
-		res, err := s.db.Index().Search(q)
+		res, err := s.db.Index().SearchContext(c.Request.Context(), q)
 		if err != nil {
-			return err
+			return searchError(err)
 		}
 		in := report.Input{
 			Query: q, Result: res, Time: c.Now, Version: version, Origin: "amlscreen serve",

@@ -2,10 +2,13 @@ package gen
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -287,14 +290,17 @@ func editable(toks []string, min int) []int {
 	return out
 }
 
-// editToken applies n random edits (substitution, deletion, insertion) to
-// an ASCII token and checks that the result is exactly n edits away,
-// ignoring case.
+// editToken applies n random edits (substitution, deletion, insertion, a
+// swap of two adjacent letters) to an ASCII token and checks that the
+// result is exactly n edits away (dict.EditDistance), ignoring case.
 func editToken(r *rng, t string, n int) (string, bool) {
 	for range 10 {
 		b := []byte(t)
 		for k := 0; k < n; k++ {
-			switch x := r.IntN(4); {
+			switch x := r.IntN(5); {
+			case x == 4 && len(b) > 1:
+				i := r.IntN(len(b) - 1)
+				b[i], b[i+1] = b[i+1], b[i]
 			case x < 2 && len(b) > 0:
 				i := r.IntN(len(b))
 				c := b[i] | 0x20
@@ -316,33 +322,11 @@ func editToken(r *rng, t string, n int) (string, bool) {
 			}
 		}
 		out := string(b)
-		if levenshtein(strings.ToLower(out), strings.ToLower(t)) == n {
+		if dict.EditDistance(strings.ToLower(out), strings.ToLower(t)) == n {
 			return out, true
 		}
 	}
 	return "", false
-}
-
-// levenshtein is the edit distance of two strings, by runes.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // latinOnly reports whether every letter of s is in Latin script.
@@ -491,4 +475,35 @@ func (q Query) String() string {
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// CommonWords returns the n words of three letters or more that occur in
+// most names of individuals in recs (the primary name, lower-cased, split
+// on spaces), most frequent first, ties in word order: the inputs of the
+// worst-case load tests, since a word many records hold (and many
+// spellings near it, as given names and surnames have) makes a check
+// gather and verify the most candidates.
+func CommonWords(recs []*record.Record, n int) []string {
+	count := map[string]int{}
+	for _, r := range recs {
+		if r.EntityType != record.EntityIndividual {
+			continue
+		}
+		for _, w := range strings.Fields(strings.ToLower(r.Name)) {
+			if utf8.RuneCountInString(w) >= 3 && latinOnly(w) {
+				count[w]++
+			}
+		}
+	}
+	words := make([]string, 0, len(count))
+	for w := range count {
+		words = append(words, w)
+	}
+	slices.SortFunc(words, func(a, b string) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return strings.Compare(a, b)
+	})
+	return words[:min(n, len(words))]
 }

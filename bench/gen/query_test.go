@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -130,7 +131,7 @@ func derivedFrom(q Query, names []string) bool {
 			}
 			total, changed := 0, 0
 			for i := range qt {
-				if d := levenshtein(strings.ToLower(qt[i]), strings.ToLower(st[i])); d > 0 {
+				if d := dict.EditDistance(strings.ToLower(qt[i]), strings.ToLower(st[i])); d > 0 {
 					total += d
 					changed++
 				}

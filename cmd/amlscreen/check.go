@@ -44,7 +44,9 @@ func newCheckCmd() *cobra.Command {
 --type individual is checkIndividual, entity is checkEntity, any is checkName.
 Every query word must pair with a different word of one of a record's names,
 in any order; --fuzzy allows 1 or 2 spelling edits per word (none for words of
-1-2 letters, at most 1 for 3-5 letters). Legal forms (LLC, GmbH, OOO, ...)
+1-2 letters, at most 1 for 3-5 letters); an edit is an inserted, deleted or
+changed letter or a swap of two adjacent letters. --names and --search-all take
+at most 512 characters and 32 words. Legal forms (LLC, GmbH, OOO, ...)
 match all their equivalents.
 
 Without --store or --data the embedded sample database is used.
@@ -64,10 +66,10 @@ Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.names, "names", "", "name to screen against name fields (name, aliases, given and last names)")
 	fl.StringVar(&f.searchAll, "search-all", "", "text to screen against all fields of a record (names fuzzy, other fields exact)")
 	fl.StringVar(&f.kind, "type", "any", "individual (checkIndividual), entity (checkEntity) or any (checkName)")
-	fl.IntVar(&f.fuzzy, "fuzzy", 0, "spelling edits allowed per word: 0, 1 or 2")
+	fl.IntVar(&f.fuzzy, "fuzzy", 0, "spelling edits allowed per word: 0, 1 or 2 (a swap of two adjacent letters is one)")
 	fl.StringVar(&f.dob, "dob", "", "date of birth dd/mm/yyyy, 00 for an unknown day or month, e.g. 00/00/1952")
-	fl.StringVar(&f.gender, "gender", "", "male or female; records without gender always pass")
-	fl.StringVar(&f.citizenship, "citizenship", "", "two-letter ISO 3166-1 code, e.g. RU; records without citizenship always pass")
+	fl.StringVar(&f.gender, "gender", "", "male or female (m, f; any case); empty for no filter; records without gender always pass")
+	fl.StringVar(&f.citizenship, "citizenship", "", "ISO 3166-1 alpha-2 code, e.g. RU (UK and EL read as GB and GR; XK is Kosovo); records without citizenship always pass")
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included' (default: every source except OTHER ones)")
 	fl.BoolVar(&f.includeOther, "include-other", false, "include sources of type OTHER in the default sources")
 	fl.StringVar(&f.format, "format", "", "json (the API's CheckResponse) or table (with reasons); default table on a terminal, json otherwise")

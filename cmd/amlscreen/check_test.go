@@ -62,7 +62,8 @@ func TestCheckUsageErrors(t *testing.T) {
 		flag string
 	}{
 		{[]string{"check", "--names", "x", "--dob", "32/01/2000"}, "--dob"},
-		{[]string{"check", "--names", "x", "--gender", "m"}, "--gender"},
+		{[]string{"check", "--names", "x", "--gender", "x"}, "--gender"},
+		{[]string{"check", "--names", "x", "--citizenship", "XX"}, "--citizenship"},
 		{[]string{"check", "--names", "x", "--citizenship", "DEU"}, "--citizenship"},
 		{[]string{"check", "--names", "x", "--fuzzy", "3"}, "--fuzzy"},
 		{[]string{"check", "--names", "x", "--search-all", "y"}, "--names"},

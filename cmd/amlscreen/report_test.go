@@ -83,7 +83,7 @@ func TestReportUsageErrors(t *testing.T) {
 		{[]string{"report", "--type", "individual", "--names", "x"}, "--out"},
 		{[]string{"report", "--type", "entity", "--names", "x", "--dob", "01/01/1970", "--out", out}, "--dob"},
 		{[]string{"report", "--type", "individual", "--names", "x", "--dob", "32/01/2000", "--out", out}, "--dob"},
-		{[]string{"report", "--type", "individual", "--names", "x", "--gender", "m", "--out", out}, "--gender"},
+		{[]string{"report", "--type", "individual", "--names", "x", "--gender", "unknown", "--out", out}, "--gender"},
 		{[]string{"report", "--type", "individual", "--names", "x", "--citizenship", "RUS", "--out", out}, "--citizenship"},
 		{[]string{"report", "--type", "individual", "--names", "x", "--fuzzy", "3", "--out", out}, "--fuzzy"},
 		{[]string{"report", "--type", "individual", "--names", "x", "--time", "yesterday", "--out", out}, "--time"},

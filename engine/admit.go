@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// Admission of heavy queries. Most checks cost well under a millisecond,
+// but a query of many common words at fuzzy 2 reaches hundreds of
+// thousands of postings and costs a core for tens or hundreds of
+// milliseconds. Such queries run through one engine-wide semaphore with
+// fewer slots than the machine has cores, so that a flood of them queues
+// there and the other cores keep answering normal checks. A heavy query is
+// either answered completely or refused (ErrBusy, a cancelled context):
+// its answer is never cut short.
+
+// Admission configures the semaphore; SetAdmission installs it.
+type Admission struct {
+	// Slots is how many heavy queries may run at once; 0 means one per
+	// two cores, at least one.
+	Slots int
+	// MinCost is the estimated cost from which a query is heavy, in
+	// posting-list entries (about 30 ns of work each): those its words
+	// reach once looked up in the dictionary, plus the candidates its
+	// rarest word allows, weighted by what verifying one costs. 0 means
+	// DefaultHeavyCost; negative means no query is heavy by cost.
+	MinCost int
+	// MaxWords is the number of distinct words (over every spelling of the
+	// query) from which a query is heavy before it is looked up at all:
+	// its dictionary look-ups alone would cost more than a normal check.
+	// 0 means DefaultHeavyWords.
+	MaxWords int
+	// MaxWait is how long a heavy query waits for a slot before it is
+	// refused with ErrBusy; 0 means DefaultHeavyWait.
+	MaxWait time.Duration
+}
+
+// Defaults of Admission.
+const (
+	// DefaultHeavyCost is about 5–10 ms of work on one core of the
+	// machine the project is measured on; normal checks cost far less
+	// (README, "Speed").
+	DefaultHeavyCost = 300_000
+	// DefaultHeavyWords is above any real name: 8 words with hyphen
+	// spellings stay under it.
+	DefaultHeavyWords = 12
+	// DefaultHeavyWait bounds the queue of heavy queries.
+	DefaultHeavyWait = 5 * time.Second
+)
+
+// ErrBusy refuses a heavy query that found no free slot in time. The
+// server answers it with 503 and Retry-After.
+var ErrBusy = errors.New("too many expensive checks are running; try again shortly")
+
+type admission struct {
+	Admission
+	slots chan struct{}
+}
+
+var admissionNow atomic.Pointer[admission]
+
+func init() { SetAdmission(Admission{}) }
+
+// SetAdmission replaces the admission of heavy queries, for every index.
+// Queries already holding a slot keep it until they finish.
+func SetAdmission(a Admission) {
+	if a.Slots <= 0 {
+		a.Slots = max(1, runtime.GOMAXPROCS(0)/2)
+	}
+	if a.MinCost == 0 {
+		a.MinCost = DefaultHeavyCost
+	}
+	if a.MaxWords <= 0 {
+		a.MaxWords = DefaultHeavyWords
+	}
+	if a.MaxWait <= 0 {
+		a.MaxWait = DefaultHeavyWait
+	}
+	admissionNow.Store(&admission{Admission: a, slots: make(chan struct{}, a.Slots)})
+}
+
+// CurrentAdmission returns the admission in force, defaults filled in.
+func CurrentAdmission() Admission { return admissionNow.Load().Admission }
+
+// heavyCost reports whether cost makes a query heavy.
+func (a *admission) heavyCost(cost int) bool { return a.MinCost >= 0 && cost >= a.MinCost }
+
+// acquire waits for a slot, at most MaxWait and while ctx lasts, and
+// returns the function that gives it back.
+func (a *admission) acquire(ctx context.Context) (release func(), err error) {
+	select {
+	case a.slots <- struct{}{}:
+		return func() { <-a.slots }, nil
+	default:
+	}
+	t := time.NewTimer(a.MaxWait)
+	defer t.Stop()
+	select {
+	case a.slots <- struct{}{}:
+		return func() { <-a.slots }, nil
+	case <-t.C:
+		return nil, ErrBusy
+	case <-ctx.Done():
+		return nil, fmt.Errorf("search: waiting for a slot: %w", ctx.Err())
+	}
+}

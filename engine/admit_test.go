@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSearchContextCancelled: a search whose context is done answers the
+// context's error, wrapped, and no result.
+func TestSearchContextCancelled(t *testing.T) {
+	ix := NewIndex(loadRules(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, q := range []Query{{Names: "vladimir putin"}, {SearchAll: "acme dover", Fuzzy: 1}} {
+		res, err := ix.SearchContext(ctx, q)
+		if !errors.Is(err, context.Canceled) || res != nil {
+			t.Errorf("%+v: %v, %v; want context.Canceled", q, res, err)
+		}
+	}
+	if _, err := ix.SearchContext(ctx, Query{Names: "vladimir putin", Match: Scored}); !errors.Is(err, context.Canceled) {
+		t.Errorf("scored: %v, want context.Canceled", err)
+	}
+	// A live context answers as Search does.
+	a, err := ix.SearchContext(context.Background(), Query{Names: "vladimir putin"})
+	if err != nil || a.Total != 1 {
+		t.Errorf("live context: %v, %v", a, err)
+	}
+}
+
+// TestSearchContextStopsAHeavySearch: a deadline stops a search of many
+// common words over a generated database long before it would finish.
+func TestSearchContextStopsAHeavySearch(t *testing.T) {
+	recs := generated(5000, 3)
+	ix := NewIndex(recs)
+	var words []string
+	for _, r := range recs[:MaxTextWords] {
+		words = append(words, strings.Fields(r.Name)[0])
+	}
+	q := Query{SearchAll: strings.Join(words, " "), Fuzzy: 2}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if _, err := ix.SearchContext(ctx, q); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a cancelled search took %v", d)
+	}
+}
+
+// TestAdmission: heavy queries run one slot at a time; one that finds no
+// free slot within MaxWait is refused with ErrBusy, or with its context's
+// error; light queries never wait for a slot.
+func TestAdmission(t *testing.T) {
+	defer SetAdmission(CurrentAdmission())
+	SetAdmission(Admission{Slots: 1, MinCost: 20, MaxWait: 50 * time.Millisecond})
+	ix := NewIndex(loadRules(t))
+	heavy := Query{Names: "ivan", Fuzzy: 1} // three Ivans: 3 entries + 10×3 to verify
+	light := Query{Names: "sea princess"}   // cost 2
+	if res, err := ix.Search(heavy); err != nil || res.Total != 3 {
+		t.Fatalf("heavy query with a free slot: %v, %v", res, err)
+	}
+	// Take the only slot.
+	release, err := admissionNow.Load().acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Search(heavy); !errors.Is(err, ErrBusy) {
+		t.Errorf("heavy query with no slot: %v, want ErrBusy", err)
+	}
+	if res, err := ix.Search(light); err != nil || res.Total != 1 {
+		t.Errorf("light query while the slot is taken: %v, %v", res, err)
+	}
+	// Many words make a query heavy before any look-up.
+	many := Query{Names: strings.TrimSpace(strings.Repeat("a b c d e f g h i j k l m ", 2))}
+	if _, err := ix.Search(many); !errors.Is(err, ErrBusy) {
+		t.Errorf("26-word query with no slot: %v, want ErrBusy", err)
+	}
+	// A deadline ends the wait, with the context's error.
+	SetAdmission(Admission{Slots: 1, MinCost: 20, MaxWait: time.Minute})
+	release() // the old semaphore's slot; take the new one
+	if release, err = admissionNow.Load().acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if _, err := ix.SearchContext(ctx, heavy); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("heavy query, deadline before MaxWait: %v", err)
+	}
+	// A query waiting for the slot gets it when it is given back, and is
+	// answered in full.
+	done := make(chan error)
+	go func() {
+		res, err := ix.Search(heavy)
+		if err == nil && res.Total != 3 {
+			err = errors.New("partial answer")
+		}
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	release()
+	if err := <-done; err != nil {
+		t.Errorf("queued heavy query: %v", err)
+	}
+}

@@ -1,0 +1,235 @@
+package engine
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/amlscreen/amlscreen/record"
+)
+
+func filterRecords() []*record.Record {
+	ind := func(id, name, gender string, cit ...string) *record.Record {
+		return &record.Record{ID: id, SourceID: "s", SourceType: "SANCTION", EntityType: record.EntityIndividual,
+			Name: name, Gender: gender, Citizenship: cit}
+	}
+	return []*record.Record{
+		ind("GB1", "Declan Holloway", record.GenderMale, "GB"),
+		ind("GB2", "Declan Holloway", record.GenderFemale, "United Kingdom"),
+		ind("GR1", "Declan Holloway", "", "GR"),
+		ind("XK1", "Declan Holloway", "", "Kosovo"),
+		ind("NONE", "Declan Holloway", ""),
+	}
+}
+
+// TestCitizenshipOneRule: aliases find what the ISO code finds, in any
+// case; an unassigned code is refused instead of silently matching only
+// records without citizenship.
+func TestCitizenshipOneRule(t *testing.T) {
+	recs := filterRecords()
+	for mname, m := range matchers(recs) {
+		for _, c := range []struct {
+			cit  string
+			want []string
+		}{
+			{"GB", []string{"GB1", "GB2", "NONE"}},
+			{"uk", []string{"GB1", "GB2", "NONE"}},
+			{"UK", []string{"GB1", "GB2", "NONE"}},
+			{"el", []string{"GR1", "NONE"}},
+			{"GR", []string{"GR1", "NONE"}},
+			{"XK", []string{"NONE", "XK1"}},
+			{"", []string{"GB1", "GB2", "GR1", "NONE", "XK1"}},
+		} {
+			res, err := m.Search(Query{Names: "declan holloway", Citizenship: c.cit})
+			if err != nil {
+				t.Fatalf("%s %q: %v", mname, c.cit, err)
+			}
+			if got := sortedIDs(res); strings.Join(got, ",") != strings.Join(c.want, ",") {
+				t.Errorf("%s citizenship %q: %v, want %v", mname, c.cit, got, c.want)
+			}
+		}
+		for _, bad := range []string{"XX", "ZZ", "EU", "GBR", "Britain", "1A"} {
+			_, err := m.Search(Query{Names: "declan holloway", Citizenship: bad})
+			var pe *ParamError
+			if !errors.As(err, &pe) || pe.Param != "citizenship" || !strings.Contains(pe.Msg, bad) {
+				t.Errorf("%s citizenship %q: %v, want a ParamError naming it", mname, bad, err)
+			}
+		}
+	}
+}
+
+// TestGenderOneRule: m and f are male and female, in any case; values
+// that say nothing are refused with a hint, never read as no filter.
+func TestGenderOneRule(t *testing.T) {
+	recs := filterRecords()
+	for mname, m := range matchers(recs) {
+		for _, c := range []struct {
+			gender string
+			want   []string
+		}{
+			{"male", []string{"GB1", "GR1", "NONE", "XK1"}},
+			{"M", []string{"GB1", "GR1", "NONE", "XK1"}},
+			{"m", []string{"GB1", "GR1", "NONE", "XK1"}},
+			{"FEMALE", []string{"GB2", "GR1", "NONE", "XK1"}},
+			{"f", []string{"GB2", "GR1", "NONE", "XK1"}},
+			{"", []string{"GB1", "GB2", "GR1", "NONE", "XK1"}},
+		} {
+			res, err := m.Search(Query{Names: "declan holloway", Gender: c.gender})
+			if err != nil {
+				t.Fatalf("%s %q: %v", mname, c.gender, err)
+			}
+			if got := sortedIDs(res); strings.Join(got, ",") != strings.Join(c.want, ",") {
+				t.Errorf("%s gender %q: %v, want %v", mname, c.gender, got, c.want)
+			}
+		}
+		for _, bad := range []string{"x", "unknown", "other", "U", "mal", "woman"} {
+			_, err := m.Search(Query{Names: "declan holloway", Gender: bad})
+			var pe *ParamError
+			if !errors.As(err, &pe) || pe.Param != "gender" || !strings.Contains(pe.Msg, "leave it empty") {
+				t.Errorf("%s gender %q: %v, want a ParamError saying to leave it empty", mname, bad, err)
+			}
+		}
+	}
+}
+
+func sortedIDs(r *Result) []string {
+	out := ids(r)
+	slices.Sort(out)
+	return out
+}
+
+func TestParseFuzzy(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "0": 0, "1": 1, "2": 2} {
+		if got, err := ParseFuzzy(in); err != nil || got != want {
+			t.Errorf("ParseFuzzy(%q) = %d, %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{"3", "-1", "01", "one", " 1", "true"} {
+		_, err := ParseFuzzy(bad)
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Param != "fuzzy_search" || !strings.Contains(pe.Msg, "is not 0, 1 or 2") {
+			t.Errorf("ParseFuzzy(%q) = %v", bad, err)
+		}
+	}
+	if err := Validate(Query{Names: "x", Fuzzy: 3}); err == nil || err.Error() != "fuzzy_search: 3 is not 0, 1 or 2" {
+		t.Errorf("Validate fuzzy 3: %v", err)
+	}
+}
+
+// TestTextLimits: names and search_all are refused past 512 characters
+// or 32 words, with the parameter and the limit named, and the message
+// never echoes the value whole.
+func TestTextLimits(t *testing.T) {
+	word := "ivan "
+	ok := []string{
+		strings.Repeat("a", MaxTextRunes),
+		strings.Repeat("я", MaxTextRunes), // 1,024 bytes
+		strings.TrimSpace(strings.Repeat(word, MaxTextWords)),
+		strings.Repeat("o'brien ", MaxTextWords), // joiners keep one word
+	}
+	bad := []struct{ text, msg string }{
+		{strings.Repeat("a", MaxTextRunes+1), "513 characters, more than the 512 allowed"},
+		{strings.Repeat("я", MaxTextRunes+1), "513 characters, more than the 512 allowed"},
+		{strings.Repeat("a", 100000), "longer than the 512 characters allowed"},
+		{strings.Repeat(word, MaxTextWords+1), "33 words, more than the 32 allowed"},
+		{strings.Repeat("a-", 40), "40 words, more than the 32 allowed"},
+		{strings.Repeat("x,", 200), "200 words, more than the 32 allowed"},
+	}
+	for _, searchAll := range []bool{false, true} {
+		param := "names"
+		if searchAll {
+			param = "search_all"
+		}
+		q := func(s string) Query {
+			if searchAll {
+				return Query{SearchAll: s}
+			}
+			return Query{Names: s}
+		}
+		for _, s := range ok {
+			if err := Validate(q(s)); err != nil {
+				t.Errorf("%s of %d runes: %v", param, utf8.RuneCountInString(s), err)
+			}
+		}
+		for _, b := range bad {
+			err := Validate(q(b.text))
+			var pe *ParamError
+			if !errors.As(err, &pe) || pe.Param != param || pe.Msg != b.msg {
+				t.Errorf("%s %s…: %v, want %s: %s", param, b.text[:10], err, param, b.msg)
+			}
+		}
+	}
+}
+
+func TestIncludesLimit(t *testing.T) {
+	known := func(id string) bool { return id == "a" || id == "b" }
+	if _, err := ResolveIncludes(strings.Repeat("a,", MaxIncludes-1)+"b", known, nil); err != nil {
+		t.Errorf("%d ids: %v", MaxIncludes, err)
+	}
+	_, err := ResolveIncludes(strings.Repeat("a,", MaxIncludes)+"b", known, nil)
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "includes" || pe.Msg != "201 entries, more than the 200 allowed" {
+		t.Errorf("201 ids: %v", err)
+	}
+	var many []string
+	for i := range 150 {
+		many = append(many, strings.Repeat("z", 100)+string(rune('a'+i%26))+strings.Repeat("q", i))
+	}
+	_, err = ResolveIncludes(strings.Join(many, ","), known, nil)
+	if !errors.As(err, &pe) || len(pe.Msg) > 400 || !strings.Contains(pe.Msg, "and 145 more") || !strings.Contains(pe.Msg, "…") {
+		t.Errorf("150 unknown long ids: %d-byte message %v", len(err.Error()), err)
+	}
+}
+
+func TestQuoteValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                       `""`,
+		"abc":                    `"abc"`,
+		strings.Repeat("я", 40):  `"` + strings.Repeat("я", 40) + `"`,
+		strings.Repeat("я", 41):  `"` + strings.Repeat("я", 40) + `"…`,
+		strings.Repeat("x", 1e6): `"` + strings.Repeat("x", 40) + `"…`,
+		"a\x00b":                 `"a\x00b"`,
+	} {
+		if got := QuoteValue(in); got != want {
+			t.Errorf("QuoteValue(%.20q) = %s, want %s", in, got, want)
+		}
+	}
+	// A huge bad date is quoted short.
+	err := Validate(Query{Names: "x", DOB: strings.Repeat("1", 100000)})
+	if err == nil || len(err.Error()) > 100 {
+		t.Errorf("dob error is %d bytes", len(err.Error()))
+	}
+}
+
+// FuzzQueryLimits: whatever names text comes in, compile either refuses it
+// with a ParamError or accepts a text within the limits whose every
+// spelling has at most MaxTextWords words.
+func FuzzQueryLimits(f *testing.F) {
+	for _, s := range []string{"vladimir putin", "Abu-Bakr al-Baghdadi", strings.Repeat("a-", 40), strings.Repeat("ivan ", 33),
+		strings.Repeat("я", 513), "o'brien", "½ ⅓", "北京 东京", "a\u0301b", "x.y.z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := compile(Query{Names: s})
+		if err != nil {
+			var pe *ParamError
+			if !errors.As(err, &pe) {
+				t.Fatalf("%q: %v is not a ParamError", s, err)
+			}
+			if len(err.Error()) > 200 {
+				t.Fatalf("%d-byte message", len(err.Error()))
+			}
+			return
+		}
+		if utf8.RuneCountInString(s) > MaxTextRunes {
+			t.Fatalf("accepted %d runes", utf8.RuneCountInString(s))
+		}
+		for _, v := range append(c.raw, c.legal...) {
+			if len(v) > MaxTextWords {
+				t.Fatalf("accepted %d words: %q", len(v), v)
+			}
+		}
+	})
+}
