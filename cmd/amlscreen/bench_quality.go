@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,9 +146,12 @@ from 0.05 to 0.95), the table to pick a --min-score from.`,
 	return cmd
 }
 
-// writePlot writes the PNG under a temporary name first, so a failed run
-// never leaves a half-written image behind.
-func writePlot(name string, rep *bench.QualityReport) (err error) {
+// writePlot writes the quality report's PNG (see writePNG).
+func writePlot(name string, rep *bench.QualityReport) error { return writePNG(name, rep.WritePlot) }
+
+// writePNG writes the PNG that draw produces under a temporary name first,
+// so a failed run never leaves a half-written image behind.
+func writePNG(name string, draw func(io.Writer) error) (err error) {
 	tmp := name + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -158,7 +162,7 @@ func writePlot(name string, rep *bench.QualityReport) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	if err = rep.WritePlot(f); err != nil {
+	if err = draw(f); err != nil {
 		f.Close()
 		return fmt.Errorf("--plot %s: %w", name, err)
 	}
