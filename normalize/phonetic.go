@@ -21,7 +21,7 @@ const (
 	// scheme writes ch and another j (Korean 장 Jang and Chang, Wade–Giles
 	// Chang for pinyin Zhang, Arabic ج as j, dj or dzh, Russian ч as ch or
 	// tch).
-	keyJ = 'J'
+	keyJ  = 'J'
 	keyCh = keyJ
 )
 
