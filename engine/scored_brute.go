@@ -115,7 +115,7 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 		if t.optional {
 			bq.opt |= 1 << j
 		}
-		bq.miss = append(bq.miss, queryMiss(t.text, w, bq.lambda))
+		bq.miss = append(bq.miss, queryMiss(t.text, bq.df[t.text], w, bq.lambda))
 	}
 	for j := 0; j+1 < m; j++ {
 		var p map[string]partner

@@ -299,12 +299,13 @@ func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *sc
 		t := newTokInfo(words[j])
 		sq.words = append(sq.words, t)
 		sq.part = append(sq.part, ix.scoredPartners(sc, &t, c.Fuzzy, false, nil))
-		w := wordWeight(sc.tokenDF(ix, t.text), n)
+		df := sc.tokenDF(ix, t.text)
+		w := wordWeight(df, n)
 		sq.w = append(sq.w, w)
 		if t.optional {
 			sq.opt |= 1 << j
 		}
-		sq.miss = append(sq.miss, queryMiss(t.text, w, sq.lambda))
+		sq.miss = append(sq.miss, queryMiss(t.text, df, w, sq.lambda))
 	}
 	for j := 0; j+1 < m; j++ {
 		var p map[uint32]partner

@@ -45,6 +45,10 @@ type modelParams struct {
 	// without a partner: QueryMiss + QueryMissRare·w/λ, so a missing
 	// common word (de, group) costs less than a missing rare one.
 	QueryMiss, QueryMissRare float64
+	// QueryMissUnknown is the cost of a query word without a partner that
+	// no listed name holds: the list says nothing about how common it is,
+	// and a middle name a customer gives and the list lacks is usual.
+	QueryMissUnknown float64
 	// RecordMiss and RecordMissRare (β) are the same for a record word
 	// without a partner; lists spell names out in full (patronymics,
 	// tribal names), so they cost less than query words.
@@ -60,14 +64,15 @@ type modelParams struct {
 }
 
 var model = modelParams{
-	PairSlope:      8,
-	QueryMiss:      0.5,
-	QueryMissRare:  2,
-	RecordMiss:     0.2,
-	RecordMissRare: 1,
-	CompletePower:  6,
-	JoinMinSim:     0.88,
-	Intercept:      1,
+	PairSlope:        8,
+	QueryMiss:        0.5,
+	QueryMissRare:    2,
+	QueryMissUnknown: 1.5,
+	RecordMiss:       0.2,
+	RecordMissRare:   1,
+	CompletePower:    6,
+	JoinMinSim:       0.88,
+	Intercept:        1,
 }
 
 const (
@@ -100,10 +105,14 @@ func wordWeight(f, n int) float64 {
 	return math.Log(float64(n+1) / float64(min(f, n)+1))
 }
 
-// queryMiss is the cost of query word t of weight w left unpaired.
-func queryMiss(t string, w, lambda float64) float64 {
-	if optionalWord(t) {
+// queryMiss is the cost of query word t, held by df listed records and of
+// weight w, left unpaired.
+func queryMiss(t string, df int, w, lambda float64) float64 {
+	switch {
+	case optionalWord(t):
 		return optionalMissCost
+	case df == 0:
+		return model.QueryMissUnknown
 	}
 	return model.QueryMiss + model.QueryMissRare*w/lambda
 }

@@ -235,14 +235,24 @@ func subCost(a, b rune) float64 {
 	return costDefault
 }
 
+// isHDigraphStart reports whether r followed by h makes one sound in a
+// transliteration scheme (kh, gh, sh, ch, zh, th, dh, ph).
+func isHDigraphStart(r rune) bool {
+	switch r {
+	case 'k', 'g', 's', 'c', 'z', 't', 'd', 'p':
+		return true
+	}
+	return false
+}
+
 // gapCost is the cost of s[i] inserted or dropped.
 func gapCost(s []rune, i int) float64 {
 	r := s[i]
 	if i > 0 && s[i-1] == r || i+1 < len(s) && s[i+1] == r {
 		return costDouble
 	}
-	if r == 'h' {
-		return costH
+	if r == 'h' || i+1 < len(s) && s[i+1] == 'h' && isHDigraphStart(r) {
+		return costH // kh/h, sh/s and the like: one letter of a digraph
 	}
 	if isVowelRune(r) {
 		return costVowelGap
