@@ -16,7 +16,7 @@ func TestRelate(t *testing.T) {
 		{"mohamed", "muhammad", [3]string{"variant", "variant", "variant"}},
 		{"oleksandr", "alexander", [3]string{"variant", "variant", "variant"}},
 		{"youssef", "yusuf", [3]string{"variant", "variant", "variant"}},
-		{"hassan", "hussein", [3]string{"", "", ""}},  // two classes: two names
+		{"hassan", "hussein", [3]string{"", "", ""}},   // two classes: two names
 		{"mahmoud", "muhammad", [3]string{"", "", ""}}, // share their skeleton
 		{"soleimany", "soleimani", [3]string{"", "edit", "edit"}},
 		{"pasichnyk", "pasechnik", [3]string{"", "sound", "edit"}},
@@ -62,7 +62,7 @@ func TestWeightedSim(t *testing.T) {
 		{"vladimir", "wladimir", 0.97, 0.99},         // v/w
 		{"pasichnyk", "pasechnik", 0.9, 0.95},
 		{"abdulrahman", "abdurrahman", 0.9, 0.97}, // l/r, a doubled letter
-		{"wagner", "karner", 0.6, 0.7}, // two arbitrary letters
+		{"wagner", "karner", 0.6, 0.7},            // two arbitrary letters
 		{"zeng", "peng", 0.7, 0.8},
 		{"abc", "", 0, 0},
 	} {
