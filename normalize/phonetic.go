@@ -42,10 +42,11 @@ func SoundKey(tok string) string {
 }
 
 // Skeleton returns the consonant skeleton of a folded token: its sound key
-// without vowels, after an "a" when the token starts with a vowel. Aleksandr,
-// Alexander and Oleksandr share the skeleton "alksndr"; Ahmad ("ahmd") and
-// Hamid ("hmd") do not, since a leading vowel is kept. It is "" where
-// SoundKey is.
+// without vowels, after an "a" when the token starts with a vowel, with
+// the consonants that scripts without the distinction write alike merged
+// (b/p, f/v, s/z, l/r, d/t). Aleksandr, Alexander and Oleksandr share the
+// skeleton "arksntr"; Ahmad ("ahmt") and Hamid ("hmt") do not, since a
+// leading vowel is kept. It is "" where SoundKey is.
 func Skeleton(tok string) string {
 	_, s := phoneticKeys(tok)
 	return s
@@ -53,6 +54,12 @@ func Skeleton(tok string) string {
 
 // PhoneticKeys returns SoundKey and Skeleton of tok in one pass.
 func PhoneticKeys(tok string) (sound, skeleton string) { return phoneticKeys(tok) }
+
+// skeletonClass merges in the skeleton the consonants that a script
+// without the distinction writes with one letter: Arabic and Persian have
+// no p or v (Pepsi, Villena come back as b and f), Japanese and Korean no
+// l against r, and many schemes mix s and z, d and t.
+var skeletonClass = map[byte]byte{'p': 'b', 'v': 'f', 'z': 's', 'l': 'r', 'd': 't'}
 
 func isVowelByte(c byte) bool {
 	switch c {
@@ -225,9 +232,16 @@ func phoneticKeys(tok string) (string, string) {
 		skel = append(skel, 'a')
 	}
 	for _, c := range out {
-		if c != 'a' {
-			skel = append(skel, c)
+		if c == 'a' {
+			continue
 		}
+		if m, ok := skeletonClass[c]; ok {
+			c = m
+		}
+		if len(skel) > 0 && skel[len(skel)-1] == c {
+			continue // p and b of "pb" are one consonant now
+		}
+		skel = append(skel, c)
 	}
 	return sound, string(skel)
 }
