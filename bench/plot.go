@@ -279,3 +279,41 @@ func writeCurves(w io.Writer, title, xLabel string, curves []Curve) error {
 	}
 	return png.Encode(w, c.img)
 }
+
+// WriteSweepPlot draws scored mode's threshold sweep: leave-one-out recall
+// against the pooled false-hit rate, one curve per fuzzy level through the
+// thresholds (labelled every 0.1 from 0.5 on), with strict mode's levels
+// as points, as a PNG. It needs a report measured with Sweep.
+func (rep *QualityReport) WriteSweepPlot(w io.Writer) error {
+	var curves []Curve
+	strict := Curve{Name: "strict F0-F2", Dots: true}
+	for _, l := range rep.Levels {
+		if l.Mode == ModeStrict {
+			if c := l.Class(ClassLeaveOneOut); c != nil && c.Recall != nil {
+				strict.Points = append(strict.Points, CurvePoint{X: l.FalseHitRate, Y: *c.Recall, Label: fmt.Sprintf("F%d", l.Fuzzy)})
+			}
+			continue
+		}
+		if len(l.Sweep) == 0 {
+			continue
+		}
+		cv := Curve{Name: fmt.Sprintf("scored F%d", l.Fuzzy)}
+		for i := len(l.Sweep) - 1; i >= 0; i-- {
+			p := l.Sweep[i]
+			lab := ""
+			if p.MinScore >= 0.5-1e-9 && int(p.MinScore*100+0.5)%10 == 0 {
+				lab = fmt.Sprintf("%.1f", p.MinScore)
+			}
+			cv.Points = append(cv.Points, CurvePoint{X: p.FalseAll, Y: p.Recall[ClassLeaveOneOut], Label: lab})
+		}
+		curves = append(curves, cv)
+	}
+	if len(curves) == 0 {
+		return fmt.Errorf("no scored-mode sweep in the report: measure with --mode scored (or both) and --sweep")
+	}
+	if len(strict.Points) > 0 {
+		curves = append(curves, strict)
+	}
+	return writeCurves(w, fmt.Sprintf("Leave-one-out recall vs false hits, %d records", rep.Records),
+		"False-hit rate (clean names with any hit, pooled)", curves)
+}

@@ -25,6 +25,7 @@ func newBenchQualityCmd() *cobra.Command {
 		fuzzy     int
 		asJSON    bool
 		plotFile  string
+		sweepPlot string
 		cleanFile string
 	)
 	cmd := &cobra.Command{
@@ -87,11 +88,17 @@ from 0.05 to 0.95), the table to pick a --min-score from.`,
 			if cfg.MaxQueries < 0 {
 				return usagef("--max-queries: must not be negative")
 			}
-			if plotFile != "" {
+			for _, p := range []struct{ flag, file string }{{"--plot", plotFile}, {"--sweep-plot", sweepPlot}} {
 				// Found out now rather than after a run of minutes.
-				if st, err := os.Stat(filepath.Dir(plotFile)); err != nil || !st.IsDir() {
-					return usagef("--plot: %s is not a directory one can write into", filepath.Dir(plotFile))
+				if p.file == "" {
+					continue
 				}
+				if st, err := os.Stat(filepath.Dir(p.file)); err != nil || !st.IsDir() {
+					return usagef("%s: %s is not a directory one can write into", p.flag, filepath.Dir(p.file))
+				}
+			}
+			if sweepPlot != "" && (!cfg.Sweep || cfg.Mode == bench.ModeStrict) {
+				return usagef("--sweep-plot: needs --sweep and --mode scored or both")
 			}
 			f, err := os.Open(data)
 			if err != nil {
@@ -124,6 +131,11 @@ from 0.05 to 0.95), the table to pick a --min-score from.`,
 					return err
 				}
 			}
+			if sweepPlot != "" {
+				if err := writePNG(sweepPlot, rep.WriteSweepPlot); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -142,6 +154,7 @@ from 0.05 to 0.95), the table to pick a --min-score from.`,
 	fl.Float64Var(&cfg.MinScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	fl.IntVar(&cfg.MaxQueries, "max-queries", 0, "at most this many queries per class; 0 means every eligible record")
 	fl.BoolVar(&cfg.Sweep, "sweep", false, "scored mode: also report recall and false hits at every threshold from 0.05 to 0.95")
+	fl.StringVar(&sweepPlot, "sweep-plot", "", "with --sweep: also draw scored mode's recall/false-hit curve over its thresholds into this PNG file")
 	fl.StringVar(&cleanFile, "clean", "", "a file of clean names, one a line (names of nobody listed): each is a false_clean query")
 	return cmd
 }
