@@ -62,7 +62,9 @@ type SpeedReport struct {
 	NameStrings         int     `json:"name_strings"`
 	// ScoredPrepareSeconds is the time scored mode's word statistics and
 	// key maps took to build (scored mode only).
-	ScoredPrepareSeconds float64    `json:"scored_prepare_seconds,omitempty"`
+	ScoredPrepareSeconds float64 `json:"scored_prepare_seconds,omitempty"`
+	// ScoredBytesPerRecord is the heap that build added, per record.
+	ScoredBytesPerRecord float64    `json:"scored_bytes_per_record,omitempty"`
 	Exact                ModeReport `json:"exact"`
 	Fuzzy1               ModeReport `json:"fuzzy1"`
 	Fuzzy2               ModeReport `json:"fuzzy2"`
@@ -117,6 +119,7 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 		start := time.Now()
 		ix.PrepareScored()
 		rep.ScoredPrepareSeconds = time.Since(start).Seconds()
+		rep.ScoredBytesPerRecord = float64(int64(heapNow())-int64(withIndex)) / float64(max(1, len(recs)))
 	}
 	for fuzzy, m := range []*ModeReport{&rep.Exact, &rep.Fuzzy1, &rep.Fuzzy2} {
 		say("fuzzy %d: %d queries through the index, %d through brute force", fuzzy, len(queries), cfg.Brute)

@@ -122,7 +122,7 @@ func writeSpeedTable(out io.Writer, r *bench.SpeedReport) error {
 	fmt.Fprintf(out, "records %d, build %.2f s, heap %s (index %.0f B/record), %d tokens, GOMAXPROCS %d, match %s\n",
 		r.Records, r.BuildSeconds, heap, r.IndexBytesPerRecord, r.Tokens, r.GOMAXPROCS, r.Match)
 	if r.ScoredPrepareSeconds > 0 {
-		fmt.Fprintf(out, "scored mode prepared in %.2f s\n", r.ScoredPrepareSeconds)
+		fmt.Fprintf(out, "scored mode prepared in %.2f s, %.0f B/record more heap\n", r.ScoredPrepareSeconds, r.ScoredBytesPerRecord)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "mode\tqueries\tp50 µs\tp99 µs\tqps\tmean hits\tbrute p50 µs\tspeed-up\t")
