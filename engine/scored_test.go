@@ -495,3 +495,34 @@ func TestScoredConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestScoreRecord: scoring one record answers as the whole check does for
+// it: hit or not, score, reason.
+func TestScoreRecord(t *testing.T) {
+	ix, _ := scoredIndex()
+	for _, q := range []Query{
+		{Names: "John Michael Smith", Fuzzy: 2, MinScore: 0.3},
+		{Names: "Acme Trading Ltd", Fuzzy: 1, MinScore: 0.3},
+		{Names: "Olga Kuznetsova", Fuzzy: 2, DOB: "12/05/1971"},
+		{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.05, Kind: Individual},
+	} {
+		q.Match = Scored
+		res, err := ix.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"smith", "acme", "kuznetsova", "p013", "p012", "putin", "nobody"} {
+			h, ok, err := ix.ScoreRecord(q, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := hitOf(res, id)
+			if ok != (want != nil) || ok && (h.Score != want.Score || h.Field != want.Field || h.Reason.Logit != want.Reason.Logit) {
+				t.Errorf("%q, %s: ScoreRecord %v %+v; Search %+v", q.Names, id, ok, h, want)
+			}
+		}
+	}
+	if _, _, err := ix.ScoreRecord(Query{Names: "x"}, "smith"); err == nil {
+		t.Error("a strict query gave no error")
+	}
+}
