@@ -415,7 +415,13 @@ func (ix *Index) lookupPartners(sc *scoredStats, t *tokInfo, fuzzy int, piece bo
 	if id, ok := ix.d.ID(t.text); ok {
 		try(id)
 	}
-	if t.legal || t.digit {
+	if t.legal {
+		return
+	}
+	if t.digit {
+		if fuzzy > 0 && !piece {
+			ix.d.Lookup(t.text, maxAllowed(fuzzy, t.text), func(id uint32, _ int) { try(id) })
+		}
 		return
 	}
 	if t.class != 0 {

@@ -56,6 +56,10 @@ type modelParams struct {
 	// CompletePower is the power of the least pair similarity in the
 	// completeness term: only close pairs earn the prior back.
 	CompletePower float64
+	// CompleteEditCost is what each edit of a pair within the edit radius
+	// takes off its similarity for the completeness term at most
+	// (completeSim).
+	CompleteEditCost float64
 	// JoinMinSim is the least similarity of a word paired with two words
 	// joined.
 	JoinMinSim float64
@@ -189,6 +193,17 @@ type nameShape struct {
 	lambda       float64
 }
 
+// completeSim is how a pair counts towards the completeness term: its
+// similarity, except that a pair within the edit radius counts at least
+// 1 − CompleteEditCost per edit. A typing error in a short word is as likely as in a
+// long one, and a name typed with one such error must stay a hit.
+func completeSim(e *edge) float64 {
+	if e.kind == kindEdit {
+		return max(e.sim, 1-model.CompleteEditCost*float64(e.edits))
+	}
+	return e.sim
+}
+
 // evaluation is the worth of one pairing.
 type evaluation struct {
 	logit    float64
@@ -212,7 +227,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		qCov |= e.qmask()
 		kCov |= e.kmask()
 		if sh.qOpt&e.qmask() == 0 {
-			sMin = min(sMin, e.sim)
+			sMin = min(sMin, completeSim(e))
 		}
 		if e.kind != kindExact || e.q1 >= 0 || e.k1 >= 0 {
 			allExact = false

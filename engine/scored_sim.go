@@ -93,13 +93,14 @@ type partner struct {
 // the variant table; at fuzzy 1 and 2 also within the edit radius of
 // strict mode, or sharing a sound key or a consonant skeleton. Two words
 // of different variant classes never pair (Hassan, Hussein), nor do words
-// with digits or canonical legal forms unless equal: two different legal
-// forms are each a word without a partner, which costs a little.
+// with digits beyond the edit radius, nor canonical legal forms unless
+// equal: two different legal forms are each a word without a partner,
+// which costs a little.
 func relate(q, t *tokInfo, fuzzy int) (partner, bool) {
 	if q.text == t.text {
 		return partner{sim: 1, kind: kindExact}, true
 	}
-	if q.legal || t.legal || q.digit || t.digit {
+	if q.legal || t.legal || fuzzy == 0 && (q.digit || t.digit) {
 		return partner{}, false
 	}
 	if q.class != 0 && t.class != 0 {
@@ -112,6 +113,14 @@ func relate(q, t *tokInfo, fuzzy int) (partner, bool) {
 		return partner{}, false
 	}
 	d := dict.Distance(q.runes, t.runes, 2)
+	if q.digit || t.digit {
+		// Numbers pair within the edit radius, as in strict mode, never
+		// by sound.
+		if d > allowedEdits(fuzzy, q.text, t.text) {
+			return partner{}, false
+		}
+		return partner{sim: weightedSim(q.runes, t.runes), kind: kindEdit, edits: uint8(d)}, true
+	}
 	var kind uint8
 	switch {
 	case d <= allowedEdits(fuzzy, q.text, t.text):

@@ -24,10 +24,12 @@ func TestRelate(t *testing.T) {
 		{"khalil", "halil", [3]string{"variant", "variant", "variant"}},
 		{"khaled", "haled", [3]string{"", "edit", "edit"}},
 		{"schmidt", "shmidt", [3]string{"", "edit", "edit"}},
-		{"karim", "akram", [3]string{"", "", ""}}, // a leading vowel counts
-		{"li", "lu", [3]string{"", "", ""}},       // too short to differ
-		{"1980", "1981", [3]string{"", "", ""}},   // numbers only exactly
-		{"~llc", "~ltd", [3]string{"", "", ""}},   // legal forms only exactly
+		{"karim", "akram", [3]string{"", "", ""}},       // a leading vowel counts
+		{"li", "lu", [3]string{"", "", ""}},             // too short to differ
+		{"1980", "1981", [3]string{"", "edit", "edit"}}, // numbers within the edit radius
+		{"2094977", "2904977", [3]string{"", "edit", "edit"}},
+		{"12", "13", [3]string{"", "", ""}},     // too short to differ
+		{"~llc", "~ltd", [3]string{"", "", ""}}, // legal forms only exactly
 		{"~llc", "~llc", [3]string{"exact", "exact", "exact"}},
 	} {
 		q, r := newTokInfo(tc.q), newTokInfo(tc.t)
