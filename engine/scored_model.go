@@ -75,6 +75,7 @@ var model = modelParams{
 	RecordMiss:       0.2,
 	RecordMissRare:   1,
 	CompletePower:    6,
+	CompleteEditCost: 0.1,
 	JoinMinSim:       0.88,
 	Intercept:        1,
 }

@@ -107,3 +107,25 @@ func TestLogitFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteSim: a pair within the edit radius counts towards the
+// completeness term at 1 − CompleteEditCost per edit at least; others at
+// their similarity.
+func TestCompleteSim(t *testing.T) {
+	if model.CompleteEditCost <= 0 || model.CompleteEditCost >= 0.5 {
+		t.Fatalf("CompleteEditCost %v: not set", model.CompleteEditCost)
+	}
+	for _, tc := range []struct {
+		e    edge
+		want float64
+	}{
+		{edge{kind: kindEdit, edits: 1, sim: 0.75}, 1 - model.CompleteEditCost},
+		{edge{kind: kindEdit, edits: 1, sim: 0.98}, 0.98},
+		{edge{kind: kindSkeleton, edits: 3, sim: 0.8}, 0.8},
+		{edge{kind: kindExact, sim: 1}, 1},
+	} {
+		if got := completeSim(&tc.e); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%+v: %v, want %v", tc.e, got, tc.want)
+		}
+	}
+}
