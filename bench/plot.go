@@ -282,8 +282,9 @@ func writeCurves(w io.Writer, title, xLabel string, curves []Curve) error {
 
 // WriteSweepPlot draws scored mode's threshold sweep: leave-one-out recall
 // against the pooled false-hit rate, one curve per fuzzy level through the
-// thresholds (labelled every 0.1 from 0.5 on), with strict mode's levels
-// as points, as a PNG. It needs a report measured with Sweep.
+// thresholds from 0.5 up (fuzzy 2 labelled every 0.1 and at the report's
+// threshold), with strict mode's levels as points, as a PNG. It needs a
+// report measured with Sweep.
 func (rep *QualityReport) WriteSweepPlot(w io.Writer) error {
 	var curves []Curve
 	strict := Curve{Name: "strict F0-F2", Dots: true}
@@ -297,12 +298,20 @@ func (rep *QualityReport) WriteSweepPlot(w io.Writer) error {
 		if len(l.Sweep) == 0 {
 			continue
 		}
+		// Thresholds from 0.5 up: below, more than a few percent of clean
+		// names hit, which no screening team accepts, and the curve's
+		// interesting end would be squeezed against the axis.
 		cv := Curve{Name: fmt.Sprintf("scored F%d", l.Fuzzy)}
 		for i := len(l.Sweep) - 1; i >= 0; i-- {
 			p := l.Sweep[i]
+			if p.MinScore < 0.5-1e-9 {
+				continue
+			}
 			lab := ""
-			if p.MinScore >= 0.5-1e-9 && int(p.MinScore*100+0.5)%10 == 0 {
-				lab = fmt.Sprintf("%.1f", p.MinScore)
+			atDefault := math.Abs(p.MinScore-l.MinScore) < 1e-9
+			decile := int(p.MinScore*100+0.5)%10 == 0 && math.Abs(p.MinScore-l.MinScore) > 0.03
+			if l.Fuzzy == 2 && (decile || atDefault) {
+				lab = fmt.Sprintf("%g", p.MinScore)
 			}
 			cv.Points = append(cv.Points, CurvePoint{X: p.FalseAll, Y: p.Recall[ClassLeaveOneOut], Label: lab})
 		}
