@@ -111,8 +111,6 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 		NameStrings:         st.NameStrings,
 		GOMAXPROCS:          runtime.GOMAXPROCS(0),
 	}
-	queries := gen.Queries(recs, cfg.Queries, cfg.Seed+1)
-	brute := engine.NewBrute(recs)
 	if cfg.Match == engine.Scored {
 		// What scored mode adds to the index is built on its first query;
 		// a server builds it at start (Index.PrepareScored).
@@ -121,6 +119,8 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 		rep.ScoredPrepareSeconds = time.Since(start).Seconds()
 		rep.ScoredBytesPerRecord = float64(int64(heapNow())-int64(withIndex)) / float64(max(1, len(recs)))
 	}
+	queries := gen.Queries(recs, cfg.Queries, cfg.Seed+1)
+	brute := engine.NewBrute(recs)
 	for fuzzy, m := range []*ModeReport{&rep.Exact, &rep.Fuzzy1, &rep.Fuzzy2} {
 		say("fuzzy %d: %d queries through the index, %d through brute force", fuzzy, len(queries), cfg.Brute)
 		toQuery := func(q gen.Query) engine.Query {
