@@ -57,8 +57,11 @@ type scoredQuery struct {
 	// name string costs one look-up per word.
 	refs map[uint32][]unitRef
 	// units lists, for each word, the tokens through which a name string
-	// can pair it (unitTokens), ascending.
-	units [][]uint32
+	// can pair it, ascending; unitGain holds, aligned, the most a name
+	// string holding that token can gain from the word (see
+	// scoredCandidates).
+	units    [][]uint32
+	unitGain [][]float64
 }
 
 // unitRef says that a token is a partner of word j (unitWord), of words j
@@ -96,6 +99,9 @@ type scoredScratch struct {
 	has       []bool
 	lists     [][]uint32
 	arena     []uint32
+	arenaG    []float64
+	constG    []float64
+	held      []float64
 	bufA      []uint32
 	bufB      []uint32
 	bufC      []uint32
@@ -521,31 +527,60 @@ func (sq *scoredQuery) bound() {
 
 // collectUnits fills units: for each word, its partners, those of the
 // joined pairs it is part of, and those of the first piece of each of its
-// splits.
+// splits; and unitGain, the most a name string holding each of those
+// tokens can gain from the word: the best edge the token makes, plus the
+// word's miss cost (what pairing saves), at least 0.
 func (sq *scoredQuery) collectUnits() {
 	sq.units = make([][]uint32, len(sq.words))
+	sq.unitGain = make([][]float64, len(sq.words))
 	for j := range sq.words {
-		var ids []uint32
-		for id := range sq.part[j] {
-			ids = append(ids, id)
-		}
-		if j < len(sq.cat) {
-			for id := range sq.cat[j] {
-				ids = append(ids, id)
+		best := map[uint32]float64{}
+		offer := func(id uint32, v float64) {
+			if old, ok := best[id]; !ok || v > old {
+				best[id] = v
 			}
 		}
-		if j > 0 {
-			for id := range sq.cat[j-1] {
-				ids = append(ids, id)
+		for id, p := range sq.part[j] {
+			offer(id, sq.edgeValue(j, p))
+		}
+		for _, c := range []int{j, j - 1} {
+			if c < 0 || c >= len(sq.cat) {
+				continue
+			}
+			for id, p := range sq.cat[c] {
+				v := sq.catValue(c, p)
+				if v < 0 {
+					v /= 2
+				}
+				offer(id, v)
 			}
 		}
 		for s := range sq.splits[j] {
-			for id := range sq.splits[j][s].a {
-				ids = append(ids, id)
+			sp := &sq.splits[j][s]
+			var mb partner
+			for _, p := range sp.b {
+				mb.sim, mb.w = max(mb.sim, p.sim), max(mb.w, p.w)
+			}
+			for id, pa := range sp.a {
+				// The value grows with weight and similarity: the best
+				// second piece bounds every pairing through this first one.
+				if e, ok := sq.splitEdge(j, sp, pa, mb); ok {
+					offer(id, e.value)
+				} else {
+					offer(id, -sq.miss[j])
+				}
 			}
 		}
+		ids := make([]uint32, 0, len(best))
+		for id := range best {
+			ids = append(ids, id)
+		}
 		slices.Sort(ids)
-		sq.units[j] = slices.Compact(ids)
+		gains := make([]float64, len(ids))
+		for k, id := range ids {
+			gains[k] = max(best[id], -sq.miss[j]) + sq.miss[j]
+		}
+		sq.units[j], sq.unitGain[j] = ids, gains
 	}
 }
 
@@ -618,6 +653,72 @@ func mergeUnion(dst, a, b []uint32) []uint32 {
 	return append(dst, b[j:]...)
 }
 
+// unionGains returns the ascending union of the posting lists of ids with,
+// for each name string, the largest of gains over the ids whose lists
+// hold it: merged in rounds of pairs through the scratch arenas.
+func (ix *Index) unionGains(ids []uint32, gains []float64, scr *scoredScratch) ([]uint32, []float64) {
+	type list struct {
+		ns []uint32
+		g  []float64 // nil: every entry gains one
+		g1 float64
+	}
+	lists := make([]list, 0, len(ids))
+	for k, id := range ids {
+		if l := ix.post[id]; len(l) > 0 {
+			lists = append(lists, list{ns: l, g1: gains[k]})
+		}
+	}
+	if len(lists) == 0 {
+		return nil, nil
+	}
+	gainOf := func(l *list, i int) float64 {
+		if l.g != nil {
+			return l.g[i]
+		}
+		return l.g1
+	}
+	arenaN, arenaG := scr.arena[:0], scr.arenaG[:0]
+	for len(lists) > 1 {
+		next := lists[:0:0]
+		for i := 0; i+1 < len(lists); i += 2 {
+			a, b := &lists[i], &lists[i+1]
+			start := len(arenaN)
+			x, y := 0, 0
+			for x < len(a.ns) || y < len(b.ns) {
+				switch {
+				case y == len(b.ns) || x < len(a.ns) && a.ns[x] < b.ns[y]:
+					arenaN, arenaG = append(arenaN, a.ns[x]), append(arenaG, gainOf(a, x))
+					x++
+				case x == len(a.ns) || b.ns[y] < a.ns[x]:
+					arenaN, arenaG = append(arenaN, b.ns[y]), append(arenaG, gainOf(b, y))
+					y++
+				default:
+					arenaN, arenaG = append(arenaN, a.ns[x]), append(arenaG, max(gainOf(a, x), gainOf(b, y)))
+					x++
+					y++
+				}
+			}
+			end := len(arenaN)
+			next = append(next, list{ns: arenaN[start:end:end], g: arenaG[start:end:end]})
+		}
+		if len(lists)%2 == 1 {
+			next = append(next, lists[len(lists)-1])
+		}
+		lists = next
+	}
+	scr.arena, scr.arenaG = arenaN, arenaG
+	l := lists[0]
+	if l.g == nil {
+		g := scr.constG[:0]
+		for range l.ns {
+			g = append(g, l.g1)
+		}
+		scr.constG = g
+		return l.ns, g
+	}
+	return l.ns, l.g
+}
+
 // scoredCandidates returns the name strings to score, ascending, each
 // once (see the comment at the top of this file).
 //
@@ -669,12 +770,12 @@ func (ix *Index) scoredCandidates(sq *scoredQuery, minScore float64, scr *scored
 	i := 0
 	for ; i < m && rem[i] >= target; i++ {
 		j := order[i]
-		u := ix.unionPostings(sq.units[j], scr)
+		u, ug := ix.unionGains(sq.units[j], sq.unitGain[j], scr)
 		var inc uint8
 		if sq.opt&(1<<j) == 0 {
 			inc = 1
 		}
-		cands, acc, cnt = mergeGain(cands, acc, cnt, u, gain[j], inc, scr)
+		cands, acc, cnt = mergeGain(cands, acc, cnt, u, ug, inc, scr)
 	}
 	for ; i < m && len(cands) > 0; i++ {
 		// Drop what cannot reach the target any more, then credit word
@@ -694,17 +795,19 @@ func (ix *Index) scoredCandidates(sq *scoredQuery, minScore float64, scr *scored
 			}
 			continue
 		}
-		if cap(scr.has) < len(cands) {
-			scr.has = make([]bool, len(cands), 2*len(cands))
+		if cap(scr.held) < len(cands) {
+			scr.held = make([]float64, len(cands), 2*len(cands))
 		}
-		has := scr.has[:len(cands)]
-		clear(has)
-		for _, id := range sq.units[j] {
-			markHeld(cands, ix.post[id], has)
+		held := scr.held[:len(cands)]
+		for k := range held {
+			held[k] = -1
+		}
+		for k, id := range sq.units[j] {
+			markGain(cands, ix.post[id], sq.unitGain[j][k], held)
 		}
 		for k := range cands {
-			if has[k] {
-				acc[k] += gain[j]
+			if held[k] >= 0 {
+				acc[k] += held[k]
 				cnt[k] += inc
 			}
 		}
@@ -715,9 +818,9 @@ func (ix *Index) scoredCandidates(sq *scoredQuery, minScore float64, scr *scored
 }
 
 // mergeGain merges the ascending candidates (with their gains and counts)
-// and the list u, adding g and inc to every name string of u, through the
+// and the list u, adding ug[i] and inc to name string u[i], through the
 // scratch buffers.
-func mergeGain(cands []uint32, acc []float64, cnt []uint8, u []uint32, g float64, inc uint8, scr *scoredScratch) ([]uint32, []float64, []uint8) {
+func mergeGain(cands []uint32, acc []float64, cnt []uint8, u []uint32, ug []float64, inc uint8, scr *scoredScratch) ([]uint32, []float64, []uint8) {
 	out, og, oc := scr.bufC[:0], scr.acc2[:0], scr.cnt2[:0]
 	a, b := 0, 0
 	for a < len(cands) || b < len(u) {
@@ -726,10 +829,10 @@ func mergeGain(cands []uint32, acc []float64, cnt []uint8, u []uint32, g float64
 			out, og, oc = append(out, cands[a]), append(og, acc[a]), append(oc, cnt[a])
 			a++
 		case a == len(cands) || u[b] < cands[a]:
-			out, og, oc = append(out, u[b]), append(og, g), append(oc, inc)
+			out, og, oc = append(out, u[b]), append(og, ug[b]), append(oc, inc)
 			b++
 		default:
-			out, og, oc = append(out, cands[a]), append(og, acc[a]+g), append(oc, cnt[a]+inc)
+			out, og, oc = append(out, cands[a]), append(og, acc[a]+ug[b]), append(oc, cnt[a]+inc)
 			a++
 			b++
 		}
@@ -789,6 +892,54 @@ func markHeld(cands, post []uint32, has []bool) {
 			b++
 		default:
 			has[a] = true
+			a++
+			b++
+		}
+	}
+}
+
+// markGain raises held[k] to g for every cands[k] in the ascending list
+// post, walking the shorter list and searching the longer.
+func markGain(cands, post []uint32, g float64, held []float64) {
+	if len(post) == 0 {
+		return
+	}
+	set := func(k int) {
+		if g > held[k] {
+			held[k] = g
+		}
+	}
+	if len(post) < len(cands)/8 {
+		lo := 0
+		for _, x := range post {
+			k, found := slices.BinarySearch(cands[lo:], x)
+			lo += k
+			if found {
+				set(lo)
+			}
+		}
+		return
+	}
+	if len(cands) < len(post)/8 {
+		lo := 0
+		for k, x := range cands {
+			i, found := slices.BinarySearch(post[lo:], x)
+			lo += i
+			if found {
+				set(k)
+			}
+		}
+		return
+	}
+	a, b := 0, 0
+	for a < len(cands) && b < len(post) {
+		switch {
+		case cands[a] < post[b]:
+			a++
+		case cands[a] > post[b]:
+			b++
+		default:
+			set(a)
 			a++
 			b++
 		}
