@@ -135,8 +135,9 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 		sc := ix.ensureScored()
 		variants = variants[:0]
 		cost := 0
+		memo := map[string]map[uint32]partner{}
 		add := func(words []string, sel recordSel) {
-			sq := ix.prepareScored(sc, c, words)
+			sq := ix.prepareScored(sc, c, words, memo)
 			for j := range sq.units {
 				cost += ix.postingSize(sq.units[j])
 			}
@@ -297,14 +298,28 @@ func (ix *Index) nameTexts(ns uint32) []string {
 
 // prepareScored finds the partners and weights of one token list of the
 // query.
-func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *scoredQuery {
+//
+// memo, when not nil, keeps the partners looked up, by word, for the other
+// token list of the same query (the raw and the legal-form spellings share
+// most words): a fuzzy look-up is the dearest step of a search.
+func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string, memo map[string]map[uint32]partner) *scoredQuery {
+	partners := func(key string, t *tokInfo, piece bool, accept func(partner) bool) map[uint32]partner {
+		if p, ok := memo[key]; ok {
+			return p
+		}
+		p := ix.scoredPartners(sc, t, c.Fuzzy, piece, accept)
+		if memo != nil {
+			memo[key] = p
+		}
+		return p
+	}
 	m := min(len(words), maxScoredWords)
 	n := ix.live
 	sq := &scoredQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, refs: make(map[uint32][]unitRef)}
 	for j := 0; j < m; j++ {
 		t := newTokInfo(words[j])
 		sq.words = append(sq.words, t)
-		sq.part = append(sq.part, ix.scoredPartners(sc, &t, c.Fuzzy, false, nil))
+		sq.part = append(sq.part, partners("w\x00"+t.text, &t, false, nil))
 		df := sc.tokenDF(ix, t.text)
 		w := wordWeight(df, n)
 		sq.w = append(sq.w, w)
@@ -318,7 +333,7 @@ func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *sc
 		a, b := &sq.words[j], &sq.words[j+1]
 		if !a.optional && !b.optional {
 			t := newTokInfo(a.text + b.text)
-			p = ix.scoredPartners(sc, &t, c.Fuzzy, false, func(pp partner) bool { return joinedPair(pp, a, b) })
+			p = partners("c\x00"+a.text+"\x00"+b.text, &t, false, func(pp partner) bool { return joinedPair(pp, a, b) })
 		}
 		sq.cat = append(sq.cat, p)
 	}
@@ -329,11 +344,11 @@ func (ix *Index) prepareScored(sc *scoredStats, c *compiled, words []string) *sc
 		}
 		splitPieces(sq.words[j].text, func(a, b string) {
 			ta, tb := newTokInfo(a), newTokInfo(b)
-			pa := ix.scoredPartners(sc, &ta, c.Fuzzy, true, nil)
+			pa := partners("p\x00"+a, &ta, true, nil)
 			if len(pa) == 0 {
 				return
 			}
-			pb := ix.scoredPartners(sc, &tb, c.Fuzzy, true, nil)
+			pb := partners("p\x00"+b, &tb, true, nil)
 			if len(pb) == 0 {
 				return
 			}

@@ -34,7 +34,7 @@ func (ix *Index) ScoreRecord(q Query, id string) (Hit, bool, error) {
 	if ix.info[ord].et != etIndividual {
 		words = c.legal[0] // as searchScored compares such records
 	}
-	sq := ix.prepareScored(sc, c, words)
+	sq := ix.prepareScored(sc, c, words, nil)
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
 	lo, _ := slices.BinarySearch(ix.nsRec, ord)
