@@ -6,6 +6,7 @@
 package dict
 
 import (
+	"math/bits"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -18,6 +19,9 @@ type Dict struct {
 	ids   map[string]uint32
 	toks  []string
 	runes []uint8 // rune length, capped at 255
+	// letters has bit r%64 set for every rune r of the token: a cheap
+	// lossless test before Distance (see letterBound).
+	letters []uint64
 	// indexed marks the tokens in grams and byLen.
 	indexed []bool
 	// grams maps a padded bigram and a token length to the ids of the name
@@ -65,6 +69,7 @@ func (d *Dict) Intern(tok string) uint32 {
 	d.ids[tok] = id
 	d.toks = append(d.toks, tok)
 	d.runes = append(d.runes, uint8(min(255, utf8.RuneCountInString(tok))))
+	d.letters = append(d.letters, letterMask(tok))
 	d.indexed = append(d.indexed, false)
 	return id
 }
@@ -113,6 +118,26 @@ func forEachGram(s string, fn func(a, b rune)) {
 	fn(prev, padEnd)
 }
 
+// letterMask sets bit r%64 for every rune r of s.
+func letterMask(s string) uint64 {
+	var m uint64
+	for _, r := range s {
+		m |= 1 << (uint(r) & 63)
+	}
+	return m
+}
+
+// letterBound reports whether tokens with letter masks a and b can be
+// within radius edits. An insertion, deletion or substitution makes at
+// most one rune of a string disappear from it, and a swap none, so at most
+// radius distinct runes of one token are missing from a token within
+// radius edits; each mask bit that only one of them sets stands for at
+// least one such rune. (Runes sharing a bit only make the test pass more
+// often, never fail wrongly.)
+func letterBound(a, b uint64, radius int) bool {
+	return bits.OnesCount64(a&^b) <= radius && bits.OnesCount64(b&^a) <= radius
+}
+
 // maxGramsLost is the most padded-bigram occurrences one edit destroys: a
 // swap of two adjacent runes (see Lookup).
 const maxGramsLost = 3
@@ -145,7 +170,7 @@ type counters struct {
 // destroyed on the way from q to t, so at most 3r distinct bigrams of q are
 // missing from a token within r edits: it shares at least
 // distinct(q) − 3r of them. Tokens sharing fewer are never within radius;
-// survivors are verified with Distance.
+// survivors are checked with letterBound, then verified with Distance.
 func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 	if radius == 0 {
 		if id, ok := d.ids[q]; ok && d.indexed[id] {
@@ -178,7 +203,11 @@ func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 	})
 	threshold := len(grams) - maxGramsLost*radius
 
+	qLetters := letterMask(q)
 	verify := func(id uint32) {
+		if !letterBound(qLetters, d.letters[id], radius) {
+			return
+		}
 		c.runes[1] = append(c.runes[1][:0], []rune(d.toks[id])...)
 		if dist := Distance(qr, c.runes[1], radius); dist <= radius {
 			fn(id, dist)

@@ -197,11 +197,11 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 func TestHungarianAgreesWithBrute(t *testing.T) {
 	defer func(p, b int) { pairStepBudget, bruteStepBudget = p, b }(pairStepBudget, bruteStepBudget)
 	pairStepBudget, bruteStepBudget = 0, -1
-	n := 800
+	nRecs, n := 2000, 800
 	if testing.Short() {
-		n = 300
+		nRecs, n = 1000, 300
 	}
-	recs := generated(1500, 43)
+	recs := generated(nRecs, 42)
 	agreesWithBrute(t, NewIndex(recs), recs, n, 8)
 }
 

@@ -8,6 +8,12 @@
 // and Brute, written for clarity, which checks every record in turn. Tests
 // and benchmarks hold them to identical answers.
 //
+// Every front end reads query values with this package's parsers
+// (params.go) and the same limits, and every check's work is bounded: the
+// pairing of words is polynomial (assign.go), a search honours its
+// context (SearchContext), and heavy queries share a few engine-wide slots
+// (admit.go) so that they cannot take every core from normal checks.
+//
 // The engine knows no storage and no HTTP: records come in as
 // record.Record values and change sets.
 package engine

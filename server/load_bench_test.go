@@ -34,9 +34,16 @@ import (
 // load, and, measured first on an idle server, the slowest of the worst
 // checks alone.
 //
+// AMLSCREEN_BENCH_ADMISSION=off runs it with no query counted heavy, to
+// compare with the engine's admission of heavy queries.
+//
 //	go test -run '^$' -bench HeavyLoad -benchtime 1x ./server
 //	AMLSCREEN_BENCH_RECORDS=1000000 go test -run '^$' -bench HeavyLoad -benchtime 1x -timeout 1h ./server
 func BenchmarkHeavyLoad(b *testing.B) {
+	if os.Getenv("AMLSCREEN_BENCH_ADMISSION") == "off" {
+		defer engine.SetAdmission(engine.CurrentAdmission())
+		engine.SetAdmission(engine.Admission{MinCost: -1, MaxWords: 1 << 30})
+	}
 	ts := serveBench(b)
 	addr := strings.TrimPrefix(ts.URL, "http://")
 	heavy := heavyQueries(benchServer.records)

@@ -195,7 +195,7 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 	fl.StringVar(&p.Names, "names", "", "name to monitor, matched against name fields")
 	fl.StringVar(&p.SearchAll, "search-all", "", "text matched against all fields (instead of --names)")
 	fl.StringVar(&p.DOB, "dob", "", "date of birth dd/mm/yyyy, 00 for unknown parts (individuals)")
-	fl.StringVar(&p.Gender, "gender", "", "male or female (individuals)")
+	fl.StringVar(&p.Gender, "gender", "", "male or female (m, f; any case; individuals)")
 	fl.IntVar(&p.Fuzzy, "fuzzy", 0, "fuzzy_search: 1 or 2 edits per name token")
 	return c
 }

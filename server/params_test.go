@@ -1,0 +1,66 @@
+package server
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/amlscreen/amlscreen/engine"
+)
+
+// TestCheckParamsOneRule: the API reads citizenship, gender and
+// fuzzy_search with the engine's parsers: UK finds what GB finds, m is
+// male, and a value no record can carry is a 400 naming it, never a
+// silent empty answer.
+func TestCheckParamsOneRule(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct{ path, want string }{
+		{"/v1/checkIndividual?names=merkel&citizenship=DE", "AML004"},
+		{"/v1/checkIndividual?names=merkel&citizenship=de", "AML004"},
+		{"/v1/checkIndividual?names=merkel&gender=f", "AML004"},
+		{"/v1/checkIndividual?names=merkel&gender=FEMALE", "AML004"},
+		{"/v1/checkIndividual?names=merkle&fuzzy_search=1", "AML004"}, // a swap is one edit
+	} {
+		if got := f.check(keyBasic, c.path).ids(); strings.Join(got, ",") != c.want {
+			t.Errorf("%s: %v, want %s", c.path, got, c.want)
+		}
+	}
+	if got := f.check(keyBasic, "/v1/checkIndividual?names=merkel&gender=m").ids(); len(got) != 0 {
+		t.Errorf("gender=m: %v, want no hit", got)
+	}
+	for _, c := range []struct{ path, want string }{
+		{"/v1/checkIndividual?names=merkel&citizenship=XX", `citizenship: "XX" is not an ISO 3166-1 alpha-2 country code`},
+		{"/v1/checkIndividual?names=merkel&gender=unknown", `leave it empty for no gender filter`},
+		{"/v1/checkIndividual?names=merkel&fuzzy_search=3", `fuzzy_search: "3" is not 0, 1 or 2`},
+		{"/v1/checkName?names=" + strings.Repeat("ivan+", 33), "names: 33 words, more than the 32 allowed"},
+		{"/v1/checkName?search_all=" + strings.Repeat("a", 600), "search_all: 600 characters, more than the 512 allowed"},
+		{"/v1/checkName?names=x&dob=" + strings.Repeat("1", 5000), `"` + strings.Repeat("1", 40) + `"…`},
+	} {
+		msg := f.get(keyBasic, c.path).errorMessage(t, 400)
+		if !strings.Contains(msg, c.want) || len(msg) > 200 {
+			t.Errorf("%.60s: %q, want it to say %q", c.path, msg, c.want)
+		}
+	}
+}
+
+// TestCheckBusyIs503: a heavy check that finds no admission slot in time
+// is refused with 503 and Retry-After, not answered in part.
+func TestCheckBusyIs503(t *testing.T) {
+	defer engine.SetAdmission(engine.CurrentAdmission())
+	engine.SetAdmission(engine.Admission{Slots: 1, MaxWords: 2, MaxWait: 20 * time.Millisecond})
+	f := newFixture(t)
+	// A query of two words is heavy now; take the only slot first.
+	release, err := engine.AcquireHeavySlot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := f.get(keyBasic, "/v1/checkName?names=vladimir+putin")
+	msg := a.errorMessage(t, 503)
+	if a.Header.Get("Retry-After") != "1" || !strings.Contains(msg, "try again") {
+		t.Errorf("503 %q, Retry-After %q", msg, a.Header.Get("Retry-After"))
+	}
+	release()
+	if got := f.check(keyBasic, "/v1/checkName?names=vladimir+putin").ids(); len(got) == 0 {
+		t.Error("with the slot free the check finds nothing")
+	}
+}
