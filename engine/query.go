@@ -8,6 +8,11 @@
 // and Brute, written for clarity, which checks every record in turn. Tests
 // and benchmarks hold them to identical answers.
 //
+// Both answer two match modes: the strict rule of SEMANTICS.md (the
+// default) and, with Query.Match set to Scored, scored mode (scored.go),
+// which scores partial and variant matches and returns those at or above
+// a threshold, each with its score and reason.
+//
 // Every front end reads query values with this package's parsers
 // (params.go) and the same limits, and every check's work is bounded: the
 // pairing of words is polynomial (assign.go), a search honours its
