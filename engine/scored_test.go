@@ -525,4 +525,9 @@ func TestScoreRecord(t *testing.T) {
 	if _, _, err := ix.ScoreRecord(Query{Names: "x"}, "smith"); err == nil {
 		t.Error("a strict query gave no error")
 	}
+	// Matching one record without its list cannot score: refused, never
+	// answered by the strict rule instead.
+	if _, _, err := MatchRecord(Query{Names: "John Smith", Match: Scored}, ix.Get("smith")); err == nil {
+		t.Error("MatchRecord took a scored query")
+	}
 }
