@@ -36,9 +36,14 @@ type SpeedConfig struct {
 
 // ModeReport is the latency of one fuzzy level.
 type ModeReport struct {
-	Queries          int     `json:"queries"`
-	P50Micros        float64 `json:"p50_us"`
-	P99Micros        float64 `json:"p99_us"`
+	Queries   int     `json:"queries"`
+	P50Micros float64 `json:"p50_us"`
+	P99Micros float64 `json:"p99_us"`
+	// CPUP50Micros and CPUP99Micros are the same percentiles of the CPU
+	// time each query took (Linux only; 0 elsewhere): what a query costs
+	// whatever else loads the machine.
+	CPUP50Micros     float64 `json:"cpu_p50_us,omitempty"`
+	CPUP99Micros     float64 `json:"cpu_p99_us,omitempty"`
 	QPS              float64 `json:"qps"`
 	MeanHits         float64 `json:"mean_hits"`
 	BruteQueries     int     `json:"bruteforce_queries"`
@@ -154,13 +159,20 @@ func toQuery(q gen.Query, fuzzy int) engine.Query {
 
 func measureMode(m *ModeReport, ix *engine.Index, brute *engine.Brute, queries []gen.Query, toQuery func(gen.Query) engine.Query, nBrute int) error {
 	lat := make([]time.Duration, 0, len(queries))
+	cpu := make([]time.Duration, 0, len(queries))
 	hits := 0
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	start := time.Now()
 	for _, gq := range queries {
 		t := time.Now()
+		c0, cpuOK := threadCPU()
 		res, err := ix.Search(toQuery(gq))
 		if err != nil {
 			return fmt.Errorf("query %q: %w", gq.Names, err)
+		}
+		if c1, ok := threadCPU(); cpuOK && ok {
+			cpu = append(cpu, c1-c0)
 		}
 		lat = append(lat, time.Since(t))
 		hits += res.Total
@@ -169,6 +181,8 @@ func measureMode(m *ModeReport, ix *engine.Index, brute *engine.Brute, queries [
 	m.Queries = len(queries)
 	m.P50Micros = micros(percentile(lat, 0.50))
 	m.P99Micros = micros(percentile(lat, 0.99))
+	m.CPUP50Micros = micros(percentile(cpu, 0.50))
+	m.CPUP99Micros = micros(percentile(cpu, 0.99))
 	m.QPS = float64(len(queries)) / total.Seconds()
 	m.MeanHits = float64(hits) / float64(max(1, len(queries)))
 
