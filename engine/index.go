@@ -54,6 +54,9 @@ type Index struct {
 	srcIdx   map[string]uint16
 
 	live, dead int
+
+	// sc is what scored mode adds, built on its first use.
+	sc scoredStats
 }
 
 // recInfo is what the filters need of a record, parsed once.
@@ -286,6 +289,7 @@ func (ix *Index) add(p *prepared, remap []uint32) {
 	ix.cits = append(ix.cits, p.cits...)
 	ix.info = append(ix.info, inf)
 
+	nsLo := len(ix.nsRec)
 	for _, n := range p.names {
 		nsID := uint32(len(ix.nsRec))
 		for _, local := range n.toks {
@@ -300,6 +304,9 @@ func (ix *Index) add(p *prepared, remap []uint32) {
 		ix.nsRec = append(ix.nsRec, ord)
 		ix.nsBase = append(ix.nsBase, uint8(min(n.base, 255)))
 		ix.nsSlot = append(ix.nsSlot, n.slot)
+	}
+	if ix.sc.ready.Load() {
+		ix.sc.added(ix, ord, nsLo, len(ix.nsRec))
 	}
 	for _, local := range p.fuzzy {
 		ix.d.Index(remap[local])
@@ -334,6 +341,9 @@ func (ix *Index) remove(id string) bool {
 	ord, ok := ix.ids[id]
 	if !ok {
 		return false
+	}
+	if ix.sc.ready.Load() {
+		ix.sc.removed(ix, ord)
 	}
 	ix.recs[ord] = nil
 	delete(ix.ids, id)

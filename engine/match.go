@@ -192,9 +192,12 @@ type Hit struct {
 	// Field names the best-matching name string ("alias_names[0]"), or
 	// "search_all" for a search_all match.
 	Field string
-	// Score is the ranked-mode score in [0, 1] (Index.Ranked); the /v1
-	// checks leave it 0, since their hits either match or do not.
+	// Score is the scored-mode score in [0, 1]; strict checks leave it 0,
+	// since their hits either match or do not.
 	Score float64
+	// Reason explains a scored-mode hit (nil in strict mode): the name
+	// string, the word pairs and what each contributed.
+	Reason *ScoreReason
 }
 
 func (h *Hit) score() score { return score{exact: h.Exact, edits: h.Edits, extra: h.Extra} }

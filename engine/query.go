@@ -8,6 +8,11 @@
 // and Brute, written for clarity, which checks every record in turn. Tests
 // and benchmarks hold them to identical answers.
 //
+// Both answer two match modes: the strict rule of SEMANTICS.md (the
+// default) and, with Query.Match set to Scored, scored mode (scored.go),
+// which scores partial and variant matches and returns those at or above
+// a threshold, each with its score and reason.
+//
 // Every front end reads query values with this package's parsers
 // (params.go) and the same limits, and every check's work is bounded: the
 // pairing of words is polynomial (assign.go), a search honours its
@@ -78,6 +83,11 @@ type Query struct {
 	Sources map[string]bool
 	// Limit caps the returned hits; 0 means DefaultLimit. Total counts all.
 	Limit int
+	// Match chooses the strict rule (the default) or scored mode.
+	Match MatchMode
+	// MinScore is scored mode's threshold in (0, 1]; 0 means
+	// DefaultMinScore. It must be 0 in strict mode.
+	MinScore float64
 }
 
 // ParamError is a query parameter that breaks the rules of SEMANTICS.md.
@@ -104,6 +114,8 @@ type compiled struct {
 	raw, legal [][]string
 	// onlyLegal: the query is nothing but legal forms and matches nothing.
 	onlyLegal bool
+	// minScore is scored mode's threshold, the default filled in.
+	minScore float64
 }
 
 // compile validates q. Every rule here is shared by Index and Brute.
@@ -143,6 +155,11 @@ func compile(q Query) (*compiled, error) {
 	if c.limit <= 0 {
 		c.limit = DefaultLimit
 	}
+	ms, err := checkScored(&q)
+	if err != nil {
+		return nil, err
+	}
+	c.minScore = ms
 	c.raw, c.legal = queryVariants(c.text)
 	param := "names"
 	if c.searchAll {

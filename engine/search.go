@@ -28,6 +28,9 @@ func (ix *Index) SearchContext(ctx context.Context, q Query) (*Result, error) {
 	if c.onlyLegal {
 		return &Result{}, nil
 	}
+	if c.Match == Scored {
+		return ix.searchScored(ctx, c)
+	}
 	s := searcherPool.Get().(*searcher)
 	defer s.release()
 	s.ctx = ctx

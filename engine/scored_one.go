@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"math"
+	"slices"
+)
+
+// ScoreRecord answers whether the record with this id is a hit of q in
+// scored mode, as Search would rank it: the filters and entity types of q
+// apply, and the record must score at least q's threshold. It scores the
+// one record with the index's word statistics, so ongoing monitoring can
+// match a changed record against a scored search profile without running
+// the whole check. q.Match must be Scored; a record the index does not
+// hold is no hit.
+func (ix *Index) ScoreRecord(q Query, id string) (Hit, bool, error) {
+	if q.Match != Scored {
+		return Hit{}, false, &ParamError{Param: "match", Msg: "ScoreRecord scores match=scored checks only"}
+	}
+	c, err := compile(q)
+	if err != nil {
+		return Hit{}, false, err
+	}
+	if c.onlyLegal {
+		return Hit{}, false, nil
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	ord, ok := ix.ids[id]
+	if !ok || ix.recs[ord] == nil || !ix.passes(c, ix.sourceMask(c), ord) {
+		return Hit{}, false, nil
+	}
+	sc := ix.ensureScored()
+	words := c.raw[0]
+	if ix.info[ord].et != etIndividual {
+		words = c.legal[0] // as searchScored compares such records
+	}
+	sq := ix.prepareScored(sc, c, words, nil)
+	scr := scoredPool.Get().(*scoredScratch)
+	defer scoredPool.Put(scr)
+	lo, _ := slices.BinarySearch(ix.nsRec, ord)
+	var best *scoredBest
+	floor := logitFloor(c.minScore)
+	for ns := uint32(lo); int(ns) < len(ix.nsRec) && ix.nsRec[ns] == ord; ns++ {
+		ev, ok := ix.scoreName(sq, ns, scr, floor)
+		if !ok {
+			continue
+		}
+		s := scoreOf(ev)
+		if s < c.minScore {
+			continue
+		}
+		cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ix.nameWords(ns))), slot: ix.nsSlot[ns], ns: ns}
+		if best == nil || betterScored(cand, *best) {
+			best = &cand
+		}
+	}
+	if best == nil {
+		return Hit{}, false, nil
+	}
+	r := ix.recs[ord]
+	h := Hit{Record: r, Exact: best.sc.exact, Edits: best.sc.edits, Extra: best.sc.extra, Score: best.score, Field: "name"}
+	text := r.Name
+	if names := NameStrings(r); int(best.slot) < len(names) {
+		h.Field, text = names[best.slot].Field, names[best.slot].Text
+	}
+	ev, _ := ix.scoreName(sq, best.ns, scr, math.Inf(-1))
+	sh := ix.nameShape(sq, ix.nameWords(best.ns), scr)
+	h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ix.nameTexts(best.ns), h.Field, text)
+	return h, true, nil
+}
