@@ -9,7 +9,6 @@ package live
 
 import (
 	"fmt"
-	"sort"
 	"sync"
 
 	"github.com/amlscreen/amlscreen/engine"
@@ -75,7 +74,7 @@ func (d *DB) Version() string {
 }
 
 // Sources returns the source catalogue (which may not list every source of
-// the records; see SourceTypes).
+// the records; access.NewCatalog adds those of the index).
 func (d *DB) Sources() []record.Source {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
@@ -146,69 +145,3 @@ func needsCompaction(live, dead int) bool {
 }
 
 const compactFloor = 1000
-
-// SourceTypes maps every known source id, of the catalogue and of the
-// records, to its source type (upper case, as records carry it).
-func (d *DB) SourceTypes() map[string]string {
-	types := d.Index().SourceTypes()
-	for _, s := range d.Sources() {
-		if _, ok := types[s.Source]; !ok {
-			types[s.Source] = upper(s.SourceType)
-		}
-	}
-	return types
-}
-
-func upper(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
-}
-
-// Access says which sources a caller (an API key, or the CLI) includes by
-// default: every source that is not of type OTHER, OTHER ones only when
-// IncludeOther is set, plus Extra, minus Excluded.
-type Access struct {
-	IncludeOther bool
-	Extra        []string
-	Excluded     []string
-}
-
-// Included lists the source ids included by default for a, sorted.
-func (d *DB) Included(a Access) []string { return IncludedIn(d.SourceTypes(), a) }
-
-// IncludedIn lists, sorted, the source ids of types (id → source type)
-// that a includes by default: every source not of type OTHER (OTHER ones
-// too with IncludeOther), plus Extra, minus Excluded.
-func IncludedIn(types map[string]string, a Access) []string {
-	set := make(map[string]bool)
-	for id, t := range types {
-		if a.IncludeOther || t != record.SourceOther {
-			set[id] = true
-		}
-	}
-	for _, id := range a.Extra {
-		set[id] = true
-	}
-	for _, id := range a.Excluded {
-		delete(set, id)
-	}
-	out := make([]string, 0, len(set))
-	for id := range set {
-		out = append(out, id)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// SourceSet resolves an includes parameter (SERVICE.md 4.1) for a: the
-// listed source ids and, for "included" or an empty list, a's defaults. An
-// unknown id is an *engine.ParamError.
-func (d *DB) SourceSet(includes string, a Access) (map[string]bool, error) {
-	types := d.SourceTypes()
-	return engine.ResolveIncludes(includes, func(id string) bool { _, ok := types[id]; return ok }, d.Included(a))
-}

@@ -91,56 +91,6 @@ func TestFollowsTheStore(t *testing.T) {
 	}
 }
 
-func TestSourceSet(t *testing.T) {
-	d := New([]*record.Record{
-		{ID: "A", SourceID: "s1", SourceType: "SANCTION", Name: "x"},
-		{ID: "B", SourceID: "o1", SourceType: "OTHER", Name: "x"},
-	}, []record.Source{{Source: "p9", SourceType: "pep"}, {Source: "o2", SourceType: "other"}}, "v")
-	tests := []struct {
-		includes string
-		access   Access
-		want     []string
-	}{
-		{"", Access{}, []string{"p9", "s1"}},
-		{"included", Access{IncludeOther: true}, []string{"o1", "o2", "p9", "s1"}},
-		{"o1", Access{}, []string{"o1"}},
-		{"included,o2", Access{Excluded: []string{"p9"}}, []string{"o2", "s1"}},
-		{"", Access{Extra: []string{"o1"}}, []string{"o1", "p9", "s1"}},
-	}
-	for _, tt := range tests {
-		set, err := d.SourceSet(tt.includes, tt.access)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for id := range set {
-			got = append(got, id)
-		}
-		if !sameSet(got, tt.want) {
-			t.Errorf("SourceSet(%q, %+v) = %v, want %v", tt.includes, tt.access, got, tt.want)
-		}
-	}
-	if _, err := d.SourceSet("s1,nope", Access{}); err == nil {
-		t.Error("unknown source id accepted")
-	}
-}
-
-func sameSet(a, b []string) bool {
-	m := map[string]int{}
-	for _, s := range a {
-		m[s]++
-	}
-	for _, s := range b {
-		m[s]--
-	}
-	for _, v := range m {
-		if v != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // TestCompactsTombstones: change sets leave the old postings of deleted and
 // updated records behind until they reach a quarter of the live records;
 // then Apply swaps in a compacted index that answers the same, while

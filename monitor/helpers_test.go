@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -100,7 +101,7 @@ func importReader(db *store.DB, r io.Reader, version string, hook store.TxHook) 
 type reg struct {
 	owner  string
 	params Params
-	access Access
+	policy access.Policy
 }
 
 func individual(id, names string) Params {
@@ -118,19 +119,19 @@ func fixtureProfiles() []reg {
 	dob := individual("p-gonzalez-dob", "Maria Gonzalez")
 	dob.DOB = "02/02/1980"
 	return []reg{
-		{ownerA, individual("p-ivan", "Ivan Petrov"), Access{}},
-		{ownerA, fuzzy, Access{}},
-		{ownerA, individual("p-olga", "olga IVANOVA"), Access{}},
-		{ownerA, all, Access{}},
-		{ownerA, entity("p-acme", "Acme Trading Limited Liability Company"), Access{}},
-		{ownerA, entity("p-seastar", "Sea Star"), Access{}},         // a vessel: not an entity check's hit
-		{ownerA, dob, Access{}},                                     // dob filter excludes R2
-		{ownerA, individual("p-maria", "Maria Gonzalez"), Access{}}, // deleted R2
-		{ownerA, individual("p-smith", "John Smith"), Access{}},     // R8 is in an OTHER source
-		{ownerB, individual("p-smith", "John Smith"), Access{IncludeOther: true}},
-		{ownerB, individual("p-ivan", "Ivan Petrov"), Access{ExcludedSources: []string{"ofac_sdn"}}},
-		{ownerA, individual("p-transient", "Transient Person"), Access{}}, // added and deleted in one set
-		{ownerA, individual("p-nobody", "Nobody Known"), Access{}},        // DELETE of an unknown id
+		{ownerA, individual("p-ivan", "Ivan Petrov"), access.Policy{}},
+		{ownerA, fuzzy, access.Policy{}},
+		{ownerA, individual("p-olga", "olga IVANOVA"), access.Policy{}},
+		{ownerA, all, access.Policy{}},
+		{ownerA, entity("p-acme", "Acme Trading Limited Liability Company"), access.Policy{}},
+		{ownerA, entity("p-seastar", "Sea Star"), access.Policy{}},         // a vessel: not an entity check's hit
+		{ownerA, dob, access.Policy{}},                                     // dob filter excludes R2
+		{ownerA, individual("p-maria", "Maria Gonzalez"), access.Policy{}}, // deleted R2
+		{ownerA, individual("p-smith", "John Smith"), access.Policy{}},     // R8 is in an OTHER source
+		{ownerB, individual("p-smith", "John Smith"), access.Policy{Sources: access.Sources{IncludeOther: true}}},
+		{ownerB, individual("p-ivan", "Ivan Petrov"), access.Policy{Sources: access.Sources{Excluded: []string{"ofac_sdn"}}}},
+		{ownerA, individual("p-transient", "Transient Person"), access.Policy{}}, // added and deleted in one set
+		{ownerA, individual("p-nobody", "Nobody Known"), access.Policy{}},        // DELETE of an unknown id
 	}
 }
 
@@ -153,7 +154,7 @@ var expectedDelta1 = []want{
 func register(t testing.TB, m *Monitor, regs []reg) {
 	t.Helper()
 	for _, r := range regs {
-		if _, _, err := m.Register(r.owner, r.params, r.access, -1); err != nil {
+		if _, _, err := m.Register(r.owner, r.params, r.policy, -1); err != nil {
 			t.Fatalf("register %s/%s: %v", r.owner, r.params.ID, err)
 		}
 	}

@@ -296,7 +296,7 @@ func (ix *profileIndex) match(p *probe, hits fuzzyHits, s *matchScratch) {
 			return
 		}
 		s.seen[v.slot] = true
-		if !sl.p.Access.includes(p.rec.SourceID, p.rec.SourceType) {
+		if !sl.p.Access.Includes(p.rec.SourceID, p.rec.SourceType) {
 			return
 		}
 		if prepared == nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -154,7 +155,7 @@ func (m *Monitor) update(fn func(tx *bolt.Tx) (touched bool, err error)) error {
 // limit; it applies to new profiles only, and a new one beyond it gives a
 // *QuotaError. Invalid parameters give an *engine.ParamError. No initial
 // screening is done.
-func (m *Monitor) Register(owner string, p Params, a Access, quota int64) (stored Profile, created bool, err error) {
+func (m *Monitor) Register(owner string, p Params, a access.Policy, quota int64) (stored Profile, created bool, err error) {
 	if err := checkOwner(owner); err != nil {
 		return Profile{}, false, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
@@ -157,7 +158,7 @@ func newEntry(n Notification, now time.Time, test bool) (*Entry, error) {
 		Queued:    now,
 		Next:      now,
 	}
-	e.Body = appendBody(nil, now, e.EventID, n.Profile.ID, n.MatchType, n.Entity, n.Profile.Access.writeOptions())
+	e.Body = appendBody(nil, now, e.EventID, n.Profile.ID, n.MatchType, n.Entity, n.Profile.Access.WriteOptions(record.Snake))
 	return e, nil
 }
 
@@ -215,7 +216,7 @@ func SampleRecord() *record.Record {
 // TestWebhook queues a sample ADD notification for profileID of owner
 // (SERVICE.md §4.15), sent like every other: signed, with retries. The
 // profile need not exist. It returns the queued entry.
-func (m *Monitor) TestWebhook(owner, profileID string, a Access) (*Entry, error) {
+func (m *Monitor) TestWebhook(owner, profileID string, a access.Policy) (*Entry, error) {
 	if err := checkOwner(owner); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
@@ -71,6 +72,23 @@ type Recipient struct {
 // a webhook URL: its notifications wait, with backoff, until one is
 // configured or they are given up.
 var ErrNoRecipient = errors.New("no webhook_url configured for the key")
+
+// KeyRecipient returns where the notifications of the profiles of key id
+// owner go: k's webhook_url, with k sent as x-api-key. k is the key of
+// that id, nil when no key has it (a key removed from the keys file); a
+// disabled key or one without a webhook_url is an error, so the
+// notifications wait with backoff.
+func KeyRecipient(k *access.Key, owner string) (Recipient, error) {
+	switch {
+	case k == nil:
+		return Recipient{}, fmt.Errorf("%w: no API key has id %s", ErrNoRecipient, owner)
+	case k.Disabled:
+		return Recipient{}, fmt.Errorf("API key %q is disabled", k.Name)
+	case k.WebhookURL == "":
+		return Recipient{}, ErrNoRecipient
+	}
+	return Recipient{URL: k.WebhookURL, APIKey: k.Key}, nil
+}
 
 // Signer makes the x-service-signature header value of a body;
 // *sign.Keyring is one.

@@ -49,6 +49,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/sign"
@@ -63,11 +64,11 @@ type Config struct {
 	// from; it must be open for writing. Nil keeps usage in memory only and
 	// answers getConsolidatedDelta with 503 (benchmarks, embedded use).
 	Store *store.DB
-	// KeysFile is the JSON file of API keys (see ParseKeys); ReloadKeys
+	// KeysFile is the JSON file of API keys (see access.Parse); ReloadKeys
 	// reads it again.
 	KeysFile string
 	// Keys are the API keys when there is no KeysFile.
-	Keys []*APIKey
+	Keys []*access.Key
 	// Signer signs getSourceList bodies and answers /v1/keys/{kid}; nil
 	// sends them unsigned and answers keys with 404.
 	Signer *sign.Keyring
@@ -88,7 +89,7 @@ type Config struct {
 	// store.DailyDownloadLimit (50, as the service).
 	DailyDownloads int
 	// ProfileCount returns the number of search profiles the key with this
-	// ID (APIKey.ID) has registered, for the usage summary; nil reports
+	// ID (access.Key.ID) has registered, for the usage summary; nil reports
 	// none. The monitoring package provides it.
 	ProfileCount func(keyID string) (int, error)
 	// Endpoints are added to the built-in ones; a path may not be taken
@@ -154,12 +155,12 @@ type Server struct {
 	profiles func(string) (int, error)
 	maxDL    int64
 
-	keys    atomic.Pointer[keySet]
+	keys    atomic.Pointer[access.Set]
 	routes  map[string]*Endpoint
 	subs    []*Endpoint
 	billed  map[string]bool // paths of billed endpoints, for the usage summary
 	dl      map[string]bool // paths of download endpoints, for the daily limit
-	usage   *usageBook
+	usage   *access.Book
 	metrics *metrics
 
 	// applyMu orders Apply against the consolidated-file snapshot, so the
@@ -240,7 +241,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.metrics = newMetrics(s.routes)
-	s.usage = newUsageBook(cfg.Store)
+	s.usage = access.NewBook(cfg.Store)
 	every := cfg.FlushEvery
 	if every <= 0 {
 		every = time.Second
@@ -276,7 +277,7 @@ func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		<-s.flushDone
-		s.closeErr = s.usage.flush()
+		s.closeErr = s.usage.Flush()
 	})
 	return s.closeErr
 }
@@ -301,7 +302,7 @@ func (s *Server) Apply(st *store.DB, a *store.Applied) error {
 
 // downloadLimit is k's daily download limit: its own, else the server's
 // default; 0 for none.
-func (s *Server) downloadLimit(k *APIKey) int64 {
+func (s *Server) downloadLimit(k *access.Key) int64 {
 	if k.DailyDownloadLimit != nil {
 		return *k.DailyDownloadLimit
 	}
@@ -314,7 +315,7 @@ func (s *Server) NoteSync(at time.Time, err error) { s.metrics.synced(at, err) }
 // Call is one authenticated request to an endpoint.
 type Call struct {
 	// Key is the caller's API key.
-	Key *APIKey
+	Key *access.Key
 	// Now is when the request arrived: its timestamp, usage day and quota
 	// window.
 	Now time.Time
@@ -376,7 +377,7 @@ type responseWriter struct {
 	http.ResponseWriter
 	status int
 
-	book  *usageBook // nil until the caller is known
+	book  *access.Book // nil until the caller is known
 	key   string
 	path  string
 	calls time.Time
@@ -411,7 +412,7 @@ func (w *responseWriter) WriteHeader(code int) {
 		w.status = code
 		success := code >= 200 && code < 300
 		if w.book != nil && success {
-			w.book.count(w.key, w.path, w.calls)
+			w.book.Count(w.key, w.path, w.calls)
 		}
 		if w.dl != nil {
 			w.dl.announce(w.Header(), success)
@@ -485,7 +486,7 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 		return err
 	}
 	c.Key = key
-	c.w.book, c.w.key, c.w.path, c.w.calls = s.usage, key.id, ep.Path, c.Now
+	c.w.book, c.w.key, c.w.path, c.w.calls = s.usage, key.ID(), ep.Path, c.Now
 	params, err := url.ParseQuery(c.Request.URL.RawQuery)
 	if err != nil {
 		return Errorf(http.StatusBadRequest, "malformed query string: %v", err)
@@ -494,11 +495,11 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 	if err := s.checkParams(ep, c); err != nil {
 		return err
 	}
-	var held []reservation
+	var held []access.Reservation
 	if ep.Billed && key.MonthlyQuota != nil {
-		rv, _, err := s.usage.reserve(key.id, windowMonth, c.Now, *key.MonthlyQuota, s.billed)
+		rv, _, err := s.usage.Reserve(key.ID(), access.Month, c.Now, *key.MonthlyQuota, s.billed)
 		if err != nil {
-			return err
+			return quotaError(err)
 		}
 		held = append(held, rv)
 	}
@@ -508,13 +509,13 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 		limit := s.downloadLimit(key)
 		c.w.dl = &downloads{limit: limit}
 		if limit > 0 {
-			rv, used, err := s.usage.reserve(key.id, windowDay, c.Now, limit, s.dl)
+			rv, used, err := s.usage.Reserve(key.ID(), access.Day, c.Now, limit, s.dl)
 			c.w.dl.used = used
 			if err != nil {
 				for _, h := range held {
-					s.usage.release(h)
+					s.usage.Release(h)
 				}
-				return err
+				return quotaError(err)
 			}
 			c.w.dl.reserved = true
 			held = append(held, rv)
@@ -525,8 +526,18 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 		// Only calls answered with success count; a refused one gives its
 		// place back. One whose answer broke off after it began counts.
 		for _, h := range held {
-			s.usage.release(h)
+			s.usage.Release(h)
 		}
+	}
+	return err
+}
+
+// quotaError answers a full quota window with 429 and Retry-After until
+// the window renews; other errors pass through.
+func quotaError(err error) error {
+	var qe *access.QuotaError
+	if errors.As(err, &qe) {
+		return &Error{Status: http.StatusTooManyRequests, RetryAfter: qe.RetryAfter, Message: qe.Error()}
 	}
 	return err
 }
@@ -644,7 +655,7 @@ func (s *Server) flushLoop(every time.Duration) {
 		case <-s.stop:
 			return
 		case <-t.C:
-			if err := s.usage.flush(); err != nil {
+			if err := s.usage.Flush(); err != nil {
 				s.log.Error("usage counters not written; keeping them for the next try", "error", err.Error())
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sign"
@@ -442,11 +443,11 @@ func TestNoEnabledKeyRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := New(Config{DB: f.db, KeysFile: f.keysPath})
-		if !errors.Is(err, ErrNoEnabledKey) || !strings.Contains(err.Error(), f.keysPath) {
-			t.Errorf("keys file %s: New gives %v, want ErrNoEnabledKey naming the file", body, err)
+		if !errors.Is(err, access.ErrNoEnabledKey) || !strings.Contains(err.Error(), f.keysPath) {
+			t.Errorf("keys file %s: New gives %v, want access.ErrNoEnabledKey naming the file", body, err)
 		}
 	}
-	if _, err := New(Config{DB: f.db}); !errors.Is(err, ErrNoEnabledKey) {
+	if _, err := New(Config{DB: f.db}); !errors.Is(err, access.ErrNoEnabledKey) {
 		t.Errorf("no keys: New gives %v", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
-	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -83,11 +82,11 @@ func (f *monitorFlags) checkStore() error {
 }
 
 // loadKeys reads --keys.
-func (f *monitorFlags) loadKeys() ([]*server.APIKey, error) {
+func (f *monitorFlags) loadKeys() ([]*access.Key, error) {
 	if f.keys == "" {
 		return nil, usagef("--keys: required: the API keys file")
 	}
-	keys, err := server.LoadKeysFile(f.keys)
+	keys, err := access.LoadFile(f.keys)
 	if err != nil {
 		return nil, usagef("--keys: %v", err)
 	}
@@ -96,7 +95,7 @@ func (f *monitorFlags) loadKeys() ([]*server.APIKey, error) {
 
 // apiKey returns the key --key names. Keys are named, never shown: the
 // secret stays out of the command line and the output.
-func (f *monitorFlags) apiKey() (*server.APIKey, error) {
+func (f *monitorFlags) apiKey() (*access.Key, error) {
 	keys, err := f.loadKeys()
 	if err != nil {
 		return nil, err
@@ -176,7 +175,7 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 				return err
 			}
 			defer db.Close()
-			prof, created, err := m.Register(key.ID(), p, server.MonitorAccess(key), server.ProfileQuota(key))
+			prof, created, err := m.Register(key.ID(), p, key.Policy(), key.ProfileLimit())
 			if err != nil {
 				return paramError(err)
 			}
@@ -363,7 +362,7 @@ delivers it like any other: signed, retried until acknowledged.`,
 				return err
 			}
 			defer db.Close()
-			e, err := m.TestWebhook(key.ID(), id, server.MonitorAccess(key))
+			e, err := m.TestWebhook(key.ID(), id, key.Policy())
 			if err != nil {
 				return err
 			}
@@ -592,17 +591,20 @@ type reloadingKeys struct {
 	path string
 	mu   sync.Mutex
 	mod  time.Time
-	keys []*server.APIKey
+	keys *access.Set
 }
 
 func (r *reloadingKeys) recipient(owner string) (monitor.Recipient, error) {
 	r.mu.Lock()
 	if st, err := os.Stat(r.path); err == nil && !st.ModTime().Equal(r.mod) {
-		if keys, err := server.LoadKeysFile(r.path); err == nil {
-			r.keys, r.mod = keys, st.ModTime()
+		if keys, err := access.LoadFile(r.path); err == nil {
+			r.keys, r.mod = access.NewSet(keys), st.ModTime()
 		}
 	}
-	keys := slices.Clone(r.keys)
+	var k *access.Key
+	if r.keys != nil {
+		k = r.keys.ByID(owner)
+	}
 	r.mu.Unlock()
-	return server.Recipients(keys)(owner)
+	return monitor.KeyRecipient(k, owner)
 }
