@@ -299,7 +299,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 // and retried at the next interval, a rejected key included: the server
 // keeps answering from what it has.
 func syncLoop(ctx context.Context, c *syncer.Client, st *store.DB, srv *server.Server, every time.Duration, log *slog.Logger) {
-	sched := &pollSchedule{every: every, log: log}
+	sched := &syncer.Schedule{Every: every, Log: log}
 	for {
 		res, err := c.Sync(ctx, st)
 		if ctx.Err() != nil {
@@ -326,7 +326,7 @@ func syncLoop(ctx context.Context, c *syncer.Client, st *store.DB, srv *server.S
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(sched.next(res)):
+		case <-time.After(sched.Next(res)):
 		}
 	}
 }
