@@ -10,8 +10,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/amlscreen/amlscreen/service"
 	"github.com/spf13/cobra"
+
+	"github.com/amlscreen/amlscreen/service"
 )
 
 func init() { register(newServeCmd) }
