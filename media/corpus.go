@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -567,6 +568,37 @@ func (b *batch) finish(tx *bolt.Tx) error {
 	if b.stats.Articles == 0 {
 		return nil
 	}
+	b.compactIfWasteful()
+	if tx == nil {
+		return nil
+	}
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return fmt.Errorf("media meta bucket: %w", err)
+	}
+	if err := b.writePostings(tx); err != nil {
+		return err
+	}
+	catsJSON, err := json.Marshal(b.cats)
+	if err != nil {
+		return fmt.Errorf("media categories: %w", err)
+	}
+	for _, kv := range []struct{ k, v []byte }{
+		{metaSchema, u32(schemaVersion)},
+		{metaNextDoc, u32(b.nextDoc)},
+		{metaNextSeg, u32(b.segID + 1)},
+		{metaCategories, catsJSON},
+	} {
+		if err := meta.Put(kv.k, kv.v); err != nil {
+			return fmt.Errorf("media meta %s: %w", kv.k, err)
+		}
+	}
+	return nil
+}
+
+// compactIfWasteful compacts the index (b.compacted) when, with this
+// batch, the postings of dead documents would outnumber the live ones.
+func (b *batch) compactIfWasteful() {
 	c := b.c
 	var added, addedLive, dead uint64
 	for _, st := range b.seg.terms {
@@ -578,6 +610,7 @@ func (b *batch) finish(tx *bolt.Tx) error {
 		}
 	}
 	c.mu.RLock()
+	defer c.mu.RUnlock()
 	for _, d := range b.dead {
 		if int(d) < len(c.docs) {
 			dead += uint64(c.docs[d].nterms)
@@ -588,14 +621,11 @@ func (b *batch) finish(tx *bolt.Tx) error {
 	if garbage := total - live; garbage > live && garbage > 1000 {
 		b.compacted = b.compact()
 	}
-	c.mu.RUnlock()
-	if tx == nil {
-		return nil
-	}
-	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
-	if err != nil {
-		return fmt.Errorf("media meta bucket: %w", err)
-	}
+}
+
+// writePostings writes the batch's segment, or after a compaction the
+// whole compacted index in place of the postings bucket.
+func (b *batch) writePostings(tx *bolt.Tx) error {
 	if b.compacted != nil {
 		if err := tx.DeleteBucket(bucketPostings); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
 			return fmt.Errorf("compact media postings: %w", err)
@@ -620,37 +650,18 @@ func (b *batch) finish(tx *bolt.Tx) error {
 		return nil
 	}
 	if b.compacted != nil {
-		terms := make([]string, 0, len(b.compacted))
-		for t := range b.compacted {
-			terms = append(terms, t)
-		}
-		slices.Sort(terms)
-		for _, t := range terms {
+		for _, t := range slices.Sorted(maps.Keys(b.compacted)) {
 			p := b.compacted[t]
 			if err := put(t, p.last, p.n, p.blob); err != nil {
 				return err
 			}
 		}
-	} else {
-		for _, t := range b.seg.sortedTerms() {
-			st := b.seg.terms[t]
-			if err := put(t, st.last, st.n, st.buf); err != nil {
-				return err
-			}
-		}
+		return nil
 	}
-	catsJSON, err := json.Marshal(b.cats)
-	if err != nil {
-		return fmt.Errorf("media categories: %w", err)
-	}
-	for _, kv := range []struct{ k, v []byte }{
-		{metaSchema, u32(schemaVersion)},
-		{metaNextDoc, u32(b.nextDoc)},
-		{metaNextSeg, u32(b.segID + 1)},
-		{metaCategories, catsJSON},
-	} {
-		if err := meta.Put(kv.k, kv.v); err != nil {
-			return fmt.Errorf("media meta %s: %w", kv.k, err)
+	for _, t := range b.seg.sortedTerms() {
+		st := b.seg.terms[t]
+		if err := put(t, st.last, st.n, st.buf); err != nil {
+			return err
 		}
 	}
 	return nil
