@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/bench/gen"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 )
 

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/access"
-	"github.com/amlscreen/amlscreen/bench/gen"
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 )

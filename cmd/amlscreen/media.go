@@ -15,8 +15,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/mediagen"
 	"github.com/amlscreen/amlscreen/media"
-	"github.com/amlscreen/amlscreen/media/mediagen"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
