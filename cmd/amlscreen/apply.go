@@ -36,7 +36,7 @@ Exit codes: 0 applied, 1 failure (bad line, version mismatch, store locked),
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&storePath, "store", "", "store file (bbolt)")
+	addStoreFlag(fl, &storePath)
 	fl.StringVar(&previous, "previous", "", "version the delta applies to (the store's current version)")
 	fl.StringVar(&version, "version", "", "version the store is at after the delta")
 	return cmd

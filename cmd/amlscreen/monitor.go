@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -62,7 +61,7 @@ send; list and outbox open it read-only.`,
 		Args: cobra.NoArgs,
 	}
 	pf := c.PersistentFlags()
-	pf.StringVar(&f.store, "store", "", "store file (bbolt)")
+	addStoreFlag(pf, &f.store)
 	pf.StringVar(&f.keys, "keys", "", "API keys file (JSON), as serve --keys")
 	pf.StringVar(&f.key, "key", "", "name of the API key in --keys that owns the profiles")
 	pf.StringVar(&f.format, "format", "table", "table or json")
@@ -127,23 +126,9 @@ func (f *monitorFlags) openMonitor() (*store.DB, *monitor.Monitor, error) {
 	return db, monitor.New(db, monitor.Options{}), nil
 }
 
-// paramError turns the engine's parameter errors into usage errors naming
-// the CLI flag.
-func paramError(err error) error {
-	var pe *engine.ParamError
-	if errors.As(err, &pe) {
-		flag := map[string]string{"profile_id": "profile-id", "search_all": "search-all", "fuzzy_search": "fuzzy", "names": "names", "dob": "dob", "gender": "gender", "type": "type"}[pe.Param]
-		if flag == "" {
-			flag = pe.Param
-		}
-		return usagef("--%s: %s", flag, pe.Msg)
-	}
-	return err
-}
-
 func newMonitorRegisterCmd(f *monitorFlags) *cobra.Command {
-	var p monitor.Params
-	var kind string
+	var q queryFlags
+	var id string
 	c := &cobra.Command{
 		Use:   "register --store PATH --keys FILE --key NAME --profile-id ID (--names TEXT | --search-all TEXT) [flags]",
 		Short: "Register or update a search profile (registerIndividual, registerEntity)",
@@ -158,13 +143,13 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
   amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id s-77 --type entity --names "Acme Trading LLC" --fuzzy 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			k, err := engine.ParseKind(kind)
+			k, err := engine.ParseKind(q.kind)
 			if err != nil || k == engine.Any {
-				return usagef("--type: %q is not individual or entity", kind)
+				return usagef("--type: %q is not individual or entity", q.kind)
 			}
-			p.Kind = k
+			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: q.gender, Fuzzy: q.fuzzy}
 			if err := p.Validate(); err != nil {
-				return paramError(err)
+				return paramToUsage(err)
 			}
 			key, err := f.apiKey()
 			if err != nil {
@@ -177,7 +162,7 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 			defer db.Close()
 			prof, created, err := m.Register(key.ID(), p, key.Policy(), key.ProfileLimit())
 			if err != nil {
-				return paramError(err)
+				return paramToUsage(err)
 			}
 			verb := "updated"
 			if created {
@@ -188,13 +173,11 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&p.ID, "profile-id", "", "the profile's id (profile_id); an existing one is updated")
-	fl.StringVar(&kind, "type", "individual", "individual (registerIndividual) or entity (registerEntity)")
-	fl.StringVar(&p.Names, "names", "", "name to monitor, matched against name fields")
-	fl.StringVar(&p.SearchAll, "search-all", "", "text matched against all fields (instead of --names)")
-	fl.StringVar(&p.DOB, "dob", "", "date of birth dd/mm/yyyy, 00 for unknown parts (individuals)")
-	fl.StringVar(&p.Gender, "gender", "", "male or female (m, f; any case; individuals)")
-	fl.IntVar(&p.Fuzzy, "fuzzy", 0, "fuzzy_search: 1 or 2 edits per name token")
+	fl.StringVar(&id, "profile-id", "", "the profile's id (profile_id); an existing one is updated")
+	q.add(fl, querySpec{
+		kindUsage: "individual (registerIndividual) or entity (registerEntity)", kindDefault: "individual",
+		with: withNames | withSearchAll | withFuzzy | withDOB | withGender,
+	})
 	return c
 }
 

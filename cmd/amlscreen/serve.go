@@ -74,7 +74,7 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "store file (bbolt); required")
+	addStoreFlag(fl, &f.store)
 	fl.StringVar(&f.listen, "listen", "localhost:8080", "address to listen on, e.g. :8080 for every interface")
 	fl.StringVar(&f.keys, "keys", "", "API keys file (JSON, see the README); required")
 	fl.StringVar(&f.signingKeys, "signing-keys", "", "signing keyring directory (default: signing-keys next to the store)")

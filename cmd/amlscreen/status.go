@@ -52,7 +52,7 @@ unreachable or refusing the key), 2 bad flags.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "store file (bbolt)")
+	addStoreFlag(fl, &f.store)
 	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL instead of opening the store")
 	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
 	fl.StringVar(&f.format, "format", "table", "table or json")

@@ -40,7 +40,8 @@ func newSyncCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sync --store PATH --upstream URL [flags]",
 		Short: "Bring the store up to date from the hosted service or a primary amlscreen",
-		Long: `Download the consolidated database into the store, then keep it current.
+		Long: `Download the consolidated database into the store (created when absent), then
+keep it current.
 
 The first run downloads getConsolidatedFile; later runs ask for the delta from
 the stored version with getConsolidatedDelta and apply it. The full file is
@@ -73,7 +74,7 @@ Exit codes: 0 synced (or up to date), 1 failure, 2 bad flags.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "store file (bbolt); created when absent")
+	addStoreFlag(fl, &f.store)
 	fl.StringVar(&f.upstream, "upstream", "", "base URL of the service or of a primary amlscreen serve (a trailing /v1 is taken off)")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (default: $"+apiKeyEnv+")")
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included', passed to the service (default: the key's sources)")

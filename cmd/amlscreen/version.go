@@ -41,7 +41,7 @@ Exit codes: 0 shown, 1 the store cannot be read, 2 bad flags.`,
 			return runVersion(cmd.OutOrStdout(), storePath, format)
 		},
 	}
-	cmd.Flags().StringVar(&storePath, "store", "", "store file (bbolt) whose database version to show (opened read-only)")
+	addStoreFlag(cmd.Flags(), &storePath)
 	cmd.Flags().StringVar(&format, "format", "table", "table or json")
 	return cmd
 }
