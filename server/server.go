@@ -52,6 +52,7 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -95,6 +96,10 @@ type Config struct {
 	// Endpoints are added to the built-in ones; a path may not be taken
 	// twice.
 	Endpoints []Endpoint
+	// Outbox reads the webhook outbox of monitoring for /metrics (its depth
+	// and oldest entry); nil leaves those series out. monitor.Outbox.Stats
+	// is one.
+	Outbox func() (monitor.OutboxStats, error)
 }
 
 // Endpoint is one row of the route table.
@@ -240,7 +245,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.metrics = newMetrics(s.routes)
+	s.metrics = newMetrics(s, cfg.Outbox)
 	s.usage = access.NewBook(cfg.Store)
 	every := cfg.FlushEvery
 	if every <= 0 {
@@ -293,10 +298,10 @@ func (s *Server) Apply(st *store.DB, a *store.Applied) error {
 	s.applyMu.Lock()
 	err := s.db.Apply(st, a)
 	s.applyMu.Unlock()
+	s.metrics.applied(s.now().UTC(), err)
 	if err != nil {
 		return fmt.Errorf("apply %s: %w", a.Version, err)
 	}
-	s.metrics.applied(s.now().UTC())
 	return nil
 }
 
@@ -640,8 +645,7 @@ func (s *Server) serveOps(w *responseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(body)
 	case "/metrics":
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		s.writeMetrics(w)
+		s.metrics.handler.ServeHTTP(w, r)
 	}
 }
 

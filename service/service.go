@@ -250,6 +250,7 @@ func (s *Service) open() error {
 		DB: s.db, Store: s.st, KeysFile: c.KeysFile, Signer: s.ring, Log: log,
 		Endpoints:    append(server.MonitorEndpoints(s.mon), server.MediaEndpoints(corpus)...),
 		ProfileCount: s.mon.Count,
+		Outbox:       monitor.NewOutbox(s.st).Stats,
 	})
 	if err != nil {
 		return err
