@@ -25,9 +25,12 @@ func words(s string) []string { return strings.Fields(s) }
 // surname.
 func givenSurname(given, surname func() string, coin func() bool) string {
 	g := given()
-	if coin() && coin() {
-		if m := given(); m != g {
-			g += " " + m
+	// Two tosses, in this order: a quarter of the names get a middle name.
+	if coin() {
+		if coin() {
+			if m := given(); m != g {
+				g += " " + m
+			}
 		}
 	}
 	return g + " " + surname()

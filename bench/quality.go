@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"cmp"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -808,14 +807,4 @@ func falseQueries(l LevelReport) int {
 		}
 	}
 	return n
-}
-
-// sortedGroups returns the group names of c in a stable order.
-func sortedGroups(c *ClassReport) []string {
-	keys := make([]string, 0, len(c.Groups))
-	for k := range c.Groups {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(a, b) })
-	return keys
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // DB is where a corpus persists: *store.DB, or a bare *bbolt.DB. The corpus
@@ -627,7 +628,7 @@ func (b *batch) compactIfWasteful() {
 // whole compacted index in place of the postings bucket.
 func (b *batch) writePostings(tx *bolt.Tx) error {
 	if b.compacted != nil {
-		if err := tx.DeleteBucket(bucketPostings); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+		if err := tx.DeleteBucket(bucketPostings); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 			return fmt.Errorf("compact media postings: %w", err)
 		}
 	}

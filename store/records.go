@@ -381,10 +381,13 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	// full import is also the natural point to heal any drift. The change
 	// times of sources that still have records carry over.
 	stamps := map[string][]byte{}
-	forPrefix(tx.Bucket(bucketStats), statSourceChanged, func(id string, v []byte) error {
+	err = forPrefix(tx.Bucket(bucketStats), statSourceChanged, func(id string, v []byte) error {
 		stamps[id] = bytes.Clone(v)
 		return nil
 	})
+	if err != nil {
+		return nil, false, err
+	}
 	if err := tx.DeleteBucket(bucketStats); err != nil {
 		return nil, false, err
 	}

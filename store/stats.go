@@ -58,10 +58,13 @@ func (s statDelta) apply(b *bolt.Bucket) error {
 func noteSourcesChanged(b *bolt.Bucket, a *Applied, first bool, now time.Time) error {
 	ids := map[string]bool{}
 	if first {
-		forPrefix(b, statSourceID, func(id string, _ []byte) error {
+		err := forPrefix(b, statSourceID, func(id string, _ []byte) error {
 			ids[id] = true
 			return nil
 		})
+		if err != nil {
+			return err
+		}
 	}
 	for _, c := range a.Changes {
 		if c.Effect == EffectNone || c.Effect == "" {

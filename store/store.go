@@ -42,6 +42,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/record"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // DefaultTimeout is how long Open waits for the file lock when
@@ -132,7 +133,7 @@ func Open(path string, opts Options) (*DB, error) {
 		FreelistType: bolt.FreelistMapType,
 	})
 	lockPath := path + ".lock"
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, &LockedError{Path: path, PID: lockHolder(lockPath)}
 	}
 	if err != nil {
