@@ -33,6 +33,7 @@ func newBenchCmd() *cobra.Command {
 func newBenchSpeedCmd() *cobra.Command {
 	var cfg bench.SpeedConfig
 	var asJSON bool
+	var format string
 	var data []string
 	cmd := &cobra.Command{
 		Use:   "speed [flags]",
@@ -43,7 +44,7 @@ names; a fifth with dob, gender or citizenship filters) at fuzzy 0, 1 and 2, one
 at a time. A sample of --brute queries per level also goes through the
 brute-force reference matcher; speedup_vs_bruteforce is the ratio of the two
 medians over that same sample.`,
-		Example: `  amlscreen bench speed --records 100000 --queries 2000 --json
+		Example: `  amlscreen bench speed --records 100000 --queries 2000 --format json
   amlscreen bench speed --records 1000000 --queries 5000 --brute 3 --seed 7
   amlscreen bench speed --data ofac.jsonl.gz`,
 		Args: cobra.NoArgs,
@@ -56,6 +57,10 @@ medians over that same sample.`,
 			}
 			if cfg.Brute < 0 {
 				return usagef("--brute: must not be negative")
+			}
+			jsonAlias(asJSON, &format, cmd.ErrOrStderr())
+			if err := checkFormat(format); err != nil {
+				return err
 			}
 			for _, name := range data {
 				f, err := os.Open(name)
@@ -74,7 +79,7 @@ medians over that same sample.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			if format == "json" {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
@@ -88,7 +93,8 @@ medians over that same sample.`,
 	fl.Int64Var(&cfg.Seed, "seed", 1, "generator seed (records and queries)")
 	fl.IntVar(&cfg.Brute, "brute", 20, "queries per fuzzy level also run through the brute-force matcher")
 	fl.StringArrayVar(&data, "data", nil, "measure these consolidated files instead of generated records; repeatable")
-	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
+	addFormatFlag(fl, &format)
+	addJSONAlias(fl, &asJSON)
 	return cmd
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/spf13/pflag"
 
@@ -17,12 +19,54 @@ import (
 // storeUsage is the help of --store in every command.
 const storeUsage = "store file (bbolt), as amlscreen import and sync keep it"
 
+// Help texts of the flags of serving, syncing and monitoring that several
+// commands take.
+const (
+	keysUsage        = "API keys file (JSON; see the README's keys file)"
+	signingKeysUsage = "signing keyring directory, created when absent"
+	upstreamUsage    = "base URL of the service or of a primary amlscreen serve (a trailing /v1 is taken off)"
+)
+
 // dataUsage is the help of --data, the files screening commands load
 // instead of a store.
 const dataUsage = "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)"
 
 // addStoreFlag defines --store.
 func addStoreFlag(fl *pflag.FlagSet, p *string) { fl.StringVar(p, "store", "", storeUsage) }
+
+// formatUsage is the help of --format in the commands that print a table
+// or JSON, table by default.
+const formatUsage = "table or json"
+
+// addFormatFlag defines --format table|json.
+func addFormatFlag(fl *pflag.FlagSet, p *string) { fl.StringVar(p, "format", "table", formatUsage) }
+
+// addJSONAlias defines --json, the older spelling of --format json that
+// the bench commands took, hidden from --help; jsonAlias warns when it is
+// used. (cobra's own deprecation notice would go to standard output, into
+// the JSON.)
+func addJSONAlias(fl *pflag.FlagSet, p *bool) {
+	fl.BoolVar(p, "json", false, "deprecated: use --format json")
+	if err := fl.MarkHidden("json"); err != nil {
+		panic(err) // the flag was defined on the line before
+	}
+}
+
+// jsonAlias applies --json to format, with a warning on stderr.
+func jsonAlias(asJSON bool, format *string, stderr io.Writer) {
+	if asJSON {
+		fmt.Fprintln(stderr, "amlscreen: --json is deprecated; use --format json")
+		*format = "json"
+	}
+}
+
+// checkFormat checks a --format table|json value.
+func checkFormat(format string) error {
+	if format != "table" && format != "json" {
+		return usagef("--format: %q is not table or json", format)
+	}
+	return nil
+}
 
 // queryFlags are the flags of one screening query: check, report, media
 // check, batch and monitor register declare them with add.

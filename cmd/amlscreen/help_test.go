@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -33,7 +34,7 @@ func TestEveryCommandExplainsItself(t *testing.T) {
 // every command that takes it (flags.go defines them once). The
 // exceptions say why they differ.
 func TestSharedFlagsAgree(t *testing.T) {
-	shared := []string{"store", "data", "names", "search-all", "fuzzy", "dob", "gender", "citizenship", "includes", "include-other", "limit"}
+	shared := []string{"store", "keys", "signing-keys", "upstream", "data", "names", "search-all", "fuzzy", "dob", "gender", "citizenship", "includes", "include-other", "limit"}
 	except := map[string]string{
 		// Media looks a name up in articles, not in records.
 		"amlscreen media check --search-all":  "articles",
@@ -77,6 +78,25 @@ func TestSharedFlagsAgree(t *testing.T) {
 	for name, least := range map[string]int{"store": 12, "names": 3, "fuzzy": 5, "dob": 3, "includes": 3, "include-other": 2, "limit": 2} {
 		if takers[name] < least {
 			t.Errorf("--%s: taken by %d commands, want at least %d", name, takers[name], least)
+		}
+	}
+}
+
+// TestFormatFlag: --format table|json is the one way to ask for JSON; the
+// bench commands' older --json still works, with a warning.
+func TestFormatFlag(t *testing.T) {
+	small := []string{"bench", "speed", "--records", "300", "--queries", "3", "--brute", "0"}
+	code, out, errs := runStoreCLI(t, append(small, "--format", "json")...)
+	if code != exitOK || !strings.HasPrefix(strings.TrimSpace(out), "{") {
+		t.Fatalf("--format json: exit %d, %q, %q", code, out, errs)
+	}
+	code, out, errs = runStoreCLI(t, append(small, "--json")...)
+	if code != exitOK || !strings.HasPrefix(strings.TrimSpace(out), "{") || !strings.Contains(errs, "use --format json") {
+		t.Errorf("--json: exit %d, %q, %q", code, out, errs)
+	}
+	for _, args := range [][]string{append(small, "--format", "xml"), {"status", "--store", "x.db", "--format", "yaml"}} {
+		if code, _, errs := runStoreCLI(t, args...); code != exitUsage || !strings.Contains(errs, "--format") {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
 	}
 }

@@ -62,9 +62,9 @@ send; list and outbox open it read-only.`,
 	}
 	pf := c.PersistentFlags()
 	addStoreFlag(pf, &f.store)
-	pf.StringVar(&f.keys, "keys", "", "API keys file (JSON), as serve --keys")
+	pf.StringVar(&f.keys, "keys", "", keysUsage)
 	pf.StringVar(&f.key, "key", "", "name of the API key in --keys that owns the profiles")
-	pf.StringVar(&f.format, "format", "table", "table or json")
+	addFormatFlag(pf, &f.format)
 	c.AddCommand(newMonitorRegisterCmd(&f), newMonitorRemoveCmd(&f), newMonitorListCmd(&f),
 		newMonitorTestCmd(&f), newMonitorOutboxCmd(&f), newMonitorSendCmd(&f))
 	return c
@@ -74,8 +74,8 @@ func (f *monitorFlags) checkStore() error {
 	if f.store == "" {
 		return usagef("--store: required")
 	}
-	if f.format != "table" && f.format != "json" {
-		return usagef("--format: %q is not table or json", f.format)
+	if err := checkFormat(f.format); err != nil {
+		return err
 	}
 	return nil
 }
@@ -481,11 +481,16 @@ func writeOutbox(w io.Writer, format string, st monitor.OutboxStats, es []*monit
 	return tw.Flush()
 }
 
+// monitorSendFlags are the flags of monitor send besides monitorFlags.
+type monitorSendFlags struct {
+	signingDir  string
+	once        bool
+	concurrency int
+	timeout     time.Duration
+}
+
 func newMonitorSendCmd(f *monitorFlags) *cobra.Command {
-	var signingDir string
-	var once bool
-	var concurrency int
-	var timeout time.Duration
+	var o monitorSendFlags
 	c := &cobra.Command{
 		Use:   "send --store PATH --keys FILE --signing-keys DIR [--once]",
 		Short: "Deliver queued notifications to the keys' webhook URLs",
@@ -508,63 +513,69 @@ Exit codes: 0 stopped, 1 failure, 2 bad flags.`,
 		Example: `  amlscreen monitor send --store aml.db --keys keys.json --signing-keys /var/lib/amlscreen/signing-keys`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.checkStore(); err != nil {
-				return err
-			}
-			if signingDir == "" {
-				return usagef("--signing-keys: required: the keyring that signs the webhooks")
-			}
-			if concurrency < 1 {
-				return usagef("--concurrency: %d is not positive", concurrency)
-			}
-			if timeout <= 0 {
-				return usagef("--timeout: %v is not positive", timeout)
-			}
-			if _, err := f.loadKeys(); err != nil {
-				return err
-			}
-			if _, err := os.Stat(f.store); err != nil {
-				return usagef("--store: %v", err)
-			}
-			ring, err := sign.OpenKeyring(signingDir)
-			if err != nil {
-				return fmt.Errorf("--signing-keys: %w", err)
-			}
-			log := cliLogger(cmd.ErrOrStderr())
-			rk := &reloadingKeys{path: f.keys}
-			s := &monitor.Sender{
-				Store:       monitor.StoreAt(f.store),
-				Recipients:  rk.recipient,
-				Signer:      ring,
-				Timeout:     timeout,
-				Concurrency: concurrency,
-				Log:         log,
-				OnAttempt: func(a monitor.Attempt) {
-					if a.Err == nil {
-						log.Info("delivered", "event_id", a.Entry.EventID, "profile_id", a.Entry.ProfileID,
-							"match_type", a.Entry.MatchType, "status", a.Status, "attempt", a.Entry.Attempts)
-					}
-				},
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			if once {
-				err = s.RunOnce(ctx)
-			} else {
-				log.Info("sending webhooks", "store", f.store)
-				err = s.Run(ctx)
-			}
-			st := s.Stats()
-			log.Info("sender stopped", "delivered", st.Delivered, "failed_attempts", st.Failed, "dead", st.Dead)
-			return err
+			return runMonitorSend(cmd, f, &o)
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&signingDir, "signing-keys", "", "signing key directory (as serve --signing-keys)")
-	fl.BoolVar(&once, "once", false, "deliver what is due now, then exit")
-	fl.IntVar(&concurrency, "concurrency", monitor.DefaultConcurrency, "deliveries in flight at most")
-	fl.DurationVar(&timeout, "timeout", monitor.DefaultTimeout, "time a receiver has to answer")
+	fl.StringVar(&o.signingDir, "signing-keys", "", signingKeysUsage)
+	fl.BoolVar(&o.once, "once", false, "deliver what is due now, then exit")
+	fl.IntVar(&o.concurrency, "concurrency", monitor.DefaultConcurrency, "deliveries in flight at most")
+	fl.DurationVar(&o.timeout, "timeout", monitor.DefaultTimeout, "time a receiver has to answer")
 	return c
+}
+
+// runMonitorSend checks the flags and runs the sender until interrupted,
+// or once.
+func runMonitorSend(cmd *cobra.Command, f *monitorFlags, o *monitorSendFlags) error {
+	if err := f.checkStore(); err != nil {
+		return err
+	}
+	if o.signingDir == "" {
+		return usagef("--signing-keys: required: the keyring that signs the webhooks")
+	}
+	if o.concurrency < 1 {
+		return usagef("--o.concurrency: %d is not positive", o.concurrency)
+	}
+	if o.timeout <= 0 {
+		return usagef("--o.timeout: %v is not positive", o.timeout)
+	}
+	if _, err := f.loadKeys(); err != nil {
+		return err
+	}
+	if _, err := os.Stat(f.store); err != nil {
+		return usagef("--store: %v", err)
+	}
+	ring, err := sign.OpenKeyring(o.signingDir)
+	if err != nil {
+		return fmt.Errorf("--signing-keys: %w", err)
+	}
+	log := cliLogger(cmd.ErrOrStderr())
+	rk := &reloadingKeys{path: f.keys}
+	s := &monitor.Sender{
+		Store:       monitor.StoreAt(f.store),
+		Recipients:  rk.recipient,
+		Signer:      ring,
+		Timeout:     o.timeout,
+		Concurrency: o.concurrency,
+		Log:         log,
+		OnAttempt: func(a monitor.Attempt) {
+			if a.Err == nil {
+				log.Info("delivered", "event_id", a.Entry.EventID, "profile_id", a.Entry.ProfileID,
+					"match_type", a.Entry.MatchType, "status", a.Status, "attempt", a.Entry.Attempts)
+			}
+		},
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if o.once {
+		err = s.RunOnce(ctx)
+	} else {
+		log.Info("sending webhooks", "store", f.store)
+		err = s.Run(ctx)
+	}
+	st := s.Stats()
+	log.Info("sender stopped", "delivered", st.Delivered, "failed_attempts", st.Failed, "dead", st.Dead)
+	return err
 }
 
 // reloadingKeys reads the keys file again when its modification time

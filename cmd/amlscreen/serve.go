@@ -48,8 +48,9 @@ the README); serve refuses to start when it holds no enabled key. SIGHUP
 reloads it; a file that does not load, or holds no enabled key, keeps the keys
 in force and is logged at ERROR. Usage counters are kept in the store, written
 every second and at shutdown.
-Responses of getSourceList are signed with the keyring in --signing-keys,
-created on first start; rotate it with amlscreen keys rotate while serving.
+Responses of getSourceList are signed with the keyring in --signing-keys
+(default: signing-keys next to the store), created on first start; rotate it
+with amlscreen keys rotate while serving.
 
 With --upstream, serve also syncs the store from the hosted service or from a
 primary amlscreen serve every --every, and swaps each change in without a
@@ -76,9 +77,9 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl := cmd.Flags()
 	addStoreFlag(fl, &f.store)
 	fl.StringVar(&f.listen, "listen", "localhost:8080", "address to listen on, e.g. :8080 for every interface")
-	fl.StringVar(&f.keys, "keys", "", "API keys file (JSON, see the README); required")
-	fl.StringVar(&f.signingKeys, "signing-keys", "", "signing keyring directory (default: signing-keys next to the store)")
-	fl.StringVar(&f.upstream, "upstream", "", "sync from this service or primary amlscreen serve (base URL; a trailing /v1 is taken off)")
+	fl.StringVar(&f.keys, "keys", "", keysUsage)
+	fl.StringVar(&f.signingKeys, "signing-keys", "", signingKeysUsage)
+	fl.StringVar(&f.upstream, "upstream", "", upstreamUsage)
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --upstream (default: $"+apiKeyEnv+")")
 	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval (stretched to fit the upstream's daily download limit)")
 	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")

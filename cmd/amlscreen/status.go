@@ -55,7 +55,7 @@ unreachable or refusing the key), 2 bad flags.`,
 	addStoreFlag(fl, &f.store)
 	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL instead of opening the store")
 	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
-	fl.StringVar(&f.format, "format", "table", "table or json")
+	addFormatFlag(fl, &f.format)
 	return cmd
 }
 
@@ -72,8 +72,8 @@ func runStatus(ctx context.Context, stdout io.Writer, f *statusFlags, now time.T
 	case f.apiKey != "" && f.server == "":
 		return usagef("--api-key: only with --server")
 	}
-	if f.format != "table" && f.format != "json" {
-		return usagef("--format: %q is not table or json", f.format)
+	if err := checkFormat(f.format); err != nil {
+		return err
 	}
 	var rep *statusReport
 	var err error

@@ -75,7 +75,7 @@ Exit codes: 0 synced (or up to date), 1 failure, 2 bad flags.`,
 	}
 	fl := cmd.Flags()
 	addStoreFlag(fl, &f.store)
-	fl.StringVar(&f.upstream, "upstream", "", "base URL of the service or of a primary amlscreen serve (a trailing /v1 is taken off)")
+	fl.StringVar(&f.upstream, "upstream", "", upstreamUsage)
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (default: $"+apiKeyEnv+")")
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included', passed to the service (default: the key's sources)")
 	fl.DurationVar(&f.every, "every", 0, "keep running and sync at this interval, e.g. 1h")
