@@ -534,10 +534,10 @@ func runMonitorSend(cmd *cobra.Command, f *monitorFlags, o *monitorSendFlags) er
 		return usagef("--signing-keys: required: the keyring that signs the webhooks")
 	}
 	if o.concurrency < 1 {
-		return usagef("--o.concurrency: %d is not positive", o.concurrency)
+		return usagef("--concurrency: %d is not positive", o.concurrency)
 	}
 	if o.timeout <= 0 {
-		return usagef("--o.timeout: %v is not positive", o.timeout)
+		return usagef("--timeout: %v is not positive", o.timeout)
 	}
 	if _, err := f.loadKeys(); err != nil {
 		return err
