@@ -177,6 +177,10 @@ type outcome struct {
 }
 
 // Quality runs the quality benchmark over cfg.Records.
+//
+// It stays long: building the index, making each class's queries and
+// running them share the index, the random source and the report, in an
+// order the seed fixes; the measuring of one query is measure's.
 func Quality(cfg QualityConfig) (*QualityReport, error) {
 	say := func(format string, args ...any) {
 		if cfg.Progress != nil {
