@@ -27,7 +27,7 @@ import (
 // value the count as 8 bytes big-endian. A month is one prefix scan.
 // Book's methods are safe for concurrent use.
 type Book struct {
-	st *store.DB
+	st *store.Store
 
 	mu      sync.Mutex
 	pending map[usageKey]int64
@@ -80,7 +80,7 @@ func (e *QuotaError) Error() string {
 
 // NewBook returns a book over the usage bucket of st; a nil st keeps the
 // counts in memory only.
-func NewBook(st *store.DB) *Book {
+func NewBook(st *store.Store) *Book {
 	return &Book{st: st, pending: map[usageKey]int64{}, windows: map[windowKey]*int64{}}
 }
 

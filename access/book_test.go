@@ -11,7 +11,7 @@ import (
 	"github.com/amlscreen/amlscreen/store"
 )
 
-func openStore(t *testing.T) *store.DB {
+func openStore(t *testing.T) *store.Store {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "aml.db"), store.Options{})
 	if err != nil {

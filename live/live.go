@@ -37,7 +37,7 @@ func New(recs []*record.Record, sources []record.Source, version string) *DB {
 // Load builds a DB from the current version of st, records and version read
 // in one transaction. Records are indexed as they are decoded, so reading
 // the store overlaps building the index.
-func Load(st *store.DB) (*DB, error) {
+func Load(st *store.Store) (*DB, error) {
 	n, err := st.Count()
 	if err != nil {
 		return nil, fmt.Errorf("load store: %w", err)
@@ -100,7 +100,7 @@ func Changes(a *store.Applied) []record.Change {
 // applied to the index in place; a full import, whose changes may be
 // unknown, reloads the index from st and swaps it in whole. Queries see the
 // old or the new version, never a mix.
-func (d *DB) Apply(st *store.DB, a *store.Applied) error {
+func (d *DB) Apply(st *store.Store, a *store.Applied) error {
 	if a == nil {
 		return nil
 	}

@@ -37,7 +37,7 @@ const (
 
 // newStore returns a store at a temporary path holding testdata/records.jsonl
 // as version v0.
-func newStore(t testing.TB) (*store.DB, string) {
+func newStore(t testing.TB) (*store.Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "aml.db")
 	db, err := store.Open(path, store.Options{})
@@ -49,7 +49,7 @@ func newStore(t testing.TB) (*store.DB, string) {
 	return db, path
 }
 
-func importFile(t testing.TB, db *store.DB, name, version string, hook store.TxHook) *store.Applied {
+func importFile(t testing.TB, db *store.Store, name, version string, hook store.TxHook) *store.Applied {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
@@ -63,7 +63,7 @@ func importFile(t testing.TB, db *store.DB, name, version string, hook store.TxH
 	return a
 }
 
-func applyFile(t testing.TB, db *store.DB, name, previous, version string, hook store.TxHook) *store.Applied {
+func applyFile(t testing.TB, db *store.Store, name, previous, version string, hook store.TxHook) *store.Applied {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
@@ -79,7 +79,7 @@ func applyFile(t testing.TB, db *store.DB, name, previous, version string, hook 
 
 type txT = bolt.Tx
 
-func applyDelta(db *store.DB, name, previous, version string, hook store.TxHook) (*store.Applied, error) {
+func applyDelta(db *store.Store, name, previous, version string, hook store.TxHook) (*store.Applied, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -88,11 +88,11 @@ func applyDelta(db *store.DB, name, previous, version string, hook store.TxHook)
 	return syncer.ApplyFile(db, f, previous, version, hook)
 }
 
-func exportAll(db *store.DB, w io.Writer) (string, int, error) {
+func exportAll(db *store.Store, w io.Writer) (string, int, error) {
 	return syncer.ExportFile(db, w, syncer.ExportOptions{})
 }
 
-func importReader(db *store.DB, r io.Reader, version string, hook store.TxHook) error {
+func importReader(db *store.Store, r io.Reader, version string, hook store.TxHook) error {
 	_, err := syncer.ImportFile(db, r, version, hook)
 	return err
 }
@@ -277,7 +277,7 @@ func verifyAll(t testing.TB, ring *sign.Keyring, ds []delivery) {
 }
 
 // fastSender is a sender over db with test timings.
-func fastSender(db *store.DB, ring *sign.Keyring, url string) *Sender {
+func fastSender(db *store.Store, ring *sign.Keyring, url string) *Sender {
 	return &Sender{
 		Store:       SharedStore(db),
 		Recipients:  recipientsTo(url),

@@ -32,7 +32,7 @@ type Options struct {
 // the profiles the applying transaction sees; when such a transaction
 // fails, the index is dropped and rebuilt by the next one.
 type Monitor struct {
-	db  *store.DB
+	db  *store.Store
 	now func() time.Time
 	log *slog.Logger
 
@@ -46,7 +46,7 @@ type Monitor struct {
 
 // New returns a Monitor over db, which must stay open while the Monitor is
 // used. It reads nothing yet. Only Hook works without a db.
-func New(db *store.DB, opts Options) *Monitor {
+func New(db *store.Store, opts Options) *Monitor {
 	m := &Monitor{db: db, now: opts.Now, log: opts.Log}
 	if m.now == nil {
 		m.now = time.Now

@@ -23,7 +23,7 @@ func sortWants(ws []want) []want {
 	return ws
 }
 
-func queuedWants(t *testing.T, db *store.DB) []want {
+func queuedWants(t *testing.T, db *store.Store) []want {
 	t.Helper()
 	es, err := NewOutbox(db).Queued(0)
 	if err != nil {

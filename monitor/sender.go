@@ -98,11 +98,11 @@ type Signer interface {
 
 // StoreFunc lends the sender the store for one short step (claiming due
 // notifications or recording outcomes) and takes it back with release.
-type StoreFunc func() (db *store.DB, release func(), err error)
+type StoreFunc func() (db *store.Store, release func(), err error)
 
 // SharedStore lends a store the process keeps open (amlscreen serve).
-func SharedStore(db *store.DB) StoreFunc {
-	return func() (*store.DB, func(), error) { return db, func() {}, nil }
+func SharedStore(db *store.Store) StoreFunc {
+	return func() (*store.Store, func(), error) { return db, func() {}, nil }
 }
 
 // StoreAt opens the store at path for each step and closes it afterwards,
@@ -110,7 +110,7 @@ func SharedStore(db *store.DB) StoreFunc {
 // writer lock for milliseconds at a time and amlscreen apply, import and
 // sync can run between its steps.
 func StoreAt(path string) StoreFunc {
-	return func() (*store.DB, func(), error) {
+	return func() (*store.Store, func(), error) {
 		db, err := store.Open(path, store.Options{Timeout: 5 * time.Second})
 		if err != nil {
 			return nil, nil, err

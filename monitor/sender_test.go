@@ -25,7 +25,7 @@ func deliveredWants(t *testing.T, ds []delivery) []want {
 	return sortWants(got)
 }
 
-func waitEmpty(t *testing.T, db *store.DB, timeout time.Duration) {
+func waitEmpty(t *testing.T, db *store.Store, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -81,7 +81,7 @@ func sameEventAndBody(t *testing.T, ds []delivery) {
 	}
 }
 
-func queueOne(t *testing.T, db *store.DB) *Entry {
+func queueOne(t *testing.T, db *store.Store) *Entry {
 	t.Helper()
 	e, err := New(db, Options{}).TestWebhook(ownerA, "p-1", access.Policy{})
 	if err != nil {

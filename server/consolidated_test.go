@@ -242,7 +242,7 @@ func TestPrimaryReplica(t *testing.T) {
 	sync(true, "no longer knows")
 }
 
-func mustApply(t *testing.T, st *store.DB, version string, changes ...record.Change) *store.Applied {
+func mustApply(t *testing.T, st *store.Store, version string, changes ...record.Change) *store.Applied {
 	t.Helper()
 	cur, err := st.Version()
 	if err != nil {
@@ -266,7 +266,7 @@ func recordSet(t *testing.T, recs []*record.Record) string {
 	return strings.Join(lines, "\n")
 }
 
-func storeSet(t *testing.T, st *store.DB) string {
+func storeSet(t *testing.T, st *store.Store) string {
 	t.Helper()
 	var recs []*record.Record
 	if _, err := st.LoadAll(func(r *record.Record) error { recs = append(recs, r); return nil }); err != nil {

@@ -64,7 +64,7 @@ type Config struct {
 	// Store keeps usage counters and the change log deltas are answered
 	// from; it must be open for writing. Nil keeps usage in memory only and
 	// answers getConsolidatedDelta with 503 (benchmarks, embedded use).
-	Store *store.DB
+	Store *store.Store
 	// KeysFile is the JSON file of API keys (see access.Parse); ReloadKeys
 	// reads it again.
 	KeysFile string
@@ -152,7 +152,7 @@ func Errorf(status int, format string, args ...any) *Error {
 // Server is the /v1 HTTP server. Its methods are safe for concurrent use.
 type Server struct {
 	db       *live.DB
-	st       *store.DB
+	st       *store.Store
 	signer   *sign.Keyring
 	now      func() time.Time
 	log      *slog.Logger
@@ -291,7 +291,7 @@ func (s *Server) Close() error {
 // live.DB.Apply does, and is how a server that syncs swaps changes in:
 // while it runs, no consolidated file is cut, so that the records of a file
 // and its File-Version are one version.
-func (s *Server) Apply(st *store.DB, a *store.Applied) error {
+func (s *Server) Apply(st *store.Store, a *store.Applied) error {
 	if a == nil {
 		return nil
 	}

@@ -65,7 +65,7 @@ type fixture struct {
 	clock     *clock
 	storePath string
 	keysPath  string
-	st        *store.DB
+	st        *store.Store
 	db        *live.DB
 	ring      *sign.Keyring
 	srv       *Server
@@ -96,7 +96,7 @@ func newFixture(t testing.TB, edit ...func(*Config)) *fixture {
 }
 
 // importFixture loads the records and the catalogue into st.
-func importFixture(t testing.TB, st *store.DB) {
+func importFixture(t testing.TB, st *store.Store) {
 	t.Helper()
 	in, err := os.Open("testdata/records.jsonl")
 	if err != nil {

@@ -52,7 +52,7 @@ type LastSync struct {
 // ReadStatus reads the status of db at now (the UTC day of the downloads)
 // from one read of its counters: no record is read, so it costs the same
 // at any size.
-func ReadStatus(db *store.DB, now time.Time) (*Status, error) {
+func ReadStatus(db *store.Store, now time.Time) (*Status, error) {
 	st, err := db.Stats()
 	if err != nil {
 		return nil, err

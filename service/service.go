@@ -109,7 +109,7 @@ type Service struct {
 	upstream string // normalised base URL
 	log      *slog.Logger
 
-	st     *store.DB
+	st     *store.Store
 	db     *live.DB
 	ring   *sign.Keyring
 	mon    *monitor.Monitor

@@ -87,7 +87,7 @@ func noteSourcesChanged(b *bolt.Bucket, a *Applied, first bool, now time.Time) e
 
 // SourcesChanged returns, by source id, when records of that source were
 // last added, updated or deleted by an import or change set.
-func (db *DB) SourcesChanged() (map[string]time.Time, error) {
+func (db *Store) SourcesChanged() (map[string]time.Time, error) {
 	out := map[string]time.Time{}
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketStats)
@@ -136,7 +136,7 @@ type Stats struct {
 }
 
 // Stats returns counts and sizes of the store, all from one transaction.
-func (db *DB) Stats() (Stats, error) {
+func (db *Store) Stats() (Stats, error) {
 	s := Stats{BySourceType: map[string]int{}, ByEntityType: map[string]int{}, BySourceID: map[string]int{}}
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error

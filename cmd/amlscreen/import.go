@@ -61,7 +61,7 @@ func runImport(stderr io.Writer, storePath, file, version string, allowShrink bo
 		return usagef("--store: required")
 	}
 	var a *store.Applied
-	err := intoStore(stderr, storePath, file, "import", store.Options{AllowShrink: allowShrink}, func(db *store.DB, r io.Reader) error {
+	err := intoStore(stderr, storePath, file, "import", store.Options{AllowShrink: allowShrink}, func(db *store.Store, r io.Reader) error {
 		var err error
 		if version == "" {
 			if version, err = db.NextVersion(); err != nil {

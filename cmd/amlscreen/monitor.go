@@ -115,7 +115,7 @@ func (f *monitorFlags) apiKey() (*access.Key, error) {
 }
 
 // openMonitor opens the store for writing.
-func (f *monitorFlags) openMonitor() (*store.DB, *monitor.Monitor, error) {
+func (f *monitorFlags) openMonitor() (*store.Store, *monitor.Monitor, error) {
 	if err := f.checkStore(); err != nil {
 		return nil, nil, err
 	}
@@ -284,7 +284,7 @@ usage is kept under).`,
 	}
 }
 
-func openReadOnly(path string) (*store.DB, error) {
+func openReadOnly(path string) (*store.Store, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, usagef("--store: %v", err)
 	}
