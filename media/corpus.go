@@ -18,10 +18,10 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// DB is where a corpus persists: *store.DB, or a bare *bbolt.DB. The corpus
-// keeps its own buckets (media_*), created by its first import; a store
-// without them holds an empty corpus.
-type DB interface {
+// Storage is where a corpus persists: *store.Store, or a bare *bbolt.DB.
+// The corpus keeps its own buckets (media_*), created by its first import;
+// a store without them holds an empty corpus.
+type Storage interface {
 	View(fn func(tx *bolt.Tx) error) error
 	Update(fn func(tx *bolt.Tx) error) error
 }
@@ -107,7 +107,7 @@ func u32(n uint32) []byte { return binary.BigEndian.AppendUint32(nil, n) }
 type Corpus struct {
 	mu      sync.RWMutex
 	writeMu sync.Mutex // serialises imports
-	db      DB         // nil: in memory only
+	db      Storage    // nil: in memory only
 	lex     *Lexicon
 	now     func() time.Time
 
@@ -157,7 +157,7 @@ func New(opts Options) *Corpus {
 // Load reads the corpus persisted in db into memory, in one read
 // transaction. Imports through the returned Corpus are written to db. A db
 // without media buckets gives an empty corpus.
-func Load(db DB, opts Options) (*Corpus, error) {
+func Load(db Storage, opts Options) (*Corpus, error) {
 	c := New(opts)
 	c.mem = nil
 	c.db = db
