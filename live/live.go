@@ -16,9 +16,10 @@ import (
 	"github.com/amlscreen/amlscreen/store"
 )
 
-// DB is a screening database: an index, the version it is at and the
-// source catalogue. It is safe for concurrent use.
-type DB struct {
+// Index is the screening index a process answers from, kept current with
+// a store: the engine's index, the version it is at and the source
+// catalogue. It is safe for concurrent use.
+type Index struct {
 	// applyMu serialises Apply, so that a compaction sees every change set
 	// before it and none is applied to an index being replaced.
 	applyMu sync.Mutex
@@ -28,16 +29,16 @@ type DB struct {
 	sources []record.Source
 }
 
-// New returns a DB over records that come from elsewhere than a store (data
+// New returns an Index over records that come from elsewhere than a store (data
 // files, the embedded sample).
-func New(recs []*record.Record, sources []record.Source, version string) *DB {
-	return &DB{ix: engine.NewIndex(recs), sources: sources, version: version}
+func New(recs []*record.Record, sources []record.Source, version string) *Index {
+	return &Index{ix: engine.NewIndex(recs), sources: sources, version: version}
 }
 
-// Load builds a DB from the current version of st, records and version read
+// Load builds an Index from the current version of st, records and version read
 // in one transaction. Records are indexed as they are decoded, so reading
 // the store overlaps building the index.
-func Load(st *store.Store) (*DB, error) {
+func Load(st *store.Store) (*Index, error) {
 	n, err := st.Count()
 	if err != nil {
 		return nil, fmt.Errorf("load store: %w", err)
@@ -55,19 +56,19 @@ func Load(st *store.Store) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load sources: %w", err)
 	}
-	return &DB{ix: ix, sources: srcs, version: v.ID}, nil
+	return &Index{ix: ix, sources: srcs, version: v.ID}, nil
 }
 
 // Index returns the current index. After a full import it is a new one:
 // callers take it per query rather than keeping it.
-func (d *DB) Index() *engine.Index {
+func (d *Index) Index() *engine.Index {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.ix
 }
 
 // Version returns the File-Version the index is at.
-func (d *DB) Version() string {
+func (d *Index) Version() string {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.version
@@ -75,7 +76,7 @@ func (d *DB) Version() string {
 
 // Sources returns the source catalogue (which may not list every source of
 // the records; access.NewCatalog adds those of the index).
-func (d *DB) Sources() []record.Source {
+func (d *Index) Sources() []record.Source {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.sources
@@ -100,7 +101,7 @@ func Changes(a *store.Applied) []record.Change {
 // applied to the index in place; a full import, whose changes may be
 // unknown, reloads the index from st and swaps it in whole. Queries see the
 // old or the new version, never a mix.
-func (d *DB) Apply(st *store.Store, a *store.Applied) error {
+func (d *Index) Apply(st *store.Store, a *store.Applied) error {
 	if a == nil {
 		return nil
 	}

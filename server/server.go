@@ -60,7 +60,7 @@ import (
 // Config configures New. DB and one of KeysFile or Keys are required.
 type Config struct {
 	// DB is the database checks answer from.
-	DB *live.DB
+	DB *live.Index
 	// Store keeps usage counters and the change log deltas are answered
 	// from; it must be open for writing. Nil keeps usage in memory only and
 	// answers getConsolidatedDelta with 503 (benchmarks, embedded use).
@@ -151,7 +151,7 @@ func Errorf(status int, format string, args ...any) *Error {
 
 // Server is the /v1 HTTP server. Its methods are safe for concurrent use.
 type Server struct {
-	db       *live.DB
+	db       *live.Index
 	st       *store.Store
 	signer   *sign.Keyring
 	now      func() time.Time
@@ -288,7 +288,7 @@ func (s *Server) Close() error {
 }
 
 // Apply moves the database to the version st committed as a, as
-// live.DB.Apply does, and is how a server that syncs swaps changes in:
+// live.Index.Apply does, and is how a server that syncs swaps changes in:
 // while it runs, no consolidated file is cut, so that the records of a file
 // and its File-Version are one version.
 func (s *Server) Apply(st *store.Store, a *store.Applied) error {

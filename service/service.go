@@ -110,7 +110,7 @@ type Service struct {
 	log      *slog.Logger
 
 	st     *store.Store
-	db     *live.DB
+	db     *live.Index
 	ring   *sign.Keyring
 	mon    *monitor.Monitor
 	srv    *server.Server

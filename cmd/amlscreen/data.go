@@ -16,7 +16,7 @@ import (
 // database is what screening commands answer from: an index, the source
 // catalogue and the version it was built from.
 type database struct {
-	*live.DB
+	*live.Index
 	index   *engine.Index
 	catalog *access.Catalog
 	sources []record.Source // catalogue; may not list every source of the records
@@ -24,9 +24,9 @@ type database struct {
 	origin  string // "embedded sample", "store PATH" or the data files
 }
 
-func newDatabase(d *live.DB, origin string) *database {
+func newDatabase(d *live.Index, origin string) *database {
 	ix, sources := d.Index(), d.Sources()
-	return &database{DB: d, index: ix, catalog: access.NewCatalog(ix.SourceTypes(), sources),
+	return &database{Index: d, index: ix, catalog: access.NewCatalog(ix.SourceTypes(), sources),
 		sources: sources, version: d.Version(), origin: origin}
 }
 
