@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -59,9 +58,9 @@ unreachable or refusing the key), 2 bad flags.`,
 	return cmd
 }
 
-// statusReport is the JSON form of status: the server's Status, which
+// statusReport is the JSON form of status: the store's Status, which
 // GET /v1/status answers.
-type statusReport = server.Status
+type statusReport = store.Status
 
 func runStatus(ctx context.Context, stdout io.Writer, f *statusFlags, now time.Time) error {
 	switch {
@@ -99,7 +98,7 @@ func localStatus(path string, now time.Time) (*statusReport, error) {
 		return nil, lockHint(err)
 	}
 	defer db.Close()
-	rep, err := server.ReadStatus(db, now)
+	rep, err := db.Status(now)
 	if err != nil {
 		return nil, err
 	}

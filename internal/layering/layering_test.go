@@ -25,6 +25,39 @@ func deps(t *testing.T, pkg string) []string {
 	return mine
 }
 
+// imports returns the packages of this module pkg imports directly.
+func imports(t *testing.T, pkg string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", module+pkg).Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", pkg, err)
+	}
+	var mine []string
+	for _, p := range strings.Fields(string(out)) {
+		if rest, ok := strings.CutPrefix(p, module); ok {
+			mine = append(mine, rest)
+		}
+	}
+	return mine
+}
+
+// TestCommandLineUsesTheService: the CLI reaches the HTTP server only
+// through the service assembly, and reads keys through access.
+func TestCommandLineUsesTheService(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	got := imports(t, "cmd/amlscreen")
+	if slices.Contains(got, "server") {
+		t.Error("cmd/amlscreen imports server")
+	}
+	for _, want := range []string{"service", "access"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("cmd/amlscreen does not import %s: %v", want, got)
+		}
+	}
+}
+
 // TestLayering: what the product ships and serves does not depend on the
 // measurement code, on the CLI or on packages above it.
 func TestLayering(t *testing.T) {
