@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"cmp"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -213,6 +212,10 @@ type outcome struct {
 }
 
 // Quality runs the quality benchmark over cfg.Records.
+//
+// It stays long: building the index, making each class's queries and
+// running them share the index, the random source and the report, in an
+// order the seed fixes; the measuring of one query is measure's.
 func Quality(cfg QualityConfig) (*QualityReport, error) {
 	say := func(format string, args ...any) {
 		if cfg.Progress != nil {
@@ -954,14 +957,4 @@ func falseQueries(l LevelReport) int {
 		}
 	}
 	return n
-}
-
-// sortedGroups returns the group names of c in a stable order.
-func sortedGroups(c *ClassReport) []string {
-	keys := make([]string, 0, len(c.Groups))
-	for k := range c.Groups {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(a, b) })
-	return keys
 }

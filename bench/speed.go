@@ -9,8 +9,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/amlscreen/amlscreen/bench/gen"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 )
 

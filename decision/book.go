@@ -54,7 +54,7 @@ func prefixOf(tag []byte, parts ...string) []byte { return append(keyOf(tag, par
 // Book reads and writes the decisions of a store. Its methods are safe for
 // concurrent use; every write is one transaction.
 type Book struct {
-	db  *store.DB
+	db  *store.Store
 	now func() time.Time
 }
 
@@ -66,7 +66,7 @@ type Options struct {
 
 // New returns the book of db, which must stay open while it is used.
 // Reads work on a store opened read-only.
-func New(db *store.DB, o Options) *Book {
+func New(db *store.Store, o Options) *Book {
 	b := &Book{db: db, now: o.Now}
 	if b.now == nil {
 		b.now = time.Now

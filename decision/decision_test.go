@@ -27,7 +27,7 @@ const (
 var t0 = time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 
 // newStore returns a store holding testdata/records.jsonl.
-func newStore(t testing.TB) *store.DB {
+func newStore(t testing.TB) *store.Store {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "aml.db"), store.Options{})
 	if err != nil {
@@ -45,7 +45,7 @@ func newStore(t testing.TB) *store.DB {
 	return db
 }
 
-func getRecord(t testing.TB, db *store.DB, id string) *record.Record {
+func getRecord(t testing.TB, db *store.Store, id string) *record.Record {
 	t.Helper()
 	r, err := db.Get(id)
 	if err != nil {

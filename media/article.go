@@ -113,10 +113,6 @@ type fieldError struct {
 
 func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
 
-func fieldErrf(field, format string, args ...any) *fieldError {
-	return &fieldError{field, fmt.Errorf(format, args...)}
-}
-
 // article validates w and fills a. It returns the offending field on error.
 func (w *wireArticle) article(a *Article) (string, error) {
 	if err := checkID(w.ID); err != nil {

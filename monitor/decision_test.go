@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -17,9 +18,9 @@ func TestFalsePositiveHoldsBackUpdates(t *testing.T) {
 	db, _ := newStore(t)
 	m := New(db, Options{})
 	register(t, m, []reg{
-		{ownerA, individual("p-ivan", "Ivan Petrov"), Access{}},
-		{ownerA, individual("p-ivan-2", "Ivan Petrov"), Access{}},
-		{ownerB, individual("p-ivan", "Ivan Petrov"), Access{}},
+		{ownerA, individual("p-ivan", "Ivan Petrov"), access.Policy{}},
+		{ownerA, individual("p-ivan-2", "Ivan Petrov"), access.Policy{}},
+		{ownerB, individual("p-ivan", "Ivan Petrov"), access.Policy{}},
 	})
 	r1, err := db.Get("R1")
 	if err != nil {

@@ -27,8 +27,8 @@
 //
 // A profile is the check it was registered with (checkIndividual or
 // checkEntity with its names or search_all, dob, gender and fuzzy_search),
-// restricted to the sources the registering key includes by default (see
-// Access). For each record the change set touches, compared with the state
+// restricted to the sources the registering key includes by default (the
+// rule of package access, stored with the profile as Profile.Access). For each record the change set touches, compared with the state
 // before the change set:
 //
 //   - ADD: the added record matches;

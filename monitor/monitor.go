@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -31,7 +32,7 @@ type Options struct {
 // the profiles the applying transaction sees; when such a transaction
 // fails, the index is dropped and rebuilt by the next one.
 type Monitor struct {
-	db  *store.DB
+	db  *store.Store
 	now func() time.Time
 	log *slog.Logger
 
@@ -45,7 +46,7 @@ type Monitor struct {
 
 // New returns a Monitor over db, which must stay open while the Monitor is
 // used. It reads nothing yet. Only Hook works without a db.
-func New(db *store.DB, opts Options) *Monitor {
+func New(db *store.Store, opts Options) *Monitor {
 	m := &Monitor{db: db, now: opts.Now, log: opts.Log}
 	if m.now == nil {
 		m.now = time.Now
@@ -154,7 +155,7 @@ func (m *Monitor) update(fn func(tx *bolt.Tx) (touched bool, err error)) error {
 // limit; it applies to new profiles only, and a new one beyond it gives a
 // *QuotaError. Invalid parameters give an *engine.ParamError. No initial
 // screening is done.
-func (m *Monitor) Register(owner string, p Params, a Access, quota int64) (stored Profile, created bool, err error) {
+func (m *Monitor) Register(owner string, p Params, a access.Policy, quota int64) (stored Profile, created bool, err error) {
 	if err := checkOwner(owner); err != nil {
 		return Profile{}, false, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
@@ -170,7 +171,7 @@ func newEntry(n Notification, now time.Time, test bool) (*Entry, error) {
 		Queued:    now,
 		Next:      now,
 	}
-	e.Body = appendBody(nil, now, e.EventID, n.Profile.ID, n.MatchType, n.Entity, n.Profile.Access.writeOptions())
+	e.Body = appendBody(nil, now, e.EventID, n.Profile.ID, n.MatchType, n.Entity, n.Profile.Access.WriteOptions(record.Snake))
 	return e, nil
 }
 
@@ -228,7 +229,7 @@ func SampleRecord() *record.Record {
 // TestWebhook queues a sample ADD notification for profileID of owner
 // (SERVICE.md §4.15), sent like every other: signed, with retries. The
 // profile need not exist. It returns the queued entry.
-func (m *Monitor) TestWebhook(owner, profileID string, a Access) (*Entry, error) {
+func (m *Monitor) TestWebhook(owner, profileID string, a access.Policy) (*Entry, error) {
 	if err := checkOwner(owner); err != nil {
 		return nil, err
 	}

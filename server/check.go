@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -72,7 +73,7 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 	q.Fuzzy = fuzzy
 	// Search validates the rest: compiling the query twice would cost a
 	// tenth of an exact check.
-	if q.Sources, err = s.catalog().sourceSet(c.Key, c.Param("includes")); err != nil {
+	if q.Sources, err = s.catalog().Resolve(c.Key, c.Param("includes")); err != nil {
 		return q, err
 	}
 	return q, nil
@@ -93,6 +94,6 @@ func searchError(err error) error {
 
 // recordOptions writes records in case c with the attributes the key's
 // features do not enable stripped.
-func recordOptions(k *APIKey, c record.Case) record.WriteOptions {
-	return record.WriteOptions{Case: c, OmitPEPLevel: !k.Features.PEPLevel, OmitSourceCountry: !k.Features.SourceCountry}
+func recordOptions(k *access.Key, c record.Case) record.WriteOptions {
+	return k.Features.WriteOptions(c)
 }

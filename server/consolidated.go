@@ -37,7 +37,7 @@ const jsonLines = "application/x-ndjson"
 // body is exactly the version of the header, and neither the store nor the
 // index stays locked while a slow client reads.
 func consolidatedFile(s *Server, c *Call) error {
-	sel, err := s.catalog().sourceSet(c.Key, c.Param("includes"))
+	sel, err := s.catalog().Resolve(c.Key, c.Param("includes"))
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func consolidatedDelta(s *Server, c *Call) error {
 	if s.st == nil {
 		return Errorf(http.StatusServiceUnavailable, "this server keeps no change log; download getConsolidatedFile")
 	}
-	sel, err := s.catalog().sourceSet(c.Key, c.Param("includes"))
+	sel, err := s.catalog().Resolve(c.Key, c.Param("includes"))
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 			return err
 		}
 		cat := s.catalog()
-		q.Sources = report.ReportableSources(q.Sources, cat.types)
+		q.Sources = report.ReportableSources(q.Sources, cat.Types())
 		version := s.db.Version()
 		res, err := s.db.Index().SearchContext(c.Request.Context(), q)
 		if err != nil {

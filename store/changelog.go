@@ -196,7 +196,7 @@ func oldestAnswerable(tx *bolt.Tx) (string, error) {
 // latest content, one added and deleted again is absent, and so on. For the
 // current version itself it returns no changes. It returns an error
 // wrapping ErrUnknownVersion when the store cannot answer from version.
-func (db *DB) ChangesSince(version string) ([]record.Change, string, error) {
+func (db *Store) ChangesSince(version string) ([]record.Change, string, error) {
 	var out []record.Change
 	var current string
 	err := db.bolt.View(func(tx *bolt.Tx) error {

@@ -107,7 +107,7 @@ var ErrNoVersion = errors.New("version must not be empty")
 // A change set from a version to itself with no changes is the answer of
 // an upstream that has nothing new: ApplyDelta then does nothing and
 // returns an empty Applied.
-func (db *DB) ApplyDelta(previous, version string, changes []record.Change, hook TxHook) (*Applied, error) {
+func (db *Store) ApplyDelta(previous, version string, changes []record.Change, hook TxHook) (*Applied, error) {
 	if db.readOnly {
 		return nil, ErrReadOnly
 	}
@@ -159,7 +159,7 @@ func (db *DB) ApplyDelta(previous, version string, changes []record.Change, hook
 	return applied, nil
 }
 
-func (db *DB) applyChanges(tx *bolt.Tx, previous, version string, changes []record.Change) (*Applied, error) {
+func (db *Store) applyChanges(tx *bolt.Tx, previous, version string, changes []record.Change) (*Applied, error) {
 	recs := tx.Bucket(bucketRecords)
 	meta := tx.Bucket(bucketMeta)
 	count := int(getUint(meta, metaCount))
@@ -223,7 +223,7 @@ func (db *DB) applyChanges(tx *bolt.Tx, previous, version string, changes []reco
 // commitVersion logs a's changes, records its version, stamps the sources
 // whose records changed and prunes the change log. A first import's
 // changes are not logged: nobody can ask for a delta from an empty store.
-func (db *DB) commitVersion(tx *bolt.Tx, a *Applied, first bool) error {
+func (db *Store) commitVersion(tx *bolt.Tx, a *Applied, first bool) error {
 	now := db.now().UTC()
 	seq := getUint(tx.Bucket(bucketMeta), metaSeq) + 1
 	if !first {

@@ -39,7 +39,7 @@ var maxLastChangeScan int64 = 256 << 20
 // bytes of log (Cut). Each change set's chunks are
 // searched as bytes before any line is parsed, so a record that did not
 // change costs one decompression of the log.
-func (db *DB) LastChanged(id string) (LastChange, error) {
+func (db *Store) LastChanged(id string) (LastChange, error) {
 	var lc LastChange
 	var scanned int64
 	needle := append(append([]byte(`"id":`), jsonString(id)...), ',')

@@ -50,7 +50,7 @@ var ErrNothingToMerge = errors.New("no records and no sources named: nothing to 
 // Memory: the file's records and the stored records of the merged sources
 // are held until the commit; every stored record is decoded once, to read
 // its source.
-func (db *DB) MergeSources(version string, next func() (*record.Record, error), o MergeOptions, hook TxHook) (*Applied, error) {
+func (db *Store) MergeSources(version string, next func() (*record.Record, error), o MergeOptions, hook TxHook) (*Applied, error) {
 	if db.readOnly {
 		return nil, ErrReadOnly
 	}
@@ -131,7 +131,7 @@ func (db *DB) MergeSources(version string, next func() (*record.Record, error), 
 // mergeChanges compares the file's records with the stored records of the
 // merged sources and returns the change set that turns the one into the
 // other: ADDs and UPDATEs in file order, then DELETEs in id order.
-func (db *DB) mergeChanges(tx *bolt.Tx, file []*record.Record, index map[string]int, merged map[string]bool) ([]record.Change, error) {
+func (db *Store) mergeChanges(tx *bolt.Tx, file []*record.Record, index map[string]int, merged map[string]bool) ([]record.Change, error) {
 	stored := map[string]*record.Record{}
 	c := tx.Bucket(bucketRecords).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {

@@ -18,7 +18,7 @@ import (
 // whole even while a change set is being applied. Records are decoded in
 // parallel ahead of fn, which is how the engine loads a million records in
 // seconds. An error from fn stops the walk and is returned.
-func (db *DB) ForEachRecord(fn func(*record.Record) error) error {
+func (db *Store) ForEachRecord(fn func(*record.Record) error) error {
 	_, err := db.LoadAll(fn)
 	return err
 }
@@ -26,7 +26,7 @@ func (db *DB) ForEachRecord(fn func(*record.Record) error) error {
 // LoadAll is ForEachRecord that also returns the version the records are
 // at, read in the same transaction. A loader needs both to apply the
 // change sets that follow: the version tells which ones.
-func (db *DB) LoadAll(fn func(*record.Record) error) (Version, error) {
+func (db *Store) LoadAll(fn func(*record.Record) error) (Version, error) {
 	var v Version
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error
@@ -69,7 +69,7 @@ type decodeBatch struct {
 
 const decodeBatchSize = 512
 
-func (db *DB) forEachParallel(b *bolt.Bucket, workers int, fn func(*record.Record) error) error {
+func (db *Store) forEachParallel(b *bolt.Bucket, workers int, fn func(*record.Record) error) error {
 	work := make(chan *decodeBatch, workers)
 	order := make(chan *decodeBatch, 2*workers)
 	stop := make(chan struct{})
@@ -180,7 +180,7 @@ type importEntry struct {
 // Memory: every encoded record (about 250 bytes each) is held until the
 // commit, plus bbolt's dirty pages; a million records take well under
 // 2 GiB at the peak.
-func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), hook TxHook) error {
+func (db *Store) ReplaceAll(version string, next func() (*record.Record, error), hook TxHook) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
@@ -217,7 +217,7 @@ func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), ho
 
 // readEntries drains next, encoding records on all cores, and returns them
 // sorted by id with duplicates resolved.
-func (db *DB) readEntries(next func() (*record.Record, error)) ([]importEntry, error) {
+func (db *Store) readEntries(next func() (*record.Record, error)) ([]importEntry, error) {
 	type job struct {
 		recs []*record.Record
 		ents []importEntry
@@ -298,7 +298,7 @@ func (db *DB) readEntries(next func() (*record.Record, error)) ([]importEntry, e
 // It returns whether the import is a shrink allowed by Options.AllowShrink,
 // and a *ShrinkError, before anything is written, when the guard refuses
 // it.
-func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Applied, bool, error) {
+func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry) (*Applied, bool, error) {
 	recs := tx.Bucket(bucketRecords)
 	// Records go in in key order, so pages can be filled almost full; the
 	// store is read far more than it is changed.
@@ -381,10 +381,13 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	// full import is also the natural point to heal any drift. The change
 	// times of sources that still have records carry over.
 	stamps := map[string][]byte{}
-	forPrefix(tx.Bucket(bucketStats), statSourceChanged, func(id string, v []byte) error {
+	err = forPrefix(tx.Bucket(bucketStats), statSourceChanged, func(id string, v []byte) error {
 		stamps[id] = bytes.Clone(v)
 		return nil
 	})
+	if err != nil {
+		return nil, false, err
+	}
 	if err := tx.DeleteBucket(bucketStats); err != nil {
 		return nil, false, err
 	}
@@ -413,7 +416,7 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	return a, shrink, db.commitVersion(tx, a, first)
 }
 
-func (db *DB) noteDeleted(a *Applied, k, v []byte, first bool) error {
+func (db *Store) noteDeleted(a *Applied, k, v []byte, first bool) error {
 	a.Deleted++
 	if first {
 		return nil
@@ -429,7 +432,7 @@ func (db *DB) noteDeleted(a *Applied, k, v []byte, first bool) error {
 // noteUpdated records an update of e over the stored blob old. Blobs
 // differ when the encoding changed (a new record schema) without the
 // record changing; only a real difference counts.
-func (db *DB) noteUpdated(a *Applied, old []byte, e *importEntry, first bool) error {
+func (db *Store) noteUpdated(a *Applied, old []byte, e *importEntry, first bool) error {
 	before, err := db.codec.decode(old)
 	if err != nil {
 		return fmt.Errorf("record %s: %w", e.key, err)

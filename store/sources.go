@@ -11,7 +11,7 @@ import (
 
 // Sources returns the stored source catalogue, sorted by source id; nil
 // when none was ever stored.
-func (db *DB) Sources() ([]record.Source, error) {
+func (db *Store) Sources() ([]record.Source, error) {
 	var out []record.Source
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSources)
@@ -33,7 +33,7 @@ func (db *DB) Sources() ([]record.Source, error) {
 // PutSources replaces the stored catalogue with sources, as synced from the
 // upstream's getSourceList?scope=all. Entries without a source id are
 // dropped; of several with one id the last is kept.
-func (db *DB) PutSources(sources []record.Source) error {
+func (db *Store) PutSources(sources []record.Source) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}

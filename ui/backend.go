@@ -6,11 +6,13 @@ import (
 	"io"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
 	"github.com/amlscreen/amlscreen/server"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // Backend is everything the pages do. The handlers only read forms, call
@@ -67,7 +69,7 @@ type Identity struct {
 	// Name is the key's name, recorded as who decided.
 	Name string
 	// Features are the key's feature flags (record attributes shown).
-	Features server.Features
+	Features access.Features
 	// secret is the key itself, kept in the server's memory for the
 	// session's calls through the /v1 handler; never rendered.
 	secret string
@@ -215,7 +217,7 @@ type OutboxView struct {
 
 // DataView is the data page.
 type DataView struct {
-	Status  *server.Status
+	Status  *store.Status
 	Sources []record.Source
 	Usage   *server.Usage
 	// Decisions counts the key's audit trail.

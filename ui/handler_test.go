@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/record"
-	"github.com/amlscreen/amlscreen/server"
 )
 
 func TestSignIn(t *testing.T) {
@@ -226,7 +226,7 @@ func TestDecisionsStick(t *testing.T) {
 	if p := c.get("/ui/record?id=R3"); !strings.Contains(p.body, "Unchanged since the database was first imported") {
 		t.Errorf("record page of an unchanged record:\n%s", p.body)
 	}
-	h, _ := b.book.History(server.KeyID(keyA), subject, "R1")
+	h, _ := b.book.History(access.KeyID(keyA), subject, "R1")
 	if len(h) != 2 || h[0].Who != "analyst-a" || h[0].Note != "born 1971" {
 		t.Errorf("history %+v", h)
 	}
@@ -284,7 +284,7 @@ func TestKeysAreIsolated(t *testing.T) {
 	// Key B cannot remove key A's profile: removal is per key (it removes
 	// B's profile of that id, which does not exist).
 	other.post("/ui/profile/remove", url.Values{"csrf": {other.csrf()}, "profile_id": {"p-a"}})
-	if ps, _ := b.mon.Profiles(server.KeyID(keyA)); len(ps) != 1 {
+	if ps, _ := b.mon.Profiles(access.KeyID(keyA)); len(ps) != 1 {
 		t.Errorf("key A's profile is gone")
 	}
 }

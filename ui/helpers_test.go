@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
@@ -49,8 +50,8 @@ func (c *clock) add(d time.Duration) {
 // /v1 server, monitoring and decisions, served over loopback.
 type bench struct {
 	url   string
-	st    *store.DB
-	db    *live.DB
+	st    *store.Store
+	db    *live.Index
 	srv   *server.Server
 	mon   *monitor.Monitor
 	book  *decision.Book
@@ -132,8 +133,8 @@ func openBench(t *testing.T, recs []*record.Record, srcs []record.Source) *bench
 	return &bench{url: ts.URL, st: st, db: db, srv: srv, mon: mon, book: book, clock: c, deliveries: dl, version: v0}
 }
 
-func testKeys() []*server.APIKey {
-	return []*server.APIKey{
+func testKeys() []*access.Key {
+	return []*access.Key{
 		{Key: keyA, Name: "analyst-a", WebhookURL: "http://127.0.0.1:1/hook"},
 		{Key: keyB, Name: "analyst-b"},
 		{Key: keyDisabled, Name: "former", Disabled: true},

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/monitor"
-	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/sign"
 )
 
@@ -50,7 +50,7 @@ func TestMonitoringPage(t *testing.T) {
 	if r.status != http.StatusSeeOther {
 		t.Fatalf("update: %d", r.status)
 	}
-	ps, _ := b.mon.Profiles(server.KeyID(keyA))
+	ps, _ := b.mon.Profiles(access.KeyID(keyA))
 	if len(ps) != 1 || ps[0].Names != "Ivan Petrovich Petrov" || ps[0].DOB != "" {
 		t.Errorf("profiles after edit: %+v", ps)
 	}

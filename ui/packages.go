@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
@@ -39,13 +40,13 @@ type Deps struct {
 	API http.Handler
 	// Keys checks API keys (server.Server).
 	Keys interface {
-		Authenticate(presented string) (*server.APIKey, error)
+		Authenticate(presented string) (*access.Key, error)
 	}
 	// DB is the database the API answers from: records by id, for the
 	// record page and the fingerprints of decisions.
-	DB *live.DB
+	DB *live.Index
 	// Store holds decisions, profiles, the outbox and the change log.
-	Store *store.DB
+	Store *store.Store
 	// Monitor lists the key's profiles.
 	Monitor *monitor.Monitor
 	// Decisions is the book of decisions in Store.

@@ -34,6 +34,7 @@ func newBenchCmd() *cobra.Command {
 func newBenchSpeedCmd() *cobra.Command {
 	var cfg bench.SpeedConfig
 	var asJSON bool
+	var format string
 	var data []string
 	var match string
 	var minScore float64
@@ -48,7 +49,7 @@ brute-force reference matcher; speedup_vs_bruteforce is the ratio of the two
 medians over that same sample. --match scored measures scored mode (at
 --min-score, its default when not given) against the brute-force scored
 reference.`,
-		Example: `  amlscreen bench speed --records 100000 --queries 2000 --json
+		Example: `  amlscreen bench speed --records 100000 --queries 2000 --format json
   amlscreen bench speed --records 1000000 --queries 5000 --brute 3 --seed 7
   amlscreen bench speed --records 1000000 --match scored --brute 3
   amlscreen bench speed --data ofac.jsonl.gz`,
@@ -77,6 +78,10 @@ reference.`,
 				}
 				cfg.MinScore = minScore
 			}
+			jsonAlias(asJSON, &format, cmd.ErrOrStderr())
+			if err := checkFormat(format); err != nil {
+				return err
+			}
 			for _, name := range data {
 				f, err := os.Open(name)
 				if err != nil {
@@ -94,7 +99,7 @@ reference.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			if format == "json" {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
@@ -108,7 +113,8 @@ reference.`,
 	fl.Int64Var(&cfg.Seed, "seed", 1, "generator seed (records and queries)")
 	fl.IntVar(&cfg.Brute, "brute", 20, "queries per fuzzy level also run through the brute-force matcher")
 	fl.StringArrayVar(&data, "data", nil, "measure these consolidated files instead of generated records; repeatable")
-	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
+	addFormatFlag(fl, &format)
+	addJSONAlias(fl, &asJSON)
 	fl.StringVar(&match, "match", "strict", "match mode of the queries: strict or scored")
 	fl.Float64Var(&minScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	return cmd

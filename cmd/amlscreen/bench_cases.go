@@ -23,6 +23,7 @@ func newBenchCasesCmd() *cobra.Command {
 		fuzzy                            int
 		minScore                         float64
 		asJSON                           bool
+		format                           string
 	)
 	cmd := &cobra.Command{
 		Use:   "cases --data FILE --cases CASES.csv [flags]",
@@ -44,7 +45,7 @@ nothing at all. Every row is checked before anything runs; a bad value
 is reported with its line and field.`,
 		Example: `  amlscreen bench cases --data bench/testdata/cases_records.jsonl --cases bench/testdata/cases.csv
   amlscreen bench cases --data list.jsonl.gz --cases cleared.csv --match scored --fuzzy 2 --plot curve.png
-  amlscreen bench cases --data list.jsonl.gz --cases cleared.csv --json`,
+  amlscreen bench cases --data list.jsonl.gz --cases cleared.csv --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if data == "" {
@@ -52,6 +53,10 @@ is reported with its line and field.`,
 			}
 			if casesFile == "" {
 				return usagef("--cases: required: a CSV file of labelled cases")
+			}
+			jsonAlias(asJSON, &format, cmd.ErrOrStderr())
+			if err := checkFormat(format); err != nil {
+				return err
 			}
 			var cfg bench.CasesConfig
 			switch strings.ToLower(match) {
@@ -114,7 +119,7 @@ is reported with its line and field.`,
 					return err
 				}
 			}
-			if asJSON {
+			if format == "json" {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
@@ -129,6 +134,7 @@ is reported with its line and field.`,
 	fl.IntVar(&fuzzy, "fuzzy", 0, "measure only this fuzzy level (0, 1 or 2); default all three")
 	fl.Float64Var(&minScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	fl.StringVar(&plotFile, "plot", "", "also draw recall against the false-hit share into this PNG file")
-	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of tables")
+	addFormatFlag(fl, &format)
+	addJSONAlias(fl, &asJSON)
 	return cmd
 }

@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/record"
-	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -76,7 +76,7 @@ Exit codes: 0 recorded, 1 failure (store locked, I/O), 2 bad flags or values.`,
 
 // keyNamed returns the key of the keys file with that name, as the monitor
 // commands find it.
-func keyNamed(keysFile, name string) (*server.APIKey, error) {
+func keyNamed(keysFile, name string) (*access.Key, error) {
 	return (&monitorFlags{keys: keysFile, key: name}).apiKey()
 }
 

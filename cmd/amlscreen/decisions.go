@@ -8,11 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
-	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -47,7 +47,7 @@ named with --key.`,
 }
 
 // owner resolves --key, when given.
-func (f *decisionsFlags) owner() (*server.APIKey, error) {
+func (f *decisionsFlags) owner() (*access.Key, error) {
 	if f.key == "" {
 		return nil, nil
 	}
@@ -169,7 +169,7 @@ row.`,
 				o.Default = &decision.Owner{ID: key.ID(), Name: key.Name}
 			}
 			if f.keys != "" {
-				keys, err := server.LoadKeysFile(f.keys)
+				keys, err := access.LoadFile(f.keys)
 				if err != nil {
 					return usagef("--keys: %v", err)
 				}

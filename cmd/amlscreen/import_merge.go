@@ -52,7 +52,7 @@ func runMerge(stderr io.Writer, storePath, file, version string, merge bool, sou
 		}
 	}
 	var a *store.Applied
-	err := intoStore(stderr, storePath, file, "merge", store.Options{}, func(db *store.DB, r io.Reader) error {
+	err := intoStore(stderr, storePath, file, "merge", store.Options{}, func(db *store.Store, r io.Reader) error {
 		rd, err := record.NewReader(r)
 		if err != nil {
 			return err

@@ -35,7 +35,7 @@ func openInput(name string) (io.ReadCloser, int64, error) {
 // the store for writing, and hands both to load: the shared part of
 // import and apply. The store logs through the CLI's logger, so that the
 // full-import guard's lines look like the command's own.
-func intoStore(stderr io.Writer, storePath, file, label string, opts store.Options, load func(db *store.DB, r io.Reader) error) error {
+func intoStore(stderr io.Writer, storePath, file, label string, opts store.Options, load func(db *store.Store, r io.Reader) error) error {
 	in, size, err := openInput(file)
 	if err != nil {
 		return err

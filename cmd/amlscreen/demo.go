@@ -6,53 +6,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 
-	"github.com/amlscreen/amlscreen/decision"
-	"github.com/amlscreen/amlscreen/live"
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
-	"github.com/amlscreen/amlscreen/server"
+	"github.com/amlscreen/amlscreen/service"
 	"github.com/amlscreen/amlscreen/store"
-	"github.com/amlscreen/amlscreen/ui"
 )
 
-// This file adds the analyst workbench to serve: the /ui/ pages next to
-// the /v1 API, and serve --demo.
-
-// demoWebhookPath receives the demo key's monitoring notifications, so
-// that a demo shows them delivered without a receiver of its own.
-const demoWebhookPath = "/demo/webhook"
-
-// withWorkbench returns serve's handler: the workbench under /ui/, the
-// demo's webhook receiver in a demo, and the /v1 API (with /healthz,
-// /readyz and /metrics) for every other path, as it answers them alone.
-func withWorkbench(srv *server.Server, st *store.DB, db *live.DB, mon *monitor.Monitor, deliveries *ui.DeliveryLog, log *slog.Logger, demo bool) http.Handler {
-	wb := ui.Handler(ui.Config{Log: log, Backend: ui.NewBackend(ui.Deps{
-		API: srv.Handler(), Keys: srv, DB: db, Store: st, Monitor: mon,
-		Decisions: decision.New(st, decision.Options{}), Deliveries: deliveries,
-	})})
-	api := srv.Handler()
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.URL.Path == "/ui":
-			http.Redirect(w, r, ui.Prefix, http.StatusMovedPermanently)
-		case strings.HasPrefix(r.URL.Path, ui.Prefix):
-			wb.ServeHTTP(w, r)
-		case demo && r.URL.Path == demoWebhookPath && r.Method == http.MethodPost:
-			io.Copy(io.Discard, io.LimitReader(r.Body, 1<<20))
-			w.WriteHeader(http.StatusNoContent)
-		default:
-			api.ServeHTTP(w, r)
-		}
-	})
-}
+// This file is serve --demo: the embedded sample in a throw-away store,
+// with a generated key, to try the workbench.
 
 // setupDemo prepares serve --demo: the embedded sample imported into a
 // store in a new temporary directory, a keys file with one generated key,
@@ -97,7 +62,7 @@ func setupDemo(stderr io.Writer, f *serveFlags) (cleanup func(), err error) {
 	rand.Read(secret)
 	key := "demo-" + hex.EncodeToString(secret)
 	keys, _ := json.Marshal([]map[string]any{{
-		"key": key, "name": "demo", "webhook_url": "http://" + ln.Addr().String() + demoWebhookPath,
+		"key": key, "name": "demo", "webhook_url": "http://" + ln.Addr().String() + service.DemoWebhookPath,
 		"features": map[string]bool{"pep_level": true, "source_country": true},
 	}})
 	if err = os.WriteFile(f.keys, keys, 0o600); err != nil {

@@ -84,6 +84,9 @@ func Write(w io.Writer, n int, seed int64) error {
 
 // WriteCounts is Write that also returns how many records each source id
 // received, so that a catalogue written alongside can carry true sizes.
+//
+// It is one pipeline (batches handed out, generated on every core, written
+// in order) whose goroutines share its channels; each part is a few lines.
 func WriteCounts(w io.Writer, n int, seed int64) (map[string]int64, error) {
 	g := New(seed)
 	bw := bufio.NewWriterSize(w, 1<<20)

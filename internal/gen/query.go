@@ -183,6 +183,7 @@ func filterDOB(r *rng, rec *record.Record, fromRec bool) string {
 
 // transform applies kind to the name string s; ok is false when s does not
 // allow it (too few tokens, no Latin token long enough, nothing to change).
+// It is one switch over the kinds, a short case each.
 func transform(r *rng, s, kind string) (string, bool) {
 	toks := strings.Fields(s)
 	switch kind {

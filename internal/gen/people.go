@@ -586,6 +586,10 @@ func (c *culture) cityFor(r *rng, cc string) (string, string) {
 }
 
 // individual fills rec as a person of culture c listed by src.
+//
+// It stays whole: each field is a few weighted choices, and the order of
+// the random draws is part of what a seed means (the same seed, the same
+// database), which splitting invites changing.
 func individual(r *rng, rec *record.Record, src *source, c *culture, rg *regime) {
 	female := r.chance(0.22)
 	if rec.SourceType == record.SourcePEP {

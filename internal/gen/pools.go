@@ -268,13 +268,12 @@ var (
 // slavic is one Cyrillic name with its romanisations and, for male given
 // names, the patronymics derived from it.
 type slavic struct {
-	cyr        string
-	lat        []string
-	patM       string
-	patMLat    []string
-	patF       string
-	patFLat    string
-	invariable bool // surname with no separate feminine form
+	cyr     string
+	lat     []string
+	patM    string
+	patMLat []string
+	patF    string
+	patFLat string
 }
 
 func parseSlavic(s string) []slavic {
