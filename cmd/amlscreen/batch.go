@@ -118,7 +118,7 @@ book without a single row, 2 bad flags.`,
 		with: withFuzzy | withIncludes | withIncludeOther | withLimit,
 	})
 	fl.IntVar(&f.every, "checkpoint-every", batch.DefaultCheckpointEvery, "rows between checkpoints")
-	fl.StringVar(&f.keys, "keys", "", "API keys file (JSON), as serve --keys; with --key")
+	fl.StringVar(&f.keys, "keys", "", keysUsage)
 	fl.StringVar(&f.key, "key", "", "apply the decisions of this key of --keys (needs --store): suppressed hits go to HITS.suppressed.csv")
 	return cmd
 }

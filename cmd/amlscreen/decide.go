@@ -63,8 +63,8 @@ Exit codes: 0 recorded, 1 failure (store locked, I/O), 2 bad flags or values.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "store file (bbolt); required")
-	fl.StringVar(&f.keys, "keys", "", "API keys file (JSON), as serve --keys; required")
+	addStoreFlag(fl, &f.store)
+	fl.StringVar(&f.keys, "keys", "", keysUsage)
 	fl.StringVar(&f.key, "key", "", "name of the key in --keys the decision belongs to; required")
 	fl.StringVar(&f.subject, "subject", "", "who was screened: a customer id, a profile id or a query subject; required")
 	fl.StringVar(&f.recordID, "record", "", "id of the record the hit was on; required")

@@ -39,8 +39,8 @@ named with --key.`,
 		Args: cobra.NoArgs,
 	}
 	pf := c.PersistentFlags()
-	pf.StringVar(&f.store, "store", "", "store file (bbolt); required")
-	pf.StringVar(&f.keys, "keys", "", "API keys file (JSON), as serve --keys")
+	addStoreFlag(pf, &f.store)
+	pf.StringVar(&f.keys, "keys", "", keysUsage)
 	pf.StringVar(&f.key, "key", "", "name of a key in --keys: only its decisions (export), the owner of rows that name none (import)")
 	c.AddCommand(newDecisionsExportCmd(&f), newDecisionsImportCmd(&f))
 	return c

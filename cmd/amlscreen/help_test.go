@@ -46,6 +46,8 @@ func TestSharedFlagsAgree(t *testing.T) {
 		"amlscreen bench quality --data":  "measured",
 		"amlscreen bench speed --data":    "measured",
 		"amlscreen bench quality --fuzzy": "level measured",
+		"amlscreen bench cases --data":    "searched",
+		"amlscreen bench cases --fuzzy":   "level measured",
 		// Sync passes includes to the upstream, whose key decides the
 		// default.
 		"amlscreen sync --includes": "upstream's",
