@@ -47,6 +47,9 @@ var ErrNothingToMerge = errors.New("no records and no sources named: nothing to 
 // the merge does not replace: replacing it would take a record away from
 // its own source without a word.
 //
+// The merged sources become local sources (see local.go): full imports of
+// an upstream's consolidated file keep their records.
+//
 // Memory: the file's records and the stored records of the merged sources
 // are held until the commit; every stored record is decoded once, to read
 // its source.
@@ -110,9 +113,14 @@ func (db *Store) MergeSources(version string, next func() (*record.Record, error
 		}
 		if len(changes) == 0 {
 			applied = &Applied{Previous: previous, Version: previous, Records: int(getUint(tx.Bucket(bucketMeta), metaCount))}
-			return nil
+			// A store merged before sources were remembered learns
+			// them from a merge that changes nothing.
+			return markLocalSources(tx, merged)
 		}
 		if applied, err = db.applyChanges(tx, previous, version, changes); err != nil {
+			return err
+		}
+		if err := markLocalSources(tx, merged); err != nil {
 			return err
 		}
 		if hook != nil {

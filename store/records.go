@@ -175,7 +175,9 @@ type importEntry struct {
 // file that differs little from the store costs little more than reading
 // it. The differences are logged as a change set, so that a server can go
 // on answering deltas across a full import, and handed to hook in Applied.
-// Into an empty store nothing is compared or logged.
+// Into an empty store nothing is compared or logged. Records of local
+// sources (merged into the store, see local.go) that the file does not
+// hold are kept.
 //
 // Memory: every encoded record (about 250 bytes each) is held until the
 // commit, plus bbolt's dirty pages; a million records take well under
@@ -314,21 +316,46 @@ func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry) (*A
 		return nil, false, err
 	}
 
+	// Records of local sources (merged into the store, see local.go) that
+	// the file does not hold stay.
+	local, err := localSources(tx)
+	if err != nil {
+		return nil, false, err
+	}
+	var localKept []importEntry // their stats attributes
+	// gone handles a stored record the file does not hold.
+	var dels [][]byte // keys of records that are gone
+	gone := func(k, v []byte) error {
+		if len(local) > 0 {
+			r, err := db.codec.decode(v)
+			if err != nil {
+				return fmt.Errorf("record %s: %w", k, err)
+			}
+			if local[r.SourceID] {
+				localKept = append(localKept, importEntry{sourceType: intern(r.SourceType), entityType: intern(r.EntityType), sourceID: r.SourceID})
+				return nil
+			}
+		}
+		if err := db.noteDeleted(a, k, v, first); err != nil {
+			return err
+		}
+		dels = append(dels, bytes.Clone(k))
+		return nil
+	}
+
 	// First pass, read only: merge the old keys with the new ones. bbolt
 	// forbids changing a bucket under a live cursor, so the writes wait for
 	// the second pass.
-	var puts []int    // indexes into entries
-	var dels [][]byte // keys of records that are gone
-	kept := 0         // stored records the file holds too
+	var puts []int // indexes into entries
+	kept := 0      // stored records the file holds too
 	c := recs.Cursor()
 	k, v := c.First()
 	for i := range entries {
 		e := &entries[i]
 		for k != nil && bytes.Compare(k, e.key) < 0 {
-			if err := db.noteDeleted(a, k, v, first); err != nil {
+			if err := gone(k, v); err != nil {
 				return nil, false, err
 			}
-			dels = append(dels, bytes.Clone(k))
 			k, v = c.Next()
 		}
 		if k != nil && bytes.Equal(k, e.key) {
@@ -353,15 +380,16 @@ func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry) (*A
 		puts = append(puts, i)
 	}
 	for ; k != nil; k, v = c.Next() {
-		if err := db.noteDeleted(a, k, v, first); err != nil {
+		if err := gone(k, v); err != nil {
 			return nil, false, err
 		}
-		dels = append(dels, bytes.Clone(k))
 	}
+	a.Records += len(localKept)
 	// The guard decides before anything is written (and the hook runs
 	// after the writes, so never for a refused import). Its counts come
-	// from the merge above at no cost to imports it lets through.
-	shrink, err := db.guard.check(version, kept+len(dels), kept, len(entries))
+	// from the merge above at no cost to imports it lets through; local
+	// records kept count as kept.
+	shrink, err := db.guard.check(version, kept+len(localKept)+len(dels), kept+len(localKept), len(entries)+len(localKept))
 	if err != nil {
 		return nil, false, err
 	}
@@ -396,11 +424,13 @@ func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry) (*A
 		return nil, false, err
 	}
 	stats := statDelta{}
-	for i := range entries {
-		e := &entries[i]
-		stats[statSourceType+e.sourceType]++
-		stats[statEntityType+e.entityType]++
-		stats[statSourceID+e.sourceID]++
+	for _, list := range [][]importEntry{entries, localKept} {
+		for i := range list {
+			e := &list[i]
+			stats[statSourceType+e.sourceType]++
+			stats[statEntityType+e.entityType]++
+			stats[statSourceID+e.sourceID]++
+		}
 	}
 	if err := stats.apply(sb); err != nil {
 		return nil, false, err

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -38,12 +39,36 @@ func (db *Store) PutSources(sources []record.Source) error {
 		return ErrReadOnly
 	}
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		// The entries of local sources (see local.go) that the new
+		// catalogue lacks stay: an upstream's catalogue knows nothing of
+		// them.
+		local, err := localSources(tx)
+		if err != nil {
+			return err
+		}
+		listed := map[string]bool{}
+		for _, s := range sources {
+			listed[s.Source] = true
+		}
+		keep := map[string][]byte{}
+		if old := tx.Bucket(bucketSources); old != nil {
+			for id := range local {
+				if v := old.Get([]byte(id)); v != nil && !listed[id] {
+					keep[id] = bytes.Clone(v)
+				}
+			}
+		}
 		if err := tx.DeleteBucket(bucketSources); err != nil {
 			return err
 		}
 		b, err := tx.CreateBucket(bucketSources)
 		if err != nil {
 			return err
+		}
+		for id, v := range keep {
+			if err := b.Put([]byte(id), v); err != nil {
+				return err
+			}
 		}
 		for _, s := range sources {
 			if s.Source == "" {
