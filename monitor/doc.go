@@ -7,7 +7,8 @@
 // # Guarantees
 //
 // Matching runs in the store transaction that applies an import or change
-// set (a store.TxHook), and the notifications it produces are written to
+// set (a store.TxHook the writer registers once with store.Store.OnChange,
+// so that every writing path runs it), and the notifications it produces are written to
 // store.BucketOutbox in that same transaction. A crash therefore leaves
 // either the old records and no notifications, or the new records and all
 // of their notifications: none is lost and none invented. The profiles a

@@ -57,12 +57,13 @@ func New(db *store.Store, opts Options) *Monitor {
 	return m
 }
 
-// Hook returns a TxHook for db's imports and change sets, to pass as
-// syncer.Client.Hook or to ImportFile and ApplyFile. It builds the profile
-// index from the hook's own transaction when it is not built yet, so a
-// one-shot command pays for that only when a change set arrives.
+// Hook returns a TxHook for db's imports and change sets, to register
+// with the store (store.Store.OnChange), which then runs it in every
+// transaction that changes records, whoever makes the change. It builds the
+// profile index from the hook's own transaction when it is not built yet,
+// so a one-shot command pays for that only when a change set arrives.
 //
-//	a, err := syncer.ApplyFile(db, f, prev, next, monitor.New(db, monitor.Options{}).Hook())
+//	db.OnChange(monitor.New(db, monitor.Options{}).Hook())
 func (m *Monitor) Hook() store.TxHook {
 	return func(tx *bolt.Tx, applied *store.Applied) error {
 		if applied == nil || len(applied.Changes) == 0 {

@@ -244,6 +244,9 @@ func (s *Service) open() error {
 	if err := s.mon.Preload(); err != nil {
 		return fmt.Errorf("monitoring: %w", err)
 	}
+	// Every change set of the store, whoever applies it, writes its
+	// notifications in its own transaction.
+	s.st.OnChange(s.mon.Hook())
 	// Adverse media: the corpus imported into the store (amlscreen media
 	// import). An empty store answers with no articles, never with the
 	// embedded sample: synthetic news has no place in production answers.
@@ -329,7 +332,7 @@ func (s *Service) Run(ctx context.Context) error {
 		s.log.Info("serving", "listen", s.Addr(), "version", s.db.Version(), "records", s.db.Index().Len(),
 			"loaded_in", s.loaded.Round(time.Millisecond).String(), "signing_keys", s.cfg.SigningKeys)
 		if s.upstream != "" {
-			c := &syncer.Client{Upstream: s.upstream, APIKey: s.cfg.UpstreamKey, Log: s.log, Hook: s.mon.Hook()}
+			c := &syncer.Client{Upstream: s.upstream, APIKey: s.cfg.UpstreamKey, Log: s.log}
 			s.syncs.Go(func() { s.syncLoop(s.syncCtx, c) })
 		}
 	})

@@ -142,10 +142,8 @@ func (db *Store) ApplyDelta(previous, version string, changes []record.Change, h
 		if err != nil {
 			return err
 		}
-		if hook != nil {
-			if err := hook(tx, applied); err != nil {
-				return fmt.Errorf("hook: %w", err)
-			}
+		if err := db.runHooks(tx, applied, hook); err != nil {
+			return err
 		}
 		return nil
 	})

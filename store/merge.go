@@ -123,10 +123,8 @@ func (db *Store) MergeSources(version string, next func() (*record.Record, error
 		if err := markLocalSources(tx, merged); err != nil {
 			return err
 		}
-		if hook != nil {
-			if err := hook(tx, applied); err != nil {
-				return fmt.Errorf("hook: %w", err)
-			}
+		if err := db.runHooks(tx, applied, hook); err != nil {
+			return err
 		}
 		return nil
 	})

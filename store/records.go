@@ -201,10 +201,8 @@ func (db *Store) ReplaceAll(version string, next func() (*record.Record, error),
 		if err != nil {
 			return err
 		}
-		if hook != nil {
-			if err := hook(tx, a); err != nil {
-				return fmt.Errorf("hook: %w", err)
-			}
+		if err := db.runHooks(tx, a, hook); err != nil {
+			return err
 		}
 		return nil
 	})

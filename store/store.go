@@ -88,6 +88,7 @@ type Store struct {
 	now       func() time.Time
 	retention time.Duration
 	guard     guard
+	hooks     hooks
 }
 
 // ErrNotFound is returned by Get for an id the store does not hold.

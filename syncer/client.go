@@ -78,9 +78,9 @@ type Client struct {
 	Log *slog.Logger
 	// Progress, when set, is told the progress of downloads and imports.
 	Progress ProgressFunc
-	// Hook runs inside the store transaction of every import and change
-	// set (for the monitoring outbox).
-	Hook store.TxHook
+	// The store's change hooks (store.Store.OnChange: the monitoring
+	// outbox) run inside the transaction of every import and change set
+	// the client makes.
 }
 
 // Retry governs how transient failures (5xx answers, connection errors, a
@@ -235,7 +235,7 @@ func (c *Client) syncDelta(ctx context.Context, db *store.Store, previous string
 	if err != nil {
 		return err
 	}
-	a, err := db.ApplyDelta(previous, d.version, changes, c.Hook)
+	a, err := db.ApplyDelta(previous, d.version, changes, nil)
 	if err != nil {
 		return fmt.Errorf("getConsolidatedDelta: %w", err)
 	}
@@ -257,7 +257,7 @@ func (c *Client) syncFull(ctx context.Context, db *store.Store, res *Result) err
 		return err
 	}
 	defer f.Close()
-	a, err := ImportFile(db, body, d.version, c.Hook)
+	a, err := ImportFile(db, body, d.version, nil)
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("getConsolidatedFile: %w", err)

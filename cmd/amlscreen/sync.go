@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -109,7 +108,6 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 		Includes: f.includes,
 		Log:      log,
 		Progress: cliProgress(stderr),
-		Hook:     monitor.Hook(monitor.Options{}),
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -164,7 +162,7 @@ func noteUpstream(log *slog.Logger, given, base string) {
 // and export can read it between runs of sync --every. The result is nil
 // when the store could not be opened.
 func syncOnce(ctx context.Context, c *syncer.Client, path string, allowShrink bool) (*syncer.Result, error) {
-	db, err := store.Open(path, store.Options{AllowShrink: allowShrink, Log: c.Log})
+	db, err := openStoreToWrite(path, store.Options{AllowShrink: allowShrink, Log: c.Log})
 	if err != nil {
 		return nil, err
 	}
