@@ -95,6 +95,29 @@ func (c canvas) text(x, y int, s string, col color.RGBA) {
 
 func textWidth(s string) int { return len([]rune(s)) * charW }
 
+// axes draws the grid, the ticks and the axes of a recall (y, 0 to 1)
+// against false-hit share (x, 0 to xmax) plot in the frame left..right,
+// top..bottom, with px and py mapping values to pixels, and labels them.
+func (c canvas) axes(left, right, top, bottom int, xmax float64, px, py func(float64) float64, xLabel string) {
+	for i := 0; i <= 5; i++ {
+		y := py(float64(i) / 5)
+		c.line(float64(left), y, float64(right), y, 1, 0, lightGrey)
+		lab := fmt.Sprintf("%.1f", float64(i)/5)
+		c.text(left-10-textWidth(lab), int(y)-charH/2, lab, black)
+	}
+	for i := 0; i <= 5; i++ {
+		rate := xmax * float64(i) / 5
+		x := px(rate)
+		c.line(x, float64(top), x, float64(bottom), 1, 0, lightGrey)
+		lab := strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.2f", rate*100), "0"), ".0") + "%"
+		c.text(int(x)-textWidth(lab)/2, bottom+10, lab, black)
+	}
+	c.line(float64(left), float64(bottom), float64(right), float64(bottom), 2, 0, black)
+	c.line(float64(left), float64(top), float64(left), float64(bottom), 2, 0, black)
+	c.text((left+right-textWidth(xLabel))/2, bottom+40, xLabel, black)
+	c.text(left-60, top-30, "Recall", black)
+}
+
 // niceMax rounds a rate up to an axis end of 1, 2 or 5 times a power of
 // ten, at least 5 %.
 func niceMax(v float64) float64 {
@@ -143,25 +166,7 @@ func (rep *QualityReport) WritePlot(w io.Writer) error {
 	title := fmt.Sprintf("Recall vs false-hit rate, %d records, seed %d", rep.Records, rep.Seed)
 	c.text((plotW-textWidth(title))/2, 20, title, black)
 
-	// Grid and ticks.
-	for i := 0; i <= 5; i++ {
-		y := py(float64(i) / 5)
-		c.line(float64(left), y, float64(right), y, 1, 0, lightGrey)
-		lab := fmt.Sprintf("%.1f", float64(i)/5)
-		c.text(left-10-textWidth(lab), int(y)-charH/2, lab, black)
-	}
-	for i := 0; i <= 5; i++ {
-		rate := xmax * float64(i) / 5
-		x := px(rate)
-		c.line(x, float64(top), x, float64(bottom), 1, 0, lightGrey)
-		lab := strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.2f", rate*100), "0"), ".0") + "%"
-		c.text(int(x)-textWidth(lab)/2, bottom+10, lab, black)
-	}
-	c.line(float64(left), float64(bottom), float64(right), float64(bottom), 2, 0, black)
-	c.line(float64(left), float64(top), float64(left), float64(bottom), 2, 0, black)
-	xl := "False-hit rate (unlisted names with any hit)"
-	c.text((left+right-textWidth(xl))/2, bottom+40, xl, black)
-	c.text(left-60, top-30, "Recall", black)
+	c.axes(left, right, top, bottom, xmax, px, py, "False-hit rate (unlisted names with any hit)")
 
 	// One dashed vertical per fuzzy level: every class shares its x.
 	for _, l := range lv {
@@ -246,23 +251,7 @@ func writeCurves(w io.Writer, title, xLabel string, curves []Curve) error {
 	px := func(x float64) float64 { return float64(left) + math.Min(x, xmax)/xmax*float64(right-left) }
 	py := func(y float64) float64 { return float64(bottom) - y*float64(bottom-top) }
 	c.text((plotW-textWidth(title))/2, 20, title, black)
-	for i := 0; i <= 5; i++ {
-		y := py(float64(i) / 5)
-		c.line(float64(left), y, float64(right), y, 1, 0, lightGrey)
-		lab := fmt.Sprintf("%.1f", float64(i)/5)
-		c.text(left-10-textWidth(lab), int(y)-charH/2, lab, black)
-	}
-	for i := 0; i <= 5; i++ {
-		rate := xmax * float64(i) / 5
-		x := px(rate)
-		c.line(x, float64(top), x, float64(bottom), 1, 0, lightGrey)
-		lab := strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.2f", rate*100), "0"), ".0") + "%"
-		c.text(int(x)-textWidth(lab)/2, bottom+10, lab, black)
-	}
-	c.line(float64(left), float64(bottom), float64(right), float64(bottom), 2, 0, black)
-	c.line(float64(left), float64(top), float64(left), float64(bottom), 2, 0, black)
-	c.text((left+right-textWidth(xLabel))/2, bottom+40, xLabel, black)
-	c.text(left-60, top-30, "Recall", black)
+	c.axes(left, right, top, bottom, xmax, px, py, xLabel)
 	ly := top + 4
 	for k, cv := range curves {
 		col := palette[k%len(palette)]

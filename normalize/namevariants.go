@@ -24,23 +24,13 @@ type NameVariants struct {
 	members [][]string // spellings, by class number - 1
 }
 
-var (
-	defaultVariants     *NameVariants
-	defaultVariantsErr  error
-	defaultVariantsOnce sync.Once
-)
-
 // Variants returns the embedded table. Its validity is pinned down by the
 // package tests; a broken table is a build defect, hence the panic.
-func Variants() *NameVariants {
-	defaultVariantsOnce.Do(func() {
-		defaultVariants, defaultVariantsErr = ParseNameVariants(nameVariantsData)
-	})
-	if defaultVariantsErr != nil {
-		panic("normalize: embedded name-variant table: " + defaultVariantsErr.Error())
-	}
-	return defaultVariants
-}
+func Variants() *NameVariants { return variants() }
+
+var variants = sync.OnceValue(func() *NameVariants {
+	return mustParse("name-variant", ParseNameVariants, nameVariantsData)
+})
 
 // ParseNameVariants reads a table in the format of namevariants.txt. A
 // spelling must be one folded word of the letters a to z, and may belong
