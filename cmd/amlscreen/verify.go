@@ -30,8 +30,8 @@ func newVerifyCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "verify --body FILE --signature HEADER (--keys-url URL | --keys-dir DIR)",
 		Short: "Check the x-service-signature of a response or webhook body",
-		Long: `verify checks a body signature the way SERVICE.md §5.2 tells clients to: it
-reads kid and sig from the header, fetches that key (never "current") from
+		Long: `verify checks a body signature the way docs/API.md "Keys and signatures"
+tells clients to: it reads kid and sig from the header, fetches that key (never "current") from
 GET {URL}/v1/keys/{kid} or from a local keyring directory, rejects a REVOKED
 key, accepts ACTIVE and RETIRED ones, and checks the ES256 signature over the
 exact bytes of FILE ("-" for stdin; decompressed if it arrived gzipped).
