@@ -97,7 +97,7 @@ func Validate(keys []*Key) error {
 // keys file holding null, [] or only disabled keys. Every request would be
 // refused, so a server refuses to start with it, and a reload to it keeps
 // the keys in force.
-var ErrNoEnabledKey = errors.New("no enabled API key: every request would be refused with 401 or 403; add a key (see the README's keys file)")
+var ErrNoEnabledKey = errors.New("no enabled API key: every request would be refused with 401 or 403; add a key (see docs/OPERATIONS.md, \"Keys file\")")
 
 // RequireEnabled returns ErrNoEnabledKey unless a key is enabled.
 func RequireEnabled(keys []*Key) error {

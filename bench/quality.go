@@ -763,7 +763,7 @@ func sameWordSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-// pairs applies the token rule of SEMANTICS.md at fuzzy level f.
+// pairs applies the token rule of docs/MATCHING.md "Name matching" at fuzzy level f.
 func pairs(f int, q, t string) bool {
 	if q == t {
 		return true

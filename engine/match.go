@@ -10,7 +10,7 @@ import (
 )
 
 // NameString is one name of a record that a query is matched against
-// (SEMANTICS.md "Name matching").
+// (docs/MATCHING.md "Name matching").
 type NameString struct {
 	Field string // where it comes from: "name", "alias_names[1]", "given_names+last_names", ...
 	Text  string
@@ -144,7 +144,7 @@ func maxAllowed(fuzzy int, q string) int {
 	return min(fuzzy, lengthCap(utf8.RuneCountInString(q)))
 }
 
-// score orders the matches of one record: SEMANTICS.md "Ranking".
+// score orders the matches of one record: docs/MATCHING.md "Ranking".
 type score struct {
 	exact bool // the query's tokens are exactly the name string's words
 	edits int  // total edits of the pairing

@@ -1,5 +1,5 @@
 // Package engine answers checkIndividual, checkEntity and checkName over an
-// in-memory consolidated database, with the semantics of SEMANTICS.md "Name
+// in-memory consolidated database, with the rules of docs/MATCHING.md "Name
 // matching" and "Filters".
 //
 // Two matchers share one contract: Index, built for speed (a token
@@ -8,7 +8,7 @@
 // and Brute, written for clarity, which checks every record in turn. Tests
 // and benchmarks hold them to identical answers.
 //
-// Both answer two match modes: the strict rule of SEMANTICS.md (the
+// Both answer two match modes: the strict rule of docs/MATCHING.md (the
 // default) and, with Query.Match set to Scored, scored mode (scored.go),
 // which scores partial and variant matches and returns those at or above
 // a threshold, each with its score and reason.
@@ -65,7 +65,7 @@ func (k Kind) String() string {
 	return "any"
 }
 
-// DefaultLimit is the most records a check returns (SERVICE.md 8).
+// DefaultLimit is the most records a check returns (docs/API.md "Limits").
 const DefaultLimit = 1000
 
 // Query is one check. Exactly one of Names and SearchAll is set.
@@ -90,7 +90,7 @@ type Query struct {
 	MinScore float64
 }
 
-// ParamError is a query parameter that breaks the rules of SEMANTICS.md.
+// ParamError is a query parameter that breaks the rules of docs/MATCHING.md.
 // The server answers it with 400, the CLI with exit code 2.
 type ParamError struct {
 	Param string // the API parameter name, e.g. "dob"
@@ -222,7 +222,7 @@ func citizenshipAllows(want string, got []string) bool {
 	return false
 }
 
-// Validate checks q against the rules of SEMANTICS.md without searching:
+// Validate checks q against the rules of docs/MATCHING.md without searching:
 // it returns the *ParamError a search would.
 func Validate(q Query) error {
 	_, err := compile(q)

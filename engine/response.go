@@ -9,10 +9,10 @@ import (
 )
 
 // TimestampFormat is the response timestamp: RFC 3339 in UTC with
-// milliseconds (SEMANTICS.md "Requests and errors").
+// milliseconds (docs/API.md "Check responses").
 const TimestampFormat = "2006-01-02T15:04:05.000Z07:00"
 
-// AppendCheckResponse appends the CheckResponse JSON of SERVICE.md 2.2 for
+// AppendCheckResponse appends the CheckResponse JSON of docs/API.md "Check responses" for
 // r, stamped with ts, records written with o (snake_case for the API).
 func (r *Result) AppendCheckResponse(dst []byte, ts time.Time, o record.WriteOptions) []byte {
 	dst = append(dst, `{"timestamp":"`...)

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Scored mode (SEMANTICS.md "Scored mode") is the opt-in alternative to
+// Scored mode (docs/MATCHING.md "Scored mode") is the opt-in alternative to
 // the strict rule. Strict mode answers yes or no: every query word pairs
 // with a different word of one name string, within the fuzzy radius.
 // Scored mode scores every name string that shares evidence with the query
@@ -33,10 +33,10 @@ import (
 type MatchMode uint8
 
 const (
-	// Strict is the rule of SEMANTICS.md "Name matching".
+	// Strict is the rule of docs/MATCHING.md "Name matching".
 	Strict MatchMode = iota
-	// Scored scores partial and variant matches (SEMANTICS.md "Scored
-	// mode").
+	// Scored scores partial and variant matches (docs/MATCHING.md
+	// "Scored mode").
 	Scored
 )
 

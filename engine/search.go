@@ -9,7 +9,7 @@ import (
 )
 
 // Search answers q. It returns a *ParamError for a query that breaks the
-// rules of SEMANTICS.md. It is SearchContext without a deadline.
+// rules of docs/MATCHING.md. It is SearchContext without a deadline.
 func (ix *Index) Search(q Query) (*Result, error) {
 	return ix.SearchContext(context.Background(), q)
 }

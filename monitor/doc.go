@@ -1,5 +1,5 @@
-// Package monitor is ongoing monitoring (SERVICE.md §3.2, §4.12–4.15, §6;
-// SEMANTICS.md "Monitoring and webhooks"): search profiles registered per
+// Package monitor is ongoing monitoring (docs/API.md "Monitoring and
+// webhooks"): search profiles registered per
 // API key, matched against every change set the store applies, with the
 // resulting notifications kept in a durable outbox and posted to the key's
 // webhook URL, signed, until the receiver acknowledges them.

@@ -150,7 +150,7 @@ func (m *Monitor) update(fn func(tx *bolt.Tx) (touched bool, err error)) error {
 	return err
 }
 
-// Register upserts a profile of owner (SERVICE.md §3.2): a new profile_id
+// Register upserts a profile of owner (docs/API.md "Monitoring and webhooks"): a new profile_id
 // creates one, an existing one is updated with p and a (its registration
 // time kept). quota is the most profiles owner may hold, negative for no
 // limit; it applies to new profiles only, and a new one beyond it gives a

@@ -17,7 +17,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Match types of notifications (SERVICE.md §6.1).
+// Match types of notifications (docs/API.md "Monitoring and webhooks").
 const (
 	MatchAdd    = record.ChangeAdd
 	MatchUpdate = record.ChangeUpdate
@@ -175,7 +175,7 @@ func newEntry(n Notification, now time.Time, test bool) (*Entry, error) {
 	return e, nil
 }
 
-// appendBody writes the notification body of SERVICE.md §6.1, in that
+// appendBody writes the notification body of docs/API.md "Monitoring and webhooks", in that
 // field order: timestamp (RFC 3339 UTC with milliseconds), event_id,
 // profile_id, match_type and entity, the record with snake_case keys as
 // the checks answer it.
@@ -197,7 +197,7 @@ func appendBody(dst []byte, ts time.Time, eventID, profileID, matchType string, 
 	return append(dst, '}')
 }
 
-// Body is a notification as a receiver decodes it (SERVICE.md §6.1).
+// Body is a notification as a receiver decodes it (docs/API.md "Monitoring and webhooks").
 type Body struct {
 	Timestamp string          `json:"timestamp"`
 	EventID   string          `json:"event_id"`
@@ -227,7 +227,7 @@ func SampleRecord() *record.Record {
 }
 
 // TestWebhook queues a sample ADD notification for profileID of owner
-// (SERVICE.md §4.15), sent like every other: signed, with retries. The
+// (testWebhookDelivery), sent like every other: signed, with retries. The
 // profile need not exist. It returns the queued entry.
 func (m *Monitor) TestWebhook(owner, profileID string, a access.Policy) (*Entry, error) {
 	if err := checkOwner(owner); err != nil {

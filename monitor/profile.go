@@ -21,7 +21,7 @@ import (
 const MaxProfileIDLen = 256
 
 // Params are the parameters of registerIndividual and registerEntity
-// (SERVICE.md 4.12, 4.13): the query a profile stands for.
+// (registerIndividual, registerEntity): the query a profile stands for.
 type Params struct {
 	// ID is the client's profile_id; registering it again updates it.
 	ID string `json:"profile_id"`
@@ -95,7 +95,7 @@ func (p *Params) Query() engine.Query {
 	return engine.Query{Kind: p.Kind, Names: p.Names, SearchAll: p.SearchAll, Fuzzy: p.Fuzzy, DOB: p.DOB, Gender: p.Gender}
 }
 
-// Validate applies the rules of the checks (SEMANTICS.md) and of
+// Validate applies the rules of the checks (docs/MATCHING.md "Filters") and of
 // registration: a profile_id, a kind of individual or entity, exactly one
 // of names and search_all, fuzzy_search 0–2, dob and gender for
 // individuals only. Errors are *engine.ParamError naming the parameter.

@@ -19,9 +19,9 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Defaults of a Sender (SEMANTICS.md "Monitoring and webhooks").
+// Defaults of a Sender (docs/API.md "Monitoring and webhooks").
 const (
-	DefaultTimeout     = 30 * time.Second // a receiver answers within 30 s (SERVICE.md §6.2)
+	DefaultTimeout     = 30 * time.Second // a receiver answers within 30 s
 	DefaultConcurrency = 8
 	DefaultPoll        = time.Second
 	DefaultInitial     = time.Second
@@ -62,7 +62,7 @@ func (b Backoff) Delay(attempts int) time.Duration {
 
 // Recipient is where an owner's notifications go: the key's webhook_url,
 // and the key itself, sent as x-api-key so that the receiver can check
-// where a notification comes from (SEMANTICS.md).
+// where a notification comes from (docs/API.md "Monitoring and webhooks").
 type Recipient struct {
 	URL    string
 	APIKey string
@@ -499,7 +499,7 @@ func (s *Sender) deliver(ctx context.Context, e *Entry) (status int, err error) 
 		}
 		return 0, scrub(err, rc.APIKey)
 	}
-	// The body is ignored (SERVICE.md §6.2); reading a little of it lets
+	// The receiver's body means nothing; reading a little of it lets
 	// the connection be reused.
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()

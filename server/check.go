@@ -11,9 +11,9 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 )
 
-// individualParams are the parameters of checkIndividual (SERVICE.md 4.2);
-// checkName takes the same, as SEMANTICS.md leaves its other parameters to
-// us and a client may well send the filters.
+// individualParams are the parameters of checkIndividual;
+// checkName takes the same (docs/API.md "Endpoints"), since its other
+// parameters are ours to choose and a client may well send the filters.
 var individualParams = []string{"names", "search_all", "fuzzy_search", "dob", "gender", "citizenship", "includes"}
 
 func init() {
@@ -24,7 +24,7 @@ func init() {
 }
 
 // checkHandler answers a check of kind with the CheckResponse of
-// SERVICE.md 2.2.
+// docs/API.md "Check responses".
 func checkHandler(kind engine.Kind) func(*Server, *Call) error {
 	return func(s *Server, c *Call) error {
 		q, err := s.checkQuery(c, kind)

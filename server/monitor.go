@@ -8,13 +8,13 @@ import (
 	"github.com/amlscreen/amlscreen/monitor"
 )
 
-// This file serves ongoing monitoring (SERVICE.md §4.12–4.15) from a
+// This file serves ongoing monitoring (docs/API.md "Monitoring and webhooks") from a
 // monitor.Monitor. The endpoints are not built in, because a server
 // without a store has nowhere to keep profiles: amlscreen serve passes
 // MonitorEndpoints(m) in Config.Endpoints and m.Count as
 // Config.ProfileCount. All four are free of charge.
 
-// statusSuccess is the StatusResponse of SERVICE.md §2.8, the answer of
+// statusSuccess is the status answer (docs/API.md "Monitoring and webhooks"), the answer of
 // monitoring calls that return no data.
 var statusSuccess = []byte(`{"status":"success"}`)
 

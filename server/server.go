@@ -6,7 +6,7 @@
 // # Requests
 //
 // Every /v1 endpoint is a GET with the API key in the x-api-key header and
-// its parameters in the query string. The rules of SEMANTICS.md "Requests
+// its parameters in the query string. The rules of docs/API.md "Requests
 // and errors" apply to all of them, in this order: a request URL longer
 // than MaxURLBytes is 400, an unknown path 404, another method than GET
 // 405, a missing or unknown key 401, a disabled key 403, a parameter given
@@ -110,7 +110,7 @@ type Endpoint struct {
 	// Sub marks a path that takes one more element, as /v1/keys/{kid}:
 	// requests to Path+"/anything" reach the handler with Call.Sub set.
 	Sub bool
-	// Billed calls count toward the monthly billed quota (SERVICE.md §8).
+	// Billed calls count toward the monthly billed quota (docs/API.md "Usage").
 	Billed bool
 	// Download calls count toward the daily download limit.
 	Download bool
@@ -211,7 +211,7 @@ func New(cfg Config) (*Server, error) {
 	if s.maxDL <= 0 {
 		s.maxDL = store.DailyDownloadLimit
 	}
-	// The summary counts every billed path of SERVICE.md §2.6, also those
+	// The summary counts every billed path of docs/API.md "Usage", also those
 	// served by endpoints another package registers later.
 	for _, p := range billedPaths {
 		s.billed[p] = true
@@ -256,7 +256,7 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// billedPaths are the billed calls of SERVICE.md §2.6 and §8.
+// billedPaths are the billed calls of docs/API.md "Usage".
 var billedPaths = []string{
 	"/v1/checkIndividual", "/v1/checkEntity", "/v1/checkName",
 	"/v1/generateIndividualReport", "/v1/generateEntityReport",

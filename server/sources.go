@@ -17,7 +17,7 @@ func init() {
 	register(Endpoint{Path: "/v1/getSourceList", Params: []string{"scope"}, Handle: sourceList})
 }
 
-// sourceList answers getSourceList (SERVICE.md 4.9): a JSON array of
+// sourceList answers getSourceList (docs/API.md "Sources"): a JSON array of
 // Source objects, every source with scope=all, else those included for the
 // key, signed with x-service-signature.
 func sourceList(s *Server, c *Call) error {

@@ -12,7 +12,7 @@ func init() {
 	register(Endpoint{
 		Path:   "/v1/usage",
 		Params: []string{"month"},
-		// SERVICE.md §4.16 and §7: usage alone refuses other parameters,
+		// docs/API.md "Usage": usage alone refuses other parameters,
 		// with the message about the month format.
 		Unknown: func(name string) error {
 			return Errorf(http.StatusBadRequest, "unsupported parameter %s: usage takes only month, and month must use the yyyy-MM format", quote(name))
@@ -21,7 +21,7 @@ func init() {
 	})
 }
 
-// Usage is the answer of /v1/usage (SERVICE.md §2.6).
+// Usage is the answer of /v1/usage (docs/API.md "Usage").
 type Usage struct {
 	Month     string          `json:"month"`
 	Timezone  string          `json:"timezone"`

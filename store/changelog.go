@@ -17,8 +17,8 @@ import (
 )
 
 // The change log keeps, for each version reached in the retention window,
-// the changes that led to it, as delta lines (SEMANTICS.md "Consolidated
-// files") compressed with zstd. Change sets are split into chunks of
+// the changes that led to it, as delta lines (docs/API.md
+// "Deltas") compressed with zstd. Change sets are split into chunks of
 // logChunk lines, so that a large one is never a single huge value.
 //
 // Changes are logged by their effect, not as they arrived: an UPDATE of an

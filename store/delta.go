@@ -18,7 +18,7 @@ import (
 type TxHook func(tx *bolt.Tx, applied *Applied) error
 
 // Effects of an applied change: what it did to the store, which differs
-// from the change's type for the cases SEMANTICS.md settles.
+// from the change's type for the cases docs/API.md "Deltas" settles.
 const (
 	EffectAdd    = record.ChangeAdd
 	EffectUpdate = record.ChangeUpdate
@@ -102,7 +102,7 @@ var ErrNoVersion = errors.New("version must not be empty")
 // log as the effects it had: an UPDATE of an unknown id is logged as ADD,
 // a DELETE of an unknown id not at all. An UPDATE whose record has no
 // list_date keeps the stored one, since delta records never carry it
-// (SERVICE.md 2.5) and the source date does not change with an update.
+// (docs/API.md "Deltas") and the source date does not change with an update.
 //
 // A change set from a version to itself with no changes is the answer of
 // an upstream that has nothing new: ApplyDelta then does nothing and

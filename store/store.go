@@ -52,7 +52,7 @@ import (
 const DefaultTimeout = time.Second
 
 // DefaultRetention is how long change sets stay in the change log: the two
-// weeks for which the service answers deltas (SERVICE.md §8).
+// weeks for which the service answers deltas (docs/API.md "Deltas").
 const DefaultRetention = 14 * 24 * time.Hour
 
 // Options configures Open. The zero value opens for writing with the

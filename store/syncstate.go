@@ -11,7 +11,7 @@ import (
 )
 
 // DailyDownloadLimit is the service's limit on getConsolidatedFile and
-// getConsolidatedDelta calls together, per UTC day (SERVICE.md §8).
+// getConsolidatedDelta calls together, per UTC day (docs/API.md "Deltas").
 const DailyDownloadLimit = 50
 
 // Response headers by which an amlscreen primary announces the daily

@@ -218,7 +218,7 @@ func (c *Client) syncDelta(ctx context.Context, db *store.Store, previous string
 	defer d.remove()
 	if d.version == previous {
 		// The delta from the newest version is empty and carries the same
-		// version (SEMANTICS.md); anything else would be a confused
+		// version (docs/API.md "Deltas"); anything else would be a confused
 		// upstream, and applying it would make one version name two states.
 		changes, err := d.readChanges()
 		if err != nil {

@@ -24,7 +24,7 @@ import (
 )
 
 // previousUnknownMessage is the service's answer to a delta from a version
-// it does not keep (SERVICE.md 4.11). Its status code is not documented,
+// it does not keep (docs/API.md "Deltas"). Its status code is not documented,
 // so the message decides.
 const previousUnknownMessage = "Provided previous version does not exist."
 
@@ -449,7 +449,7 @@ func (c *Client) syncSources(ctx context.Context, db *store.Store) (int, error) 
 }
 
 // parseSources reads getSourceList's answer: a JSON array of sources, or,
-// since SERVICE.md leaves the envelope open, an object holding one.
+// since the service's interface leaves the envelope open, an object holding one.
 func parseSources(raw []byte) ([]record.Source, error) {
 	var list []record.Source
 	if err := json.Unmarshal(raw, &list); err == nil {

@@ -282,7 +282,7 @@ func (b *backend) Report(ctx context.Context, id *Identity, f ScreenForm) ([]byt
 	if path == "" {
 		return nil, errorf(http.StatusBadRequest, "type: a report is made of an individual or an entity screening; choose one")
 	}
-	// generateIndividualReport takes no citizenship (SERVICE.md 4.5).
+	// generateIndividualReport takes no citizenship (docs/API.md "Check responses").
 	params.Del("citizenship")
 	body, err := b.call(ctx, id, path, params)
 	if err != nil {

@@ -66,11 +66,11 @@ another transliteration that the /v1 rule rejects. --mode both measures the
 two on the same queries; the plot then shows strict. --sweep adds a
 threshold sweep of scored mode (recall and false hits at every min score
 from 0.05 to 0.95), the table to pick a --min-score from.`,
-		Example: `  amlscreen convert ofac --dir ../shared/lists --out /tmp/ofac.jsonl.gz
-  amlscreen bench quality --data /tmp/ofac.jsonl.gz --plot quality.png
-  amlscreen bench quality --data /tmp/ofac.jsonl.gz --fuzzy 1 --max-queries 500 --format json
-  amlscreen bench quality --data /tmp/ofac.jsonl.gz --mode both
-  amlscreen bench quality --data /tmp/ofac.jsonl.gz --mode scored --fuzzy 2 --sweep --clean cleared.txt`,
+		Example: `  amlscreen convert ofac --dir lists/ --out ofac.jsonl.gz
+  amlscreen bench quality --data ofac.jsonl.gz --plot quality.png
+  amlscreen bench quality --data ofac.jsonl.gz --fuzzy 1 --max-queries 500 --format json
+  amlscreen bench quality --data ofac.jsonl.gz --mode both
+  amlscreen bench quality --data ofac.jsonl.gz --mode scored --fuzzy 2 --sweep --clean cleared.txt`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.fuzzySet = cmd.Flags().Changed("fuzzy")

@@ -22,7 +22,7 @@ const storeUsage = "store file (bbolt), as amlscreen import and sync keep it"
 // Help texts of the flags of serving, syncing and monitoring that several
 // commands take.
 const (
-	keysUsage        = "API keys file (JSON; see the README's keys file)"
+	keysUsage        = "API keys file (JSON; see docs/OPERATIONS.md, \"Keys file\")"
 	signingKeysUsage = "signing keyring directory, created when absent"
 	upstreamUsage    = "base URL of the service or of a primary amlscreen serve (a trailing /v1 is taken off)"
 )

@@ -335,7 +335,7 @@ AML database and clean names. The output depends only on --articles and
 --seed. The embedded sample corpus is made with this command (see
 media/sample.go). A name ending in .gz is gzip-compressed; - writes to
 standard output.`,
-		Example: `  amlscreen media gen --articles 100000 --seed 7 --out /tmp/articles.jsonl.gz`,
+		Example: `  amlscreen media gen --articles 100000 --seed 7 --out articles.jsonl.gz`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if n < 0 {

@@ -49,7 +49,7 @@ endpoints, getSourceList (signed), getConsolidatedFile and getConsolidatedDelta
 /readyz and /metrics (Prometheus) need no key.
 
 API keys, their quotas, sources and features come from the --keys file (see
-the README); serve refuses to start when it holds no enabled key. SIGHUP
+docs/OPERATIONS.md, "Keys file"); serve refuses to start when it holds no enabled key. SIGHUP
 reloads it; a file that does not load, or holds no enabled key, keeps the keys
 in force and is logged at ERROR. Usage counters are kept in the store, written
 every second and at shutdown.
@@ -67,7 +67,7 @@ cannot run on the same store meanwhile; give serve --upstream instead.
 
 The analyst workbench is at /ui/ on the same address: sign in with a key of
 --keys to screen, read records, download reports, record decisions and
-manage monitoring (see the README). --demo serves it on the embedded sample
+manage monitoring (see docs/WORKBENCH.md). --demo serves it on the embedded sample
 from a throw-away store with a generated key, printed on start, listening
 on this machine only.
 

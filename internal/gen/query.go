@@ -427,7 +427,7 @@ func foldName(s string) string {
 	return b.String()
 }
 
-// NameStrings returns the name strings of rec as SEMANTICS.md defines them:
+// NameStrings returns the name strings of rec as docs/MATCHING.md "Name matching" defines them:
 // name, tl_name, each alias name and, for individuals, the given names with
 // the last names and each alias given name with the last names.
 func NameStrings(rec *record.Record) []string {

@@ -1,6 +1,6 @@
 // Package mediagen makes synthetic news articles for the adverse-media
 // sample corpus and benchmarks: articles in English, German, French,
-// Spanish and Russian, adverse (each category of SERVICE.md 2.3, and some
+// Spanish and Russian, adverse (each category of docs/API.md "Media", and some
 // with two) and neutral (business news), that mention names of the
 // embedded sample AML database and many clean names.
 //
