@@ -16,8 +16,11 @@ type Status struct {
 	Full      bool       `json:"full_import"`
 	Records   int        `json:"records"`
 	// BySourceType and ByEntityType count the records by their type.
-	BySourceType   map[string]int `json:"by_source_type"`
-	ByEntityType   map[string]int `json:"by_entity_type"`
+	BySourceType map[string]int `json:"by_source_type"`
+	ByEntityType map[string]int `json:"by_entity_type"`
+	// LocalSources are the sources merged into the store (import
+	// --merge), which full imports keep, with their record counts.
+	LocalSources   map[string]int `json:"local_sources,omitempty"`
 	DownloadsToday int            `json:"downloads_today"`
 	// DownloadLimit is the daily limit downloads count against: the one
 	// the upstream announced (0: none), else the service's 50.
@@ -60,6 +63,16 @@ func (db *Store) Status(now time.Time) (*Status, error) {
 		DownloadsToday: downloads, DownloadLimit: DailyDownloadLimit,
 		Sources: st.Sources, SourcesAt: timeOrNil(st.SourcesAt), DeltasFrom: st.DeltasFrom,
 		AppliedAt: timeOrNil(st.Version.AppliedAt),
+	}
+	local, err := db.LocalSources()
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range local {
+		if rep.LocalSources == nil {
+			rep.LocalSources = map[string]int{}
+		}
+		rep.LocalSources[id] = st.BySourceID[id]
 	}
 	if ss.DownloadLimit != nil {
 		rep.DownloadLimit = *ss.DownloadLimit

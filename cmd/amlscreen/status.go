@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -163,6 +165,13 @@ func writeStatusTable(w io.Writer, r *statusReport, now time.Time) error {
 			fmt.Fprintf(tw, "Last error\t%s\n", s.Error)
 		}
 		fmt.Fprintf(tw, "Last success\t%s\n", when(s.Success))
+	}
+	if len(r.LocalSources) > 0 {
+		var parts []string
+		for _, id := range slices.Sorted(maps.Keys(r.LocalSources)) {
+			parts = append(parts, fmt.Sprintf("%s (%d records)", id, r.LocalSources[id]))
+		}
+		fmt.Fprintf(tw, "Local sources\t%s, kept by full imports\n", strings.Join(parts, ", "))
 	}
 	if r.Sources > 0 {
 		fmt.Fprintf(tw, "Source catalogue\t%d sources, synced %s\n", r.Sources, when(r.SourcesAt))

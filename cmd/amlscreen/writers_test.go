@@ -101,4 +101,7 @@ func TestEveryWriterNotifies(t *testing.T) {
 	if !strings.Contains(out, `"my:1"`) {
 		t.Errorf("after import and sync the merged record my:1 is gone: %s", out)
 	}
+	if _, out, _ := runStoreCLI(t, "status", "--store", db); !strings.Contains(words(out), "Local sources my_list (1 records), kept by full imports") {
+		t.Errorf("status does not name the local source:\n%s", out)
+	}
 }
