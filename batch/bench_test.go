@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/amlscreen/amlscreen/bench/gen"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 )
 

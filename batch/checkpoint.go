@@ -28,8 +28,11 @@ type checkpoint struct {
 	Line          int               `json:"line"` // of the last row done, for people reading the file
 	OutOffset     int64             `json:"out_offset"`
 	RejectsOffset int64             `json:"rejects_offset"`
-	ElapsedNS     int64             `json:"elapsed_ns"`
-	Counts        Counts            `json:"counts"`
+	// SuppressedOffset is the end of the suppressed hits file of a run
+	// that applies decisions.
+	SuppressedOffset int64  `json:"suppressed_offset,omitempty"`
+	ElapsedNS        int64  `json:"elapsed_ns"`
+	Counts           Counts `json:"counts"`
 }
 
 // readCheckpoint returns the checkpoint at path; an error wrapping
@@ -46,7 +49,7 @@ func readCheckpoint(path string) (*checkpoint, error) {
 	if cp.Format != checkpointFormat {
 		return nil, fmt.Errorf("checkpoint %s: format %d, this version writes %d", path, cp.Format, checkpointFormat)
 	}
-	if cp.NextRow < 0 || cp.OutOffset < 0 || cp.RejectsOffset < 0 {
+	if cp.NextRow < 0 || cp.OutOffset < 0 || cp.RejectsOffset < 0 || cp.SuppressedOffset < 0 {
 		return nil, fmt.Errorf("checkpoint %s: negative position", path)
 	}
 	cp.Counts.init()

@@ -5,7 +5,7 @@
 // core-banking exports use; its columns map to the fields of a check (id,
 // name, type, dob, gender, citizenship). Each row becomes one
 // checkIndividual, checkEntity or checkName with the semantics of
-// SEMANTICS.md, so a batch finds exactly what the same checks made one by
+// docs/MATCHING.md, so a batch finds exactly what the same checks made one by
 // one would. Rows that cannot make a check (no name, a bad date, an
 // unknown country) are rejected with their line number rather than
 // stopping the run.

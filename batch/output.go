@@ -50,6 +50,10 @@ func ParseOutputFormat(s, path string) (OutputFormat, error) {
 var HitColumns = []string{"line", "customer_id", "customer_name", "record_id", "source_id", "source_type", "entity_type",
 	"record_name", "matched_field", "matched_name", "edits", "exact", "reason"}
 
+// DecisionColumns follow HitColumns in the hits and suppressed files of a
+// run that applies decisions (Screener.Decide).
+var DecisionColumns = []string{"decision", "decision_note", "decided_by", "decided_at", "changed_since_decision"}
+
 // RejectColumns is the header of the rejects file (always CSV: it is read
 // by people fixing the book, in the same spreadsheet).
 var RejectColumns = []string{"line", "customer_id", "field", "value", "reason"}
@@ -61,26 +65,48 @@ type encoder struct {
 	cw     *csv.Writer
 	rw     *csv.Writer
 	rec    []string
+	// decisions adds DecisionColumns; sup and sw take suppressed hits.
+	decisions bool
+	sup       *bytes.Buffer
+	sw        *csv.Writer
 }
 
 func newEncoder(f OutputFormat, out, rej *bytes.Buffer) *encoder {
-	return &encoder{format: f, out: out, cw: csv.NewWriter(out), rw: csv.NewWriter(rej), rec: make([]string, 0, len(HitColumns))}
+	return &encoder{format: f, out: out, cw: csv.NewWriter(out), rw: csv.NewWriter(rej), rec: make([]string, 0, len(HitColumns)+len(DecisionColumns))}
 }
 
-func (e *encoder) hit(h *Hit) error {
+// withDecisions makes the encoder write decision columns and suppressed
+// hits into sup.
+func (e *encoder) withDecisions(sup *bytes.Buffer) *encoder {
+	e.decisions, e.sup, e.sw = true, sup, csv.NewWriter(sup)
+	return e
+}
+
+func (e *encoder) hit(h *Hit) error { return e.write(h, e.out, e.cw) }
+
+func (e *encoder) suppressed(h *Hit) error { return e.write(h, e.sup, e.sw) }
+
+func (e *encoder) write(h *Hit, out *bytes.Buffer, cw *csv.Writer) error {
 	if e.format == JSONLOutput {
 		b, err := json.Marshal(h)
 		if err != nil {
 			return fmt.Errorf("encode hit of line %d: %w", h.Line, err)
 		}
-		e.out.Write(b)
-		e.out.WriteByte('\n')
+		out.Write(b)
+		out.WriteByte('\n')
 		return nil
 	}
 	r := e.rec[:0]
 	r = append(r, strconv.Itoa(h.Line), h.CustomerID, h.CustomerName, h.RecordID, h.SourceID, h.SourceType, h.EntityType,
 		h.RecordName, h.MatchedField, h.MatchedName, strconv.Itoa(h.Edits), strconv.FormatBool(h.Exact), h.Reason)
-	return e.cw.Write(r)
+	if e.decisions {
+		if d := h.Decision; d != nil {
+			r = append(r, d.Status, d.Note, d.DecidedBy, d.DecidedAt, strconv.FormatBool(d.Changed))
+		} else {
+			r = append(r, "", "", "", "", "")
+		}
+	}
+	return cw.Write(r)
 }
 
 func (e *encoder) reject(r *Reject) error {
@@ -91,6 +117,12 @@ func (e *encoder) reject(r *Reject) error {
 func (e *encoder) flush() error {
 	e.cw.Flush()
 	e.rw.Flush()
+	if e.sw != nil {
+		e.sw.Flush()
+		if err := e.sw.Error(); err != nil {
+			return err
+		}
+	}
 	if err := e.cw.Error(); err != nil {
 		return err
 	}
@@ -109,6 +141,10 @@ func csvHeader(cols []string) []byte {
 // DefaultRejectsPath is where rejects go when no path is given: next to
 // the hits file, hits.csv → hits.rejects.csv.
 func DefaultRejectsPath(out string) string { return stem(out) + ".rejects.csv" }
+
+// DefaultSuppressedPath is where a run that applies decisions writes the
+// hits they suppressed: hits.csv → hits.suppressed.csv.
+func DefaultSuppressedPath(out string) string { return stem(out) + ".suppressed" + filepath.Ext(out) }
 
 // DefaultReportPath is where the Markdown report goes: hits.csv →
 // hits.report.md.

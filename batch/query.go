@@ -23,6 +23,12 @@ type Screener struct {
 	Limit int
 	// DefaultKind is the check for rows without a type.
 	DefaultKind engine.Kind
+	// Decide, when set, applies analysts' past decisions to the hits of
+	// the customer with this id: it returns the hits to write, with their
+	// Decision set where there is one, and the hits a decision suppresses.
+	// Run writes the latter to a file of their own (package decision
+	// provides the rule; the CLI builds the function).
+	Decide func(customerID string, hits []Hit) (kept, suppressed []Hit)
 }
 
 // Hit is one line of the hits file: a customer and a record it matched.
@@ -42,14 +48,32 @@ type Hit struct {
 	Edits        int    `json:"edits"`
 	Exact        bool   `json:"exact"`
 	Reason       string `json:"reason"`
+	// Decision is the current decision on the hit when the run applies
+	// decisions (Screener.Decide) and there is one.
+	Decision *HitDecision `json:"decision,omitempty"`
+}
+
+// HitDecision is an analyst's decision on a hit, as the hits files show
+// it.
+type HitDecision struct {
+	Status    string `json:"status"`
+	Note      string `json:"note,omitempty"`
+	DecidedBy string `json:"decided_by"`
+	DecidedAt string `json:"decided_at"`
+	// Changed is set when the record changed since the decision, which
+	// then suppresses nothing.
+	Changed bool `json:"changed_since_decision"`
 }
 
 // Screened is the outcome of one row: its hits (at most the limit, best
 // first) and their total, or why it was rejected.
 type Screened struct {
-	Hits   []Hit
-	Total  int
-	Reject *Reject
+	Hits  []Hit
+	Total int
+	// Suppressed are the hits decisions left out (Screener.Decide); they
+	// are counted in Total.
+	Suppressed []Hit
+	Reject     *Reject
 }
 
 // Screen checks one row. A row the check cannot take (no name, a bad date,
@@ -88,6 +112,9 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 			hit.MatchedField, hit.MatchedName, hit.Reason = m.Field, m.Text, engine.Reason(m)
 		}
 		out.Hits = append(out.Hits, hit)
+	}
+	if s.Decide != nil {
+		out.Hits, out.Suppressed = s.Decide(row.ID, out.Hits)
 	}
 	return out, nil
 }

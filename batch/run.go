@@ -63,6 +63,9 @@ type Config struct {
 	// Report is the Markdown report; "" means DefaultReportPath(Out), "-"
 	// writes none.
 	Report string
+	// Suppressed is where the hits that decisions suppress go when the
+	// Screener applies decisions; "" means DefaultSuppressedPath(Out).
+	Suppressed string
 	// Workers screening in parallel; 0 means one per CPU.
 	Workers int
 	Shard   Shard
@@ -137,6 +140,7 @@ type job struct {
 	other int64 // rows of other shards passed over
 	out   bytes.Buffer
 	rej   bytes.Buffer
+	sup   bytes.Buffer // suppressed hits, when decisions apply
 	cnt   Counts
 	err   error
 	done  chan struct{}
@@ -247,58 +251,142 @@ var ErrNoRows = errors.New("the book has no rows to screen")
 // after a crash works the same from the last periodic checkpoint: what was
 // written after it is cut off and screened again.
 func Run(ctx context.Context, cfg Config) (*Summary, error) {
+	r, err := newRun(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer r.closeFiles()
+	if err := r.openInput(); err != nil {
+		return nil, err
+	}
+	if err := r.loadCheckpoint(); err != nil {
+		return nil, err
+	}
+	if err := r.openOutputs(); err != nil {
+		return nil, err
+	}
+	runErr := r.screen(ctx)
+	return r.finish(runErr)
+}
+
+// run is one Run on its way through its phases: setting up (newRun,
+// openInput, loadCheckpoint, openOutputs), screening (screen) and writing
+// the end of the outputs (finish).
+type run struct {
+	cfg        Config
+	rejPath    string
+	reportPath string
+	supPath    string // "" unless decisions apply
+	workers    int
+	every      int
+
+	input   *os.File    // nil for standard input
+	inputFI os.FileInfo // of input, for the settings
+	counter *countingReader
+	size    int64
+	rd      *Reader
+
+	cpPath   string
+	cp       *checkpoint
+	resuming bool
+	out, rej *output
+	sup      *output // nil unless decisions apply
+	sum      *Summary
+
+	// Where the run stands: the time this run started, the time of the
+	// runs before it, the counts and the next row and line to read.
+	start  time.Time
+	base   time.Duration
+	counts Counts
+	next   int64
+	line   int
+}
+
+// newRun checks cfg and settles the paths and defaults it leaves open.
+func newRun(cfg Config) (*run, error) {
 	if cfg.Index == nil {
 		return nil, errors.New("batch: no index to screen against")
 	}
 	if cfg.Out == "" {
 		return nil, errors.New("batch: no hits file given")
 	}
-	rejPath := cfg.Rejects
-	if rejPath == "" {
-		rejPath = DefaultRejectsPath(cfg.Out)
+	r := &run{cfg: cfg, rejPath: cfg.Rejects, reportPath: cfg.Report, workers: cfg.Workers, every: cfg.CheckpointEvery}
+	if r.rejPath == "" {
+		r.rejPath = DefaultRejectsPath(cfg.Out)
 	}
-	reportPath := cfg.Report
-	if reportPath == "" {
-		reportPath = DefaultReportPath(cfg.Out)
+	if r.reportPath == "" {
+		r.reportPath = DefaultReportPath(cfg.Out)
 	}
-	if err := distinctPaths(cfg.Input, cfg.Out, rejPath, reportPath); err != nil {
+	if cfg.Decide != nil {
+		r.supPath = cfg.Suppressed
+		if r.supPath == "" {
+			r.supPath = DefaultSuppressedPath(cfg.Out)
+		}
+	}
+	if err := distinctPaths(cfg.Input, cfg.Out, r.rejPath, r.reportPath, r.supPath); err != nil {
 		return nil, &SetupError{err}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	if r.workers <= 0 {
+		r.workers = runtime.GOMAXPROCS(0)
 	}
-	every := cfg.CheckpointEvery
-	if every <= 0 {
-		every = DefaultCheckpointEvery
+	if r.every <= 0 {
+		r.every = DefaultCheckpointEvery
 	}
+	r.cpPath = CheckpointPath(cfg.Out)
+	return r, nil
+}
 
+// closeFiles closes what the run opened; on success finish has closed the
+// outputs already, and closing again does no harm.
+func (r *run) closeFiles() {
+	if r.input != nil {
+		r.input.Close()
+	}
+	if r.out != nil {
+		r.out.f.Close()
+	}
+	if r.rej != nil {
+		r.rej.f.Close()
+	}
+	if r.sup != nil {
+		r.sup.f.Close()
+	}
+}
+
+// openInput opens the book and its reader, which reads the header.
+func (r *run) openInput() error {
 	var in io.Reader = os.Stdin
-	var size int64
-	var inputID string
-	if cfg.Input != "-" {
-		f, err := os.Open(cfg.Input)
+	if r.cfg.Input != "-" {
+		f, err := os.Open(r.cfg.Input)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		defer f.Close()
-		st, err := f.Stat()
-		if err != nil {
-			return nil, err
+		r.input = f
+		if r.inputFI, err = f.Stat(); err != nil {
+			return err
 		}
-		size = st.Size()
-		abs, _ := filepath.Abs(cfg.Input)
-		inputID = fmt.Sprintf("%s size %d modified %s", abs, size, st.ModTime().UTC().Format(time.RFC3339Nano))
+		r.size = r.inputFI.Size()
 		in = f
-	} else {
-		inputID = "standard input"
 	}
-	counter := &countingReader{r: in}
-	rd, err := NewReader(counter, cfg.Read)
+	r.counter = &countingReader{r: in}
+	rd, err := NewReader(r.counter, r.cfg.Read)
 	if err != nil {
-		return nil, &SetupError{fmt.Errorf("read %s: %w", cfg.Input, err)}
+		return &SetupError{fmt.Errorf("read %s: %w", r.cfg.Input, err)}
 	}
+	r.rd = rd
+	return nil
+}
 
+// settings are the values a resumed run must share with the run it
+// continues: the input (by path, size and time), how it is read, the
+// query, the shard, the database and the outputs.
+func (r *run) settings() map[string]string {
+	inputID := "standard input"
+	if st := r.inputFI; st != nil {
+		abs, _ := filepath.Abs(r.cfg.Input)
+		inputID = fmt.Sprintf("%s size %d modified %s", abs, st.Size(), st.ModTime().UTC().Format(time.RFC3339Nano))
+	}
+	cfg, rd := &r.cfg, r.rd
 	settings := map[string]string{
 		"input":    inputID,
 		"read":     fmt.Sprintf("%s delimiter %q encoding %s", rd.Format(), rd.Delimiter(), rd.Encoding()),
@@ -309,82 +397,116 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		"format":   cfg.Format.String(),
 		"shard":    cfg.Shard.String(),
 		"database": cfg.Database,
-		"rejects":  rejPath,
+		"rejects":  r.rejPath,
 		"sources":  sourceList(cfg.Sources),
+	}
+	if r.supPath != "" {
+		settings["suppressed"] = r.supPath
 	}
 	for k, v := range cfg.Settings {
 		settings["x-"+k] = v
 	}
+	return settings
+}
 
-	cpPath := CheckpointPath(cfg.Out)
+// loadCheckpoint reads the checkpoint a resumed run continues from, which
+// must have been written with the same settings, or starts a new one.
+func (r *run) loadCheckpoint() error {
+	settings := r.settings()
 	var cp *checkpoint
-	if cfg.Resume {
-		cp, err = readCheckpoint(cpPath)
+	var err error
+	if r.cfg.Resume {
+		cp, err = readCheckpoint(r.cpPath)
 		if errors.Is(err, os.ErrNotExist) {
 			cp, err = nil, nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if cp != nil {
 			if m := cp.mismatch(settings); m != "" {
-				return nil, &SetupError{fmt.Errorf("cannot resume from %s: %s; run again without --resume", cpPath, m)}
+				return &SetupError{fmt.Errorf("cannot resume from %s: %s; run again without --resume", r.cpPath, m)}
 			}
 		}
 	}
-	resuming := cp != nil
-	if !resuming {
+	r.resuming = cp != nil
+	if !r.resuming {
 		cp = &checkpoint{Settings: settings}
-		if err := removeCheckpoint(cpPath); err != nil {
-			return nil, err
+		if err := removeCheckpoint(r.cpPath); err != nil {
+			return err
 		}
 	}
 	cp.Counts.init()
+	r.cp = cp
+	return nil
+}
+
+// openOutputs creates the hits and rejects files, or cuts them back to the
+// checkpoint on resume, and starts the summary and the clock.
+func (r *run) openOutputs() error {
+	cfg, cp := &r.cfg, r.cp
 	var hitHeader []byte
 	if cfg.Format == CSVOutput {
 		hitHeader = csvHeader(HitColumns)
+		if r.supPath != "" {
+			hitHeader = csvHeader(append(slices.Clone(HitColumns), DecisionColumns...))
+		}
 	}
-	out, err := openOutput(cfg.Out, hitHeader, resuming, cp.OutOffset)
-	if err != nil {
-		return nil, err
+	var err error
+	if r.out, err = openOutput(cfg.Out, hitHeader, r.resuming, cp.OutOffset); err != nil {
+		return err
 	}
-	defer out.f.Close()
-	rej, err := openOutput(rejPath, csvHeader(RejectColumns), resuming, cp.RejectsOffset)
-	if err != nil {
-		return nil, err
+	if r.rej, err = openOutput(r.rejPath, csvHeader(RejectColumns), r.resuming, cp.RejectsOffset); err != nil {
+		return err
 	}
-	defer rej.f.Close()
-
-	sum := &Summary{
-		Input: cfg.Input, Output: cfg.Out, Rejects: rejPath, Database: cfg.Database,
+	if r.supPath != "" {
+		if r.sup, err = openOutput(r.supPath, hitHeader, r.resuming, cp.SuppressedOffset); err != nil {
+			return err
+		}
+	}
+	r.sum = &Summary{SuppressedFile: r.supPath,
+		Input: cfg.Input, Output: cfg.Out, Rejects: r.rejPath, Database: cfg.Database,
 		Fuzzy: cfg.Fuzzy, Shard: cfg.Shard, ResumedAt: cp.NextRow,
 	}
-	if reportPath != "-" {
-		sum.Report = reportPath
+	if r.reportPath != "-" {
+		r.sum.Report = r.reportPath
 	}
-	start := time.Now()
-	base := time.Duration(cp.ElapsedNS)
-	counts := cp.Counts
-	next, line := cp.NextRow, cp.Line
+	r.start = time.Now()
+	r.base = time.Duration(cp.ElapsedNS)
+	r.counts = cp.Counts
+	r.next, r.line = cp.NextRow, cp.Line
+	return nil
+}
 
-	save := func() error {
-		var err error
-		if cp.OutOffset, err = out.sync(); err != nil {
-			return fmt.Errorf("write %s: %w", cfg.Out, err)
-		}
-		if cp.RejectsOffset, err = rej.sync(); err != nil {
-			return fmt.Errorf("write %s: %w", rejPath, err)
-		}
-		cp.NextRow, cp.Line, cp.Counts = next, line, counts
-		cp.ElapsedNS = int64(base + time.Since(start))
-		return writeCheckpoint(cpPath, cp)
+// save makes the outputs durable and writes the checkpoint of where the
+// run stands.
+func (r *run) save() error {
+	cp := r.cp
+	var err error
+	if cp.OutOffset, err = r.out.sync(); err != nil {
+		return fmt.Errorf("write %s: %w", r.cfg.Out, err)
 	}
+	if cp.RejectsOffset, err = r.rej.sync(); err != nil {
+		return fmt.Errorf("write %s: %w", r.rejPath, err)
+	}
+	if r.sup != nil {
+		if cp.SuppressedOffset, err = r.sup.sync(); err != nil {
+			return fmt.Errorf("write %s: %w", r.supPath, err)
+		}
+	}
+	cp.NextRow, cp.Line, cp.Counts = r.next, r.line, r.counts
+	cp.ElapsedNS = int64(r.base + time.Since(r.start))
+	return writeCheckpoint(r.cpPath, cp)
+}
 
-	// The pipeline: one reader, workers, and this goroutine writing
-	// batches in input order. order's capacity bounds the batches in
-	// flight, and so the memory.
+// screen runs the pipeline: one reader, workers, and this goroutine
+// writing batches in input order. order's capacity bounds the batches in
+// flight, and so the memory. It returns what ended the run early: an
+// interruption, a read, screening or write error; nil when every row was
+// written.
+func (r *run) screen(ctx context.Context) error {
 	jobs := make(chan *job)
-	order := make(chan *job, 2*workers)
+	order := make(chan *job, 2*r.workers)
 	stop := make(chan struct{})
 	go func() {
 		// Not waited for: on an interruption it may sit in a read of
@@ -392,31 +514,38 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		// touches nothing but the reader, and leaves at its next row.
 		defer close(order)
 		defer close(jobs)
-		produce(rd, cp.NextRow, cfg.Shard, jobs, order, stop)
+		produce(r.rd, r.cp.NextRow, r.cfg.Shard, jobs, order, stop)
 	}()
 	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range r.workers {
+		wg.Go(func() {
 			for {
 				select {
 				case b, ok := <-jobs:
 					if !ok {
 						return
 					}
-					work(&cfg.Screener, cfg.Format, b)
+					work(&r.cfg.Screener, r.cfg.Format, b)
 					close(b.done)
 				case <-stop:
 					return
 				}
 			}
-		}()
+		})
 	}
+	err := r.write(ctx, order)
+	close(stop)
+	// Workers finish the batch they hold; they never touch the files, so
+	// this costs at most a batch.
+	wg.Wait()
+	return err
+}
 
-	var runErr error
+// write appends the batches of order to the outputs in input order,
+// counting them and writing checkpoints, until order is closed or the run
+// ends early.
+func (r *run) write(ctx context.Context, order <-chan *job) error {
 	sinceSave, lastSave := 0, time.Now()
-loop:
 	for {
 		// Waiting for the next batch and for its rows both give way to
 		// the context: a reader stuck on a quiet pipe must not keep an
@@ -434,72 +563,79 @@ loop:
 			}
 		}
 		if ctx.Err() != nil {
-			runErr = fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
-			break loop
+			return fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
 		}
 		if !more {
-			break loop
+			return nil
 		}
 		if b.err != nil {
-			runErr = b.err
-			break loop
+			return b.err
 		}
-		if err := out.w.write(b.out.Bytes()); err != nil {
-			runErr = fmt.Errorf("write %s: %w", cfg.Out, err)
-			break loop
+		if err := r.out.w.write(b.out.Bytes()); err != nil {
+			return fmt.Errorf("write %s: %w", r.cfg.Out, err)
 		}
-		if err := rej.w.write(b.rej.Bytes()); err != nil {
-			runErr = fmt.Errorf("write %s: %w", rejPath, err)
-			break loop
+		if err := r.rej.w.write(b.rej.Bytes()); err != nil {
+			return fmt.Errorf("write %s: %w", r.rejPath, err)
+		}
+		if r.sup != nil {
+			if err := r.sup.w.write(b.sup.Bytes()); err != nil {
+				return fmt.Errorf("write %s: %w", r.supPath, err)
+			}
 		}
 		b.cnt.RowsOtherShards = b.other
-		counts.add(&b.cnt)
-		next = max(next, b.end)
+		r.counts.add(&b.cnt)
+		r.next = max(r.next, b.end)
 		if b.line > 0 {
-			line = b.line
+			r.line = b.line
 		}
 		sinceSave += b.n + int(b.other)
-		if sinceSave >= every || time.Since(lastSave) >= CheckpointInterval {
-			if err := save(); err != nil {
-				runErr = err
-				break loop
+		if sinceSave >= r.every || time.Since(lastSave) >= CheckpointInterval {
+			if err := r.save(); err != nil {
+				return err
 			}
 			sinceSave, lastSave = 0, time.Now()
 		}
-		if cfg.Progress != nil {
-			cfg.Progress(Progress{Counts: counts, NextRow: next, BytesRead: counter.n.Load(), BytesTotal: size,
-				Elapsed: time.Since(start), StartRow: sum.ResumedAt})
+		if r.cfg.Progress != nil {
+			r.cfg.Progress(Progress{Counts: r.counts, NextRow: r.next, BytesRead: r.counter.n.Load(), BytesTotal: r.size,
+				Elapsed: time.Since(r.start), StartRow: r.sum.ResumedAt})
 		}
 	}
-	close(stop)
-	// Workers finish the batch they hold; they never touch the files, so
-	// this costs at most a batch.
-	wg.Wait()
+}
 
-	sum.Counts = counts
-	sum.Duration = base + time.Since(start)
+// finish completes the summary. A run that ended early saves its
+// checkpoint; a complete one closes the outputs, refuses a book without
+// rows, writes the report and removes the checkpoint.
+func (r *run) finish(runErr error) (*Summary, error) {
+	sum := r.sum
+	sum.Counts = r.counts
+	sum.Duration = r.base + time.Since(r.start)
 	if runErr != nil {
 		sum.Interrupted = true
-		if err := save(); err != nil {
+		if err := r.save(); err != nil {
 			return sum, errors.Join(runErr, err)
 		}
 		return sum, runErr
 	}
-	if err := out.close(); err != nil {
-		return sum, fmt.Errorf("write %s: %w", cfg.Out, err)
+	if err := r.out.close(); err != nil {
+		return sum, fmt.Errorf("write %s: %w", r.cfg.Out, err)
 	}
-	if err := rej.close(); err != nil {
-		return sum, fmt.Errorf("write %s: %w", rejPath, err)
+	if err := r.rej.close(); err != nil {
+		return sum, fmt.Errorf("write %s: %w", r.rejPath, err)
+	}
+	if r.sup != nil {
+		if err := r.sup.close(); err != nil {
+			return sum, fmt.Errorf("write %s: %w", r.supPath, err)
+		}
 	}
 	// The producer has returned (order is closed), so the reader is still.
-	sum.LinesRead, sum.BlankLines = int64(rd.Lines()), int64(rd.BlankLines())
-	if counts.RowsRead+counts.RowsOtherShards == 0 {
+	sum.LinesRead, sum.BlankLines = int64(r.rd.Lines()), int64(r.rd.BlankLines())
+	if r.counts.RowsRead+r.counts.RowsOtherShards == 0 {
 		// A book of nothing but a header and blank lines screened no one:
 		// that is an error, not a clean result.
-		if err := removeCheckpoint(cpPath); err != nil {
+		if err := removeCheckpoint(r.cpPath); err != nil {
 			return sum, err
 		}
-		return sum, fmt.Errorf("%w: %s has %d line(s), %d of them blank, and no customer rows", ErrNoRows, cfg.Input, sum.LinesRead, sum.BlankLines)
+		return sum, fmt.Errorf("%w: %s has %d line(s), %d of them blank, and no customer rows", ErrNoRows, r.cfg.Input, sum.LinesRead, sum.BlankLines)
 	}
 	if sum.Report != "" {
 		var b bytes.Buffer
@@ -513,7 +649,7 @@ loop:
 			return sum, err
 		}
 	}
-	if err := removeCheckpoint(cpPath); err != nil {
+	if err := removeCheckpoint(r.cpPath); err != nil {
 		return sum, err
 	}
 	return sum, nil
@@ -578,6 +714,9 @@ func produce(rd *Reader, from int64, shard Shard, jobs, order chan<- *job, stop 
 // work screens a batch and encodes its output.
 func work(s *Screener, format OutputFormat, b *job) {
 	enc := newEncoder(format, &b.out, &b.rej)
+	if s.Decide != nil {
+		enc.withDecisions(&b.sup)
+	}
 	b.cnt.init()
 	for i := range b.rows {
 		row := &b.rows[i]
@@ -596,6 +735,12 @@ func work(s *Screener, format OutputFormat, b *job) {
 		}
 		for j := range res.Hits {
 			if err := enc.hit(&res.Hits[j]); err != nil {
+				b.err = err
+				return
+			}
+		}
+		for j := range res.Suppressed {
+			if err := enc.suppressed(&res.Suppressed[j]); err != nil {
 				b.err = err
 				return
 			}

@@ -38,8 +38,12 @@ type Counts struct {
 	RowsOtherShards int64 `json:"rows_other_shards"`
 	// Hits counts the lines of the hits file; TotalHits counts every
 	// matching record, including those beyond the per-customer limit.
-	Hits             int64            `json:"hits"`
-	TotalHits        int64            `json:"total_hits"`
+	Hits      int64 `json:"hits"`
+	TotalHits int64 `json:"total_hits"`
+	// Suppressed counts the hits decisions suppressed (the lines of the
+	// suppressed file); they are not in Hits, TotalHits, RowsWithHits or
+	// HitsPerCustomer, which count what is left to review.
+	Suppressed       int64            `json:"suppressed,omitempty"`
 	HitsBySourceType map[string]int64 `json:"hits_by_source_type"`
 	HitsBySource     map[string]int64 `json:"hits_by_source"`
 	RejectsByField   map[string]int64 `json:"rejects_by_field"`
@@ -73,6 +77,7 @@ func (c *Counts) add(o *Counts) {
 	c.RowsOtherShards += o.RowsOtherShards
 	c.Hits += o.Hits
 	c.TotalHits += o.TotalHits
+	c.Suppressed += o.Suppressed
 	for k, v := range o.HitsBySourceType {
 		c.HitsBySourceType[k] += v
 	}
@@ -97,11 +102,13 @@ func (c *Counts) count(s *Screened) {
 		return
 	}
 	c.RowsScreened++
-	if s.Total > 0 {
+	total := s.Total - len(s.Suppressed)
+	if total > 0 {
 		c.RowsWithHits++
 	}
-	c.TotalHits += int64(s.Total)
-	c.HitsPerCustomer[bucketOf(s.Total)]++
+	c.TotalHits += int64(total)
+	c.Suppressed += int64(len(s.Suppressed))
+	c.HitsPerCustomer[bucketOf(total)]++
 	for i := range s.Hits {
 		c.Hits++
 		c.HitsBySourceType[s.Hits[i].SourceType]++
@@ -113,6 +120,9 @@ func (c *Counts) count(s *Screened) {
 type Summary struct {
 	Counts
 	Input, Output, Rejects, Report string
+	// SuppressedFile is the file of hits decisions suppressed; "" when
+	// the run applied no decisions.
+	SuppressedFile string
 	// Database says what was screened against: origin and version.
 	Database string
 	Fuzzy    int
@@ -194,6 +204,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
 	}
 	b.WriteString("\n")
+	if s.SuppressedFile != "" {
+		fmt.Fprintf(&b, "  suppressed     %s (decided false positive, record unchanged): %s\n", num(s.Suppressed), s.SuppressedFile)
+	}
 	fmt.Fprintf(&b, "  rejected       %s", num(s.RowsRejected))
 	if f := sortedCounts(s.RejectsByField); len(f) > 0 {
 		var parts []string
@@ -240,6 +253,9 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	}
 	row("Hits file", s.Output)
 	row("Rejects file", s.Rejects)
+	if s.SuppressedFile != "" {
+		row("Suppressed hits file", s.SuppressedFile)
+	}
 	b.WriteString("\n## Counts\n\n| | |\n|---|---:|\n")
 	if s.LinesRead > 0 {
 		row("Lines read", num(s.LinesRead)+" ("+s.lineParts()+")")
@@ -250,6 +266,9 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	row("Hits written", num(s.Hits))
 	if s.TotalHits != s.Hits {
 		row("Hits in total (beyond the per-customer limit too)", num(s.TotalHits))
+	}
+	if s.SuppressedFile != "" {
+		row("Hits suppressed by decisions", num(s.Suppressed))
 	}
 	row("Rows rejected", num(s.RowsRejected))
 	if s.Shard.N > 1 {

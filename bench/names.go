@@ -5,7 +5,7 @@ import "strings"
 // The name-part lists below feed the false-hit queries: plausible names of
 // people and companies that a screening customer would type, drawn from
 // the most common given names and surnames of each naming culture. They are
-// kept apart from bench/gen's pools on purpose, so that the false-hit
+// kept apart from internal/gen's pools on purpose, so that the false-hit
 // measure does not reuse the vocabulary the synthetic database is made of.
 
 // nameCulture is one naming tradition: its common given names, surnames
@@ -25,9 +25,12 @@ func words(s string) []string { return strings.Fields(s) }
 // surname.
 func givenSurname(given, surname func() string, coin func() bool) string {
 	g := given()
-	if coin() && coin() {
-		if m := given(); m != g {
-			g += " " + m
+	// Two tosses, in this order: a quarter of the names get a middle name.
+	if coin() {
+		if coin() {
+			if m := given(); m != g {
+				g += " " + m
+			}
 		}
 	}
 	return g + " " + surname()

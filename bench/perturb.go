@@ -83,7 +83,7 @@ func joinUnits(units [][]string) string {
 	return b.String()
 }
 
-// lengthCap mirrors SEMANTICS.md: the edits a token of n runes may absorb.
+// lengthCap mirrors docs/MATCHING.md "Name matching": the edits a token of n runes may absorb.
 func lengthCap(n int) int {
 	switch {
 	case n <= 2:
@@ -228,8 +228,8 @@ func reorder(r *rand.Rand, rec *record.Record) (string, bool) {
 }
 
 // accents are the accented spellings of plain letters that a name may be
-// written with; every one of them folds back to its letter (SEMANTICS.md
-// rule 1).
+// written with; every one of them folds back to its letter (docs/MATCHING.md
+// "Text normalisation").
 var accents = map[rune][]rune{
 	'a': []rune("áàâäãåą"), 'c': []rune("çčć"), 'e': []rune("éèêëěę"),
 	'i': []rune("íìîï"), 'l': []rune("ł"), 'n': []rune("ñńň"),

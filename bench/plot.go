@@ -95,6 +95,29 @@ func (c canvas) text(x, y int, s string, col color.RGBA) {
 
 func textWidth(s string) int { return len([]rune(s)) * charW }
 
+// axes draws the grid, the ticks and the axes of a recall (y, 0 to 1)
+// against false-hit share (x, 0 to xmax) plot in the frame left..right,
+// top..bottom, with px and py mapping values to pixels, and labels them.
+func (c canvas) axes(left, right, top, bottom int, xmax float64, px, py func(float64) float64, xLabel string) {
+	for i := 0; i <= 5; i++ {
+		y := py(float64(i) / 5)
+		c.line(float64(left), y, float64(right), y, 1, 0, lightGrey)
+		lab := fmt.Sprintf("%.1f", float64(i)/5)
+		c.text(left-10-textWidth(lab), int(y)-charH/2, lab, black)
+	}
+	for i := 0; i <= 5; i++ {
+		rate := xmax * float64(i) / 5
+		x := px(rate)
+		c.line(x, float64(top), x, float64(bottom), 1, 0, lightGrey)
+		lab := strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.2f", rate*100), "0"), ".0") + "%"
+		c.text(int(x)-textWidth(lab)/2, bottom+10, lab, black)
+	}
+	c.line(float64(left), float64(bottom), float64(right), float64(bottom), 2, 0, black)
+	c.line(float64(left), float64(top), float64(left), float64(bottom), 2, 0, black)
+	c.text((left+right-textWidth(xLabel))/2, bottom+40, xLabel, black)
+	c.text(left-60, top-30, "Recall", black)
+}
+
 // niceMax rounds a rate up to an axis end of 1, 2 or 5 times a power of
 // ten, at least 5 %.
 func niceMax(v float64) float64 {
@@ -123,6 +146,9 @@ func (rep *QualityReport) plotLevels() []LevelReport {
 
 // WritePlot draws recall against false-hit rate, one line per recall class
 // through the measured fuzzy levels, as a PNG.
+//
+// It stays long: axes, grid, lines and legend are drawn in one coordinate
+// system, set up at its top.
 func (rep *QualityReport) WritePlot(w io.Writer) error {
 	lv := rep.plotLevels()
 	c := canvas{image.NewRGBA(image.Rect(0, 0, plotW, plotH))}
@@ -140,25 +166,7 @@ func (rep *QualityReport) WritePlot(w io.Writer) error {
 	title := fmt.Sprintf("Recall vs false-hit rate, %d records, seed %d", rep.Records, rep.Seed)
 	c.text((plotW-textWidth(title))/2, 20, title, black)
 
-	// Grid and ticks.
-	for i := 0; i <= 5; i++ {
-		y := py(float64(i) / 5)
-		c.line(float64(left), y, float64(right), y, 1, 0, lightGrey)
-		lab := fmt.Sprintf("%.1f", float64(i)/5)
-		c.text(left-10-textWidth(lab), int(y)-charH/2, lab, black)
-	}
-	for i := 0; i <= 5; i++ {
-		rate := xmax * float64(i) / 5
-		x := px(rate)
-		c.line(x, float64(top), x, float64(bottom), 1, 0, lightGrey)
-		lab := strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.2f", rate*100), "0"), ".0") + "%"
-		c.text(int(x)-textWidth(lab)/2, bottom+10, lab, black)
-	}
-	c.line(float64(left), float64(bottom), float64(right), float64(bottom), 2, 0, black)
-	c.line(float64(left), float64(top), float64(left), float64(bottom), 2, 0, black)
-	xl := "False-hit rate (unlisted names with any hit)"
-	c.text((left+right-textWidth(xl))/2, bottom+40, xl, black)
-	c.text(left-60, top-30, "Recall", black)
+	c.axes(left, right, top, bottom, xmax, px, py, "False-hit rate (unlisted names with any hit)")
 
 	// One dashed vertical per fuzzy level: every class shares its x.
 	for _, l := range lv {
@@ -209,4 +217,104 @@ func (rep *QualityReport) WritePlot(w io.Writer) error {
 		ly += 2*charH + 16
 	}
 	return png.Encode(w, c.img)
+}
+
+// Curve is one line of a recall/false-hit chart: points from left to
+// right, each with an optional label (a threshold) drawn beside it.
+type Curve struct {
+	Name   string
+	Points []CurvePoint
+	// Dots draws the points without joining them (strict mode's fuzzy
+	// levels are separate settings, not a curve).
+	Dots bool
+}
+
+// CurvePoint is a point of a Curve: x a false-hit share, y a recall.
+type CurvePoint struct {
+	X, Y  float64
+	Label string
+}
+
+// writeCurves draws curves of recall (y, 0 to 1) against false-hit share
+// (x, from 0 to a round maximum) as a PNG, with a legend.
+func writeCurves(w io.Writer, title, xLabel string, curves []Curve) error {
+	c := canvas{image.NewRGBA(image.Rect(0, 0, plotW, plotH))}
+	c.rect(0, 0, plotW, plotH, white)
+	left, right, top, bottom := 90, plotW-250, 70, plotH-80
+	xmax := 0.0
+	for _, cv := range curves {
+		for _, p := range cv.Points {
+			xmax = math.Max(xmax, p.X)
+		}
+	}
+	xmax = niceMax(xmax)
+	px := func(x float64) float64 { return float64(left) + math.Min(x, xmax)/xmax*float64(right-left) }
+	py := func(y float64) float64 { return float64(bottom) - y*float64(bottom-top) }
+	c.text((plotW-textWidth(title))/2, 20, title, black)
+	c.axes(left, right, top, bottom, xmax, px, py, xLabel)
+	ly := top + 4
+	for k, cv := range curves {
+		col := palette[k%len(palette)]
+		for i := 1; i < len(cv.Points) && !cv.Dots; i++ {
+			a, b := cv.Points[i-1], cv.Points[i]
+			c.line(px(a.X), py(a.Y), px(b.X), py(b.Y), 3, 0, col)
+		}
+		for _, p := range cv.Points {
+			c.disc(px(p.X), py(p.Y), 5, col)
+			if p.Label != "" {
+				c.text(int(px(p.X))+8, int(py(p.Y))+4, p.Label, col)
+			}
+		}
+		c.rect(right+30, ly+2, right+52, ly+charH-2, col)
+		c.text(right+60, ly, cv.Name, black)
+		ly += charH + 16
+	}
+	return png.Encode(w, c.img)
+}
+
+// WriteSweepPlot draws scored mode's threshold sweep: leave-one-out recall
+// against the pooled false-hit rate, one curve per fuzzy level through the
+// thresholds from 0.5 up (fuzzy 2 labelled every 0.1 and at the report's
+// threshold), with strict mode's levels as points, as a PNG. It needs a
+// report measured with Sweep.
+func (rep *QualityReport) WriteSweepPlot(w io.Writer) error {
+	var curves []Curve
+	strict := Curve{Name: "strict F0-F2", Dots: true}
+	for _, l := range rep.Levels {
+		if l.Mode == ModeStrict {
+			if c := l.Class(ClassLeaveOneOut); c != nil && c.Recall != nil {
+				strict.Points = append(strict.Points, CurvePoint{X: l.FalseHitRate, Y: *c.Recall, Label: fmt.Sprintf("F%d", l.Fuzzy)})
+			}
+			continue
+		}
+		if len(l.Sweep) == 0 {
+			continue
+		}
+		// Thresholds from 0.5 up: below, more than a few percent of clean
+		// names hit, which no screening team accepts, and the curve's
+		// interesting end would be squeezed against the axis.
+		cv := Curve{Name: fmt.Sprintf("scored F%d", l.Fuzzy)}
+		for i := len(l.Sweep) - 1; i >= 0; i-- {
+			p := l.Sweep[i]
+			if p.MinScore < 0.5-1e-9 {
+				continue
+			}
+			lab := ""
+			atDefault := math.Abs(p.MinScore-l.MinScore) < 1e-9
+			decile := int(p.MinScore*100+0.5)%10 == 0 && math.Abs(p.MinScore-l.MinScore) > 0.03
+			if l.Fuzzy == 2 && (decile || atDefault) {
+				lab = fmt.Sprintf("%g", p.MinScore)
+			}
+			cv.Points = append(cv.Points, CurvePoint{X: p.FalseAll, Y: p.Recall[ClassLeaveOneOut], Label: lab})
+		}
+		curves = append(curves, cv)
+	}
+	if len(curves) == 0 {
+		return fmt.Errorf("no scored-mode sweep in the report: measure with --mode scored (or both) and --sweep")
+	}
+	if len(strict.Points) > 0 {
+		curves = append(curves, strict)
+	}
+	return writeCurves(w, fmt.Sprintf("Leave-one-out recall vs false hits, %d records", rep.Records),
+		"False-hit rate (clean names with any hit, pooled)", curves)
 }

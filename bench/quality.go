@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"cmp"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -33,13 +32,14 @@ const (
 	ClassMiddleName  = "middle_name"   // an individual's middle (or patronymic) name left out
 	ClassFalsePerson = "false_person"  // common personal names not in the data
 	ClassFalseEntity = "false_entity"  // plausible company names not in the data
+	ClassFalseClean  = "false_clean"   // clean names given by the caller (QualityConfig.CleanNames)
 )
 
 // recallClasses and falseClasses fix the order of the table rows.
 var (
 	recallClasses = []string{ClassLeaveOneOut, ClassTypo1, ClassTypo2, ClassReorder,
 		ClassDiacritics, ClassCyrillic, ClassLegalForm, ClassMiddleName}
-	falseClasses = []string{ClassFalsePerson, ClassFalseEntity}
+	falseClasses = []string{ClassFalsePerson, ClassFalseEntity, ClassFalseClean}
 )
 
 // Defaults for the number of false-hit queries of each class: enough for
@@ -54,19 +54,20 @@ const (
 	// ModeStrict is the /v1 check (engine.Index.Search): every query word
 	// must pair with a different word of one name string.
 	ModeStrict = "strict"
-	// ModeRanked is engine.Index.Ranked: name strings scored by
-	// IDF-weighted token similarity, kept from a minimum score on.
-	ModeRanked = "ranked"
-	// ModeBoth measures strict then ranked, on the same queries.
+	// ModeScored is engine's scored mode (Query.Match = engine.Scored):
+	// name strings scored by the evidence their words bring, kept from a
+	// minimum score on.
+	ModeScored = "scored"
+	// ModeBoth measures strict then scored, on the same queries.
 	ModeBoth = "both"
 )
 
 // QualityConfig says what to measure.
 type QualityConfig struct {
 	Records []*record.Record
-	// Mode is ModeStrict (the default when empty), ModeRanked or ModeBoth.
+	// Mode is ModeStrict (the default when empty), ModeScored or ModeBoth.
 	Mode string
-	// MinScore is the ranked mode's threshold; 0 means
+	// MinScore is the scored mode's threshold; 0 means
 	// engine.DefaultMinScore.
 	MinScore float64
 	// Fuzzy lists the fuzzy levels to measure; nil means 0, 1 and 2.
@@ -79,8 +80,36 @@ type QualityConfig struct {
 	MaxQueries int
 	// Workers is the number of searches run at once; 0 means GOMAXPROCS.
 	Workers int
+	// Sweep adds a threshold sweep to every scored level: the same queries
+	// run once more at SweepFloor, and recall and false-hit rates are read
+	// off the scores at every threshold of SweepThresholds.
+	Sweep bool
+	// CleanNames are names of people or companies known to be on no list
+	// (a bank's cleared customers, say): each is a false_clean query, and
+	// a hit is a false hit. Names that are word for word a name string of
+	// the data are dropped, as for the generated classes.
+	CleanNames []string
 	// Progress, when set, is told what is being done.
 	Progress func(string)
+}
+
+// SweepFloor is the threshold of the sweep runs: the least min score a
+// sweep reports on.
+const SweepFloor = 0.05
+
+// SweepThresholds are the min scores a sweep reports: every 0.05, and
+// every 0.02 where defaults are chosen.
+var SweepThresholds = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65,
+	0.7, 0.75, 0.8, 0.82, 0.84, 0.86, 0.88, 0.9, 0.95}
+
+// SweepPoint is what scored mode measures at one threshold: recall of
+// each recall class and false-hit rate of each false-hit class, and the
+// false-hit rate of them pooled.
+type SweepPoint struct {
+	MinScore     float64            `json:"min_score"`
+	Recall       map[string]float64 `json:"recall"`
+	FalseHitRate map[string]float64 `json:"false_hit_rate"`
+	FalseAll     float64            `json:"false_all"`
 }
 
 // GroupReport is one slice of a class: recall per entity type for the
@@ -117,7 +146,7 @@ type MissReport struct {
 	// record's other names. No name matcher finds these.
 	NoSharedWord int `json:"no_shared_word"`
 	// SomeWords: some words pair, some do not; the all-words rule of the
-	// /v1 semantics rejects them, a ranked partial match could not.
+	// /v1 semantics rejects them, a scored partial match need not.
 	SomeWords int `json:"some_words"`
 	// Split: every word pairs, but not all within one name string (or two
 	// words need the same partner).
@@ -128,9 +157,9 @@ type MissReport struct {
 
 // LevelReport is everything measured at one fuzzy level in one mode.
 type LevelReport struct {
-	// Mode is ModeStrict or ModeRanked.
+	// Mode is ModeStrict or ModeScored.
 	Mode string `json:"mode"`
-	// MinScore is the ranked mode's threshold (0 in strict mode).
+	// MinScore is the scored mode's threshold (0 in strict mode).
 	MinScore float64       `json:"min_score,omitempty"`
 	Fuzzy    int           `json:"fuzzy"`
 	Classes  []ClassReport `json:"classes"`
@@ -139,6 +168,8 @@ type LevelReport struct {
 	FalseHitRate  float64     `json:"false_hit_rate"`
 	MeanFalseHits float64     `json:"mean_false_hits"`
 	Misses        *MissReport `json:"leave_one_out_misses,omitempty"`
+	// Sweep is the threshold sweep of a scored level (QualityConfig.Sweep).
+	Sweep []SweepPoint `json:"sweep,omitempty"`
 }
 
 // QualityReport is what `amlscreen bench quality --json` prints.
@@ -175,9 +206,16 @@ type probe struct {
 type outcome struct {
 	rank  int // 1-based rank of rec among the hits; 0 when absent
 	total int
+	// score is the score of rec's hit, or for a false-hit query that of
+	// its best hit (scored mode; 0 when absent).
+	score float64
 }
 
 // Quality runs the quality benchmark over cfg.Records.
+//
+// It stays long: building the index, making each class's queries and
+// running them share the index, the random source and the report, in an
+// order the seed fixes; the measuring of one query is measure's.
 func Quality(cfg QualityConfig) (*QualityReport, error) {
 	say := func(format string, args ...any) {
 		if cfg.Progress != nil {
@@ -207,12 +245,12 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	switch cfg.Mode {
 	case "", ModeStrict:
 		modes = []string{ModeStrict}
-	case ModeRanked:
-		modes = []string{ModeRanked}
+	case ModeScored:
+		modes = []string{ModeScored}
 	case ModeBoth:
-		modes = []string{ModeStrict, ModeRanked}
+		modes = []string{ModeStrict, ModeScored}
 	default:
-		return nil, fmt.Errorf("mode %q is not %s, %s or %s", cfg.Mode, ModeStrict, ModeRanked, ModeBoth)
+		return nil, fmt.Errorf("mode %q is not %s, %s or %s", cfg.Mode, ModeStrict, ModeScored, ModeBoth)
 	}
 	minScore := cfg.MinScore
 	if minScore == 0 {
@@ -225,10 +263,15 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	for _, m := range modes {
 		for _, f := range levels {
 			r := run{mode: m, fuzzy: f}
-			if m == ModeRanked {
+			if m == ModeScored {
 				r.minScore = minScore
 			}
 			runs = append(runs, r)
+		}
+	}
+	if cfg.Sweep && slices.Contains(modes, ModeScored) {
+		for _, f := range levels {
+			runs = append(runs, run{mode: ModeScored, fuzzy: f, minScore: SweepFloor, sweep: true})
 		}
 	}
 
@@ -283,8 +326,16 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 		}
 	}
 	for li, r := range runs {
+		if r.sweep {
+			continue
+		}
 		lr := summarise(r.fuzzy, li, probes, results)
 		lr.Mode, lr.MinScore = r.mode, r.minScore
+		for si, sr := range runs {
+			if sr.sweep && sr.fuzzy == r.fuzzy && r.mode == ModeScored {
+				lr.Sweep = sweep(si, probes, results)
+			}
+		}
 		rep.Levels = append(rep.Levels, lr)
 	}
 	return rep, nil
@@ -439,7 +490,20 @@ func falseProbes(cfg QualityConfig, ix *engine.Index) ([]probe, error) {
 			i++
 		}
 	}
-	return out, nil
+	var clean []probe
+	for _, q := range cfg.CleanNames {
+		if !searchable(q) {
+			continue
+		}
+		bad, err := listed(q)
+		if err != nil {
+			return nil, err
+		}
+		if !bad {
+			clean = append(clean, probe{class: ClassFalseClean, group: "given", query: q, omit: -1})
+		}
+	}
+	return append(out, sample(clean, cfg.MaxQueries, cfg.Seed, ClassFalseClean)...), nil
 }
 
 // wordKey identifies a query by its words in any order.
@@ -453,7 +517,8 @@ func wordKey(q string) string {
 type run struct {
 	mode     string
 	fuzzy    int
-	minScore float64 // ranked mode only
+	minScore float64 // scored mode only
+	sweep    bool    // a sweep run: only its scores are read
 }
 
 // runProbes answers every probe in every run. Each worker owns an index:
@@ -502,8 +567,8 @@ func runProbe(ix *engine.Index, p *probe, runs []run) ([]outcome, error) {
 	for li, r := range runs {
 		var res *engine.Result
 		var err error
-		if r.mode == ModeRanked {
-			res, err = ix.Ranked(engine.RankedQuery{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy, MinScore: r.minScore})
+		if r.mode == ModeScored {
+			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy, Match: engine.Scored, MinScore: r.minScore})
 		} else {
 			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy})
 		}
@@ -515,9 +580,12 @@ func runProbe(ix *engine.Index, p *probe, runs []run) ([]outcome, error) {
 			for k, h := range res.Hits {
 				if h.Record.ID == p.rec.ID {
 					out[li].rank = k + 1
+					out[li].score = h.Score
 					break
 				}
 			}
+		} else if len(res.Hits) > 0 {
+			out[li].score = res.Hits[0].Score
 		}
 	}
 	return out, nil
@@ -570,6 +638,9 @@ func summarise(f, li int, probes []probe, results [][]outcome) LevelReport {
 	var falseN, falseWith, falseHits int
 	for _, class := range append(slices.Clone(recallClasses), falseClasses...) {
 		a := accs[class]
+		if a == nil && class == ClassFalseClean {
+			continue // measured only when clean names are given
+		}
 		if a == nil {
 			a = &acc{}
 		}
@@ -603,6 +674,43 @@ func summarise(f, li int, probes []probe, results [][]outcome) LevelReport {
 		lr.Misses = &misses
 	}
 	return lr
+}
+
+// sweep reads recall and false-hit rates at every threshold off the
+// scores of sweep run li. A recall probe counts at threshold t when its
+// record scored t or more; its rank cannot change with t, since the hits
+// above it scored more.
+func sweep(li int, probes []probe, results [][]outcome) []SweepPoint {
+	var out []SweepPoint
+	for _, t := range SweepThresholds {
+		pt := SweepPoint{MinScore: t, Recall: map[string]float64{}, FalseHitRate: map[string]float64{}}
+		n := map[string]int{}
+		hit := map[string]int{}
+		falseN, falseHit := 0, 0
+		for i := range probes {
+			p, o := &probes[i], results[i][li]
+			n[p.class]++
+			if o.rank > 0 && o.score >= t || p.rec == nil && o.total > 0 && o.score >= t {
+				hit[p.class]++
+			}
+			if p.rec == nil {
+				falseN++
+				if o.total > 0 && o.score >= t {
+					falseHit++
+				}
+			}
+		}
+		for class, k := range n {
+			if slices.Contains(falseClasses, class) {
+				pt.FalseHitRate[class] = ratio(hit[class], k)
+			} else {
+				pt.Recall[class] = ratio(hit[class], k)
+			}
+		}
+		pt.FalseAll = ratio(falseHit, falseN)
+		out = append(out, pt)
+	}
+	return out
 }
 
 // nameTokens returns the token lists of the record's name strings, as the
@@ -655,7 +763,7 @@ func sameWordSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-// pairs applies the token rule of SEMANTICS.md at fuzzy level f.
+// pairs applies the token rule of docs/MATCHING.md "Name matching" at fuzzy level f.
 func pairs(f int, q, t string) bool {
 	if q == t {
 		return true
@@ -771,14 +879,22 @@ func (rep *QualityReport) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, l := range rep.Levels {
+		if len(l.Sweep) > 0 {
+			fmt.Fprintf(w, "\n%s at fuzzy %d, threshold sweep:\n", l.Mode, l.Fuzzy)
+			if err := writeSweep(w, l.Sweep); err != nil {
+				return err
+			}
+		}
+	}
 	if rep.Duplicates > 0 {
 		fmt.Fprintf(w, "\nleave_one_out: %d of the left-out aliases have exactly the words of another name of their record\n", rep.Duplicates)
 	}
 	for _, l := range rep.Levels {
 		if m := l.Misses; m != nil {
 			c := l.Class(ClassLeaveOneOut)
-			if l.Mode == ModeRanked {
-				// The classes are those of the strict rule: a ranked miss
+			if l.Mode == ModeScored {
+				// The classes are those of the strict rule: a scored miss
 				// whose every word pairs within one name scored too low.
 				fmt.Fprintf(w, "leave_one_out misses, %s, at fuzzy %d: %d; no word shared with the record's other names %d, some words %d, every word but not in one name %d, every word in one name but below the score or hit limit %d\n",
 					l.modeLabel(), l.Fuzzy, c.Queries-c.Found, m.NoSharedWord, m.SomeWords, m.Split, m.BeyondLimit)
@@ -791,11 +907,44 @@ func (rep *QualityReport) WriteTable(w io.Writer) error {
 	return nil
 }
 
-// modeLabel names the level's mode in the table: "ranked" carries its
+// writeSweep prints a sweep: one row per threshold, recall of each recall
+// class measured, then false-hit rates.
+func writeSweep(w io.Writer, pts []SweepPoint) error {
+	var rc, fc []string
+	for _, c := range recallClasses {
+		if _, ok := pts[0].Recall[c]; ok {
+			rc = append(rc, c)
+		}
+	}
+	for _, c := range falseClasses {
+		if _, ok := pts[0].FalseHitRate[c]; ok {
+			fc = append(fc, c)
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "min score\t")
+	for _, c := range append(append(slices.Clone(rc), fc...), "false_all") {
+		fmt.Fprintf(tw, "%s\t", c)
+	}
+	fmt.Fprintln(tw)
+	for _, p := range pts {
+		fmt.Fprintf(tw, "%.2f\t", p.MinScore)
+		for _, c := range rc {
+			fmt.Fprintf(tw, "%.3f\t", p.Recall[c])
+		}
+		for _, c := range fc {
+			fmt.Fprintf(tw, "%.4f\t", p.FalseHitRate[c])
+		}
+		fmt.Fprintf(tw, "%.4f\t\n", p.FalseAll)
+	}
+	return tw.Flush()
+}
+
+// modeLabel names the level's mode in the table: "scored" carries its
 // threshold, since the figures mean nothing without it.
 func (l *LevelReport) modeLabel() string {
-	if l.Mode == ModeRanked {
-		return fmt.Sprintf("ranked>=%g", l.MinScore)
+	if l.Mode == ModeScored {
+		return fmt.Sprintf("scored>=%g", l.MinScore)
 	}
 	return ModeStrict
 }
@@ -808,14 +957,4 @@ func falseQueries(l LevelReport) int {
 		}
 	}
 	return n
-}
-
-// sortedGroups returns the group names of c in a stable order.
-func sortedGroups(c *ClassReport) []string {
-	keys := make([]string, 0, len(c.Groups))
-	for k := range c.Groups {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(a, b) })
-	return keys
 }

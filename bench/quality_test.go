@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -373,7 +374,7 @@ func TestQualityRealOFAC(t *testing.T) {
 }
 
 // TestQualityModes: both modes run on the same queries, strict first, and
-// the ranked mode finds at least what strict does of leave-one-out on the
+// the scored mode finds at least what strict does of leave-one-out on the
 // fixture, whose strict misses include aliases with a word more.
 func TestQualityModes(t *testing.T) {
 	smallNameLists(t)
@@ -386,7 +387,7 @@ func TestQualityModes(t *testing.T) {
 	for _, l := range rep.Levels {
 		modes = append(modes, fmt.Sprintf("%s/%d/%g", l.Mode, l.Fuzzy, l.MinScore))
 	}
-	if want := []string{"strict/0/0", "strict/2/0", "ranked/0/0.5", "ranked/2/0.5"}; !reflect.DeepEqual(modes, want) {
+	if want := []string{"strict/0/0", "strict/2/0", "scored/0/0.5", "scored/2/0.5"}; !reflect.DeepEqual(modes, want) {
 		t.Fatalf("levels %v, want %v", modes, want)
 	}
 	for i := 0; i < 2; i++ {
@@ -394,18 +395,18 @@ func TestQualityModes(t *testing.T) {
 		for _, c := range s.Classes {
 			rc := r.Class(c.Class)
 			if rc.Queries != c.Queries {
-				t.Errorf("fuzzy %d %s: %d strict queries, %d ranked", s.Fuzzy, c.Class, c.Queries, rc.Queries)
+				t.Errorf("fuzzy %d %s: %d strict queries, %d scored", s.Fuzzy, c.Class, c.Queries, rc.Queries)
 			}
 		}
 		if sl, rl := s.Class(ClassLeaveOneOut), r.Class(ClassLeaveOneOut); rl.Found < sl.Found {
-			t.Errorf("fuzzy %d: ranked found %d leave-one-out records, strict %d", s.Fuzzy, rl.Found, sl.Found)
+			t.Errorf("fuzzy %d: scored found %d leave-one-out records, strict %d", s.Fuzzy, rl.Found, sl.Found)
 		}
 	}
 	var buf bytes.Buffer
 	if err := rep.WriteTable(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"ranked>=0.5", "strict", "leave_one_out misses, ranked>=0.5, at fuzzy 2"} {
+	for _, s := range []string{"scored>=0.5", "strict", "leave_one_out misses, scored>=0.5, at fuzzy 2"} {
 		if !strings.Contains(buf.String(), s) {
 			t.Errorf("table lacks %q:\n%s", s, buf.String())
 		}
@@ -415,10 +416,66 @@ func TestQualityModes(t *testing.T) {
 	}
 	for _, cfg := range []QualityConfig{
 		{Records: recs, Mode: "fuzzy"},
-		{Records: recs, Mode: ModeRanked, MinScore: 2},
+		{Records: recs, Mode: ModeScored, MinScore: 2},
 	} {
 		if _, err := Quality(cfg); err == nil {
 			t.Errorf("Quality(mode %q, min score %v) gave no error", cfg.Mode, cfg.MinScore)
 		}
+	}
+}
+
+// TestQualitySweepAndCleanNames: --sweep reads recall and false hits at
+// every threshold off one run per level, agreeing with the level's own
+// figures at its threshold; clean names make a false_clean class, listed
+// names among them dropped; the sweep plot is a PNG.
+func TestQualitySweepAndCleanNames(t *testing.T) {
+	smallNameLists(t)
+	recs := loadFixture(t)
+	clean := []string{"Zebulon Quillfeather", "Octavia Brackenridge", "LLC", recs[0].Name}
+	rep, err := Quality(QualityConfig{Records: recs, Seed: 1, Fuzzy: []int{2}, Mode: ModeScored, MinScore: 0.5, Sweep: true, CleanNames: clean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := rep.Levels[0]
+	if len(l.Sweep) != len(SweepThresholds) {
+		t.Fatalf("%d sweep points", len(l.Sweep))
+	}
+	c := l.Class(ClassFalseClean)
+	if c == nil || c.Queries != 2 {
+		t.Fatalf("false_clean %+v; want the two names nobody bears", c)
+	}
+	for _, p := range l.Sweep {
+		if p.MinScore != 0.5 {
+			continue
+		}
+		for _, cr := range l.Classes {
+			if cr.Recall != nil && cr.Queries > 0 && math.Abs(p.Recall[cr.Class]-*cr.Recall) > 1e-9 {
+				t.Errorf("%s: sweep recall %v at 0.5, level %v", cr.Class, p.Recall[cr.Class], *cr.Recall)
+			}
+		}
+		if math.Abs(p.FalseAll-l.FalseHitRate) > 1e-9 {
+			t.Errorf("sweep false hits %v at 0.5, level %v", p.FalseAll, l.FalseHitRate)
+		}
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "threshold sweep") || !strings.Contains(buf.String(), "false_clean") {
+		t.Errorf("table lacks the sweep or false_clean:\n%s", buf.String())
+	}
+	buf.Reset()
+	if err := rep.WriteSweepPlot(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(&buf); err != nil {
+		t.Errorf("sweep plot: %v", err)
+	}
+	strict, err := Quality(QualityConfig{Records: recs, Seed: 1, Fuzzy: []int{2}, MaxQueries: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := strict.WriteSweepPlot(&buf); err == nil {
+		t.Error("a sweep plot without a sweep gave no error")
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/amlscreen/amlscreen/bench/gen"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -25,15 +25,25 @@ type SpeedConfig struct {
 	Brute int
 	// Data, when set, is measured instead of generated records.
 	Data []*record.Record
+	// Match is the match mode the queries run in (engine.Strict, the
+	// default, or engine.Scored), MinScore scored mode's threshold (0 for
+	// its default).
+	Match    engine.MatchMode
+	MinScore float64
 	// Progress, when set, is told what is being done.
 	Progress func(string)
 }
 
 // ModeReport is the latency of one fuzzy level.
 type ModeReport struct {
-	Queries          int     `json:"queries"`
-	P50Micros        float64 `json:"p50_us"`
-	P99Micros        float64 `json:"p99_us"`
+	Queries   int     `json:"queries"`
+	P50Micros float64 `json:"p50_us"`
+	P99Micros float64 `json:"p99_us"`
+	// CPUP50Micros and CPUP99Micros are the same percentiles of the CPU
+	// time each query took (Linux only; 0 elsewhere): what a query costs
+	// whatever else loads the machine.
+	CPUP50Micros     float64 `json:"cpu_p50_us,omitempty"`
+	CPUP99Micros     float64 `json:"cpu_p99_us,omitempty"`
 	QPS              float64 `json:"qps"`
 	MeanHits         float64 `json:"mean_hits"`
 	BruteQueries     int     `json:"bruteforce_queries"`
@@ -46,18 +56,24 @@ type ModeReport struct {
 type SpeedReport struct {
 	Records      int     `json:"records"`
 	Seed         int64   `json:"seed"`
+	Match        string  `json:"match"`
 	BuildSeconds float64 `json:"build_seconds"`
 	// HeapBytesPerRecord is records plus index for generated data; with
 	// Data the records were loaded before the measurement began, so it is
 	// 0 and only IndexBytesPerRecord is known.
-	HeapBytesPerRecord  float64    `json:"heap_bytes_per_record"`
-	IndexBytesPerRecord float64    `json:"index_bytes_per_record"`
-	Tokens              int        `json:"tokens"`
-	NameStrings         int        `json:"name_strings"`
-	Exact               ModeReport `json:"exact"`
-	Fuzzy1              ModeReport `json:"fuzzy1"`
-	Fuzzy2              ModeReport `json:"fuzzy2"`
-	GOMAXPROCS          int        `json:"gomaxprocs"`
+	HeapBytesPerRecord  float64 `json:"heap_bytes_per_record"`
+	IndexBytesPerRecord float64 `json:"index_bytes_per_record"`
+	Tokens              int     `json:"tokens"`
+	NameStrings         int     `json:"name_strings"`
+	// ScoredPrepareSeconds is the time scored mode's word statistics and
+	// key maps took to build (scored mode only).
+	ScoredPrepareSeconds float64 `json:"scored_prepare_seconds,omitempty"`
+	// ScoredBytesPerRecord is the heap that build added, per record.
+	ScoredBytesPerRecord float64    `json:"scored_bytes_per_record,omitempty"`
+	Exact                ModeReport `json:"exact"`
+	Fuzzy1               ModeReport `json:"fuzzy1"`
+	Fuzzy2               ModeReport `json:"fuzzy2"`
+	GOMAXPROCS           int        `json:"gomaxprocs"`
 }
 
 func heapNow() uint64 {
@@ -92,6 +108,7 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 	rep := &SpeedReport{
 		Records:             len(recs),
 		Seed:                cfg.Seed,
+		Match:               cfg.Match.String(),
 		BuildSeconds:        build.Seconds(),
 		HeapBytesPerRecord:  float64(withIndex-base) / float64(max(1, len(recs))),
 		IndexBytesPerRecord: float64(withIndex-withRecords) / float64(max(1, len(recs))),
@@ -99,11 +116,24 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 		NameStrings:         st.NameStrings,
 		GOMAXPROCS:          runtime.GOMAXPROCS(0),
 	}
+	if cfg.Match == engine.Scored {
+		// What scored mode adds to the index is built on its first query;
+		// a server builds it at start (Index.PrepareScored).
+		start := time.Now()
+		ix.PrepareScored()
+		rep.ScoredPrepareSeconds = time.Since(start).Seconds()
+		rep.ScoredBytesPerRecord = float64(int64(heapNow())-int64(withIndex)) / float64(max(1, len(recs)))
+	}
 	queries := gen.Queries(recs, cfg.Queries, cfg.Seed+1)
 	brute := engine.NewBrute(recs)
 	for fuzzy, m := range []*ModeReport{&rep.Exact, &rep.Fuzzy1, &rep.Fuzzy2} {
 		say("fuzzy %d: %d queries through the index, %d through brute force", fuzzy, len(queries), cfg.Brute)
-		if err := measureMode(m, ix, brute, queries, fuzzy, cfg.Brute); err != nil {
+		toQuery := func(q gen.Query) engine.Query {
+			eq := toQuery(q, fuzzy)
+			eq.Match, eq.MinScore = cfg.Match, cfg.MinScore
+			return eq
+		}
+		if err := measureMode(m, ix, brute, queries, toQuery, cfg.Brute); err != nil {
 			return nil, err
 		}
 	}
@@ -127,15 +157,22 @@ func toQuery(q gen.Query, fuzzy int) engine.Query {
 	return engine.Query{Names: q.Names, Fuzzy: fuzzy, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship}
 }
 
-func measureMode(m *ModeReport, ix *engine.Index, brute *engine.Brute, queries []gen.Query, fuzzy, nBrute int) error {
+func measureMode(m *ModeReport, ix *engine.Index, brute *engine.Brute, queries []gen.Query, toQuery func(gen.Query) engine.Query, nBrute int) error {
 	lat := make([]time.Duration, 0, len(queries))
+	cpu := make([]time.Duration, 0, len(queries))
 	hits := 0
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	start := time.Now()
 	for _, gq := range queries {
 		t := time.Now()
-		res, err := ix.Search(toQuery(gq, fuzzy))
+		c0, cpuOK := threadCPU()
+		res, err := ix.Search(toQuery(gq))
 		if err != nil {
 			return fmt.Errorf("query %q: %w", gq.Names, err)
+		}
+		if c1, ok := threadCPU(); cpuOK && ok {
+			cpu = append(cpu, c1-c0)
 		}
 		lat = append(lat, time.Since(t))
 		hits += res.Total
@@ -144,6 +181,8 @@ func measureMode(m *ModeReport, ix *engine.Index, brute *engine.Brute, queries [
 	m.Queries = len(queries)
 	m.P50Micros = micros(percentile(lat, 0.50))
 	m.P99Micros = micros(percentile(lat, 0.99))
+	m.CPUP50Micros = micros(percentile(cpu, 0.50))
+	m.CPUP99Micros = micros(percentile(cpu, 0.99))
 	m.QPS = float64(len(queries)) / total.Seconds()
 	m.MeanHits = float64(hits) / float64(max(1, len(queries)))
 
@@ -155,7 +194,7 @@ func measureMode(m *ModeReport, ix *engine.Index, brute *engine.Brute, queries [
 	step := len(queries) / n
 	var bl, il []time.Duration
 	for i := 0; i < n; i++ {
-		q := toQuery(queries[i*step], fuzzy)
+		q := toQuery(queries[i*step])
 		t := time.Now()
 		if _, err := brute.Search(q); err != nil {
 			return err

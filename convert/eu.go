@@ -190,6 +190,8 @@ func EU(r io.Reader, emit func(*record.Record) error) error {
 	}
 }
 
+// euRecord turns one sanctionEntity into a record, one group of elements
+// at a time.
 func euRecord(e *euEntity) (*record.Record, error) {
 	id := strings.TrimSpace(e.LogicalID)
 	if id == "" {
@@ -205,6 +207,22 @@ func euRecord(e *euEntity) (*record.Record, error) {
 		r.EntityType = record.EntityUnknown
 	}
 	individual := r.EntityType == record.EntityIndividual
+	if err := euNames(r, e, id, individual); err != nil {
+		return nil, err
+	}
+	euBirths(r, e)
+	euIdentifications(r, e, individual)
+	euAddresses(r, e)
+	euRegulations(r, e)
+	if individual && r.Gender == "" {
+		r.Gender = record.GenderUnknown
+	}
+	return r, nil
+}
+
+// euNames files the nameAlias elements: the name, aliases, weak aliases
+// as name remarks, gender, titles and functions.
+func euNames(r *record.Record, e *euEntity, id string, individual bool) error {
 	// The name: the first strong alias in English or of no language.
 	main := -1
 	for i, n := range e.Names {
@@ -220,7 +238,7 @@ func euRecord(e *euEntity) (*record.Record, error) {
 		}
 	}
 	if main < 0 {
-		return nil, fmt.Errorf("entry %s has no name", id)
+		return fmt.Errorf("entry %s has no name", id)
 	}
 	m := e.Names[main]
 	r.Name = clean(m.Whole)
@@ -262,6 +280,11 @@ func euRecord(e *euEntity) (*record.Record, error) {
 			}
 		}
 	}
+	return nil
+}
+
+// euBirths files citizenships and birthdate elements.
+func euBirths(r *record.Record, e *euEntity) {
 	for _, c := range e.Citizenships {
 		if code, ok := c.code(); ok {
 			r.Citizenship = appendUnique(r.Citizenship, code)
@@ -276,6 +299,11 @@ func euRecord(e *euEntity) (*record.Record, error) {
 			r.DateOfBirthRemarks = appendUnique(r.DateOfBirthRemarks, clean(rm))
 		}
 	}
+}
+
+// euIdentifications files identification documents as other information,
+// and registration numbers of entities as company numbers.
+func euIdentifications(r *record.Record, e *euEntity, individual bool) {
 	for _, doc := range e.Identifications {
 		number := clean(doc.Number)
 		if number == "" {
@@ -311,6 +339,11 @@ func euRecord(e *euEntity) (*record.Record, error) {
 			r.CompanyNumber = appendUnique(r.CompanyNumber, number)
 		}
 	}
+}
+
+// euAddresses files addresses, an entity's countries as its jurisdiction,
+// and contacts as links or other information.
+func euAddresses(r *record.Record, e *euEntity) {
 	for _, a := range e.Addresses {
 		street := clean(a.Street)
 		if p := clean(a.POBox); p != "" {
@@ -340,6 +373,12 @@ func euRecord(e *euEntity) (*record.Record, error) {
 			r.AddressRemarks = appendUnique(r.AddressRemarks, clean(rm))
 		}
 	}
+}
+
+// euRegulations files the designation: the list date (the earliest of the
+// designation and the regulations in force), programmes, regulations,
+// reference numbers and remarks.
+func euRegulations(r *record.Record, e *euEntity) {
 	var listed time.Time
 	consider := func(s string) {
 		if t, err := time.Parse("2006-01-02", strings.TrimSpace(s)); err == nil && (listed.IsZero() || t.Before(listed)) {
@@ -372,10 +411,6 @@ func euRecord(e *euEntity) (*record.Record, error) {
 	for _, rm := range e.RemarkElements {
 		r.OtherInformation = appendUnique(r.OtherInformation, clean(rm))
 	}
-	if individual && r.Gender == "" {
-		r.Gender = record.GenderUnknown
-	}
-	return r, nil
 }
 
 // euWeak reports whether a strong attribute marks a weak alias.

@@ -183,6 +183,10 @@ func OFACEnhanced(r io.Reader, l OFACList, emit func(*record.Record) error) erro
 	}
 }
 
+// ofacXMLRecord turns one entity of the enhanced XML into a record.
+// It is long on purpose: it maps the format's fields in the format's own
+// order, a short block each, so that it can be checked against the
+// format's documentation from top to bottom.
 func ofacXMLRecord(e *ofacXMLEntity, l OFACList, iso map[string]string) (*record.Record, error) {
 	id := strings.TrimSpace(e.ID)
 	if _, ok := atoiLen(id, 1, 12); !ok {

@@ -228,6 +228,9 @@ var senzingTypes = map[string]string{
 	"VEHICLE":      record.EntityObject,
 }
 
+// senzingRecord turns one Senzing entity into a record; names and
+// positions are the names of every record of the file and the ids of its
+// position records, for relationships.
 func senzingRecord(e *senzingEntity, o SenzingOptions, names map[string]string, positions map[string]bool) (*record.Record, error) {
 	raw := strings.TrimSpace(e.RecordID)
 	if raw == "" {
@@ -273,6 +276,30 @@ func senzingRecord(e *senzingEntity, o SenzingOptions, names map[string]string, 
 			topics = appendUnique(topics, t)
 		}
 	}
+	individual := r.EntityType == record.EntityIndividual
+	senzingDates(r, e)
+	senzingCountries(r, e, individual)
+	senzingContacts(r, e)
+	senzingRelationships(r, e, names, positions)
+	if len(topics) > 0 {
+		r.OtherInformation = appendUnique(r.OtherInformation, "Topics: "+strings.Join(topics, ", "))
+	}
+	r.SourceType = o.SourceType
+	if r.SourceType == "" {
+		r.SourceType = senzingSourceType(topics)
+	}
+	if r.SourceType == record.SourcePEP {
+		r.PEPType = senzingPEPType(r, topics)
+	}
+	if individual && r.Gender == "" {
+		r.Gender = record.GenderUnknown
+	}
+	return r, nil
+}
+
+// senzingDates files DATE_OF_BIRTH as dates of birth and other dates as
+// other information.
+func senzingDates(r *record.Record, e *senzingEntity) {
 	for _, d := range e.Dates {
 		for _, k := range sortedKeys(d) {
 			v := d[k]
@@ -286,7 +313,13 @@ func senzingRecord(e *senzingEntity, o SenzingOptions, names map[string]string, 
 			r.OtherInformation = appendUnique(r.OtherInformation, senzingLabel(k)+" "+v)
 		}
 	}
-	individual := r.EntityType == record.EntityIndividual
+}
+
+// senzingCountries files nationalities and countries of registration or
+// association as citizenship (individuals, and records of unknown type
+// for nationality) or jurisdiction, and other countries as other
+// information.
+func senzingCountries(r *record.Record, e *senzingEntity, individual bool) {
 	for _, c := range e.Countries {
 		for _, k := range sortedKeys(c) {
 			v := c[k]
@@ -309,6 +342,11 @@ func senzingRecord(e *senzingEntity, o SenzingOptions, names map[string]string, 
 			}
 		}
 	}
+}
+
+// senzingContacts files places of birth, addresses, contacts (web and
+// e-mail as links), identifiers and source links.
+func senzingContacts(r *record.Record, e *senzingEntity) {
 	for _, a := range e.Addresses {
 		if v := a["PLACE_OF_BIRTH"]; v != "" {
 			r.PlaceOfBirth = appendUnique(r.PlaceOfBirth, v)
@@ -338,6 +376,12 @@ func senzingRecord(e *senzingEntity, o SenzingOptions, names map[string]string, 
 		r.Links = appendUnique(r.Links, l["SOURCE_URL"])
 	}
 	r.Links = appendUnique(r.Links, e.URL)
+}
+
+// senzingRelationships files relationships: an occupied position (a
+// position record of the file) as a position, others as other information
+// naming the related record.
+func senzingRelationships(r *record.Record, e *senzingEntity, names map[string]string, positions map[string]bool) {
 	for _, rel := range e.Relationships {
 		k := rel["REL_POINTER_KEY"]
 		if k == "" {
@@ -353,20 +397,6 @@ func senzingRecord(e *senzingEntity, o SenzingOptions, names map[string]string, 
 		}
 		r.OtherInformation = appendUnique(r.OtherInformation, joinNonEmpty(": ", rel["REL_POINTER_ROLE"], name))
 	}
-	if len(topics) > 0 {
-		r.OtherInformation = appendUnique(r.OtherInformation, "Topics: "+strings.Join(topics, ", "))
-	}
-	r.SourceType = o.SourceType
-	if r.SourceType == "" {
-		r.SourceType = senzingSourceType(topics)
-	}
-	if r.SourceType == record.SourcePEP {
-		r.PEPType = senzingPEPType(r, topics)
-	}
-	if individual && r.Gender == "" {
-		r.Gender = record.GenderUnknown
-	}
-	return r, nil
 }
 
 // senzingSourceID turns a DATA_SOURCE into a source id: lower case, every

@@ -146,6 +146,8 @@ func UK(r io.Reader, emit func(*record.Record) error) error {
 	}
 }
 
+// ukRecord turns one designation into a record, one group of elements at
+// a time.
 func ukRecord(n *xmlNode) (*record.Record, error) {
 	id := n.first("UniqueID")
 	if id == "" {
@@ -163,6 +165,22 @@ func ukRecord(n *xmlNode) (*record.Record, error) {
 		r.EntityType = record.EntityUnknown
 	}
 	individual := r.EntityType == record.EntityIndividual
+	if err := ukNames(r, n, id, individual); err != nil {
+		return nil, err
+	}
+	ukPerson(r, n)
+	ukAddresses(r, n)
+	ukDocuments(r, n, individual)
+	ukSanctions(r, n)
+	if individual && r.Gender == "" {
+		r.Gender = record.GenderUnknown
+	}
+	return r, nil
+}
+
+// ukNames files the Name elements (the primary name, aliases, weak ones
+// as name remarks) and the names in non-Latin script.
+func ukNames(r *record.Record, n *xmlNode, id string, individual bool) error {
 	type ukName struct {
 		full, given, last string
 		primary, weak     bool
@@ -201,7 +219,7 @@ func ukRecord(n *xmlNode) (*record.Record, error) {
 		main = 0
 	}
 	if main < 0 {
-		return nil, fmt.Errorf("designation %s has no name", id)
+		return fmt.Errorf("designation %s has no name", id)
 	}
 	r.Name = names[main].full
 	if individual && names[main].last != "" && names[main].given != "" {
@@ -221,6 +239,12 @@ func ukRecord(n *xmlNode) (*record.Record, error) {
 			r.AliasNames = appendUnique(r.AliasNames, v)
 		}
 	}
+	return nil
+}
+
+// ukPerson files titles, dates and places of birth, nationalities,
+// positions and gender.
+func ukPerson(r *record.Record, n *xmlNode) {
 	for _, v := range n.texts("Title") {
 		r.Titles = appendUnique(r.Titles, v)
 	}
@@ -247,6 +271,11 @@ func ukRecord(n *xmlNode) (*record.Record, error) {
 			r.Gender = record.GenderFemale
 		}
 	}
+}
+
+// ukAddresses files addresses, an entity's countries as its jurisdiction,
+// and e-mail addresses and websites as links.
+func ukAddresses(r *record.Record, n *xmlNode) {
 	for _, a := range n.all("Address") {
 		var parts []string
 		for _, k := range []string{"AddressLine1", "AddressLine2", "AddressLine3", "AddressLine4", "AddressLine5", "AddressLine6", "AddressPostalCode", "AddressCountry"} {
@@ -266,6 +295,11 @@ func ukRecord(n *xmlNode) (*record.Record, error) {
 			}
 		}
 	}
+}
+
+// ukDocuments files passports, national identifiers, registration numbers
+// (an entity's as company numbers) and the other labelled elements.
+func ukDocuments(r *record.Record, n *xmlNode, individual bool) {
 	for _, p := range n.all("Passport") {
 		r.OtherInformation = appendUnique(r.OtherInformation, joinNonEmpty(" ", "Passport", p.first("PassportNumber"), p.first("PassportAdditionalInformation")))
 	}
@@ -290,6 +324,11 @@ func ukRecord(n *xmlNode) (*record.Record, error) {
 			r.OtherInformation = appendUnique(r.OtherInformation, joinNonEmpty(" ", f.label, v))
 		}
 	}
+}
+
+// ukSanctions files the regime, sanctions, references, the statement of
+// reasons and the designation date.
+func ukSanctions(r *record.Record, n *xmlNode) {
 	if v := n.first("RegimeName"); v != "" {
 		r.SanctionDetails = appendUnique(r.SanctionDetails, "UK regime "+v)
 	}
@@ -309,10 +348,6 @@ func ukRecord(n *xmlNode) (*record.Record, error) {
 	if t, err := time.Parse("02/01/2006", n.first("DateDesignated")); err == nil {
 		r.ListDate = t.UnixMilli()
 	}
-	if individual && r.Gender == "" {
-		r.Gender = record.GenderUnknown
-	}
-	return r, nil
 }
 
 // addUKDate files a UK date of birth: dd/mm/yyyy, where the list writes

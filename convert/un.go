@@ -140,6 +140,10 @@ func UN(r io.Reader, emit func(*record.Record) error) error {
 	}
 }
 
+// unRecord turns one INDIVIDUAL or ENTITY element into a record.
+// It is long on purpose: it maps the format's fields in the format's own
+// order, a short block each, so that it can be checked against the
+// format's documentation from top to bottom.
 func unRecord(e *unEntry, typ string) (*record.Record, error) {
 	id := strings.TrimSpace(e.DataID)
 	if id == "" {

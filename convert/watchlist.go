@@ -131,6 +131,11 @@ func withID(m batch.Mapping) batch.Mapping {
 	return out
 }
 
+// watchlistRecord turns one row of an internal watchlist into a record,
+// or a reject naming the field that cannot be read.
+// It is long on purpose: it maps the format's fields in the format's own
+// order, a short block each, so that it can be checked against the
+// format's documentation from top to bottom.
 func watchlistRecord(row *batch.Row, o WatchlistOptions, prefix, defaultType string, lineOf map[string]int) (*record.Record, *batch.Reject) {
 	reject := func(field, value, reason string) (*record.Record, *batch.Reject) {
 		return nil, &batch.Reject{Line: row.Line, CustomerID: row.ID, Field: field, Value: value, Reason: reason}

@@ -1,6 +1,6 @@
 // Package country resolves country names and ISO 3166-1 alpha-2 codes, so
 // that a record whose citizenship reads "Russian Federation" passes a
-// citizenship=RU filter (SEMANTICS.md "Filters").
+// citizenship=RU filter (docs/MATCHING.md "Filters").
 package country
 
 import (

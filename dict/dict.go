@@ -267,7 +267,7 @@ func lookup(q string, radius, n int, pool *sync.Pool, grams func(key uint64, cur
 
 // Distance returns the edit distance of a and b (in runes) when it is at
 // most max, and max+1 otherwise. The distance is Damerau–Levenshtein in its
-// optimal-string-alignment form (SEMANTICS.md, fuzzy_search): an
+// optimal-string-alignment form (docs/MATCHING.md "Name matching"): an
 // insertion, a deletion, a substitution or a swap of two adjacent runes is
 // one edit, and no rune is edited twice ("schmitd"→"schmidt" is 1,
 // "schmtid"→"schmidt" is 2), as Elasticsearch's fuzzy queries count.

@@ -43,7 +43,7 @@ type Admission struct {
 const (
 	// DefaultHeavyCost is about 10 ms of work on one core of the
 	// machine the project is measured on: above normal checks (a fuzzy-2
-	// check's p99 is about 4 ms at a million records, README "Speed"), so
+	// check's p99 is about 4 ms at a million records, docs/PERFORMANCE.md "Engine speed"), so
 	// that they never queue behind a flood of heavy ones, and below the
 	// worst checks the limits allow at that size (30–100 ms).
 	DefaultHeavyCost = 300_000

@@ -20,8 +20,8 @@ func TestSearchContextCancelled(t *testing.T) {
 			t.Errorf("%+v: %v, %v; want context.Canceled", q, res, err)
 		}
 	}
-	if _, err := ix.RankedContext(ctx, RankedQuery{Names: "vladimir putin"}); !errors.Is(err, context.Canceled) {
-		t.Errorf("ranked: %v, want context.Canceled", err)
+	if _, err := ix.SearchContext(ctx, Query{Names: "vladimir putin", Match: Scored}); !errors.Is(err, context.Canceled) {
+		t.Errorf("scored: %v, want context.Canceled", err)
 	}
 	// A live context answers as Search does.
 	a, err := ix.SearchContext(context.Background(), Query{Names: "vladimir putin"})

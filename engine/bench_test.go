@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/bench/gen"
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 )
 

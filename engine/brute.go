@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"sync"
+
 	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
@@ -13,6 +15,10 @@ import (
 // rather than tokenising.
 type Brute struct {
 	recs []bruteRecord
+	// toks are the name tokens with the records holding each, for
+	// scored mode.
+	toks   []bruteToken
+	dfOnce sync.Once
 }
 
 // bruteRecord is a record with its name strings and search_all bag
@@ -51,6 +57,9 @@ func (b *Brute) Search(q Query) (*Result, error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, err
+	}
+	if c.Match == Scored {
+		return b.searchScored(c), nil
 	}
 	res := &Result{}
 	for i := range b.recs {

@@ -72,7 +72,7 @@ func digits(s string) bool {
 // parseRecordDate reads a record's date_of_birth entry leniently: dd/mm/yyyy
 // (one- or two-digit parts, 00 unknown), mm/yyyy, yyyy, yyyy-mm-dd and
 // yyyy-mm. Parts it cannot read are unknown, so "circa 1960" agrees with
-// every query date (SEMANTICS.md "Filters").
+// every query date (docs/MATCHING.md "Filters").
 func parseRecordDate(s string) date {
 	s = strings.TrimSpace(s)
 	var parts []string

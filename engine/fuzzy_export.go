@@ -1,6 +1,6 @@
 package engine
 
-// This file exports the fuzzy-matching rule of SEMANTICS.md "Name matching"
+// This file exports the fuzzy-matching rule of docs/MATCHING.md "Name matching"
 // for other matchers (monitoring's profile index, the adverse-media index), so that fuzzy_search means
 // the same number of edits everywhere without a copy of the rule.
 

@@ -39,6 +39,11 @@ type view struct {
 	src        RecordSource
 	types      map[string]string // source id → source type of its first record
 	users      atomic.Int64
+
+	// sc is what scored mode needs of the view (scored_stats.go), built
+	// on its first scored search.
+	scOnce sync.Once
+	sc     *viewScored
 }
 
 // segView is a segment as one view sees it.

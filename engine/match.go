@@ -10,7 +10,7 @@ import (
 )
 
 // NameString is one name of a record that a query is matched against
-// (SEMANTICS.md "Name matching").
+// (docs/MATCHING.md "Name matching").
 type NameString struct {
 	Field string // where it comes from: "name", "alias_names[1]", "given_names+last_names", ...
 	Text  string
@@ -144,7 +144,7 @@ func maxAllowed(fuzzy int, q string) int {
 	return min(fuzzy, lengthCap(utf8.RuneCountInString(q)))
 }
 
-// score orders the matches of one record: SEMANTICS.md "Ranking".
+// score orders the matches of one record: docs/MATCHING.md "Ranking".
 type score struct {
 	exact bool // the query's tokens are exactly the name string's words
 	edits int  // total edits of the pairing
@@ -195,8 +195,8 @@ type Hit struct {
 	// Field names the best-matching name string ("alias_names[0]"), or
 	// "search_all" for a search_all match.
 	Field string
-	// Score is the ranked-mode score in [0, 1] (Index.Ranked); the /v1
-	// checks leave it 0, since their hits either match or do not.
+	// Score is the scored-mode score in [0, 1]; strict checks leave it 0,
+	// since their hits either match or do not.
 	Score float64
 
 	// Where the hit came from in the index: segment, ordinal and the slot
@@ -204,6 +204,9 @@ type Hit struct {
 	seg  int32
 	ord  uint32
 	slot uint16
+	// Reason explains a scored-mode hit (nil in strict mode): the name
+	// string, the word pairs and what each contributed.
+	Reason *ScoreReason
 }
 
 func (h *Hit) score() score { return score{exact: h.Exact, edits: h.Edits, extra: h.Extra} }

@@ -27,11 +27,17 @@ func MatchRecord(q Query, r *record.Record) (m Match, ok bool, err error) {
 // immutable and safe for concurrent use.
 type CompiledQuery struct{ c *compiled }
 
-// CompileQuery validates q once, for repeated Match calls.
+// CompileQuery validates q once, for repeated Match calls. A scored-mode
+// query is refused: its score depends on the whole list's word counts,
+// which one record alone does not have; Index.ScoreRecord scores a record
+// of an index instead.
 func CompileQuery(q Query) (*CompiledQuery, error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, err
+	}
+	if c.Match == Scored {
+		return nil, &ParamError{Param: "match", Msg: "a scored check needs the index's word counts: use Index.ScoreRecord"}
 	}
 	return &CompiledQuery{c: c}, nil
 }

@@ -1,5 +1,5 @@
 // Package engine answers checkIndividual, checkEntity and checkName over an
-// in-memory consolidated database, with the semantics of SEMANTICS.md "Name
+// in-memory consolidated database, with the rules of docs/MATCHING.md "Name
 // matching" and "Filters".
 //
 // Two matchers share one contract: Index, built for speed (a token
@@ -7,6 +7,11 @@
 // fuzzy look-ups, per-name-string token sets for the exact pairing rule),
 // and Brute, written for clarity, which checks every record in turn. Tests
 // and benchmarks hold them to identical answers.
+//
+// Both answer two match modes: the strict rule of docs/MATCHING.md (the
+// default) and, with Query.Match set to Scored, scored mode (scored.go),
+// which scores partial and variant matches and returns those at or above
+// a threshold, each with its score and reason.
 //
 // Every front end reads query values with this package's parsers
 // (params.go) and the same limits, and every check's work is bounded: the
@@ -60,7 +65,7 @@ func (k Kind) String() string {
 	return "any"
 }
 
-// DefaultLimit is the most records a check returns (SERVICE.md 8).
+// DefaultLimit is the most records a check returns (docs/API.md "Limits").
 const DefaultLimit = 1000
 
 // Query is one check. Exactly one of Names and SearchAll is set.
@@ -78,9 +83,14 @@ type Query struct {
 	Sources map[string]bool
 	// Limit caps the returned hits; 0 means DefaultLimit. Total counts all.
 	Limit int
+	// Match chooses the strict rule (the default) or scored mode.
+	Match MatchMode
+	// MinScore is scored mode's threshold in (0, 1]; 0 means
+	// DefaultMinScore. It must be 0 in strict mode.
+	MinScore float64
 }
 
-// ParamError is a query parameter that breaks the rules of SEMANTICS.md.
+// ParamError is a query parameter that breaks the rules of docs/MATCHING.md.
 // The server answers it with 400, the CLI with exit code 2.
 type ParamError struct {
 	Param string // the API parameter name, e.g. "dob"
@@ -104,6 +114,8 @@ type compiled struct {
 	raw, legal [][]string
 	// onlyLegal: the query is nothing but legal forms and matches nothing.
 	onlyLegal bool
+	// minScore is scored mode's threshold, the default filled in.
+	minScore float64
 }
 
 // compile validates q. Every rule here is shared by Index and Brute.
@@ -143,6 +155,11 @@ func compile(q Query) (*compiled, error) {
 	if c.limit <= 0 {
 		c.limit = DefaultLimit
 	}
+	ms, err := checkScored(&q)
+	if err != nil {
+		return nil, err
+	}
+	c.minScore = ms
 	c.raw, c.legal = queryVariants(c.text)
 	param := "names"
 	if c.searchAll {
@@ -205,7 +222,7 @@ func citizenshipAllows(want string, got []string) bool {
 	return false
 }
 
-// Validate checks q against the rules of SEMANTICS.md without searching:
+// Validate checks q against the rules of docs/MATCHING.md without searching:
 // it returns the *ParamError a search would.
 func Validate(q Query) error {
 	_, err := compile(q)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -8,10 +9,10 @@ import (
 )
 
 // TimestampFormat is the response timestamp: RFC 3339 in UTC with
-// milliseconds (SEMANTICS.md "Requests and errors").
+// milliseconds (docs/API.md "Check responses").
 const TimestampFormat = "2006-01-02T15:04:05.000Z07:00"
 
-// AppendCheckResponse appends the CheckResponse JSON of SERVICE.md 2.2 for
+// AppendCheckResponse appends the CheckResponse JSON of docs/API.md "Check responses" for
 // r, stamped with ts, records written with o (snake_case for the API).
 func (r *Result) AppendCheckResponse(dst []byte, ts time.Time, o record.WriteOptions) []byte {
 	dst = append(dst, `{"timestamp":"`...)
@@ -23,7 +24,32 @@ func (r *Result) AppendCheckResponse(dst []byte, ts time.Time, o record.WriteOpt
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = r.Hits[i].Record.Append(dst, o)
+		dst = r.Hits[i].AppendRecord(dst, o)
 	}
 	return append(dst, "]}"...)
+}
+
+// AppendRecord appends the found-record JSON of h: the record as
+// record.Append writes it and, for a scored-mode hit, two more keys at the
+// end, "match_score" (the score in [0, 1]) and "match_reason" (the
+// ScoreReason, snake_case keys whatever o's case). A strict hit is the
+// record alone, byte for byte, as the /v1 service answers.
+func (h *Hit) AppendRecord(dst []byte, o record.WriteOptions) []byte {
+	dst = h.Record.Append(dst, o)
+	if h.Reason == nil {
+		return dst
+	}
+	reason, err := json.Marshal(h.Reason)
+	if err != nil || len(dst) == 0 || dst[len(dst)-1] != '}' {
+		return dst // a ScoreReason always marshals; a record is an object
+	}
+	dst = dst[:len(dst)-1]
+	if len(dst) > 0 && dst[len(dst)-1] != '{' {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"match_score":`...)
+	dst = strconv.AppendFloat(dst, h.Score, 'f', -1, 64)
+	dst = append(dst, `,"match_reason":`...)
+	dst = append(dst, reason...)
+	return append(dst, '}')
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Search answers q. It returns a *ParamError for a query that breaks the
-// rules of SEMANTICS.md. It is SearchContext without a deadline.
+// rules of docs/MATCHING.md. It is SearchContext without a deadline.
 func (ix *Index) Search(q Query) (*Result, error) {
 	return ix.SearchContext(context.Background(), q)
 }
@@ -27,6 +27,9 @@ func (ix *Index) SearchContext(ctx context.Context, q Query) (*Result, error) {
 	}
 	if c.onlyLegal {
 		return &Result{}, nil
+	}
+	if c.Match == Scored {
+		return ix.searchScored(ctx, c)
 	}
 	s := searcherPool.Get().(*searcher)
 	defer s.release()

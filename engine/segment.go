@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -61,6 +62,11 @@ type Segment struct {
 	// the embedded sample); nil for a persisted one, whose records are in
 	// the store.
 	recs []*record.Record
+
+	// keys is what scored mode needs of the segment (scored_stats.go),
+	// built on its first scored search.
+	keysOnce sync.Once
+	keys     *segKeys
 }
 
 // ErrCorruptSegment wraps every reason a segment image is refused: a

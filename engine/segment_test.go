@@ -209,7 +209,8 @@ func FuzzOpenSegment(f *testing.F) {
 		} {
 			ix.Search(q) // hits without records are an error, not a panic
 		}
-		ix.Ranked(RankedQuery{Names: "ivan petrov", Fuzzy: 1})
+		ix.Search(Query{Names: "ivan petrov", Fuzzy: 2, Match: Scored})
+		ix.ScoreRecord(Query{Names: "ivan petrov", Fuzzy: 1, Match: Scored}, "A")
 		ix.Stats()
 		ix.SourceTypes()
 		ix.Get("A")

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/amlscreen/amlscreen/bench/gen"
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )

@@ -9,7 +9,6 @@ package live
 
 import (
 	"fmt"
-	"sort"
 	"sync"
 
 	"github.com/amlscreen/amlscreen/engine"
@@ -17,9 +16,10 @@ import (
 	"github.com/amlscreen/amlscreen/store"
 )
 
-// DB is a screening database: an index, the version it is at and the
-// source catalogue. It is safe for concurrent use.
-type DB struct {
+// Index is the screening index a process answers from, kept current with
+// a store: the engine's index, the version it is at and the source
+// catalogue. It is safe for concurrent use.
+type Index struct {
 	// applyMu serialises Apply, so that a compaction sees every change set
 	// before it and none is applied to an index being replaced.
 	applyMu sync.Mutex
@@ -29,16 +29,16 @@ type DB struct {
 	sources []record.Source
 }
 
-// New returns a DB over records that come from elsewhere than a store (data
+// New returns an Index over records that come from elsewhere than a store (data
 // files, the embedded sample).
-func New(recs []*record.Record, sources []record.Source, version string) *DB {
-	return &DB{ix: engine.NewIndex(recs), sources: sources, version: version}
+func New(recs []*record.Record, sources []record.Source, version string) *Index {
+	return &Index{ix: engine.NewIndex(recs), sources: sources, version: version}
 }
 
-// Load builds a DB from the current version of st, records and version read
+// Load builds an Index from the current version of st, records and version read
 // in one transaction. Records are indexed as they are decoded, so reading
 // the store overlaps building the index.
-func Load(st *store.DB) (*DB, error) {
+func Load(st *store.Store) (*Index, error) {
 	n, err := st.Count()
 	if err != nil {
 		return nil, fmt.Errorf("load store: %w", err)
@@ -56,27 +56,27 @@ func Load(st *store.DB) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load sources: %w", err)
 	}
-	return &DB{ix: ix, sources: srcs, version: v.ID}, nil
+	return &Index{ix: ix, sources: srcs, version: v.ID}, nil
 }
 
 // Index returns the current index. After a full import it is a new one:
 // callers take it per query rather than keeping it.
-func (d *DB) Index() *engine.Index {
+func (d *Index) Index() *engine.Index {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.ix
 }
 
 // Version returns the File-Version the index is at.
-func (d *DB) Version() string {
+func (d *Index) Version() string {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.version
 }
 
 // Sources returns the source catalogue (which may not list every source of
-// the records; see SourceTypes).
-func (d *DB) Sources() []record.Source {
+// the records; access.NewCatalog adds those of the index).
+func (d *Index) Sources() []record.Source {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.sources
@@ -101,7 +101,7 @@ func Changes(a *store.Applied) []record.Change {
 // applied to the index in place; a full import, whose changes may be
 // unknown, reloads the index from st and swaps it in whole. Queries see the
 // old or the new version, never a mix.
-func (d *DB) Apply(st *store.DB, a *store.Applied) error {
+func (d *Index) Apply(st *store.Store, a *store.Applied) error {
 	if a == nil {
 		return nil
 	}
@@ -130,68 +130,3 @@ func (d *DB) Apply(st *store.DB, a *store.Applied) error {
 	return nil
 }
 
-// SourceTypes maps every known source id, of the catalogue and of the
-// records, to its source type (upper case, as records carry it).
-func (d *DB) SourceTypes() map[string]string {
-	types := d.Index().SourceTypes()
-	for _, s := range d.Sources() {
-		if _, ok := types[s.Source]; !ok {
-			types[s.Source] = upper(s.SourceType)
-		}
-	}
-	return types
-}
-
-func upper(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
-}
-
-// Access says which sources a caller (an API key, or the CLI) includes by
-// default: every source that is not of type OTHER, OTHER ones only when
-// IncludeOther is set, plus Extra, minus Excluded.
-type Access struct {
-	IncludeOther bool
-	Extra        []string
-	Excluded     []string
-}
-
-// Included lists the source ids included by default for a, sorted.
-func (d *DB) Included(a Access) []string { return IncludedIn(d.SourceTypes(), a) }
-
-// IncludedIn lists, sorted, the source ids of types (id → source type)
-// that a includes by default: every source not of type OTHER (OTHER ones
-// too with IncludeOther), plus Extra, minus Excluded.
-func IncludedIn(types map[string]string, a Access) []string {
-	set := make(map[string]bool)
-	for id, t := range types {
-		if a.IncludeOther || t != record.SourceOther {
-			set[id] = true
-		}
-	}
-	for _, id := range a.Extra {
-		set[id] = true
-	}
-	for _, id := range a.Excluded {
-		delete(set, id)
-	}
-	out := make([]string, 0, len(set))
-	for id := range set {
-		out = append(out, id)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// SourceSet resolves an includes parameter (SERVICE.md 4.1) for a: the
-// listed source ids and, for "included" or an empty list, a's defaults. An
-// unknown id is an *engine.ParamError.
-func (d *DB) SourceSet(includes string, a Access) (map[string]bool, error) {
-	types := d.SourceTypes()
-	return engine.ResolveIncludes(includes, func(id string) bool { _, ok := types[id]; return ok }, d.Included(a))
-}

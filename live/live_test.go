@@ -23,7 +23,7 @@ func feed(recs ...*record.Record) func() (*record.Record, error) {
 	}
 }
 
-func hits(t *testing.T, d *DB, names string) []string {
+func hits(t *testing.T, d *Index, names string) []string {
 	t.Helper()
 	res, err := d.Index().Search(engine.Query{Names: names})
 	if err != nil {
@@ -89,56 +89,6 @@ func TestFollowsTheStore(t *testing.T) {
 	if d.Version() != "v3" || len(hits(t, d, "gamma")) != 0 || len(hits(t, d, "bert")) != 1 {
 		t.Errorf("after full import: version %q", d.Version())
 	}
-}
-
-func TestSourceSet(t *testing.T) {
-	d := New([]*record.Record{
-		{ID: "A", SourceID: "s1", SourceType: "SANCTION", Name: "x"},
-		{ID: "B", SourceID: "o1", SourceType: "OTHER", Name: "x"},
-	}, []record.Source{{Source: "p9", SourceType: "pep"}, {Source: "o2", SourceType: "other"}}, "v")
-	tests := []struct {
-		includes string
-		access   Access
-		want     []string
-	}{
-		{"", Access{}, []string{"p9", "s1"}},
-		{"included", Access{IncludeOther: true}, []string{"o1", "o2", "p9", "s1"}},
-		{"o1", Access{}, []string{"o1"}},
-		{"included,o2", Access{Excluded: []string{"p9"}}, []string{"o2", "s1"}},
-		{"", Access{Extra: []string{"o1"}}, []string{"o1", "p9", "s1"}},
-	}
-	for _, tt := range tests {
-		set, err := d.SourceSet(tt.includes, tt.access)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for id := range set {
-			got = append(got, id)
-		}
-		if !sameSet(got, tt.want) {
-			t.Errorf("SourceSet(%q, %+v) = %v, want %v", tt.includes, tt.access, got, tt.want)
-		}
-	}
-	if _, err := d.SourceSet("s1,nope", Access{}); err == nil {
-		t.Error("unknown source id accepted")
-	}
-}
-
-func sameSet(a, b []string) bool {
-	m := map[string]int{}
-	for _, s := range a {
-		m[s]++
-	}
-	for _, s := range b {
-		m[s]--
-	}
-	for _, v := range m {
-		if v != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // TestCompactsTombstones: change sets leave the old postings of deleted and

@@ -17,7 +17,7 @@ type Article struct {
 	Timestamp time.Time // publication time; kept to the millisecond, in UTC
 	Language  string    // ISO 639-1 code, lower case
 	Headline  string
-	// Body is the text, paragraphs marked with <p></p> (SERVICE.md 2.3).
+	// Body is the text, paragraphs marked with <p></p> (docs/API.md "Media").
 	Body       string
 	SourceLink string
 	// Categories are the categories the publisher assigned. Nil means none
@@ -41,12 +41,12 @@ const (
 	MaxArticleLength = 8 << 20 // bytes of one JSON line
 )
 
-// MarshalJSON writes the Article of SERVICE.md 2.3: timestamp, id,
+// MarshalJSON writes the Article of docs/API.md "Media": timestamp, id,
 // language, headline, body, source_link. Categories are not part of that
 // shape; they show as the keys of news_exposures.
 func (a *Article) MarshalJSON() ([]byte, error) { return a.AppendJSON(nil), nil }
 
-// AppendJSON appends the SERVICE.md 2.3 JSON of a to dst.
+// AppendJSON appends the JSON of a (docs/API.md "Media") to dst.
 func (a *Article) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"timestamp":"`...)
 	dst = a.Timestamp.UTC().AppendFormat(dst, ArticleTimeFormat)
@@ -112,10 +112,6 @@ type fieldError struct {
 }
 
 func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
-
-func fieldErrf(field, format string, args ...any) *fieldError {
-	return &fieldError{field, fmt.Errorf(format, args...)}
-}
 
 // article validates w and fills a. It returns the offending field on error.
 func (w *wireArticle) article(a *Article) (string, error) {

@@ -15,8 +15,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/mediagen"
 	"github.com/amlscreen/amlscreen/media"
-	"github.com/amlscreen/amlscreen/media/mediagen"
 )
 
 // Benchmarks over a generated corpus. The target is 1,000,000

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The categories of SERVICE.md 2.3. More may be added: an article may carry
+// The categories of docs/API.md "Media". More may be added: an article may carry
 // any category name, and checks report every category the corpus knows.
 const (
 	Political      = "political"

@@ -11,7 +11,7 @@ import (
 )
 
 // DefaultPerCategory is how many articles a check returns per category
-// unless the API key says otherwise (SERVICE.md 8).
+// unless the API key says otherwise (docs/API.md "Limits").
 const DefaultPerCategory = 10
 
 // MaxPerCategory bounds PerCategory, so that a key's setting cannot make
@@ -35,7 +35,7 @@ type CheckQuery struct {
 	PerCategory int
 }
 
-// CheckResponse is the CheckMediaResponse of SERVICE.md 2.3.
+// CheckResponse is the CheckMediaResponse of docs/API.md "Media".
 type CheckResponse struct {
 	Timestamp time.Time `json:"timestamp"`
 	// TotalHits is the sum of the categories' hits: an article in two

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -14,12 +15,13 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
-// DB is where a corpus persists: *store.DB, or a bare *bbolt.DB. The corpus
-// keeps its own buckets (media_*), created by its first import; a store
-// without them holds an empty corpus.
-type DB interface {
+// Storage is where a corpus persists: *store.Store, or a bare *bbolt.DB.
+// The corpus keeps its own buckets (media_*), created by its first import;
+// a store without them holds an empty corpus.
+type Storage interface {
 	View(fn func(tx *bolt.Tx) error) error
 	Update(fn func(tx *bolt.Tx) error) error
 }
@@ -105,7 +107,7 @@ func u32(n uint32) []byte { return binary.BigEndian.AppendUint32(nil, n) }
 type Corpus struct {
 	mu      sync.RWMutex
 	writeMu sync.Mutex // serialises imports
-	db      DB         // nil: in memory only
+	db      Storage    // nil: in memory only
 	lex     *Lexicon
 	now     func() time.Time
 
@@ -155,7 +157,7 @@ func New(opts Options) *Corpus {
 // Load reads the corpus persisted in db into memory, in one read
 // transaction. Imports through the returned Corpus are written to db. A db
 // without media buckets gives an empty corpus.
-func Load(db DB, opts Options) (*Corpus, error) {
+func Load(db Storage, opts Options) (*Corpus, error) {
 	c := New(opts)
 	c.mem = nil
 	c.db = db
@@ -567,6 +569,37 @@ func (b *batch) finish(tx *bolt.Tx) error {
 	if b.stats.Articles == 0 {
 		return nil
 	}
+	b.compactIfWasteful()
+	if tx == nil {
+		return nil
+	}
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return fmt.Errorf("media meta bucket: %w", err)
+	}
+	if err := b.writePostings(tx); err != nil {
+		return err
+	}
+	catsJSON, err := json.Marshal(b.cats)
+	if err != nil {
+		return fmt.Errorf("media categories: %w", err)
+	}
+	for _, kv := range []struct{ k, v []byte }{
+		{metaSchema, u32(schemaVersion)},
+		{metaNextDoc, u32(b.nextDoc)},
+		{metaNextSeg, u32(b.segID + 1)},
+		{metaCategories, catsJSON},
+	} {
+		if err := meta.Put(kv.k, kv.v); err != nil {
+			return fmt.Errorf("media meta %s: %w", kv.k, err)
+		}
+	}
+	return nil
+}
+
+// compactIfWasteful compacts the index (b.compacted) when, with this
+// batch, the postings of dead documents would outnumber the live ones.
+func (b *batch) compactIfWasteful() {
 	c := b.c
 	var added, addedLive, dead uint64
 	for _, st := range b.seg.terms {
@@ -578,6 +611,7 @@ func (b *batch) finish(tx *bolt.Tx) error {
 		}
 	}
 	c.mu.RLock()
+	defer c.mu.RUnlock()
 	for _, d := range b.dead {
 		if int(d) < len(c.docs) {
 			dead += uint64(c.docs[d].nterms)
@@ -588,16 +622,13 @@ func (b *batch) finish(tx *bolt.Tx) error {
 	if garbage := total - live; garbage > live && garbage > 1000 {
 		b.compacted = b.compact()
 	}
-	c.mu.RUnlock()
-	if tx == nil {
-		return nil
-	}
-	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
-	if err != nil {
-		return fmt.Errorf("media meta bucket: %w", err)
-	}
+}
+
+// writePostings writes the batch's segment, or after a compaction the
+// whole compacted index in place of the postings bucket.
+func (b *batch) writePostings(tx *bolt.Tx) error {
 	if b.compacted != nil {
-		if err := tx.DeleteBucket(bucketPostings); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+		if err := tx.DeleteBucket(bucketPostings); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 			return fmt.Errorf("compact media postings: %w", err)
 		}
 	}
@@ -620,37 +651,18 @@ func (b *batch) finish(tx *bolt.Tx) error {
 		return nil
 	}
 	if b.compacted != nil {
-		terms := make([]string, 0, len(b.compacted))
-		for t := range b.compacted {
-			terms = append(terms, t)
-		}
-		slices.Sort(terms)
-		for _, t := range terms {
+		for _, t := range slices.Sorted(maps.Keys(b.compacted)) {
 			p := b.compacted[t]
 			if err := put(t, p.last, p.n, p.blob); err != nil {
 				return err
 			}
 		}
-	} else {
-		for _, t := range b.seg.sortedTerms() {
-			st := b.seg.terms[t]
-			if err := put(t, st.last, st.n, st.buf); err != nil {
-				return err
-			}
-		}
+		return nil
 	}
-	catsJSON, err := json.Marshal(b.cats)
-	if err != nil {
-		return fmt.Errorf("media categories: %w", err)
-	}
-	for _, kv := range []struct{ k, v []byte }{
-		{metaSchema, u32(schemaVersion)},
-		{metaNextDoc, u32(b.nextDoc)},
-		{metaNextSeg, u32(b.segID + 1)},
-		{metaCategories, catsJSON},
-	} {
-		if err := meta.Put(kv.k, kv.v); err != nil {
-			return fmt.Errorf("media meta %s: %w", kv.k, err)
+	for _, t := range b.seg.sortedTerms() {
+		st := b.seg.terms[t]
+		if err := put(t, st.last, st.n, st.buf); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,6 +1,6 @@
 // Package media screens names against adverse media: a local corpus of news
-// articles that a site imports, with the semantics of SEMANTICS.md "Adverse
-// media" (media/checkIndividual, media/checkEntity and media/search).
+// articles that a site imports, with the rules of docs/MATCHING.md and
+// docs/API.md, "Adverse media" and "Media" (media/checkIndividual, media/checkEntity and media/search).
 //
 // # Corpus
 //

@@ -86,6 +86,9 @@ func DefaultLexicon() *Lexicon {
 // "[cat1 cat2 ...]" names the categories of the entries below it; an entry
 // line is a weight (2, 1 or c) and a pattern of words, a trailing * making a
 // word a stem. # starts a comment.
+//
+// It is one loop over the lines, whose cases (section, entry, comment)
+// share the current section and the line number for messages.
 func ParseLexicon(data string) (*Lexicon, error) {
 	l := &Lexicon{exact: map[string][]int{}, byPrefix: map[string][]int{}}
 	var cur []int8

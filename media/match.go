@@ -10,8 +10,8 @@ import (
 	"github.com/amlscreen/amlscreen/normalize"
 )
 
-// ParamError is a request parameter that breaks the rules of SEMANTICS.md
-// "Adverse media"; the server answers it with 400, the CLI with exit code
+// ParamError is a request parameter that breaks the rules of docs/API.md
+// "Media"; the server answers it with 400, the CLI with exit code
 // 2. It is the engine's type, so that code handling check errors handles
 // media errors too.
 type ParamError = engine.ParamError

@@ -10,14 +10,14 @@ import (
 
 // CheckParams are the query parameters media/checkIndividual and
 // media/checkEntity define; the server names any other in a Warning
-// header and ignores it (SEMANTICS.md "Requests and errors").
+// header and ignores it (docs/API.md "Requests and errors").
 var CheckParams = []string{"search_all", "fetch_articles", "fuzzy_search"}
 
 // SearchParams are the query parameters media/search defines.
 var SearchParams = []string{"search_all", "cursor"}
 
 // ParseCheckParams reads the parameters of a media check of kind from a
-// request's query, with the rules of SEMANTICS.md: search_all required,
+// request's query, with the rules of docs/API.md "Media": search_all required,
 // fetch_articles true or false (default false), fuzzy_search empty, 0, 1
 // or 2, none of them given twice. perCategory is the key's
 // articles_per_category, 0 for the default. Errors are *ParamError.

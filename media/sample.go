@@ -11,7 +11,7 @@ import (
 // sampleFile is the sample corpus built into the binary: about 4,000
 // generated articles in English, German, French, Spanish and Russian that
 // mention names of the embedded AML sample (sampledata) and many clean
-// names. It is made by package mediagen; regenerate it with
+// names. It is made by package internal/mediagen; regenerate it with
 // `go generate ./media` after changing the generator.
 //
 //go:embed sample/articles.jsonl.gz

@@ -12,7 +12,7 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 )
 
-// DefaultPageSize is the articles of one media/search page (SERVICE.md 8).
+// DefaultPageSize is the articles of one media/search page (docs/API.md "Limits").
 const DefaultPageSize = 10
 
 // MaxPageSize bounds SearchQuery.PageSize.
@@ -32,7 +32,7 @@ type SearchQuery struct {
 	Fuzzy int
 }
 
-// SearchResponse is the ArticleSearchResponse of SERVICE.md 2.3.
+// SearchResponse is the ArticleSearchResponse of docs/API.md "Media".
 type SearchResponse struct {
 	Timestamp time.Time `json:"timestamp"`
 	// TotalHits counts every article mentioning the name, not just this

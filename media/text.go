@@ -8,8 +8,8 @@ import (
 )
 
 // MaxGap is the window of a mention: neighbouring name tokens, in position
-// order, are at most this many positions apart (SEMANTICS.md: "within a
-// window of 3 tokens of each other"), so "Ivan S. Petrov" and
+// order, are at most this many positions apart (docs/MATCHING.md
+// "Adverse media"), so "Ivan S. Petrov" and
 // "Petrov, Ivan Sergeyevich" mention Ivan Petrov, and "Ivan met the new
 // mayor, Mr Petrov" does not.
 const MaxGap = 3
@@ -30,7 +30,7 @@ func units(headline, body string) []string {
 
 // appendParagraphs splits body at block-level tags (p, br, div, li,
 // headings, blockquote) and drops every other tag, then decodes entities.
-// Bodies are SERVICE.md's "<p></p> paragraphs", but feeds send all kinds
+// Bodies are "<p></p> paragraphs" (docs/API.md "Media"), but feeds send all kinds
 // of markup, and a tag must never glue two words together.
 func appendParagraphs(out []string, body string) []string {
 	var cur strings.Builder

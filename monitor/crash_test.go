@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -87,7 +88,7 @@ func crashOnce(t *testing.T, mode string) {
 	wants := slices.Clone(expectedDelta1)
 	for i := range 30 {
 		id := fmt.Sprintf("p-olga-%02d", i)
-		regs = append(regs, reg{ownerA, individual(id, "Olga Ivanova"), Access{}})
+		regs = append(regs, reg{ownerA, individual(id, "Olga Ivanova"), access.Policy{}})
 		wants = append(wants, want{ownerA, id, "ADD", "R7"})
 	}
 	register(t, m, regs)

@@ -1,5 +1,5 @@
-// Package monitor is ongoing monitoring (SERVICE.md §3.2, §4.12–4.15, §6;
-// SEMANTICS.md "Monitoring and webhooks"): search profiles registered per
+// Package monitor is ongoing monitoring (docs/API.md "Monitoring and
+// webhooks"): search profiles registered per
 // API key, matched against every change set the store applies, with the
 // resulting notifications kept in a durable outbox and posted to the key's
 // webhook URL, signed, until the receiver acknowledges them.
@@ -7,7 +7,8 @@
 // # Guarantees
 //
 // Matching runs in the store transaction that applies an import or change
-// set (a store.TxHook), and the notifications it produces are written to
+// set (a store.TxHook the writer registers once with store.Store.OnChange,
+// so that every writing path runs it), and the notifications it produces are written to
 // store.BucketOutbox in that same transaction. A crash therefore leaves
 // either the old records and no notifications, or the new records and all
 // of their notifications: none is lost and none invented. The profiles a
@@ -27,8 +28,8 @@
 //
 // A profile is the check it was registered with (checkIndividual or
 // checkEntity with its names or search_all, dob, gender and fuzzy_search),
-// restricted to the sources the registering key includes by default (see
-// Access). For each record the change set touches, compared with the state
+// restricted to the sources the registering key includes by default (the
+// rule of package access, stored with the profile as Profile.Access). For each record the change set touches, compared with the state
 // before the change set:
 //
 //   - ADD: the added record matches;
@@ -36,6 +37,11 @@
 //     sent is the record after);
 //   - DELETE: the deleted record matched before (the entity sent is the
 //     record as it was).
+//
+// An UPDATE is not notified when the profile's owner decided the record a
+// false_positive for that profile (a decision whose subject is the profile
+// id, see package decision) and no name, date of birth or citizenship of
+// the record changed since the decision.
 //
 // One notification is sent per (profile, record) and change set, however
 // many name strings match. A record added and deleted within one change set

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -36,7 +37,7 @@ const (
 
 // newStore returns a store at a temporary path holding testdata/records.jsonl
 // as version v0.
-func newStore(t testing.TB) (*store.DB, string) {
+func newStore(t testing.TB) (*store.Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "aml.db")
 	db, err := store.Open(path, store.Options{})
@@ -48,7 +49,7 @@ func newStore(t testing.TB) (*store.DB, string) {
 	return db, path
 }
 
-func importFile(t testing.TB, db *store.DB, name, version string, hook store.TxHook) *store.Applied {
+func importFile(t testing.TB, db *store.Store, name, version string, hook store.TxHook) *store.Applied {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
@@ -62,7 +63,7 @@ func importFile(t testing.TB, db *store.DB, name, version string, hook store.TxH
 	return a
 }
 
-func applyFile(t testing.TB, db *store.DB, name, previous, version string, hook store.TxHook) *store.Applied {
+func applyFile(t testing.TB, db *store.Store, name, previous, version string, hook store.TxHook) *store.Applied {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
@@ -78,7 +79,7 @@ func applyFile(t testing.TB, db *store.DB, name, previous, version string, hook 
 
 type txT = bolt.Tx
 
-func applyDelta(db *store.DB, name, previous, version string, hook store.TxHook) (*store.Applied, error) {
+func applyDelta(db *store.Store, name, previous, version string, hook store.TxHook) (*store.Applied, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -87,11 +88,11 @@ func applyDelta(db *store.DB, name, previous, version string, hook store.TxHook)
 	return syncer.ApplyFile(db, f, previous, version, hook)
 }
 
-func exportAll(db *store.DB, w io.Writer) (string, int, error) {
+func exportAll(db *store.Store, w io.Writer) (string, int, error) {
 	return syncer.ExportFile(db, w, syncer.ExportOptions{})
 }
 
-func importReader(db *store.DB, r io.Reader, version string, hook store.TxHook) error {
+func importReader(db *store.Store, r io.Reader, version string, hook store.TxHook) error {
 	_, err := syncer.ImportFile(db, r, version, hook)
 	return err
 }
@@ -100,7 +101,7 @@ func importReader(db *store.DB, r io.Reader, version string, hook store.TxHook) 
 type reg struct {
 	owner  string
 	params Params
-	access Access
+	policy access.Policy
 }
 
 func individual(id, names string) Params {
@@ -118,19 +119,19 @@ func fixtureProfiles() []reg {
 	dob := individual("p-gonzalez-dob", "Maria Gonzalez")
 	dob.DOB = "02/02/1980"
 	return []reg{
-		{ownerA, individual("p-ivan", "Ivan Petrov"), Access{}},
-		{ownerA, fuzzy, Access{}},
-		{ownerA, individual("p-olga", "olga IVANOVA"), Access{}},
-		{ownerA, all, Access{}},
-		{ownerA, entity("p-acme", "Acme Trading Limited Liability Company"), Access{}},
-		{ownerA, entity("p-seastar", "Sea Star"), Access{}},         // a vessel: not an entity check's hit
-		{ownerA, dob, Access{}},                                     // dob filter excludes R2
-		{ownerA, individual("p-maria", "Maria Gonzalez"), Access{}}, // deleted R2
-		{ownerA, individual("p-smith", "John Smith"), Access{}},     // R8 is in an OTHER source
-		{ownerB, individual("p-smith", "John Smith"), Access{IncludeOther: true}},
-		{ownerB, individual("p-ivan", "Ivan Petrov"), Access{ExcludedSources: []string{"ofac_sdn"}}},
-		{ownerA, individual("p-transient", "Transient Person"), Access{}}, // added and deleted in one set
-		{ownerA, individual("p-nobody", "Nobody Known"), Access{}},        // DELETE of an unknown id
+		{ownerA, individual("p-ivan", "Ivan Petrov"), access.Policy{}},
+		{ownerA, fuzzy, access.Policy{}},
+		{ownerA, individual("p-olga", "olga IVANOVA"), access.Policy{}},
+		{ownerA, all, access.Policy{}},
+		{ownerA, entity("p-acme", "Acme Trading Limited Liability Company"), access.Policy{}},
+		{ownerA, entity("p-seastar", "Sea Star"), access.Policy{}},         // a vessel: not an entity check's hit
+		{ownerA, dob, access.Policy{}},                                     // dob filter excludes R2
+		{ownerA, individual("p-maria", "Maria Gonzalez"), access.Policy{}}, // deleted R2
+		{ownerA, individual("p-smith", "John Smith"), access.Policy{}},     // R8 is in an OTHER source
+		{ownerB, individual("p-smith", "John Smith"), access.Policy{Sources: access.Sources{IncludeOther: true}}},
+		{ownerB, individual("p-ivan", "Ivan Petrov"), access.Policy{Sources: access.Sources{Excluded: []string{"ofac_sdn"}}}},
+		{ownerA, individual("p-transient", "Transient Person"), access.Policy{}}, // added and deleted in one set
+		{ownerA, individual("p-nobody", "Nobody Known"), access.Policy{}},        // DELETE of an unknown id
 	}
 }
 
@@ -153,7 +154,7 @@ var expectedDelta1 = []want{
 func register(t testing.TB, m *Monitor, regs []reg) {
 	t.Helper()
 	for _, r := range regs {
-		if _, _, err := m.Register(r.owner, r.params, r.access, -1); err != nil {
+		if _, _, err := m.Register(r.owner, r.params, r.policy, -1); err != nil {
 			t.Fatalf("register %s/%s: %v", r.owner, r.params.ID, err)
 		}
 	}
@@ -276,7 +277,7 @@ func verifyAll(t testing.TB, ring *sign.Keyring, ds []delivery) {
 }
 
 // fastSender is a sender over db with test timings.
-func fastSender(db *store.DB, ring *sign.Keyring, url string) *Sender {
+func fastSender(db *store.Store, ring *sign.Keyring, url string) *Sender {
 	return &Sender{
 		Store:       SharedStore(db),
 		Recipients:  recipientsTo(url),

@@ -67,6 +67,9 @@ func indexKey(owner, id string) string { return owner + "\x00" + id }
 
 // put indexes p, replacing an earlier version of it. A profile whose query
 // cannot match anything (only legal forms) is kept but has no variants.
+//
+// It stays whole: removing the earlier version, compiling the query and
+// posting each variant's tokens share the profile's slot.
 func (ix *profileIndex) put(p *Profile) error {
 	cq, err := engine.CompileQuery(p.Query())
 	if err != nil {
@@ -296,7 +299,7 @@ func (ix *profileIndex) match(p *probe, hits fuzzyHits, s *matchScratch) {
 			return
 		}
 		s.seen[v.slot] = true
-		if !sl.p.Access.includes(p.rec.SourceID, p.rec.SourceType) {
+		if !sl.p.Access.Includes(p.rec.SourceID, p.rec.SourceType) {
 			return
 		}
 		if prepared == nil {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/bench/gen"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -54,9 +54,9 @@ func genProfiles(recs []*record.Record, n int, seed uint64) []*Profile {
 		case 0:
 			p.Access.IncludeOther = true
 		case 1:
-			p.Access.ExcludedSources = []string{recs[r.IntN(len(recs))].SourceID}
+			p.Access.Excluded = []string{recs[r.IntN(len(recs))].SourceID}
 		case 2:
-			p.Access.ExtraSources = []string{recs[r.IntN(len(recs))].SourceID}
+			p.Access.Extra = []string{recs[r.IntN(len(recs))].SourceID}
 		}
 		if p.Validate() != nil {
 			continue
@@ -154,7 +154,7 @@ func TestIndexAgreesWithBruteForce(t *testing.T) {
 		prep := engine.PrepareRecord(rec)
 		var want []string
 		for j, p := range profiles {
-			if _, ok := cqs[j].Match(prep); ok && p.Access.includes(rec.SourceID, rec.SourceType) {
+			if _, ok := cqs[j].Match(prep); ok && p.Access.Includes(rec.SourceID, rec.SourceType) {
 				want = append(want, p.Owner+"/"+p.ID)
 			}
 		}

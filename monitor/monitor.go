@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -31,7 +32,7 @@ type Options struct {
 // the profiles the applying transaction sees; when such a transaction
 // fails, the index is dropped and rebuilt by the next one.
 type Monitor struct {
-	db  *store.DB
+	db  *store.Store
 	now func() time.Time
 	log *slog.Logger
 
@@ -45,7 +46,7 @@ type Monitor struct {
 
 // New returns a Monitor over db, which must stay open while the Monitor is
 // used. It reads nothing yet. Only Hook works without a db.
-func New(db *store.DB, opts Options) *Monitor {
+func New(db *store.Store, opts Options) *Monitor {
 	m := &Monitor{db: db, now: opts.Now, log: opts.Log}
 	if m.now == nil {
 		m.now = time.Now
@@ -56,12 +57,13 @@ func New(db *store.DB, opts Options) *Monitor {
 	return m
 }
 
-// Hook returns a TxHook for db's imports and change sets, to pass as
-// syncer.Client.Hook or to ImportFile and ApplyFile. It builds the profile
-// index from the hook's own transaction when it is not built yet, so a
-// one-shot command pays for that only when a change set arrives.
+// Hook returns a TxHook for db's imports and change sets, to register
+// with the store (store.Store.OnChange), which then runs it in every
+// transaction that changes records, whoever makes the change. It builds the
+// profile index from the hook's own transaction when it is not built yet,
+// so a one-shot command pays for that only when a change set arrives.
 //
-//	a, err := syncer.ApplyFile(db, f, prev, next, monitor.New(db, monitor.Options{}).Hook())
+//	db.OnChange(monitor.New(db, monitor.Options{}).Hook())
 func (m *Monitor) Hook() store.TxHook {
 	return func(tx *bolt.Tx, applied *store.Applied) error {
 		if applied == nil || len(applied.Changes) == 0 {
@@ -148,13 +150,13 @@ func (m *Monitor) update(fn func(tx *bolt.Tx) (touched bool, err error)) error {
 	return err
 }
 
-// Register upserts a profile of owner (SERVICE.md §3.2): a new profile_id
+// Register upserts a profile of owner (docs/API.md "Monitoring and webhooks"): a new profile_id
 // creates one, an existing one is updated with p and a (its registration
 // time kept). quota is the most profiles owner may hold, negative for no
 // limit; it applies to new profiles only, and a new one beyond it gives a
 // *QuotaError. Invalid parameters give an *engine.ParamError. No initial
 // screening is done.
-func (m *Monitor) Register(owner string, p Params, a Access, quota int64) (stored Profile, created bool, err error) {
+func (m *Monitor) Register(owner string, p Params, a access.Policy, quota int64) (stored Profile, created bool, err error) {
 	if err := checkOwner(owner); err != nil {
 		return Profile{}, false, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -22,7 +23,7 @@ func sortWants(ws []want) []want {
 	return ws
 }
 
-func queuedWants(t *testing.T, db *store.DB) []want {
+func queuedWants(t *testing.T, db *store.Store) []want {
 	t.Helper()
 	es, err := NewOutbox(db).Queued(0)
 	if err != nil {
@@ -51,8 +52,8 @@ func TestDeltaQueuesOneNotificationPerMatch(t *testing.T) {
 
 	// A profile registered after delta1 never gets its changes; delta2
 	// touches only R5 (an OTHER source ownerA does not include).
-	register(t, m, []reg{{ownerA, individual("p-late", "Olga Ivanova"), Access{}},
-		{ownerA, individual("p-jones", "Peter Jones"), Access{}}})
+	register(t, m, []reg{{ownerA, individual("p-late", "Olga Ivanova"), access.Policy{}},
+		{ownerA, individual("p-jones", "Peter Jones"), access.Policy{}}})
 	applyFile(t, db, "testdata/delta2.jsonl", v1, v2, m.Hook())
 	if got2 := queuedWants(t, db); !slices.Equal(got2, want) {
 		t.Fatalf("after delta2 queued:\n%v\nwant unchanged:\n%v", got2, want)
@@ -80,7 +81,7 @@ func TestPreloadedIndexFollowsRegistrations(t *testing.T) {
 	register(t, m, fixtureProfiles())
 	// Re-registering changes the query: p-olga now looks for someone else,
 	// and a removed profile gets nothing.
-	register(t, m, []reg{{ownerA, individual("p-olga", "Somebody Else"), Access{}}})
+	register(t, m, []reg{{ownerA, individual("p-olga", "Somebody Else"), access.Policy{}}})
 	if removed, err := m.Remove(ownerA, "p-maria"); err != nil || !removed {
 		t.Fatalf("remove: %v %v", removed, err)
 	}
@@ -215,7 +216,7 @@ func TestNotificationBodies(t *testing.T) {
 func TestAccessFeaturesShowAttributes(t *testing.T) {
 	db, _ := newStore(t)
 	m := New(db, Options{})
-	register(t, m, []reg{{ownerA, individual("p-maria", "Maria Gonzalez"), Access{PEPLevel: true, SourceCountry: true}}})
+	register(t, m, []reg{{ownerA, individual("p-maria", "Maria Gonzalez"), access.Policy{Features: access.Features{PEPLevel: true, SourceCountry: true}}}})
 	applyFile(t, db, "testdata/delta1.jsonl", v0, v1, m.Hook())
 	es, _ := NewOutbox(db).Queued(0)
 	if len(es) != 1 || !bytes.Contains(es[0].Body, []byte(`"pep_level":2`)) || !bytes.Contains(es[0].Body, []byte(`"source_country":"ES"`)) {
@@ -245,14 +246,14 @@ func TestRegisterValidatesLikeChecks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := m.Register(ownerA, c.p, Access{}, -1)
+			_, _, err := m.Register(ownerA, c.p, access.Policy{}, -1)
 			var pe *engine.ParamError
 			if !errors.As(err, &pe) || pe.Param != c.param {
 				t.Fatalf("err %v, want a ParamError on %s", err, c.param)
 			}
 		})
 	}
-	if _, _, err := m.Register("", individual("p", "a"), Access{}, -1); !errors.Is(err, ErrOwner) {
+	if _, _, err := m.Register("", individual("p", "a"), access.Policy{}, -1); !errors.Is(err, ErrOwner) {
 		t.Fatalf("empty owner: %v", err)
 	}
 	if n, _ := m.Count(ownerA); n != 0 {
@@ -265,7 +266,7 @@ func TestRegisterUpsertQuotaRemove(t *testing.T) {
 	clock := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	m := New(db, Options{Now: func() time.Time { return clock }})
 	reg := func(id, names string, quota int64) (bool, error) {
-		_, created, err := m.Register(ownerA, individual(id, names), Access{}, quota)
+		_, created, err := m.Register(ownerA, individual(id, names), access.Policy{}, quota)
 		return created, err
 	}
 	if c, err := reg("a", "Ivan Petrov", 2); !c || err != nil {
@@ -292,7 +293,7 @@ func TestRegisterUpsertQuotaRemove(t *testing.T) {
 		t.Fatalf("update at quota: %v", err)
 	}
 	// Other owners have their own count.
-	if _, _, err := m.Register(ownerB, individual("c", "John Smith"), Access{}, 1); err != nil {
+	if _, _, err := m.Register(ownerB, individual("c", "John Smith"), access.Policy{}, 1); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := m.Count(ownerA); n != 2 {
@@ -361,7 +362,7 @@ func TestBackoffSchedule(t *testing.T) {
 func TestTestWebhookQueuesSample(t *testing.T) {
 	db, _ := newStore(t)
 	m := New(db, Options{})
-	e, err := m.TestWebhook(ownerA, "any-profile", Access{})
+	e, err := m.TestWebhook(ownerA, "any-profile", access.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +370,7 @@ func TestTestWebhookQueuesSample(t *testing.T) {
 	if b.MatchType != "ADD" || b.ProfileID != "any-profile" || entityID(t, b.Entity) != SampleRecord().ID || !e.Test {
 		t.Fatalf("sample %s", e.Body)
 	}
-	if _, err := m.TestWebhook(ownerA, "", Access{}); err == nil {
+	if _, err := m.TestWebhook(ownerA, "", access.Policy{}); err == nil {
 		t.Fatal("empty profile id accepted")
 	}
 }
@@ -384,7 +385,7 @@ func TestHookSeesProfilesOfOtherProcesses(t *testing.T) {
 	applyFile(t, db, "testdata/delta1.jsonl", v0, v1, hook)
 	before := len(queuedWants(t, db))
 	other := New(db, Options{}) // another process, as far as hook knows
-	register(t, other, []reg{{ownerB, individual("p-jones", "Peter Jones"), Access{IncludeOther: true}}})
+	register(t, other, []reg{{ownerB, individual("p-jones", "Peter Jones"), access.Policy{Sources: access.Sources{IncludeOther: true}}}})
 	applyFile(t, db, "testdata/delta2.jsonl", v1, v2, hook)
 	got := queuedWants(t, db)
 	if len(got) != before+1 || !slices.Contains(got, want{ownerB, "p-jones", "UPDATE", "R5"}) {

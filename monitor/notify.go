@@ -9,13 +9,15 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/amlscreen/amlscreen/access"
+	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
 
-// Match types of notifications (SERVICE.md §6.1).
+// Match types of notifications (docs/API.md "Monitoring and webhooks").
 const (
 	MatchAdd    = record.ChangeAdd
 	MatchUpdate = record.ChangeUpdate
@@ -124,11 +126,23 @@ func matches(ix *profileIndex, applied *store.Applied) []Notification {
 }
 
 // writeNotifications matches applied against ix and queues a notification
-// per match in tx, due at once. It returns how many it queued.
+// per match in tx, due at once, except UPDATEs that an analyst's decision
+// holds back (decision.SuppressUpdate). It returns how many it queued.
 func writeNotifications(tx *bolt.Tx, ix *profileIndex, applied *store.Applied, now time.Time) (int, error) {
 	ns := matches(ix, applied)
 	now = now.UTC()
+	queued := 0
 	for _, n := range ns {
+		if n.MatchType == MatchUpdate {
+			held, err := decision.SuppressUpdate(tx, n.Profile.Owner, n.Profile.ID, n.Entity)
+			if err != nil {
+				return 0, fmt.Errorf("decision on %q for profile %q: %w", n.Entity.ID, n.Profile.ID, err)
+			}
+			if held {
+				continue
+			}
+		}
+		queued++
 		e, err := newEntry(n, now, false)
 		if err != nil {
 			return 0, err
@@ -137,7 +151,7 @@ func writeNotifications(tx *bolt.Tx, ix *profileIndex, applied *store.Applied, n
 			return 0, fmt.Errorf("queue notification for profile %q: %w", n.Profile.ID, err)
 		}
 	}
-	return len(ns), nil
+	return queued, nil
 }
 
 // newEntry builds the outbox entry of n with a fresh event id; its body is
@@ -157,11 +171,11 @@ func newEntry(n Notification, now time.Time, test bool) (*Entry, error) {
 		Queued:    now,
 		Next:      now,
 	}
-	e.Body = appendBody(nil, now, e.EventID, n.Profile.ID, n.MatchType, n.Entity, n.Profile.Access.writeOptions())
+	e.Body = appendBody(nil, now, e.EventID, n.Profile.ID, n.MatchType, n.Entity, n.Profile.Access.WriteOptions(record.Snake))
 	return e, nil
 }
 
-// appendBody writes the notification body of SERVICE.md §6.1, in that
+// appendBody writes the notification body of docs/API.md "Monitoring and webhooks", in that
 // field order: timestamp (RFC 3339 UTC with milliseconds), event_id,
 // profile_id, match_type and entity, the record with snake_case keys as
 // the checks answer it.
@@ -183,7 +197,7 @@ func appendBody(dst []byte, ts time.Time, eventID, profileID, matchType string, 
 	return append(dst, '}')
 }
 
-// Body is a notification as a receiver decodes it (SERVICE.md §6.1).
+// Body is a notification as a receiver decodes it (docs/API.md "Monitoring and webhooks").
 type Body struct {
 	Timestamp string          `json:"timestamp"`
 	EventID   string          `json:"event_id"`
@@ -213,9 +227,9 @@ func SampleRecord() *record.Record {
 }
 
 // TestWebhook queues a sample ADD notification for profileID of owner
-// (SERVICE.md §4.15), sent like every other: signed, with retries. The
+// (testWebhookDelivery), sent like every other: signed, with retries. The
 // profile need not exist. It returns the queued entry.
-func (m *Monitor) TestWebhook(owner, profileID string, a Access) (*Entry, error) {
+func (m *Monitor) TestWebhook(owner, profileID string, a access.Policy) (*Entry, error) {
 	if err := checkOwner(owner); err != nil {
 		return nil, err
 	}

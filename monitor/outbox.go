@@ -188,10 +188,10 @@ type OutboxStats struct {
 
 // Outbox reads the outbox of a store, for amlscreen monitor outbox and
 // tests; its reads work on a store opened read-only.
-type Outbox struct{ db *store.DB }
+type Outbox struct{ db *store.Store }
 
 // NewOutbox returns the outbox of db.
-func NewOutbox(db *store.DB) *Outbox { return &Outbox{db: db} }
+func NewOutbox(db *store.Store) *Outbox { return &Outbox{db: db} }
 
 // Stats counts the queued and dead entries.
 func (o *Outbox) Stats() (OutboxStats, error) {

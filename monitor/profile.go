@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -22,7 +21,7 @@ import (
 const MaxProfileIDLen = 256
 
 // Params are the parameters of registerIndividual and registerEntity
-// (SERVICE.md 4.12, 4.13): the query a profile stands for.
+// (registerIndividual, registerEntity): the query a profile stands for.
 type Params struct {
 	// ID is the client's profile_id; registering it again updates it.
 	ID string `json:"profile_id"`
@@ -38,52 +37,24 @@ type Params struct {
 	Fuzzy  int    `json:"fuzzy_search,omitempty"`
 }
 
-// Access is what the registering API key lets a profile see, captured at
-// registration: the sources it includes by default (every source not of
-// type OTHER, OTHER ones only with IncludeOther, plus ExtraSources, minus
-// ExcludedSources, the rule of package live) and the record attributes its
-// feature flags enable.
-//
-// The policy, not a resolved list of source ids, is stored, so that sources
-// that appear after registration are judged by the same rule the key's
-// checks use. It is stored rather than looked up when a change set is
-// applied because matching runs inside the store transaction, also in
-// amlscreen apply on an air-gapped machine that has no keys file: the
-// outcome must depend on the store alone. Registering the profile again
-// refreshes it.
-type Access struct {
-	IncludeOther    bool     `json:"include_other,omitempty"`
-	ExtraSources    []string `json:"extra_sources,omitempty"`
-	ExcludedSources []string `json:"excluded_sources,omitempty"`
-	PEPLevel        bool     `json:"pep_level,omitempty"`
-	SourceCountry   bool     `json:"source_country,omitempty"`
-}
-
-// includes reports whether a record of sourceID and sourceType is among the
-// key's default sources. Excluded wins over extra, as in live.Included.
-func (a *Access) includes(sourceID, sourceType string) bool {
-	if slices.Contains(a.ExcludedSources, sourceID) {
-		return false
-	}
-	if slices.Contains(a.ExtraSources, sourceID) {
-		return true
-	}
-	return a.IncludeOther || sourceType != record.SourceOther
-}
-
-// writeOptions strips the attributes the key's features do not enable.
-func (a *Access) writeOptions() record.WriteOptions {
-	return record.WriteOptions{Case: record.Snake, OmitPEPLevel: !a.PEPLevel, OmitSourceCountry: !a.SourceCountry}
-}
-
 // Profile is a stored search profile.
 type Profile struct {
-	// Owner identifies the API key that registered it (server.KeyID of the
-	// key: never the secret itself). Profiles of different owners are
+	// Owner identifies the API key that registered it (access.KeyID of
+	// the key: never the secret itself). Profiles of different owners are
 	// separate even when their profile ids are equal.
 	Owner string `json:"owner"`
 	Params
-	Access Access `json:"access"`
+	// Access is what the registering key let the profile see when it was
+	// registered: its default-source rule and feature flags.
+	//
+	// The policy, not a resolved list of source ids, is stored, so that
+	// sources that appear after registration are judged by the same rule
+	// the key's checks use. It is stored rather than looked up when a
+	// change set is applied because matching runs inside the store
+	// transaction, also in amlscreen apply on an air-gapped machine that
+	// has no keys file: the outcome must depend on the store alone.
+	// Registering the profile again refreshes it.
+	Access access.Policy `json:"access"`
 	// Registered is when the profile was first registered, Updated when it
 	// was last registered.
 	Registered time.Time `json:"registered_at"`
@@ -124,7 +95,7 @@ func (p *Params) Query() engine.Query {
 	return engine.Query{Kind: p.Kind, Names: p.Names, SearchAll: p.SearchAll, Fuzzy: p.Fuzzy, DOB: p.DOB, Gender: p.Gender}
 }
 
-// Validate applies the rules of the checks (SEMANTICS.md) and of
+// Validate applies the rules of the checks (docs/MATCHING.md "Filters") and of
 // registration: a profile_id, a kind of individual or entity, exactly one
 // of names and search_all, fuzzy_search 0–2, dob and gender for
 // individuals only. Errors are *engine.ParamError naming the parameter.

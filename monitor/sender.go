@@ -13,14 +13,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
 
-// Defaults of a Sender (SEMANTICS.md "Monitoring and webhooks").
+// Defaults of a Sender (docs/API.md "Monitoring and webhooks").
 const (
-	DefaultTimeout     = 30 * time.Second // a receiver answers within 30 s (SERVICE.md §6.2)
+	DefaultTimeout     = 30 * time.Second // a receiver answers within 30 s
 	DefaultConcurrency = 8
 	DefaultPoll        = time.Second
 	DefaultInitial     = time.Second
@@ -61,7 +62,7 @@ func (b Backoff) Delay(attempts int) time.Duration {
 
 // Recipient is where an owner's notifications go: the key's webhook_url,
 // and the key itself, sent as x-api-key so that the receiver can check
-// where a notification comes from (SEMANTICS.md).
+// where a notification comes from (docs/API.md "Monitoring and webhooks").
 type Recipient struct {
 	URL    string
 	APIKey string
@@ -72,6 +73,23 @@ type Recipient struct {
 // configured or they are given up.
 var ErrNoRecipient = errors.New("no webhook_url configured for the key")
 
+// KeyRecipient returns where the notifications of the profiles of key id
+// owner go: k's webhook_url, with k sent as x-api-key. k is the key of
+// that id, nil when no key has it (a key removed from the keys file); a
+// disabled key or one without a webhook_url is an error, so the
+// notifications wait with backoff.
+func KeyRecipient(k *access.Key, owner string) (Recipient, error) {
+	switch {
+	case k == nil:
+		return Recipient{}, fmt.Errorf("%w: no API key has id %s", ErrNoRecipient, owner)
+	case k.Disabled:
+		return Recipient{}, fmt.Errorf("API key %q is disabled", k.Name)
+	case k.WebhookURL == "":
+		return Recipient{}, ErrNoRecipient
+	}
+	return Recipient{URL: k.WebhookURL, APIKey: k.Key}, nil
+}
+
 // Signer makes the x-service-signature header value of a body;
 // *sign.Keyring is one.
 type Signer interface {
@@ -80,11 +98,11 @@ type Signer interface {
 
 // StoreFunc lends the sender the store for one short step (claiming due
 // notifications or recording outcomes) and takes it back with release.
-type StoreFunc func() (db *store.DB, release func(), err error)
+type StoreFunc func() (db *store.Store, release func(), err error)
 
 // SharedStore lends a store the process keeps open (amlscreen serve).
-func SharedStore(db *store.DB) StoreFunc {
-	return func() (*store.DB, func(), error) { return db, func() {}, nil }
+func SharedStore(db *store.Store) StoreFunc {
+	return func() (*store.Store, func(), error) { return db, func() {}, nil }
 }
 
 // StoreAt opens the store at path for each step and closes it afterwards,
@@ -92,7 +110,7 @@ func SharedStore(db *store.DB) StoreFunc {
 // writer lock for milliseconds at a time and amlscreen apply, import and
 // sync can run between its steps.
 func StoreAt(path string) StoreFunc {
-	return func() (*store.DB, func(), error) {
+	return func() (*store.Store, func(), error) {
 		db, err := store.Open(path, store.Options{Timeout: 5 * time.Second})
 		if err != nil {
 			return nil, nil, err
@@ -251,11 +269,10 @@ func (s *Sender) run(ctx context.Context, once bool) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	maxInflight := 2 * s.Concurrency
-	jobs := make(chan *claimed, maxInflight)
-	results := make(chan outcome, maxInflight)
-	freed := make(chan struct{}, 1)
-	var inflight atomic.Int64
+	r := &sendRun{s: s, max: 2 * s.Concurrency}
+	r.jobs = make(chan *claimed, r.max)
+	r.results = make(chan outcome, r.max)
+	r.freed = make(chan struct{}, 1)
 
 	// Deliveries are not cut off when ctx ends: a request in flight gets
 	// its Timeout, so that stopping does not turn an answered delivery
@@ -263,42 +280,76 @@ func (s *Sender) run(ctx context.Context, once bool) error {
 	reqCtx := context.WithoutCancel(ctx)
 	var workers sync.WaitGroup
 	for range s.Concurrency {
-		workers.Go(func() {
-			for c := range jobs {
-				status, err := s.deliver(reqCtx, c.e)
-				results <- outcome{c: c, status: status, err: err}
-			}
-		})
+		workers.Go(func() { r.deliver(reqCtx) })
 	}
 	committerDone := make(chan struct{})
 	go func() {
 		defer close(committerDone)
-		for o := range results {
-			batch := []outcome{o}
-		drain:
-			for len(batch) < claimBatch {
-				select {
-				case o, ok := <-results:
-					if !ok {
-						break drain
-					}
-					batch = append(batch, o)
-				default:
-					break drain
-				}
-			}
-			s.recordWithRetry(ctx, batch)
-			inflight.Add(-int64(len(batch)))
-			select {
-			case freed <- struct{}{}:
-			default:
-			}
-		}
+		r.commit(ctx)
 	}()
 
-	var runErr error
+	runErr := r.dispatch(ctx, once)
+	close(r.jobs)
+	workers.Wait()
+	close(r.results)
+	<-committerDone
+	return runErr
+}
+
+// sendRun is one Run or RunOnce: claimed notifications go from dispatch
+// through jobs to the delivery workers, and their outcomes through results
+// to the committer, which records them in batches and signals freed.
+type sendRun struct {
+	s        *Sender
+	max      int // notifications in flight at most
+	jobs     chan *claimed
+	results  chan outcome
+	freed    chan struct{}
+	inflight atomic.Int64
+}
+
+// deliver posts the notifications of jobs until it is closed.
+func (r *sendRun) deliver(ctx context.Context) {
+	for c := range r.jobs {
+		status, err := r.s.deliver(ctx, c.e)
+		r.results <- outcome{c: c, status: status, err: err}
+	}
+}
+
+// commit records the outcomes of results, as many at a time as have
+// arrived (up to claimBatch, one transaction each), until it is closed.
+func (r *sendRun) commit(ctx context.Context) {
+	for o := range r.results {
+		batch := []outcome{o}
+	drain:
+		for len(batch) < claimBatch {
+			select {
+			case o, ok := <-r.results:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, o)
+			default:
+				break drain
+			}
+		}
+		r.s.recordWithRetry(ctx, batch)
+		r.inflight.Add(-int64(len(batch)))
+		select {
+		case r.freed <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// dispatch claims due notifications while there is room in flight and
+// hands them to the workers, sleeping until the next falls due, a new one
+// is queued or room frees up. It returns when ctx ends, or with once when
+// nothing is due or in flight; with once a store error ends it too.
+func (r *sendRun) dispatch(ctx context.Context, once bool) error {
+	s := r.s
 	for {
-		free := maxInflight - int(inflight.Load())
+		free := r.max - int(r.inflight.Load())
 		var got []*claimed
 		var nextDue time.Time
 		if free > 0 && ctx.Err() == nil {
@@ -306,25 +357,24 @@ func (s *Sender) run(ctx context.Context, once bool) error {
 			got, nextDue, err = s.claim(min(free, claimBatch))
 			if err != nil {
 				if once {
-					runErr = err
-					break
+					return err
 				}
 				s.Log.Error("webhook outbox not readable; trying again", "error", err.Error())
 			}
 		}
 		if len(got) > 0 {
-			inflight.Add(int64(len(got)))
+			r.inflight.Add(int64(len(got)))
 			for _, c := range got {
-				jobs <- c
+				r.jobs <- c
 			}
 			continue
 		}
 		if ctx.Err() != nil {
-			break
+			return nil
 		}
-		if once && inflight.Load() == 0 {
+		if once && r.inflight.Load() == 0 {
 			if nextDue.IsZero() || nextDue.After(s.Now()) {
-				break
+				return nil
 			}
 		}
 		wait := s.Poll
@@ -335,16 +385,11 @@ func (s *Sender) run(ctx context.Context, once bool) error {
 		select {
 		case <-ctx.Done():
 		case <-s.wake:
-		case <-freed:
+		case <-r.freed:
 		case <-t.C:
 		}
 		t.Stop()
 	}
-	close(jobs)
-	workers.Wait()
-	close(results)
-	<-committerDone
-	return runErr
 }
 
 // claim reserves up to n due notifications: each gets one more attempt
@@ -454,7 +499,7 @@ func (s *Sender) deliver(ctx context.Context, e *Entry) (status int, err error) 
 		}
 		return 0, scrub(err, rc.APIKey)
 	}
-	// The body is ignored (SERVICE.md §6.2); reading a little of it lets
+	// The receiver's body means nothing; reading a little of it lets
 	// the connection be reused.
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()

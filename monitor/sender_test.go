@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -24,7 +25,7 @@ func deliveredWants(t *testing.T, ds []delivery) []want {
 	return sortWants(got)
 }
 
-func waitEmpty(t *testing.T, db *store.DB, timeout time.Duration) {
+func waitEmpty(t *testing.T, db *store.Store, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -80,9 +81,9 @@ func sameEventAndBody(t *testing.T, ds []delivery) {
 	}
 }
 
-func queueOne(t *testing.T, db *store.DB) *Entry {
+func queueOne(t *testing.T, db *store.Store) *Entry {
 	t.Helper()
-	e, err := New(db, Options{}).TestWebhook(ownerA, "p-1", Access{})
+	e, err := New(db, Options{}).TestWebhook(ownerA, "p-1", access.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestDeadLetterAfter72Hours(t *testing.T) {
 	now := start
 	clock := func() time.Time { return now }
 	m := New(db, Options{Now: clock})
-	e, err := m.TestWebhook(ownerA, "p-1", Access{})
+	e, err := m.TestWebhook(ownerA, "p-1", access.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +306,7 @@ func TestUnknownOwnerWaitsWithBackoff(t *testing.T) {
 	db, _ := newStore(t)
 	ring := newKeyring(t)
 	m := New(db, Options{})
-	if _, err := m.TestWebhook("0000", "p", Access{}); err != nil {
+	if _, err := m.TestWebhook("0000", "p", access.Policy{}); err != nil {
 		t.Fatal(err)
 	}
 	s := fastSender(db, ring, "http://127.0.0.1:1/")
@@ -330,7 +331,7 @@ func TestTwoSendersShareTheQueue(t *testing.T) {
 	m := New(db, Options{})
 	const n = 200
 	for range n {
-		if _, err := m.TestWebhook(ownerA, "p", Access{}); err != nil {
+		if _, err := m.TestWebhook(ownerA, "p", access.Policy{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -244,6 +244,10 @@ func lookupArabic(b *strings.Builder, w []rune, table map[string]arabicName, per
 // romanizeArabic writes w letter by letter. Alef, waw and ya are vowels
 // between consonants and consonants next to a vowel; ta marbuta and alef
 // maqsura are "a"; ع is an "a" after a consonant and silent elsewhere.
+//
+// It stays one loop: each case reads the letters around the current one
+// (vowel or consonant before and after), which split functions would have
+// to pass back and forth.
 func romanizeArabic(b *strings.Builder, w []rune, persian bool) {
 	vowelLetter := func(i int) bool {
 		if i < 0 || i >= len(w) {

@@ -1,7 +1,7 @@
 // Package normalize turns names and free text into the tokens that matching
 // compares: Unicode folding, transliteration of every script a name list
 // uses, tokenisation and legal-form canonicalisation, exactly as
-// SEMANTICS.md "Text normalisation" decides. Every part of amlscreen that
+// docs/MATCHING.md "Text normalisation" describes. Every part of amlscreen that
 // compares text goes through this package, so the index, the brute-force
 // matcher, batch screening and monitoring agree token for token, and a
 // query in one script finds a record in another.
@@ -45,7 +45,7 @@ import (
 )
 
 // special maps letters that Unicode decomposition leaves whole to their
-// usual Latin spelling (SEMANTICS.md rule 1). Keys are lower case.
+// usual Latin spelling (docs/MATCHING.md "Text normalisation"). Keys are lower case.
 var special = map[rune]string{
 	'ł': "l", 'đ': "d", 'ð': "d", 'þ': "th", 'ø': "o", 'ß': "ss", 'æ': "ae",
 	'œ': "oe", 'ı': "i", 'ĸ': "k", 'ŋ': "ng", 'ħ': "h", 'ŧ': "t", 'ſ': "s",
@@ -74,7 +74,8 @@ var translit = map[rune]string{
 	'φ': "f", 'χ': "ch", 'ψ': "ps", 'ω': "o",
 }
 
-// Fold applies SEMANTICS.md rules 1 and 2 to s: case folding,
+// Fold applies the folding and transliteration of docs/MATCHING.md
+// "Text normalisation" to s: case folding,
 // transliteration of Cyrillic and Greek and romanisation of the other
 // scripts names are written in, compatibility decomposition with combining
 // marks dropped, and the special letters above. Punctuation and spaces are

@@ -26,7 +26,7 @@ import (
 // and a foreign name written with a middle dot (贝拉克·奥巴马), is one word
 // of joined syllables (beilake aobama). Kanji in Japanese names are read
 // the Chinese way too: their Japanese readings need a name dictionary,
-// a limitation written in the README. Characters outside the table (CJK
+// a limitation written in docs/MATCHING.md "Text normalisation". Characters outside the table (CJK
 // Extension B and later) are kept as they are.
 
 //go:generate go run ./internal/pinyingen -o han_pinyin.bin

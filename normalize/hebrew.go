@@ -99,6 +99,14 @@ func writeHebrew(b *strings.Builder, run string) {
 // after the first consonant when a second consonant follows.
 const hebrewInsertVowel = true
 
+// romanizeHebrew writes w letter by letter: consonants by their sound
+// (with geresh for the sounds Hebrew borrows), alef, ayin, vav and yod as
+// the vowels they write where they write one, and a short vowel after the
+// first consonant (hebrewInsertVowel).
+//
+// It stays one loop: each case reads the letters around the current one
+// (vowel or consonant before and after), which split functions would have
+// to pass back and forth.
 func romanizeHebrew(b *strings.Builder, w []rune) {
 	isGeresh := func(i int) bool {
 		return i < len(w) && (w[i] == '׳' || w[i] == '\'')

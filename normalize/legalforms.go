@@ -35,22 +35,22 @@ type legalAlias struct {
 	canon string
 }
 
-var (
-	defaultTable     *LegalFormTable
-	defaultTableErr  error
-	defaultTableOnce sync.Once
-)
-
 // LegalForms returns the embedded table. Its validity is pinned down by the
 // package tests; a broken table is a build defect, hence the panic.
-func LegalForms() *LegalFormTable {
-	defaultTableOnce.Do(func() {
-		defaultTable, defaultTableErr = ParseLegalForms(legalFormsData)
-	})
-	if defaultTableErr != nil {
-		panic("normalize: embedded legal-form table: " + defaultTableErr.Error())
+func LegalForms() *LegalFormTable { return legalForms() }
+
+var legalForms = sync.OnceValue(func() *LegalFormTable {
+	return mustParse("legal-form", ParseLegalForms, legalFormsData)
+})
+
+// mustParse parses an embedded table, which the package tests hold valid:
+// a broken one is a build defect, hence the panic.
+func mustParse[T any](what string, parse func(string) (T, error), data string) T {
+	t, err := parse(data)
+	if err != nil {
+		panic("normalize: embedded " + what + " table: " + err.Error())
 	}
-	return defaultTable
+	return t
 }
 
 // ParseLegalForms reads a table in the format of legalforms.txt. Every alias

@@ -24,7 +24,7 @@ type Compound struct {
 }
 
 // All returns the words followed by the joined form of every compound: the
-// token set a record's name string is indexed under (SEMANTICS.md rule 3).
+// token set a record's name string is indexed under (docs/MATCHING.md "Text normalisation").
 func (t Tokens) All() []string {
 	if len(t.Compounds) == 0 {
 		return t.Words
@@ -77,7 +77,8 @@ func (t Tokens) Variants() [][]string {
 	return out
 }
 
-// Tokenize folds s and splits it into words (SEMANTICS.md rules 3–5):
+// Tokenize folds s and splits it into words (docs/MATCHING.md
+// "Text normalisation"):
 // apostrophes and dots inside a word join it (O'Brien → obrien, U.S. → us),
 // hyphens inside a word make a compound, every other punctuation and space
 // separates. Digits are words too. Text in other scripts is romanised by

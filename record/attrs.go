@@ -29,7 +29,7 @@ type attribute struct {
 	index int
 }
 
-// attributes is in the order of SERVICE.md 2.1, which is also the order in
+// attributes is in the order of docs/API.md "Records", which is also the order in
 // which they are written.
 var attributes = []attribute{
 	{snake: "id", kind: kindString, str: func(r *Record) *string { return &r.ID }, text: true},
@@ -119,7 +119,7 @@ type Field struct {
 }
 
 // TextFields calls fn for every non-empty text attribute of r, in the
-// order of SERVICE.md 2.1: the words search_all looks at. Extra attributes
+// order of docs/API.md "Records": the words search_all looks at. Extra attributes
 // are not included.
 func (r *Record) TextFields(fn func(Field)) {
 	for i := range attributes {
@@ -141,7 +141,7 @@ func (r *Record) TextFields(fn func(Field)) {
 }
 
 // Attributes lists the snake_case names of every known attribute in the
-// order of SERVICE.md 2.1.
+// order of docs/API.md "Records".
 func Attributes() []string {
 	out := make([]string, len(attributes))
 	for i, a := range attributes {

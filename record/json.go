@@ -26,7 +26,7 @@ const (
 type WriteOptions struct {
 	Case Case
 	// OmitListDate leaves list_date out, as records of delta changes carry
-	// none (SERVICE.md 2.5).
+	// none (docs/API.md "Deltas").
 	OmitListDate bool
 	// OmitPEPLevel and OmitSourceCountry strip the attributes that are
 	// enabled per API key by feature flag.

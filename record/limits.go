@@ -33,7 +33,7 @@ var ErrNotObject = errors.New("expected one JSON object per line")
 var errArray = fmt.Errorf("%w, found an array (a JSON file rather than JSON Lines? jq -c '.[]' converts one)", ErrNotObject)
 
 // IDChars are the characters a record id may hold besides ASCII letters
-// and digits. SERVICE.md says ids are alphanumeric; the separators are
+// and digits. The service's interface says ids are alphanumeric; the separators are
 // what the converters (OFAC-CONS-123, UN-9000001) and the generators
 // (news-0000001) write and what upstream producers use between a prefix
 // and a number. Spaces, slashes, quotes and control characters are

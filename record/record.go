@@ -14,7 +14,7 @@ import (
 	"fmt"
 )
 
-// Source types of SERVICE.md 2.1. More may be added upstream; unknown values
+// Source types of docs/API.md "Records". More may be added upstream; unknown values
 // are kept as they are.
 const (
 	SourceSanction             = "SANCTION"
@@ -37,7 +37,7 @@ const (
 	ChangeDelete               = "DELETE"
 )
 
-// Record is one AML record (SERVICE.md 2.1). The zero value is an empty
+// Record is one AML record (docs/API.md "Records"). The zero value is an empty
 // record; list attributes are nil when absent.
 type Record struct {
 	ID            string
@@ -86,7 +86,7 @@ type Record struct {
 	Extra map[string]json.RawMessage
 }
 
-// Change is one line of a consolidated delta (SERVICE.md 2.5).
+// Change is one line of a consolidated delta (docs/API.md "Deltas").
 type Change struct {
 	Type   string // ADD, UPDATE or DELETE
 	Record Record

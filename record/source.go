@@ -1,6 +1,6 @@
 package record
 
-// Source is one entry of the source catalogue (SERVICE.md 2.4), as
+// Source is one entry of the source catalogue (docs/API.md "Sources"), as
 // getSourceList answers it.
 type Source struct {
 	Source       string `json:"source"`

@@ -16,7 +16,7 @@ import (
 
 // attr is one record attribute as a report shows it.
 type attr struct {
-	key   string // snake_case name, as in SERVICE.md 2.1
+	key   string // snake_case name, as in docs/API.md "Records"
 	label string
 	get   func(r *record.Record, src map[string]record.Source) []string
 }
@@ -63,7 +63,7 @@ func countries(f func(r *record.Record) []string) func(*record.Record, map[strin
 // groups orders a record's attributes the way a reviewer reads them: who
 // it is, why it is listed, how to tell them apart (birth, nationality),
 // what they do, who they are linked to, where they are, the rest. Every
-// attribute of SERVICE.md 2.1 except id (the section heading) is here.
+// attribute of docs/API.md "Records" except id (the section heading) is here.
 var groups = []group{
 	{"Identity", []attr{
 		{"name", "Name", str(func(r *record.Record) string { return r.Name })},
@@ -200,7 +200,7 @@ func shortType(t string) string {
 	return words(t)
 }
 
-// pepLevel explains a PEP level in the words of SERVICE.md 2.1.
+// pepLevel explains a PEP level in plain words.
 func pepLevel(l int32) string {
 	switch l {
 	case 1:

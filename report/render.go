@@ -627,7 +627,7 @@ func explain(q engine.Query, h *engine.Hit) (engine.Match, bool) {
 	return m, true
 }
 
-// fieldLabel names a name string of SEMANTICS.md in words.
+// fieldLabel names a name string (docs/MATCHING.md "Name matching") in words.
 func fieldLabel(field string) string {
 	switch {
 	case field == "name":

@@ -1,6 +1,6 @@
 // Package report renders PDF screening reports: the evidence a compliance
-// officer files for one screening (SERVICE.md 4.5 generateIndividualReport
-// and 4.6 generateEntityReport, and `amlscreen report`).
+// officer files for one screening (generateIndividualReport and
+// generateEntityReport, and `amlscreen report`).
 //
 // A report holds a cover block (the query and its parameters, the time in
 // UTC, the database version, the sources searched and the number of hits,
@@ -10,7 +10,7 @@
 // box for the reviewer's decision. Every page carries the report id, the
 // database version and its page number.
 //
-// Only SANCTION, PEP and CRIMINAL records appear (SEMANTICS.md "Filters"):
+// Only SANCTION, PEP and CRIMINAL records appear (docs/MATCHING.md "Filters"):
 // Render drops any other hit it is given, and ReportableSources narrows a
 // query's sources before the search so that the total is exact too.
 //
@@ -171,7 +171,7 @@ func ID(q engine.Query, t time.Time, version string) string {
 var ErrNoTime = errors.New("report: input has no screening time")
 
 // Render writes the PDF report of in to w. A query that breaks the rules
-// of SEMANTICS.md gives the engine's *engine.ParamError, so that callers
+// of docs/MATCHING.md gives the engine's *engine.ParamError, so that callers
 // can answer it as they answer a check.
 func Render(w io.Writer, in Input) (err error) {
 	if in.Time.IsZero() {

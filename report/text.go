@@ -240,13 +240,27 @@ func visual(line string) string {
 		return line
 	}
 	rs := []rune(line)
-	n := len(rs)
-	cls := make([]bidi.Class, n)
+	cls, para := classify(rs)
+	sos := bidi.L
+	if para == 1 {
+		sos = bidi.R
+	}
+	resolveWeak(cls, sos)
+	resolveNeutral(cls, sos)
+	levels := implicitLevels(rs, cls, para)
+	reorder(rs, levels)
+	return string(rs)
+}
+
+// classify returns the bidirectional class of every rune and the
+// paragraph level (P2, P3): 1 when the first strong character is right to
+// left, else 0.
+func classify(rs []rune) ([]bidi.Class, int) {
+	cls := make([]bidi.Class, len(rs))
 	for i, r := range rs {
 		p, _ := bidi.LookupRune(r)
 		cls[i] = p.Class()
 	}
-	// P2, P3: paragraph level from the first strong character.
 	para := 0
 	for _, c := range cls {
 		if c == bidi.L {
@@ -257,10 +271,13 @@ func visual(line string) string {
 			break
 		}
 	}
-	sos := bidi.L
-	if para == 1 {
-		sos = bidi.R
-	}
+	return cls, para
+}
+
+// resolveWeak applies rules W1–W7 to cls in place; sos is the direction
+// at the start of the line.
+func resolveWeak(cls []bidi.Class, sos bidi.Class) {
+	n := len(cls)
 	// W1: marks take the type of what they follow.
 	for i, c := range cls {
 		if c == bidi.NSM {
@@ -330,8 +347,13 @@ func visual(line string) string {
 			}
 		}
 	}
-	// N1, N2: neutrals between two strongs of one direction take it,
-	// others the paragraph direction. Numbers count as R here.
+}
+
+// resolveNeutral applies rules N1 and N2 to cls in place: neutrals
+// between two strongs of one direction take it, others the direction sos
+// of the paragraph. Numbers count as R here.
+func resolveNeutral(cls []bidi.Class, sos bidi.Class) {
+	n := len(cls)
 	strong := func(c bidi.Class) (bidi.Class, bool) {
 		switch c {
 		case bidi.L:
@@ -368,8 +390,12 @@ func visual(line string) string {
 		}
 		i = j - 1
 	}
-	// I1, I2: implicit levels.
-	levels := make([]int, n)
+}
+
+// implicitLevels returns the embedding level of every rune (I1, I2), with
+// trailing white space at the paragraph level (L1).
+func implicitLevels(rs []rune, cls []bidi.Class, para int) []int {
+	levels := make([]int, len(cls))
 	for i, c := range cls {
 		lv := para
 		switch {
@@ -382,11 +408,17 @@ func visual(line string) string {
 		}
 		levels[i] = lv
 	}
-	// L1: trailing white space goes to the paragraph level.
-	for i := n - 1; i >= 0 && unicode.IsSpace(rs[i]); i-- {
+	for i := len(rs) - 1; i >= 0 && unicode.IsSpace(rs[i]); i-- {
 		levels[i] = para
 	}
-	// L4: mirrored glyphs for paired punctuation at right-to-left levels.
+	return levels
+}
+
+// reorder puts rs in display order by their levels: mirrored glyphs for
+// paired punctuation at right-to-left levels (L4), then every run at each
+// level reversed, from the highest down to the lowest odd one (L2).
+func reorder(rs []rune, levels []int) {
+	n := len(rs)
 	for i, r := range rs {
 		if levels[i]%2 == 1 {
 			if m, ok := mirror[r]; ok {
@@ -394,8 +426,6 @@ func visual(line string) string {
 			}
 		}
 	}
-	// L2: reverse every run at each level from the highest down to the
-	// lowest odd one.
 	hi, lo := 0, 99
 	for _, lv := range levels {
 		hi = max(hi, lv)
@@ -419,7 +449,6 @@ func visual(line string) string {
 			i = j
 		}
 	}
-	return string(rs)
 }
 
 var mirror = map[rune]rune{

@@ -1,7 +1,7 @@
 // Package sampledata is the sample consolidated database built into the
 // amlscreen binary, so that every command can be tried without a download
 // or a store: about 5,000 generated records across all source and entity
-// types (see bench/gen), with their source catalogue.
+// types (see internal/gen), with their source catalogue.
 //
 // The files are generated, committed and embedded. To regenerate them after
 // a change to the generator, run `go generate ./sampledata`; the output

@@ -17,7 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/amlscreen/amlscreen/bench/gen"
+	"github.com/amlscreen/amlscreen/access"
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -88,7 +89,7 @@ func serveBench(b *testing.B) *httptest.Server {
 			}
 			benchServer.queries = append(benchServer.queries, v.Encode())
 		}
-		srv, err := New(Config{DB: db, Keys: []*APIKey{{Key: "bench-key"}}})
+		srv, err := New(Config{DB: db, Keys: []*access.Key{{Key: "bench-key"}}})
 		if err != nil {
 			panic(err)
 		}

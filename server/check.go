@@ -6,13 +6,14 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 )
 
-// individualParams are the parameters of checkIndividual (SERVICE.md 4.2);
-// checkName takes the same, as SEMANTICS.md leaves its other parameters to
-// us and a client may well send the filters.
+// individualParams are the parameters of checkIndividual;
+// checkName takes the same (docs/API.md "Endpoints"), since its other
+// parameters are ours to choose and a client may well send the filters.
 var individualParams = []string{"names", "search_all", "fuzzy_search", "dob", "gender", "citizenship", "includes"}
 
 func init() {
@@ -23,7 +24,7 @@ func init() {
 }
 
 // checkHandler answers a check of kind with the CheckResponse of
-// SERVICE.md 2.2.
+// docs/API.md "Check responses".
 func checkHandler(kind engine.Kind) func(*Server, *Call) error {
 	return func(s *Server, c *Call) error {
 		q, err := s.checkQuery(c, kind)
@@ -72,7 +73,7 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 	q.Fuzzy = fuzzy
 	// Search validates the rest: compiling the query twice would cost a
 	// tenth of an exact check.
-	if q.Sources, err = s.catalog().sourceSet(c.Key, c.Param("includes")); err != nil {
+	if q.Sources, err = s.catalog().Resolve(c.Key, c.Param("includes")); err != nil {
 		return q, err
 	}
 	return q, nil
@@ -93,6 +94,6 @@ func searchError(err error) error {
 
 // recordOptions writes records in case c with the attributes the key's
 // features do not enable stripped.
-func recordOptions(k *APIKey, c record.Case) record.WriteOptions {
-	return record.WriteOptions{Case: c, OmitPEPLevel: !k.Features.PEPLevel, OmitSourceCountry: !k.Features.SourceCountry}
+func recordOptions(k *access.Key, c record.Case) record.WriteOptions {
+	return k.Features.WriteOptions(c)
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // PreviousUnknown is the service's message for a delta asked from a
-// version it does not keep (SERVICE.md 4.11); clients (our syncer among
+// version it does not keep (docs/API.md "Deltas"); clients (our syncer among
 // them) recognise it and download the full file.
 const PreviousUnknown = "Provided previous version does not exist."
 
@@ -28,7 +28,7 @@ func init() {
 // jsonLines is the media type of consolidated files and deltas.
 const jsonLines = "application/x-ndjson"
 
-// consolidatedFile answers getConsolidatedFile (SERVICE.md 4.10): every
+// consolidatedFile answers getConsolidatedFile (docs/API.md "Consolidated files"): every
 // record of the selected sources as camelCase JSON Lines, sorted by id,
 // with the File-Version they are at, gzip when the client accepts it.
 //
@@ -37,7 +37,7 @@ const jsonLines = "application/x-ndjson"
 // body is exactly the version of the header, and neither the store nor the
 // index stays locked while a slow client reads.
 func consolidatedFile(s *Server, c *Call) error {
-	sel, err := s.catalog().sourceSet(c.Key, c.Param("includes"))
+	sel, err := s.catalog().Resolve(c.Key, c.Param("includes"))
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func consolidatedFile(s *Server, c *Call) error {
 	})
 }
 
-// consolidatedDelta answers getConsolidatedDelta (SERVICE.md 4.11): the
+// consolidatedDelta answers getConsolidatedDelta (docs/API.md "Deltas"): the
 // changes from previous to the current version, from the store's change
 // log, merged per record. An unknown previous, or one older than the log,
 // is 404 with the service's message; a delta from the current version is
@@ -79,7 +79,7 @@ func consolidatedDelta(s *Server, c *Call) error {
 	if s.st == nil {
 		return Errorf(http.StatusServiceUnavailable, "this server keeps no change log; download getConsolidatedFile")
 	}
-	sel, err := s.catalog().sourceSet(c.Key, c.Param("includes"))
+	sel, err := s.catalog().Resolve(c.Key, c.Param("includes"))
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
@@ -241,7 +242,7 @@ func TestPrimaryReplica(t *testing.T) {
 	sync(true, "no longer knows")
 }
 
-func mustApply(t *testing.T, st *store.DB, version string, changes ...record.Change) *store.Applied {
+func mustApply(t *testing.T, st *store.Store, version string, changes ...record.Change) *store.Applied {
 	t.Helper()
 	cur, err := st.Version()
 	if err != nil {
@@ -265,7 +266,7 @@ func recordSet(t *testing.T, recs []*record.Record) string {
 	return strings.Join(lines, "\n")
 }
 
-func storeSet(t *testing.T, st *store.DB) string {
+func storeSet(t *testing.T, st *store.Store) string {
 	t.Helper()
 	var recs []*record.Record
 	if _, err := st.LoadAll(func(r *record.Record) error { recs = append(recs, r); return nil }); err != nil {
@@ -289,7 +290,7 @@ func TestDownloadLimitPerKey(t *testing.T) {
 	zero, two := int64(0), int64(2)
 	f := newFixture(t, func(c *Config) {
 		c.KeysFile = ""
-		c.Keys = []*APIKey{{Key: "replica-key", DailyDownloadLimit: &zero}, {Key: "two-key", DailyDownloadLimit: &two}, {Key: keyBasic}}
+		c.Keys = []*access.Key{{Key: "replica-key", DailyDownloadLimit: &zero}, {Key: "two-key", DailyDownloadLimit: &two}, {Key: keyBasic}}
 	})
 	headers := func(a answer) string {
 		return a.Header.Get(store.HeaderDownloadLimit) + "/" + a.Header.Get(store.HeaderDownloadsRemaining)
@@ -321,7 +322,7 @@ func TestDownloadLimitPerKey(t *testing.T) {
 	if a := f.get(keyBasic, "/v1/checkName?names=putin"); a.Header.Get(store.HeaderDownloadLimit) != "" {
 		t.Error("a check announces a download limit")
 	}
-	if _, err := ParseKeys([]byte(`[{"key":"k","daily_download_limit":-1}]`)); err == nil || !strings.Contains(err.Error(), "daily_download_limit") {
+	if _, err := access.Parse([]byte(`[{"key":"k","daily_download_limit":-1}]`)); err == nil || !strings.Contains(err.Error(), "daily_download_limit") {
 		t.Errorf("negative limit: %v", err)
 	}
 }
@@ -334,7 +335,7 @@ func TestReplicaPollsPastFifty(t *testing.T) {
 	zero := int64(0)
 	primary := newFixture(t, func(c *Config) {
 		c.KeysFile = ""
-		c.Keys = []*APIKey{{Key: "replica-key", IncludeOther: true, DailyDownloadLimit: &zero}}
+		c.Keys = []*access.Key{{Key: "replica-key", IncludeOther: true, DailyDownloadLimit: &zero}}
 	})
 	rst, err := store.Open(filepath.Join(t.TempDir(), "replica.db"), store.Options{Now: primary.clock.Now})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/monitor"
 )
 
@@ -24,7 +25,7 @@ func limitsFixture(t *testing.T) (*fixture, *atomic.Int64) {
 		m := monitor.New(c.Store, monitor.Options{})
 		c.Endpoints = append(MediaEndpoints(corpus), MonitorEndpoints(m)...)
 		c.KeysFile = ""
-		c.Keys = []*APIKey{{Key: keyBasic, Name: "basic", WebhookURL: hook.URL}}
+		c.Keys = []*access.Key{{Key: keyBasic, Name: "basic", WebhookURL: hook.URL}}
 	})
 	return f, &posts
 }

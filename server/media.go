@@ -8,7 +8,7 @@ import (
 )
 
 // MediaEndpoints returns media/checkIndividual, media/checkEntity and
-// media/search (SERVICE.md 4.7, 4.8; SEMANTICS.md "Adverse media") over
+// media/search (docs/API.md "Media") over
 // corpus, for Config.Endpoints. They are billed like the AML checks; a
 // key's ArticlesPerCategory raises the 10 articles per category.
 func MediaEndpoints(corpus *media.Corpus) []Endpoint {

@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/media"
 )
 
 // mediaFixture is the server fixture with the media endpoints over a small
 // corpus: 12 financial-crime articles about Ivan Petrov and one
 // violent-crime article about Acme Trading LLC.
-func mediaFixture(t *testing.T, keys ...*APIKey) *fixture {
+func mediaFixture(t *testing.T, keys ...*access.Key) *fixture {
 	t.Helper()
 	corpus := mediaCorpus(t)
 	return newFixture(t, func(c *Config) {
@@ -88,7 +89,7 @@ func TestMediaCheckEndpoints(t *testing.T) {
 }
 
 func TestMediaArticlesPerCategoryOfKey(t *testing.T) {
-	f := mediaFixture(t, &APIKey{Key: "many-articles", ArticlesPerCategory: 11})
+	f := mediaFixture(t, &access.Key{Key: "many-articles", ArticlesPerCategory: 11})
 	a := f.get("many-articles", "/v1/media/checkIndividual?search_all=ivan+petrov&fetch_articles=true")
 	var r mediaCheckAnswer
 	if err := json.Unmarshal(a.body, &r); err != nil || a.StatusCode != 200 {

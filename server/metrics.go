@@ -1,18 +1,27 @@
 package server
 
 import (
-	"bufio"
-	"fmt"
-	"io"
-	"maps"
-	"os"
-	"runtime"
-	"slices"
+	"net/http"
 	"strconv"
-	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/amlscreen/amlscreen/monitor"
 )
+
+// This file is /metrics: the series are kept and written by
+// prometheus/client_golang, in a registry of the server's own (not the
+// global default), so servers can run side by side in one process. Go's
+// runtime series come from runtime/metrics, without the stop-the-world of
+// runtime.ReadMemStats, and the process series from /proc.
+//
+// The names are listed, with their meaning, in the README's "Metrics"; the
+// example dashboard in deploy/grafana uses exactly these.
 
 // latencyBuckets are the upper bounds of the request duration histogram, in
 // seconds: fine below 50 ms, where checks should answer, coarse above,
@@ -22,33 +31,75 @@ var latencyBuckets = []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 
 // unmatched labels requests to paths no endpoint serves.
 const unmatched = "unmatched"
 
-// metrics are the server's counters, kept with atomics so that observing a
-// request takes no lock.
+// metrics are the server's series. Observing a request takes no lock of
+// the server's: the client library's counters are atomic.
 type metrics struct {
-	byPath map[string]*endpointMetrics // fixed at New; read without a lock
-	start  time.Time
+	reg     *prometheus.Registry
+	handler http.Handler
 
-	applies     atomic.Uint64
-	lastApply   atomic.Int64 // unix seconds
-	syncs       atomic.Uint64
-	syncErrors  atomic.Uint64
-	lastSyncOK  atomic.Int64 // unix seconds
+	requests  *prometheus.CounterVec
+	durations *prometheus.HistogramVec
+	// byPath holds the series of each endpoint path, fixed at New and read
+	// without a lock, so that a request finds its counter and histogram
+	// without hashing label values.
+	byPath map[string]*endpointSeries
+
+	applies       prometheus.Counter
+	applyFailures prometheus.Counter
+	syncs         prometheus.Counter
+	syncFailures  prometheus.Counter
+
+	// Times in Unix seconds, written only once something happened.
+	lastApply   atomic.Int64
+	lastSyncOK  atomic.Int64
 	lastSyncErr atomic.Int64
 }
 
-type endpointMetrics struct {
-	codes   [600]atomic.Uint64 // by status code
-	buckets []atomic.Uint64    // not cumulative; one per latencyBuckets, plus +Inf
-	count   atomic.Uint64
-	sumNano atomic.Uint64
+// endpointSeries are the series of one endpoint path, made on its first
+// request: a series shows once its endpoint was asked.
+type endpointSeries struct {
+	path     string
+	once     sync.Once
+	duration prometheus.Observer
+	codes    sync.Map // status code (int) -> prometheus.Counter
 }
 
-func newMetrics(routes map[string]*Endpoint) *metrics {
-	m := &metrics{byPath: map[string]*endpointMetrics{}, start: time.Now()}
-	for p := range routes {
-		m.byPath[p] = &endpointMetrics{buckets: make([]atomic.Uint64, len(latencyBuckets)+1)}
+func newMetrics(s *Server, outbox func() (monitor.OutboxStats, error)) *metrics {
+	m := &metrics{reg: prometheus.NewRegistry(), byPath: map[string]*endpointSeries{}}
+	for p := range s.routes {
+		m.byPath[p] = &endpointSeries{path: p}
 	}
-	m.byPath[unmatched] = &endpointMetrics{buckets: make([]atomic.Uint64, len(latencyBuckets)+1)}
+	m.byPath[unmatched] = &endpointSeries{path: unmatched}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "amlscreen_http_requests_total",
+		Help: "Requests answered, by endpoint path and HTTP status code.",
+	}, []string{"endpoint", "code"})
+	m.durations = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "amlscreen_http_request_duration_seconds",
+		Help:    "Time to answer a request, by endpoint path; downloads include sending the body.",
+		Buckets: latencyBuckets,
+	}, []string{"endpoint"})
+	m.applies = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "amlscreen_applies_total",
+		Help: "Change sets and imports swapped into the running index.",
+	})
+	m.applyFailures = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "amlscreen_apply_failures_total",
+		Help: "Change sets committed to the store but not swapped into the running index (the server answers from the previous version until restarted).",
+	})
+	m.syncs = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "amlscreen_syncs_total",
+		Help: "Syncs from the upstream attempted.",
+	})
+	m.syncFailures = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "amlscreen_sync_failures_total",
+		Help: "Syncs from the upstream that failed.",
+	})
+	m.reg.MustRegister(m.requests, m.durations, m.applies, m.applyFailures, m.syncs, m.syncFailures,
+		&stateCollector{s: s, m: m, outbox: outbox},
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 	return m
 }
 
@@ -58,145 +109,135 @@ func (m *metrics) observe(ep *Endpoint, status int, d time.Duration) {
 	if ep != nil {
 		path = ep.Path
 	}
-	em := m.byPath[path]
 	if status < 100 || status >= 600 {
 		status = 0 // a handler that wrote nothing; counted as code 0
 	}
-	em.codes[status].Add(1)
-	sec := d.Seconds()
-	i, _ := slices.BinarySearch(latencyBuckets, sec)
-	em.buckets[i].Add(1)
-	em.count.Add(1)
-	em.sumNano.Add(uint64(d.Nanoseconds()))
+	es := m.byPath[path]
+	c, ok := es.codes.Load(status)
+	if !ok {
+		c, _ = es.codes.LoadOrStore(status, m.requests.WithLabelValues(path, strconv.Itoa(status)))
+	}
+	c.(prometheus.Counter).Inc()
+	es.once.Do(func() { es.duration = m.durations.WithLabelValues(path) })
+	es.duration.Observe(d.Seconds())
 }
 
-func (m *metrics) applied(at time.Time) {
-	m.applies.Add(1)
+func (m *metrics) applied(at time.Time, err error) {
+	if err != nil {
+		m.applyFailures.Inc()
+		return
+	}
+	m.applies.Inc()
 	m.lastApply.Store(at.Unix())
 }
 
 func (m *metrics) synced(at time.Time, err error) {
-	m.syncs.Add(1)
+	m.syncs.Inc()
 	if err != nil {
-		m.syncErrors.Add(1)
+		m.syncFailures.Inc()
 		m.lastSyncErr.Store(at.Unix())
 		return
 	}
 	m.lastSyncOK.Store(at.Unix())
 }
 
-// writeMetrics writes the Prometheus text exposition format (version
-// 0.0.4) by hand: the format is a few lines of text, and a client library
-// would be the server's largest dependency.
-func (s *Server) writeMetrics(w io.Writer) {
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	m := s.metrics
-	paths := slices.Sorted(maps.Keys(m.byPath))
+// stateCollector reads, at each scrape, what the server holds rather than
+// counts: the index's size, the version answered from, readiness, the
+// store's guard counters and the webhook outbox.
+type stateCollector struct {
+	s      *Server
+	m      *metrics
+	outbox func() (monitor.OutboxStats, error)
+}
 
-	help(bw, "amlscreen_http_requests_total", "counter", "Requests answered, by endpoint path and HTTP status code.")
-	for _, p := range paths {
-		em := m.byPath[p]
-		for code := range em.codes {
-			if n := em.codes[code].Load(); n > 0 {
-				fmt.Fprintf(bw, "amlscreen_http_requests_total{endpoint=%s,code=\"%d\"} %d\n", label(p), code, n)
-			}
-		}
-	}
-	help(bw, "amlscreen_http_request_duration_seconds", "histogram", "Time to answer a request, by endpoint path; downloads include sending the body.")
-	for _, p := range paths {
-		em := m.byPath[p]
-		count := em.count.Load()
-		if count == 0 {
-			continue
-		}
-		var cum uint64
-		for i, le := range latencyBuckets {
-			cum += em.buckets[i].Load()
-			fmt.Fprintf(bw, "amlscreen_http_request_duration_seconds_bucket{endpoint=%s,le=\"%s\"} %d\n", label(p), strconv.FormatFloat(le, 'g', -1, 64), cum)
-		}
-		cum += em.buckets[len(latencyBuckets)].Load()
-		fmt.Fprintf(bw, "amlscreen_http_request_duration_seconds_bucket{endpoint=%s,le=\"+Inf\"} %d\n", label(p), cum)
-		fmt.Fprintf(bw, "amlscreen_http_request_duration_seconds_sum{endpoint=%s} %g\n", label(p), float64(em.sumNano.Load())/1e9)
-		fmt.Fprintf(bw, "amlscreen_http_request_duration_seconds_count{endpoint=%s} %d\n", label(p), cum)
-	}
+var (
+	descIndexRecords = prometheus.NewDesc("amlscreen_index_records",
+		"Records in the screening index.", nil, nil)
+	descIndexTombstones = prometheus.NewDesc("amlscreen_index_tombstones",
+		"Deleted or replaced records whose postings the index still holds.", nil, nil)
+	descIndexTokens = prometheus.NewDesc("amlscreen_index_tokens",
+		"Distinct tokens in the index dictionary.", nil, nil)
+	descVersion = prometheus.NewDesc("amlscreen_store_version_info",
+		"The File-Version the server answers from, as a label.", []string{"version"}, nil)
+	descVersionApplied = prometheus.NewDesc("amlscreen_store_version_applied_timestamp_seconds",
+		"When the store reached its current version.", nil, nil)
+	descStoreRecords = prometheus.NewDesc("amlscreen_store_records",
+		"Records in the store at its current version.", nil, nil)
+	descShrinks = prometheus.NewDesc("amlscreen_full_import_shrinks_total",
+		"Full imports that would empty the store or remove more than half of its records: refused, or allowed by --allow-shrink.", []string{"outcome"}, nil)
+	descLastApply = prometheus.NewDesc("amlscreen_apply_last_success_timestamp_seconds",
+		"When a change set or import was last swapped into the running index.", nil, nil)
+	descLastSyncOK = prometheus.NewDesc("amlscreen_sync_last_success_timestamp_seconds",
+		"When a sync from the upstream last succeeded.", nil, nil)
+	descLastSyncErr = prometheus.NewDesc("amlscreen_sync_last_failure_timestamp_seconds",
+		"When a sync from the upstream last failed.", nil, nil)
+	descReady = prometheus.NewDesc("amlscreen_ready",
+		"1 when /readyz answers 200.", nil, nil)
+	descOutbox = prometheus.NewDesc("amlscreen_webhook_outbox_entries",
+		"Monitoring notifications in the webhook outbox: queued (in flight and retrying included), retrying (failed at least once) and dead (given up).", []string{"state"}, nil)
+	descOutboxAge = prometheus.NewDesc("amlscreen_webhook_outbox_oldest_age_seconds",
+		"Age of the oldest queued notification; 0 when none is queued.", nil, nil)
+)
 
+// Describe sends the descriptions of every series Collect may send.
+func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descIndexRecords, descIndexTombstones, descIndexTokens, descVersion,
+		descVersionApplied, descStoreRecords, descShrinks, descLastApply, descLastSyncOK, descLastSyncErr,
+		descReady, descOutbox, descOutboxAge} {
+		ch <- d
+	}
+}
+
+// Collect reads the state and sends it. Series of what the server does not
+// have (a store, monitoring, a sync yet) are left out rather than sent as
+// 0, and so are those whose read failed (logged).
+func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.s
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
 	st := s.db.Index().Stats()
-	help(bw, "amlscreen_index_records", "gauge", "Records in the screening index.")
-	fmt.Fprintf(bw, "amlscreen_index_records %d\n", st.Records)
-	help(bw, "amlscreen_index_tombstones", "gauge", "Deleted or replaced records whose postings the index still holds.")
-	fmt.Fprintf(bw, "amlscreen_index_tombstones %d\n", st.Tombstones)
-	help(bw, "amlscreen_index_tokens", "gauge", "Distinct tokens in the index dictionary.")
-	fmt.Fprintf(bw, "amlscreen_index_tokens %d\n", st.Tokens)
-	help(bw, "amlscreen_store_version_info", "gauge", "The File-Version the server answers from, as a label.")
-	fmt.Fprintf(bw, "amlscreen_store_version_info{version=%s} 1\n", label(s.db.Version()))
-	if s.st != nil {
-		if v, err := s.st.Version(); err == nil && !v.AppliedAt.IsZero() {
-			help(bw, "amlscreen_store_version_applied_timestamp_seconds", "gauge", "When the store reached its current version.")
-			fmt.Fprintf(bw, "amlscreen_store_version_applied_timestamp_seconds %d\n", v.AppliedAt.Unix())
-			help(bw, "amlscreen_store_records", "gauge", "Records in the store at its current version.")
-			fmt.Fprintf(bw, "amlscreen_store_records %d\n", v.Records)
-		}
-		g := s.st.GuardCounts()
-		help(bw, "amlscreen_full_import_shrinks_total", "counter", "Full imports that would empty the store or remove more than half of its records: refused, or allowed by --allow-shrink.")
-		fmt.Fprintf(bw, "amlscreen_full_import_shrinks_total{outcome=\"refused\"} %d\n", g.Refused)
-		fmt.Fprintf(bw, "amlscreen_full_import_shrinks_total{outcome=\"allowed\"} %d\n", g.Allowed)
-	}
-	help(bw, "amlscreen_applies_total", "counter", "Change sets and imports swapped into the running index.")
-	fmt.Fprintf(bw, "amlscreen_applies_total %d\n", m.applies.Load())
-	help(bw, "amlscreen_syncs_total", "counter", "Syncs from the upstream attempted.")
-	fmt.Fprintf(bw, "amlscreen_syncs_total %d\n", m.syncs.Load())
-	help(bw, "amlscreen_sync_failures_total", "counter", "Syncs from the upstream that failed.")
-	fmt.Fprintf(bw, "amlscreen_sync_failures_total %d\n", m.syncErrors.Load())
-	if t := m.lastSyncOK.Load(); t > 0 {
-		help(bw, "amlscreen_sync_last_success_timestamp_seconds", "gauge", "When a sync from the upstream last succeeded.")
-		fmt.Fprintf(bw, "amlscreen_sync_last_success_timestamp_seconds %d\n", t)
-	}
-	ready := 0
+	gauge(descIndexRecords, float64(st.Records))
+	gauge(descIndexTombstones, float64(st.Tombstones))
+	gauge(descIndexTokens, float64(st.Tokens))
+	gauge(descVersion, 1, s.db.Version())
+	ready := 0.0
 	if s.Ready() {
 		ready = 1
 	}
-	help(bw, "amlscreen_ready", "gauge", "1 when /readyz answers 200.")
-	fmt.Fprintf(bw, "amlscreen_ready %d\n", ready)
-
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	help(bw, "go_goroutines", "gauge", "Goroutines that currently exist.")
-	fmt.Fprintf(bw, "go_goroutines %d\n", runtime.NumGoroutine())
-	help(bw, "go_memstats_heap_alloc_bytes", "gauge", "Bytes of allocated heap objects.")
-	fmt.Fprintf(bw, "go_memstats_heap_alloc_bytes %d\n", ms.HeapAlloc)
-	if rss := residentBytes(); rss > 0 {
-		help(bw, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
-		fmt.Fprintf(bw, "process_resident_memory_bytes %d\n", rss)
+	gauge(descReady, ready)
+	for _, t := range []struct {
+		d *prometheus.Desc
+		v *atomic.Int64
+	}{{descLastApply, &c.m.lastApply}, {descLastSyncOK, &c.m.lastSyncOK}, {descLastSyncErr, &c.m.lastSyncErr}} {
+		if v := t.v.Load(); v > 0 {
+			gauge(t.d, float64(v))
+		}
 	}
-	help(bw, "process_start_time_seconds", "gauge", "When the server started.")
-	fmt.Fprintf(bw, "process_start_time_seconds %d\n", m.start.Unix())
-}
-
-func help(w io.Writer, name, typ, text string) {
-	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, typ)
-}
-
-// label quotes a label value as the exposition format wants it.
-func label(v string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(v) + `"`
-}
-
-// residentBytes reads the resident set size from /proc (Linux); 0
-// elsewhere.
-func residentBytes() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
+	if s.st != nil {
+		if v, err := s.st.Version(); err != nil {
+			s.log.Warn("metrics: read the store version", "error", err.Error())
+		} else if !v.AppliedAt.IsZero() {
+			gauge(descVersionApplied, float64(v.AppliedAt.Unix()))
+			gauge(descStoreRecords, float64(v.Records))
+		}
+		g := s.st.GuardCounts()
+		ch <- prometheus.MustNewConstMetric(descShrinks, prometheus.CounterValue, float64(g.Refused), "refused")
+		ch <- prometheus.MustNewConstMetric(descShrinks, prometheus.CounterValue, float64(g.Allowed), "allowed")
 	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
+	if c.outbox != nil {
+		ob, err := c.outbox()
+		if err != nil {
+			s.log.Warn("metrics: read the webhook outbox", "error", err.Error())
+			return
+		}
+		gauge(descOutbox, float64(ob.Queued), "queued")
+		gauge(descOutbox, float64(ob.Retrying), "retrying")
+		gauge(descOutbox, float64(ob.Dead), "dead")
+		age := 0.0
+		if !ob.Oldest.IsZero() {
+			age = max(s.now().Sub(ob.Oldest).Seconds(), 0)
+		}
+		gauge(descOutboxAge, age)
 	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return pages * int64(os.Getpagesize())
 }

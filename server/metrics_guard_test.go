@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	dto "github.com/prometheus/client_model/go"
+
 	"github.com/amlscreen/amlscreen/syncer"
 )
 
@@ -12,21 +14,14 @@ import (
 // alert on it.
 func TestMetricsCountRefusedFullImports(t *testing.T) {
 	f := newFixture(t)
-	m := string(f.get("", "/metrics").body)
-	if !strings.Contains(m, `amlscreen_full_import_shrinks_total{outcome="refused"} 0`) {
-		t.Fatalf("metrics lack the refusal counter at 0:\n%s", m)
-	}
+	wantValue(t, f.scrape(), 0, "amlscreen_full_import_shrinks_total", "outcome", "refused")
 	if _, err := syncer.ImportFile(f.st, strings.NewReader("\n"), "v-empty", nil); err == nil {
 		t.Fatal("empty file imported")
 	}
-	m = string(f.get("", "/metrics").body)
-	for _, want := range []string{
-		"# TYPE amlscreen_full_import_shrinks_total counter",
-		`amlscreen_full_import_shrinks_total{outcome="refused"} 1`,
-		`amlscreen_full_import_shrinks_total{outcome="allowed"} 0`,
-	} {
-		if !strings.Contains(m, want) {
-			t.Errorf("metrics lack %q", want)
-		}
+	fams := f.scrape()
+	if fams["amlscreen_full_import_shrinks_total"].GetType() != dto.MetricType_COUNTER {
+		t.Error("amlscreen_full_import_shrinks_total is not a counter")
 	}
+	wantValue(t, fams, 1, "amlscreen_full_import_shrinks_total", "outcome", "refused")
+	wantValue(t, fams, 0, "amlscreen_full_import_shrinks_total", "outcome", "allowed")
 }

@@ -2,20 +2,19 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
 )
 
-// This file serves ongoing monitoring (SERVICE.md §4.12–4.15) from a
+// This file serves ongoing monitoring (docs/API.md "Monitoring and webhooks") from a
 // monitor.Monitor. The endpoints are not built in, because a server
 // without a store has nowhere to keep profiles: amlscreen serve passes
 // MonitorEndpoints(m) in Config.Endpoints and m.Count as
 // Config.ProfileCount. All four are free of charge.
 
-// statusSuccess is the StatusResponse of SERVICE.md §2.8, the answer of
+// statusSuccess is the status answer (docs/API.md "Monitoring and webhooks"), the answer of
 // monitoring calls that return no data.
 var statusSuccess = []byte(`{"status":"success"}`)
 
@@ -59,7 +58,7 @@ func MonitorEndpoints(m *monitor.Monitor) []Endpoint {
 				if c.Key.WebhookURL == "" {
 					return Errorf(http.StatusBadRequest, "no webhook_url is configured for this API key")
 				}
-				if _, err := m.TestWebhook(c.Key.ID(), id, MonitorAccess(c.Key)); err != nil {
+				if _, err := m.TestWebhook(c.Key.ID(), id, c.Key.Policy()); err != nil {
 					return err
 				}
 				return c.JSON(statusSuccess)
@@ -99,7 +98,7 @@ func registerHandler(m *monitor.Monitor, kind engine.Kind) func(*Server, *Call) 
 			Names: c.Param("names"), SearchAll: c.Param("search_all"),
 			DOB: c.Param("dob"), Gender: c.Param("gender"),
 		}
-		_, _, err = m.Register(c.Key.ID(), p, MonitorAccess(c.Key), ProfileQuota(c.Key))
+		_, _, err = m.Register(c.Key.ID(), p, c.Key.Policy(), c.Key.ProfileLimit())
 		var qe *monitor.QuotaError
 		if errors.As(err, &qe) {
 			// A profile quota has no window to wait for: no Retry-After.
@@ -112,59 +111,9 @@ func registerHandler(m *monitor.Monitor, kind engine.Kind) func(*Server, *Call) 
 	}
 }
 
-// MonitorAccess is what a key lets its profiles see: its default sources
-// and its feature flags, stored with each profile it registers.
-func MonitorAccess(k *APIKey) monitor.Access {
-	return monitor.Access{
-		IncludeOther:    k.IncludeOther,
-		ExtraSources:    k.ExtraSources,
-		ExcludedSources: k.ExcludedSources,
-		PEPLevel:        k.Features.PEPLevel,
-		SourceCountry:   k.Features.SourceCountry,
-	}
-}
-
-// ProfileQuota returns the key's profile_quota, -1 for none.
-func ProfileQuota(k *APIKey) int64 {
-	if k.ProfileQuota == nil {
-		return -1
-	}
-	return *k.ProfileQuota
-}
-
 // WebhookRecipient returns where notifications of the profiles of key id
 // owner go, from the keys the server holds now (a reload on SIGHUP
 // applies to the next delivery): for monitor.Sender.Recipients.
 func (s *Server) WebhookRecipient(owner string) (monitor.Recipient, error) {
-	return findRecipient(s.keys.Load().list(), owner)
-}
-
-// Recipients returns a monitor.Sender.Recipients function over a fixed
-// list of keys, for a sender running without a server.
-func Recipients(keys []*APIKey) func(owner string) (monitor.Recipient, error) {
-	return func(owner string) (monitor.Recipient, error) { return findRecipient(keys, owner) }
-}
-
-func findRecipient(keys []*APIKey, owner string) (monitor.Recipient, error) {
-	for _, k := range keys {
-		if k.ID() != owner {
-			continue
-		}
-		if k.Disabled {
-			return monitor.Recipient{}, fmt.Errorf("API key %q is disabled", k.Name)
-		}
-		if k.WebhookURL == "" {
-			return monitor.Recipient{}, monitor.ErrNoRecipient
-		}
-		return monitor.Recipient{URL: k.WebhookURL, APIKey: k.Key}, nil
-	}
-	return monitor.Recipient{}, fmt.Errorf("%w: no API key has id %s", monitor.ErrNoRecipient, owner)
-}
-
-func (ks *keySet) list() []*APIKey {
-	out := make([]*APIKey, 0, len(ks.byHash))
-	for _, k := range ks.byHash {
-		out = append(out, k)
-	}
-	return out
+	return monitor.KeyRecipient(s.keys.Load().ByID(owner), owner)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/sign"
@@ -63,7 +64,7 @@ func TestMonitorEndpoints(t *testing.T) {
 	defer rc.Close()
 
 	quota := int64(3)
-	keys := []*APIKey{
+	keys := []*access.Key{
 		{Key: "mon-key", Name: "mon", ProfileQuota: &quota, WebhookURL: rc.URL + "/hook"},
 		{Key: "plain-key", Name: "plain"},
 	}

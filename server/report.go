@@ -15,7 +15,7 @@ import (
 func init() {
 	register(Endpoint{Path: "/v1/generateIndividualReport", Billed: true,
 		Params: []string{"names", "dob", "gender", "includes", "fuzzy_search"}, Handle: reportHandler(engine.Individual)})
-	// SERVICE.md 4.6 lists names and includes; fuzzy_search is accepted as
+	// The service lists names and includes; fuzzy_search is accepted as
 	// for individuals, since ignoring it would silently report fewer hits
 	// than the client asked for.
 	register(Endpoint{Path: "/v1/generateEntityReport", Billed: true,
@@ -23,7 +23,7 @@ func init() {
 }
 
 // reportHandler answers generateIndividualReport and generateEntityReport
-// (SERVICE.md 4.5, 4.6): the PDF report of the screening, Base64-encoded,
+// (docs/API.md "Check responses"): the PDF report of the screening, Base64-encoded,
 // as text/plain. Only SANCTION, PEP and CRIMINAL sources are searched,
 // whatever includes names.
 func reportHandler(kind engine.Kind) func(*Server, *Call) error {
@@ -36,7 +36,7 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 			return err
 		}
 		cat := s.catalog()
-		q.Sources = report.ReportableSources(q.Sources, cat.types)
+		q.Sources = report.ReportableSources(q.Sources, cat.Types())
 		version := s.db.Version()
 		res, err := s.db.Index().SearchContext(c.Request.Context(), q)
 		if err != nil {

@@ -6,7 +6,7 @@
 // # Requests
 //
 // Every /v1 endpoint is a GET with the API key in the x-api-key header and
-// its parameters in the query string. The rules of SEMANTICS.md "Requests
+// its parameters in the query string. The rules of docs/API.md "Requests
 // and errors" apply to all of them, in this order: a request URL longer
 // than MaxURLBytes is 400, an unknown path 404, another method than GET
 // 405, a missing or unknown key 401, a disabled key 403, a parameter given
@@ -49,8 +49,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -58,16 +60,16 @@ import (
 // Config configures New. DB and one of KeysFile or Keys are required.
 type Config struct {
 	// DB is the database checks answer from.
-	DB *live.DB
+	DB *live.Index
 	// Store keeps usage counters and the change log deltas are answered
 	// from; it must be open for writing. Nil keeps usage in memory only and
 	// answers getConsolidatedDelta with 503 (benchmarks, embedded use).
-	Store *store.DB
-	// KeysFile is the JSON file of API keys (see ParseKeys); ReloadKeys
+	Store *store.Store
+	// KeysFile is the JSON file of API keys (see access.Parse); ReloadKeys
 	// reads it again.
 	KeysFile string
 	// Keys are the API keys when there is no KeysFile.
-	Keys []*APIKey
+	Keys []*access.Key
 	// Signer signs getSourceList bodies and answers /v1/keys/{kid}; nil
 	// sends them unsigned and answers keys with 404.
 	Signer *sign.Keyring
@@ -88,12 +90,16 @@ type Config struct {
 	// store.DailyDownloadLimit (50, as the service).
 	DailyDownloads int
 	// ProfileCount returns the number of search profiles the key with this
-	// ID (APIKey.ID) has registered, for the usage summary; nil reports
+	// ID (access.Key.ID) has registered, for the usage summary; nil reports
 	// none. The monitoring package provides it.
 	ProfileCount func(keyID string) (int, error)
 	// Endpoints are added to the built-in ones; a path may not be taken
 	// twice.
 	Endpoints []Endpoint
+	// Outbox reads the webhook outbox of monitoring for /metrics (its depth
+	// and oldest entry); nil leaves those series out. monitor.Outbox.Stats
+	// is one.
+	Outbox func() (monitor.OutboxStats, error)
 }
 
 // Endpoint is one row of the route table.
@@ -104,7 +110,7 @@ type Endpoint struct {
 	// Sub marks a path that takes one more element, as /v1/keys/{kid}:
 	// requests to Path+"/anything" reach the handler with Call.Sub set.
 	Sub bool
-	// Billed calls count toward the monthly billed quota (SERVICE.md §8).
+	// Billed calls count toward the monthly billed quota (docs/API.md "Usage").
 	Billed bool
 	// Download calls count toward the daily download limit.
 	Download bool
@@ -145,8 +151,8 @@ func Errorf(status int, format string, args ...any) *Error {
 
 // Server is the /v1 HTTP server. Its methods are safe for concurrent use.
 type Server struct {
-	db       *live.DB
-	st       *store.DB
+	db       *live.Index
+	st       *store.Store
 	signer   *sign.Keyring
 	now      func() time.Time
 	log      *slog.Logger
@@ -154,12 +160,12 @@ type Server struct {
 	profiles func(string) (int, error)
 	maxDL    int64
 
-	keys    atomic.Pointer[keySet]
+	keys    atomic.Pointer[access.Set]
 	routes  map[string]*Endpoint
 	subs    []*Endpoint
 	billed  map[string]bool // paths of billed endpoints, for the usage summary
 	dl      map[string]bool // paths of download endpoints, for the daily limit
-	usage   *usageBook
+	usage   *access.Book
 	metrics *metrics
 
 	// applyMu orders Apply against the consolidated-file snapshot, so the
@@ -205,7 +211,7 @@ func New(cfg Config) (*Server, error) {
 	if s.maxDL <= 0 {
 		s.maxDL = store.DailyDownloadLimit
 	}
-	// The summary counts every billed path of SERVICE.md §2.6, also those
+	// The summary counts every billed path of docs/API.md "Usage", also those
 	// served by endpoints another package registers later.
 	for _, p := range billedPaths {
 		s.billed[p] = true
@@ -239,8 +245,8 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.metrics = newMetrics(s.routes)
-	s.usage = newUsageBook(cfg.Store)
+	s.metrics = newMetrics(s, cfg.Outbox)
+	s.usage = access.NewBook(cfg.Store)
 	every := cfg.FlushEvery
 	if every <= 0 {
 		every = time.Second
@@ -250,7 +256,7 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// billedPaths are the billed calls of SERVICE.md §2.6 and §8.
+// billedPaths are the billed calls of docs/API.md "Usage".
 var billedPaths = []string{
 	"/v1/checkIndividual", "/v1/checkEntity", "/v1/checkName",
 	"/v1/generateIndividualReport", "/v1/generateEntityReport",
@@ -276,32 +282,32 @@ func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		<-s.flushDone
-		s.closeErr = s.usage.flush()
+		s.closeErr = s.usage.Flush()
 	})
 	return s.closeErr
 }
 
 // Apply moves the database to the version st committed as a, as
-// live.DB.Apply does, and is how a server that syncs swaps changes in:
+// live.Index.Apply does, and is how a server that syncs swaps changes in:
 // while it runs, no consolidated file is cut, so that the records of a file
 // and its File-Version are one version.
-func (s *Server) Apply(st *store.DB, a *store.Applied) error {
+func (s *Server) Apply(st *store.Store, a *store.Applied) error {
 	if a == nil {
 		return nil
 	}
 	s.applyMu.Lock()
 	err := s.db.Apply(st, a)
 	s.applyMu.Unlock()
+	s.metrics.applied(s.now().UTC(), err)
 	if err != nil {
 		return fmt.Errorf("apply %s: %w", a.Version, err)
 	}
-	s.metrics.applied(s.now().UTC())
 	return nil
 }
 
 // downloadLimit is k's daily download limit: its own, else the server's
 // default; 0 for none.
-func (s *Server) downloadLimit(k *APIKey) int64 {
+func (s *Server) downloadLimit(k *access.Key) int64 {
 	if k.DailyDownloadLimit != nil {
 		return *k.DailyDownloadLimit
 	}
@@ -314,7 +320,7 @@ func (s *Server) NoteSync(at time.Time, err error) { s.metrics.synced(at, err) }
 // Call is one authenticated request to an endpoint.
 type Call struct {
 	// Key is the caller's API key.
-	Key *APIKey
+	Key *access.Key
 	// Now is when the request arrived: its timestamp, usage day and quota
 	// window.
 	Now time.Time
@@ -376,7 +382,7 @@ type responseWriter struct {
 	http.ResponseWriter
 	status int
 
-	book  *usageBook // nil until the caller is known
+	book  *access.Book // nil until the caller is known
 	key   string
 	path  string
 	calls time.Time
@@ -411,7 +417,7 @@ func (w *responseWriter) WriteHeader(code int) {
 		w.status = code
 		success := code >= 200 && code < 300
 		if w.book != nil && success {
-			w.book.count(w.key, w.path, w.calls)
+			w.book.Count(w.key, w.path, w.calls)
 		}
 		if w.dl != nil {
 			w.dl.announce(w.Header(), success)
@@ -485,7 +491,7 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 		return err
 	}
 	c.Key = key
-	c.w.book, c.w.key, c.w.path, c.w.calls = s.usage, key.id, ep.Path, c.Now
+	c.w.book, c.w.key, c.w.path, c.w.calls = s.usage, key.ID(), ep.Path, c.Now
 	params, err := url.ParseQuery(c.Request.URL.RawQuery)
 	if err != nil {
 		return Errorf(http.StatusBadRequest, "malformed query string: %v", err)
@@ -494,11 +500,11 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 	if err := s.checkParams(ep, c); err != nil {
 		return err
 	}
-	var held []reservation
+	var held []access.Reservation
 	if ep.Billed && key.MonthlyQuota != nil {
-		rv, _, err := s.usage.reserve(key.id, windowMonth, c.Now, *key.MonthlyQuota, s.billed)
+		rv, _, err := s.usage.Reserve(key.ID(), access.Month, c.Now, *key.MonthlyQuota, s.billed)
 		if err != nil {
-			return err
+			return quotaError(err)
 		}
 		held = append(held, rv)
 	}
@@ -508,13 +514,13 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 		limit := s.downloadLimit(key)
 		c.w.dl = &downloads{limit: limit}
 		if limit > 0 {
-			rv, used, err := s.usage.reserve(key.id, windowDay, c.Now, limit, s.dl)
+			rv, used, err := s.usage.Reserve(key.ID(), access.Day, c.Now, limit, s.dl)
 			c.w.dl.used = used
 			if err != nil {
 				for _, h := range held {
-					s.usage.release(h)
+					s.usage.Release(h)
 				}
-				return err
+				return quotaError(err)
 			}
 			c.w.dl.reserved = true
 			held = append(held, rv)
@@ -525,8 +531,18 @@ func (s *Server) serve(ep *Endpoint, c *Call) error {
 		// Only calls answered with success count; a refused one gives its
 		// place back. One whose answer broke off after it began counts.
 		for _, h := range held {
-			s.usage.release(h)
+			s.usage.Release(h)
 		}
+	}
+	return err
+}
+
+// quotaError answers a full quota window with 429 and Retry-After until
+// the window renews; other errors pass through.
+func quotaError(err error) error {
+	var qe *access.QuotaError
+	if errors.As(err, &qe) {
+		return &Error{Status: http.StatusTooManyRequests, RetryAfter: qe.RetryAfter, Message: qe.Error()}
 	}
 	return err
 }
@@ -629,8 +645,7 @@ func (s *Server) serveOps(w *responseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(body)
 	case "/metrics":
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		s.writeMetrics(w)
+		s.metrics.handler.ServeHTTP(w, r)
 	}
 }
 
@@ -644,7 +659,7 @@ func (s *Server) flushLoop(every time.Duration) {
 		case <-s.stop:
 			return
 		case <-t.C:
-			if err := s.usage.flush(); err != nil {
+			if err := s.usage.Flush(); err != nil {
 				s.log.Error("usage counters not written; keeping them for the next try", "error", err.Error())
 			}
 		}

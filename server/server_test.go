@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sign"
@@ -64,8 +65,8 @@ type fixture struct {
 	clock     *clock
 	storePath string
 	keysPath  string
-	st        *store.DB
-	db        *live.DB
+	st        *store.Store
+	db        *live.Index
 	ring      *sign.Keyring
 	srv       *Server
 	ts        *httptest.Server
@@ -95,7 +96,7 @@ func newFixture(t testing.TB, edit ...func(*Config)) *fixture {
 }
 
 // importFixture loads the records and the catalogue into st.
-func importFixture(t testing.TB, st *store.DB) {
+func importFixture(t testing.TB, st *store.Store) {
 	t.Helper()
 	in, err := os.Open("testdata/records.jsonl")
 	if err != nil {
@@ -364,23 +365,16 @@ func TestOpsEndpoints(t *testing.T) {
 	f.get(keyBasic, "/v1/checkIndividual?names=putin")
 	f.get(keyBasic, "/v1/checkIndividual?names=putin&fuzzy_search=9")
 	f.get(keyBasic, "/nothing")
-	m := string(f.get("", "/metrics").body)
-	for _, want := range []string{
-		`amlscreen_http_requests_total{endpoint="/v1/checkIndividual",code="200"} 1`,
-		`amlscreen_http_requests_total{endpoint="/v1/checkIndividual",code="400"} 1`,
-		`amlscreen_http_requests_total{endpoint="unmatched",code="404"} 1`,
-		`amlscreen_http_request_duration_seconds_count{endpoint="/v1/checkIndividual"} 2`,
-		`amlscreen_http_request_duration_seconds_bucket{endpoint="/v1/checkIndividual",le="+Inf"} 2`,
-		"amlscreen_index_records 12\n",
-		`amlscreen_store_version_info{version="` + testVersion + `"} 1`,
-		"# TYPE amlscreen_http_request_duration_seconds histogram",
-		"amlscreen_ready 1\n",
-	} {
-		if !strings.Contains(m, want) {
-			t.Errorf("metrics lack %q", want)
-		}
-	}
+	fams := f.scrape()
+	wantValue(t, fams, 1, "amlscreen_http_requests_total", "endpoint", "/v1/checkIndividual", "code", "200")
+	wantValue(t, fams, 1, "amlscreen_http_requests_total", "endpoint", "/v1/checkIndividual", "code", "400")
+	wantValue(t, fams, 1, "amlscreen_http_requests_total", "endpoint", "unmatched", "code", "404")
+	wantValue(t, fams, 2, "amlscreen_http_request_duration_seconds", "endpoint", "/v1/checkIndividual")
+	wantValue(t, fams, 12, "amlscreen_index_records")
+	wantValue(t, fams, 1, "amlscreen_store_version_info", "version", testVersion)
+	wantValue(t, fams, 1, "amlscreen_ready")
 	f.srv.SetReady(false)
+	wantValue(t, f.scrape(), 0, "amlscreen_ready")
 	if a := f.get("", "/readyz"); a.StatusCode != 503 {
 		t.Errorf("readyz while shutting down: %d", a.StatusCode)
 	}
@@ -442,11 +436,11 @@ func TestNoEnabledKeyRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := New(Config{DB: f.db, KeysFile: f.keysPath})
-		if !errors.Is(err, ErrNoEnabledKey) || !strings.Contains(err.Error(), f.keysPath) {
-			t.Errorf("keys file %s: New gives %v, want ErrNoEnabledKey naming the file", body, err)
+		if !errors.Is(err, access.ErrNoEnabledKey) || !strings.Contains(err.Error(), f.keysPath) {
+			t.Errorf("keys file %s: New gives %v, want access.ErrNoEnabledKey naming the file", body, err)
 		}
 	}
-	if _, err := New(Config{DB: f.db}); !errors.Is(err, ErrNoEnabledKey) {
+	if _, err := New(Config{DB: f.db}); !errors.Is(err, access.ErrNoEnabledKey) {
 		t.Errorf("no keys: New gives %v", err)
 	}
 }

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sign"
 )
@@ -18,16 +17,16 @@ func init() {
 	register(Endpoint{Path: "/v1/getSourceList", Params: []string{"scope"}, Handle: sourceList})
 }
 
-// sourceList answers getSourceList (SERVICE.md 4.9): a JSON array of
+// sourceList answers getSourceList (docs/API.md "Sources"): a JSON array of
 // Source objects, every source with scope=all, else those included for the
 // key, signed with x-service-signature.
 func sourceList(s *Server, c *Call) error {
 	cat := s.catalog()
-	inc := cat.included(c.Key)
+	inc := cat.Defaults(c.Key)
 	all := c.Param("scope") == "all"
 	out := make([]record.Source, 0, len(cat.entries))
 	for _, e := range cat.entries {
-		in := inc.set[e.Source]
+		in := inc.Set[e.Source]
 		if !in && !all {
 			continue
 		}
@@ -49,28 +48,17 @@ func sourceList(s *Server, c *Call) error {
 }
 
 // catalog is what the server knows of sources at one version of the
-// database: their types, record counts and catalogue entries. Building it
-// walks every record, so it is built once per version and shared.
+// database: the access catalogue (source types, each key's defaults) and
+// the entries getSourceList serves. Building it walks every record, so it
+// is built once per version and shared.
 type catalog struct {
+	*access.Catalog
 	version string
 	ix      *engine.Index
-	// types maps every known source id, of the records and the catalogue,
-	// to its source type in upper case, as records carry it.
-	types map[string]string
 	// entries is the catalogue as getSourceList serves it, sorted by id:
 	// the stored catalogue with sizes counted from the records, plus a
 	// derived entry for every source of the records it lacks.
 	entries []record.Source
-
-	// keys caches included per key (*APIKey to *keySources): every check
-	// asks, so the look-up takes no lock.
-	keys sync.Map
-}
-
-// keySources are the sources a key includes by default.
-type keySources struct {
-	set  map[string]bool // shared with queries: read only
-	list []string
 }
 
 // catalog returns the catalogue of the current version, building it when
@@ -93,27 +81,27 @@ func (s *Server) catalog() *catalog {
 }
 
 func (s *Server) buildCatalog(version string, ix *engine.Index) *catalog {
-	c := &catalog{version: version, ix: ix, types: map[string]string{}}
+	c := &catalog{version: version, ix: ix}
+	types := map[string]string{}
 	sizes := map[string]int64{}
 	ix.ForEach(func(r *record.Record) {
-		if _, ok := c.types[r.SourceID]; !ok {
-			c.types[r.SourceID] = r.SourceType
+		if _, ok := types[r.SourceID]; !ok {
+			types[r.SourceID] = r.SourceType
 		}
 		sizes[r.SourceID]++
 	})
+	stored := s.db.Sources()
 	listed := map[string]bool{}
-	for _, e := range s.db.Sources() {
+	for _, e := range stored {
 		if e.Source == "" || listed[e.Source] {
 			continue
 		}
 		listed[e.Source] = true
 		e.Size = sizes[e.Source]
 		e.IncludedForAPIKey = nil
-		if _, ok := c.types[e.Source]; !ok {
-			c.types[e.Source] = strings.ToUpper(e.SourceType)
-		}
 		c.entries = append(c.entries, e)
 	}
+	c.Catalog = access.NewCatalog(types, stored)
 	// Derived entries take last_modified from the store, which stamps the
 	// sources of every import and change set in its transaction, so the
 	// time survives restarts. Without a store (a data file) there is none.
@@ -128,7 +116,7 @@ func (s *Server) buildCatalog(version string, ix *engine.Index) *catalog {
 		if listed[id] {
 			continue
 		}
-		e := record.Source{Source: id, SourceType: strings.ToLower(c.types[id]), Size: n}
+		e := record.Source{Source: id, SourceType: strings.ToLower(c.Type(id)), Size: n}
 		if t, ok := changed[id]; ok {
 			e.LastModified = t.UTC().Format(time.RFC3339)
 		}
@@ -136,30 +124,4 @@ func (s *Server) buildCatalog(version string, ix *engine.Index) *catalog {
 	}
 	slices.SortFunc(c.entries, func(a, b record.Source) int { return strings.Compare(a.Source, b.Source) })
 	return c
-}
-
-// included returns the sources k includes by default: every source not of
-// type OTHER, OTHER ones when the key enables them, plus its extra sources,
-// minus its excluded ones (live.DB.Included, over this catalogue).
-func (c *catalog) included(k *APIKey) *keySources {
-	if ks, ok := c.keys.Load(k); ok {
-		return ks.(*keySources)
-	}
-	ks := &keySources{list: live.IncludedIn(c.types, k.Access()), set: map[string]bool{}}
-	for _, id := range ks.list {
-		ks.set[id] = true
-	}
-	got, _ := c.keys.LoadOrStore(k, ks)
-	return got.(*keySources)
-}
-
-// sourceSet resolves an includes parameter (SERVICE.md 4.1) for k: the
-// key's default sources when empty, else the union of the listed source ids
-// and, for "included", the defaults. An unknown id is a 400 naming it.
-func (c *catalog) sourceSet(k *APIKey, includes string) (map[string]bool, error) {
-	inc := c.included(k)
-	if strings.TrimSpace(includes) == "" {
-		return inc.set, nil
-	}
-	return engine.ResolveIncludes(includes, func(id string) bool { _, ok := c.types[id]; return ok }, inc.list)
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -231,9 +230,10 @@ func handVerify(f *fixture, body []byte, header string) error {
 	if err != nil || len(y) != 32 {
 		return errors.New("bad y")
 	}
-	pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).SetBytes(x), Y: new(big.Int).SetBytes(y)}
-	if !pub.Curve.IsOnCurve(pub.X, pub.Y) {
-		return errors.New("point not on P-256")
+	// The uncompressed point 04 || X || Y; parsing checks it is on P-256.
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
+	if err != nil {
+		return errors.New("point not on P-256: " + err.Error())
 	}
 	h := sha256.Sum256(body)
 	if !ecdsa.VerifyASN1(pub, h[:], der) {

@@ -4,100 +4,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"time"
-
-	"github.com/amlscreen/amlscreen/store"
 )
 
 func init() {
 	register(Endpoint{Path: "/v1/status", Handle: statusReport})
 }
 
-// Status is what a store holds and how its syncs went: the answer of
-// /v1/status, an amlscreen extension of the API, and of amlscreen status
-// (which adds Store and SizeBytes for a local store). Keys are snake_case
-// like the API's.
-type Status struct {
-	// Store is the file of a local store, the server's URL for amlscreen
-	// status --server; a server leaves it empty.
-	Store     string     `json:"store,omitempty"`
-	SizeBytes int64      `json:"size_bytes"`
-	Version   string     `json:"version"`
-	AppliedAt *time.Time `json:"applied_at,omitempty"`
-	Full      bool       `json:"full_import"`
-	Records   int        `json:"records"`
-	// BySourceType and ByEntityType count the records by their type.
-	BySourceType   map[string]int `json:"by_source_type"`
-	ByEntityType   map[string]int `json:"by_entity_type"`
-	DownloadsToday int            `json:"downloads_today"`
-	// DownloadLimit is the daily limit downloads count against: the one
-	// the upstream announced (0: none), else the service's 50.
-	DownloadLimit int        `json:"download_limit"`
-	Sources       int        `json:"sources_in_catalogue"`
-	SourcesAt     *time.Time `json:"sources_synced_at,omitempty"`
-	DeltasFrom    string     `json:"deltas_from,omitempty"`
-	LastSync      *LastSync  `json:"last_sync,omitempty"`
-}
-
-// LastSync is the store's sync state: where it syncs from and how the last
-// run went.
-type LastSync struct {
-	Upstream string     `json:"upstream,omitempty"`
-	Includes string     `json:"includes,omitempty"`
-	Attempt  *time.Time `json:"attempt,omitempty"`
-	Success  *time.Time `json:"success,omitempty"`
-	Error    string     `json:"error,omitempty"`
-}
-
-// ReadStatus reads the status of db at now (the UTC day of the downloads)
-// from one read of its counters: no record is read, so it costs the same
-// at any size.
-func ReadStatus(db *store.DB, now time.Time) (*Status, error) {
-	st, err := db.Stats()
-	if err != nil {
-		return nil, err
-	}
-	downloads, err := db.DownloadsToday(now)
-	if err != nil {
-		return nil, err
-	}
-	ss, err := db.SyncState()
-	if err != nil {
-		return nil, err
-	}
-	rep := &Status{
-		SizeBytes: st.Size, Version: st.Version.ID, Full: st.Version.Full,
-		Records: st.Records, BySourceType: st.BySourceType, ByEntityType: st.ByEntityType,
-		DownloadsToday: downloads, DownloadLimit: store.DailyDownloadLimit,
-		Sources: st.Sources, SourcesAt: timeOrNil(st.SourcesAt), DeltasFrom: st.DeltasFrom,
-		AppliedAt: timeOrNil(st.Version.AppliedAt),
-	}
-	if ss.DownloadLimit != nil {
-		rep.DownloadLimit = *ss.DownloadLimit
-	}
-	if ss != (store.SyncState{}) {
-		rep.LastSync = &LastSync{Upstream: ss.Upstream, Includes: ss.Includes,
-			Attempt: timeOrNil(ss.LastAttempt), Success: timeOrNil(ss.LastSuccess), Error: ss.LastError}
-	}
-	return rep, nil
-}
-
-func timeOrNil(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	t = t.UTC()
-	return &t
-}
-
-// statusReport answers /v1/status: the Status of the server's store, so
+// statusReport answers /v1/status: the store.Status of the server's store, so
 // that amlscreen status can ask a running server, whose store it cannot
 // open (serve holds it for writing). Free of charge, any enabled key.
 func statusReport(s *Server, c *Call) error {
 	if s.st == nil {
 		return Errorf(http.StatusNotFound, "this server answers from no store")
 	}
-	rep, err := ReadStatus(s.st, c.Now)
+	rep, err := s.st.Status(c.Now)
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}

@@ -3,6 +3,8 @@ package server
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // TestStatusEndpoint: /v1/status answers the store's status for any
@@ -13,11 +15,11 @@ func TestStatusEndpoint(t *testing.T) {
 	if a.StatusCode != 200 {
 		t.Fatalf("%d %s", a.StatusCode, a.body)
 	}
-	var st Status
+	var st store.Status
 	if err := json.Unmarshal(a.body, &st); err != nil {
 		t.Fatal(err)
 	}
-	want, err := ReadStatus(f.st, f.clock.Now())
+	want, err := f.st.Status(f.clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

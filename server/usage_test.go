@@ -80,10 +80,10 @@ func TestUsageCounts(t *testing.T) {
 	// Wait for the flusher, then check the store holds the counts, then
 	// restart: usage survives.
 	deadline := time.Now().Add(5 * time.Second)
-	for f.srv.usage.pendingLen() > 0 && time.Now().Before(deadline) {
+	for f.srv.usage.Pending() > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := f.srv.usage.pendingLen(); n > 0 {
+	if n := f.srv.usage.Pending(); n > 0 {
 		t.Fatalf("%d counters still pending after 5 s", n)
 	}
 	f.stop()
@@ -174,11 +174,4 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// pendingLen is the number of counters not yet in the store.
-func (u *usageBook) pendingLen() int {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return len(u.pending)
 }

@@ -1,5 +1,5 @@
 // Package sign makes and checks the body signatures of the /v1 API
-// (SERVICE.md §5.2): ES256 over the exact body bytes, sent as
+// (docs/API.md "Keys and signatures"): ES256 over the exact body bytes, sent as
 //
 //	x-service-signature: v1,kid=<key id>,sig=<base64url DER signature>
 //

@@ -21,7 +21,7 @@ func FormatHeader(kid string, der []byte) string {
 }
 
 // ParseHeader reads the kid and the (still encoded) sig of a signature
-// header by the rules of SERVICE.md §5.2: the value is split at commas, a
+// header by the rules of docs/API.md "Keys and signatures": the value is split at commas, a
 // part holding '=' is a key/value pair split at its first '=', and parts it
 // does not know are ignored, so that later versions of the scheme can add
 // parts. The bare part "v1" must be present. Whitespace around parts, keys

@@ -7,14 +7,14 @@ import (
 	"fmt"
 )
 
-// Key statuses of SERVICE.md §3.1.
+// Key statuses of docs/API.md "Keys and signatures".
 const (
 	StatusActive  = "ACTIVE"  // signs now
 	StatusRetired = "RETIRED" // replaced by a rotation; its signatures stay valid
 	StatusRevoked = "REVOKED" // must not be trusted
 )
 
-// KeyDocument is the body of GET /v1/keys/{kid} (SERVICE.md §2.7).
+// KeyDocument is the body of GET /v1/keys/{kid} (docs/API.md "Keys and signatures").
 // NotBefore and NotAfter are RFC 3339 UTC timestamps.
 type KeyDocument struct {
 	Status    string `json:"status"`

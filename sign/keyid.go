@@ -27,7 +27,7 @@ var (
 )
 
 // ValidKeyID reports whether kid is non-empty and made only of the
-// characters SERVICE.md §4.17 allows: ASCII letters and digits, '.', '_',
+// characters docs/API.md "Keys and signatures" allows: ASCII letters and digits, '.', '_',
 // ':' and '-'. Non-ASCII letters are refused so that an id is the same
 // string in a URL path, a header and a file name.
 func ValidKeyID(kid string) bool {

@@ -185,7 +185,7 @@ func (k *Keyring) Sign(body []byte) (header string, err error) {
 
 // signDER signs SHA-256 of body. ECDSA signatures are randomized and a DER
 // encoding is shorter than 70 bytes when r or s happens to have a leading
-// zero byte (about 1 in 128); SERVICE.md §5.2 promises clients 70 to 72
+// zero byte (about 1 in 128); the signature scheme promises clients 70 to 72
 // bytes, so such a signature is simply made again.
 func signDER(priv *ecdsa.PrivateKey, body []byte) ([]byte, error) {
 	h := sha256.Sum256(body)

@@ -147,7 +147,10 @@ func TestSignatureVerifiesIndependently(t *testing.T) {
 	if errX != nil || errY != nil || len(x) != 32 || len(y) != 32 {
 		t.Fatalf("x %q y %q: want 32 bytes each in base64url without padding (%v %v)", j.X, j.Y, errX, errY)
 	}
-	pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).SetBytes(x), Y: new(big.Int).SetBytes(y)}
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
+	if err != nil {
+		t.Fatalf("JWK point: %v", err)
+	}
 	der, err := base64.RawURLEncoding.DecodeString(sig)
 	if err != nil {
 		t.Fatal(err)

@@ -39,8 +39,8 @@ const DefaultRefresh = 10 * time.Minute
 // keyring.
 type Fetcher func(ctx context.Context, kid string) (*KeyDocument, error)
 
-// Verifier checks x-service-signature headers by the rules of SERVICE.md
-// §5.2. It looks keys up by the kid of the header only, caches them by id,
+// Verifier checks x-service-signature headers by the rules of docs/API.md
+// "Keys and signatures". It looks keys up by the kid of the header only, caches them by id,
 // and fetches a cached key's document again once it is older than the
 // refresh period, to notice revocation. If that fetch fails, verification
 // fails too: a key whose status cannot be confirmed is not trusted, and

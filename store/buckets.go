@@ -5,7 +5,7 @@ package store
 // of a store written by this version.
 //
 // The exported names are reserved for later packages, which use them from a
-// TxHook or from DB.Update so that their state changes in the same
+// TxHook or from Store.Update so that their state changes in the same
 // transaction as the records they depend on.
 var (
 	bucketMeta     = []byte("meta")      // schema, version, counters

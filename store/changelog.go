@@ -17,8 +17,8 @@ import (
 )
 
 // The change log keeps, for each version reached in the retention window,
-// the changes that led to it, as delta lines (SEMANTICS.md "Consolidated
-// files") compressed with zstd. Change sets are split into chunks of
+// the changes that led to it, as delta lines (docs/API.md
+// "Deltas") compressed with zstd. Change sets are split into chunks of
 // logChunk lines, so that a large one is never a single huge value.
 //
 // Changes are logged by their effect, not as they arrived: an UPDATE of an
@@ -196,7 +196,7 @@ func oldestAnswerable(tx *bolt.Tx) (string, error) {
 // latest content, one added and deleted again is absent, and so on. For the
 // current version itself it returns no changes. It returns an error
 // wrapping ErrUnknownVersion when the store cannot answer from version.
-func (db *DB) ChangesSince(version string) ([]record.Change, string, error) {
+func (db *Store) ChangesSince(version string) ([]record.Change, string, error) {
 	var out []record.Change
 	var current string
 	err := db.bolt.View(func(tx *bolt.Tx) error {

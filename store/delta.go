@@ -18,7 +18,7 @@ import (
 type TxHook func(tx *bolt.Tx, applied *Applied) error
 
 // Effects of an applied change: what it did to the store, which differs
-// from the change's type for the cases SEMANTICS.md settles.
+// from the change's type for the cases docs/API.md "Deltas" settles.
 const (
 	EffectAdd    = record.ChangeAdd
 	EffectUpdate = record.ChangeUpdate
@@ -102,12 +102,12 @@ var ErrNoVersion = errors.New("version must not be empty")
 // log as the effects it had: an UPDATE of an unknown id is logged as ADD,
 // a DELETE of an unknown id not at all. An UPDATE whose record has no
 // list_date keeps the stored one, since delta records never carry it
-// (SERVICE.md 2.5) and the source date does not change with an update.
+// (docs/API.md "Deltas") and the source date does not change with an update.
 //
 // A change set from a version to itself with no changes is the answer of
 // an upstream that has nothing new: ApplyDelta then does nothing and
 // returns an empty Applied.
-func (db *DB) ApplyDelta(previous, version string, changes []record.Change, hook TxHook) (*Applied, error) {
+func (db *Store) ApplyDelta(previous, version string, changes []record.Change, hook TxHook) (*Applied, error) {
 	if db.readOnly {
 		return nil, ErrReadOnly
 	}
@@ -142,10 +142,8 @@ func (db *DB) ApplyDelta(previous, version string, changes []record.Change, hook
 		if err != nil {
 			return err
 		}
-		if hook != nil {
-			if err := hook(tx, applied); err != nil {
-				return fmt.Errorf("hook: %w", err)
-			}
+		if err := db.runHooks(tx, applied, hook); err != nil {
+			return err
 		}
 		return nil
 	})
@@ -159,7 +157,7 @@ func (db *DB) ApplyDelta(previous, version string, changes []record.Change, hook
 	return applied, nil
 }
 
-func (db *DB) applyChanges(tx *bolt.Tx, previous, version string, changes []record.Change) (*Applied, error) {
+func (db *Store) applyChanges(tx *bolt.Tx, previous, version string, changes []record.Change) (*Applied, error) {
 	recs := tx.Bucket(bucketRecords)
 	meta := tx.Bucket(bucketMeta)
 	count := int(getUint(meta, metaCount))
@@ -223,7 +221,7 @@ func (db *DB) applyChanges(tx *bolt.Tx, previous, version string, changes []reco
 // commitVersion logs a's changes, records its version, stamps the sources
 // whose records changed and prunes the change log. A first import's
 // changes are not logged: nobody can ask for a delta from an empty store.
-func (db *DB) commitVersion(tx *bolt.Tx, a *Applied, first bool) error {
+func (db *Store) commitVersion(tx *bolt.Tx, a *Applied, first bool) error {
 	now := db.now().UTC()
 	seq := getUint(tx.Bucket(bucketMeta), metaSeq) + 1
 	if !first {

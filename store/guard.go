@@ -59,7 +59,7 @@ type GuardCounts struct {
 	Allowed uint64 // full imports that removed more than ShrinkShare, allowed by Options.AllowShrink
 }
 
-// guard is the full-import guard's state in a DB.
+// guard is the full-import guard's state in a Store.
 type guard struct {
 	allowShrink bool
 	log         *slog.Logger
@@ -68,7 +68,7 @@ type guard struct {
 }
 
 // GuardCounts returns the full-import guard's counters.
-func (db *DB) GuardCounts() GuardCounts {
+func (db *Store) GuardCounts() GuardCounts {
 	return GuardCounts{Refused: db.guard.refused.Load(), Allowed: db.guard.allowed.Load()}
 }
 

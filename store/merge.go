@@ -47,10 +47,13 @@ var ErrNothingToMerge = errors.New("no records and no sources named: nothing to 
 // the merge does not replace: replacing it would take a record away from
 // its own source without a word.
 //
+// The merged sources become local sources (see local.go): full imports of
+// an upstream's consolidated file keep their records.
+//
 // Memory: the file's records and the stored records of the merged sources
 // are held until the commit; every stored record is decoded once, to read
 // its source.
-func (db *DB) MergeSources(version string, next func() (*record.Record, error), o MergeOptions, hook TxHook) (*Applied, error) {
+func (db *Store) MergeSources(version string, next func() (*record.Record, error), o MergeOptions, hook TxHook) (*Applied, error) {
 	if db.readOnly {
 		return nil, ErrReadOnly
 	}
@@ -110,15 +113,18 @@ func (db *DB) MergeSources(version string, next func() (*record.Record, error), 
 		}
 		if len(changes) == 0 {
 			applied = &Applied{Previous: previous, Version: previous, Records: int(getUint(tx.Bucket(bucketMeta), metaCount))}
-			return nil
+			// A store merged before sources were remembered learns
+			// them from a merge that changes nothing.
+			return markLocalSources(tx, merged)
 		}
 		if applied, err = db.applyChanges(tx, previous, version, changes); err != nil {
 			return err
 		}
-		if hook != nil {
-			if err := hook(tx, applied); err != nil {
-				return fmt.Errorf("hook: %w", err)
-			}
+		if err := markLocalSources(tx, merged); err != nil {
+			return err
+		}
+		if err := db.runHooks(tx, applied, hook); err != nil {
+			return err
 		}
 		return nil
 	})
@@ -131,7 +137,7 @@ func (db *DB) MergeSources(version string, next func() (*record.Record, error), 
 // mergeChanges compares the file's records with the stored records of the
 // merged sources and returns the change set that turns the one into the
 // other: ADDs and UPDATEs in file order, then DELETEs in id order.
-func (db *DB) mergeChanges(tx *bolt.Tx, file []*record.Record, index map[string]int, merged map[string]bool) ([]record.Change, error) {
+func (db *Store) mergeChanges(tx *bolt.Tx, file []*record.Record, index map[string]int, merged map[string]bool) ([]record.Change, error) {
 	stored := map[string]*record.Record{}
 	c := tx.Bucket(bucketRecords).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {

@@ -315,3 +315,82 @@ func BenchmarkMergeSources(b *testing.B) {
 		}
 	}
 }
+
+// TestFullImportKeepsMergedSources: a full import of the upstream's file
+// (which knows nothing of a bank's own list) keeps the records and the
+// catalogue entry of the sources merged into the store, counts them, and
+// does not count them as removed for the shrink guard. A merge that
+// empties a source forgets it, and the next full import removes nothing
+// of it because there is nothing left.
+func TestFullImportKeepsMergedSources(t *testing.T) {
+	db, _ := openTest(t, Options{})
+	// The public file is two records; the internal list three: a full
+	// import that dropped the internal list would remove 3 of 5, more
+	// than half, and be refused.
+	mustImport(t, db, "v1", publicRecords())
+	internal := []*record.Record{rec("my:1", "my", "Alice Example"), rec("my:2", "my", "Bob Example"), rec("my:3", "my", "Carol Example")}
+	if _, err := db.MergeSources("v2", feed(internal), MergeOptions{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutSources([]record.Source{{Source: "my", Name: "Our watchlist"}, {Source: "us_ofac_sdn", Name: "OFAC"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.LocalSources(); err != nil || !slices.Equal(got, []string{"my"}) {
+		t.Fatalf("LocalSources = %v, %v; want [my]", got, err)
+	}
+
+	// The upstream's next full file: one record changed, one gone, one new.
+	a := rec("OFAC-1", "us_ofac_sdn", "Ivan Examplov Jr")
+	a.SourceType = record.SourceSanction
+	c := rec("OFAC-2", "us_ofac_sdn", "Petr Examplov")
+	c.SourceType = record.SourceSanction
+	if err := db.ReplaceAll("v3", feed([]*record.Record{a, c}), nil); err != nil {
+		t.Fatalf("full import with a merged source beside it: %v", err)
+	}
+	got := allRecords(t, db)
+	for _, id := range []string{"my:1", "my:2", "my:3", "OFAC-1", "OFAC-2"} {
+		if got[id] == nil {
+			t.Errorf("after the full import, %s is gone", id)
+		}
+	}
+	if got["UN-1"] != nil || len(got) != 5 {
+		t.Errorf("after the full import: %d records (UN-1 kept: %v), want the 2 of the file and the 3 merged", len(got), got["UN-1"] != nil)
+	}
+	st, err := db.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Records != 5 || st.BySourceID["my"] != 3 {
+		t.Errorf("stats after the full import: %d records, %d of source my; want 5 and 3", st.Records, st.BySourceID["my"])
+	}
+	// The upstream's catalogue does not list the bank's source: it stays.
+	if err := db.PutSources([]record.Source{{Source: "us_ofac_sdn", Name: "OFAC SDN"}}); err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := db.Sources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range srcs {
+		ids = append(ids, s.Source)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, []string{"my", "us_ofac_sdn"}) {
+		t.Errorf("catalogue after the upstream's = %v, want the merged source kept", ids)
+	}
+
+	// Emptying the source by a merge that names it forgets it.
+	if _, err := db.MergeSources("v4", feed(nil), MergeOptions{Sources: []string{"my"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.LocalSources(); len(got) != 0 {
+		t.Errorf("LocalSources after emptying my = %v, want none", got)
+	}
+	if err := db.ReplaceAll("v5", feed([]*record.Record{a, c}), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := allRecords(t, db); len(got) != 2 {
+		t.Errorf("after emptying the merged source and a full import: %d records, want 2", len(got))
+	}
+}

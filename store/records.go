@@ -18,7 +18,7 @@ import (
 // whole even while a change set is being applied. Records are decoded in
 // parallel ahead of fn, which is how the engine loads a million records in
 // seconds. An error from fn stops the walk and is returned.
-func (db *DB) ForEachRecord(fn func(*record.Record) error) error {
+func (db *Store) ForEachRecord(fn func(*record.Record) error) error {
 	_, err := db.LoadAll(fn)
 	return err
 }
@@ -26,7 +26,7 @@ func (db *DB) ForEachRecord(fn func(*record.Record) error) error {
 // LoadAll is ForEachRecord that also returns the version the records are
 // at, read in the same transaction. A loader needs both to apply the
 // change sets that follow: the version tells which ones.
-func (db *DB) LoadAll(fn func(*record.Record) error) (Version, error) {
+func (db *Store) LoadAll(fn func(*record.Record) error) (Version, error) {
 	var v Version
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error
@@ -69,7 +69,7 @@ type decodeBatch struct {
 
 const decodeBatchSize = 512
 
-func (db *DB) forEachParallel(b *bolt.Bucket, workers int, fn func(*record.Record) error) error {
+func (db *Store) forEachParallel(b *bolt.Bucket, workers int, fn func(*record.Record) error) error {
 	work := make(chan *decodeBatch, workers)
 	order := make(chan *decodeBatch, 2*workers)
 	stop := make(chan struct{})
@@ -175,12 +175,14 @@ type importEntry struct {
 // file that differs little from the store costs little more than reading
 // it. The differences are logged as a change set, so that a server can go
 // on answering deltas across a full import, and handed to hook in Applied.
-// Into an empty store nothing is compared or logged.
+// Into an empty store nothing is compared or logged. Records of local
+// sources (merged into the store, see local.go) that the file does not
+// hold are kept.
 //
 // Memory: every encoded record (about 250 bytes each) is held until the
 // commit, plus bbolt's dirty pages; a million records take well under
 // 2 GiB at the peak.
-func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), hook TxHook) error {
+func (db *Store) ReplaceAll(version string, next func() (*record.Record, error), hook TxHook) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
@@ -199,10 +201,8 @@ func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), ho
 		if err != nil {
 			return err
 		}
-		if hook != nil {
-			if err := hook(tx, a); err != nil {
-				return fmt.Errorf("hook: %w", err)
-			}
+		if err := db.runHooks(tx, a, hook); err != nil {
+			return err
 		}
 		return nil
 	})
@@ -217,7 +217,7 @@ func (db *DB) ReplaceAll(version string, next func() (*record.Record, error), ho
 
 // readEntries drains next, encoding records on all cores, and returns them
 // sorted by id with duplicates resolved.
-func (db *DB) readEntries(next func() (*record.Record, error)) ([]importEntry, error) {
+func (db *Store) readEntries(next func() (*record.Record, error)) ([]importEntry, error) {
 	type job struct {
 		recs []*record.Record
 		ents []importEntry
@@ -298,7 +298,7 @@ func (db *DB) readEntries(next func() (*record.Record, error)) ([]importEntry, e
 // It returns whether the import is a shrink allowed by Options.AllowShrink,
 // and a *ShrinkError, before anything is written, when the guard refuses
 // it.
-func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Applied, bool, error) {
+func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry) (*Applied, bool, error) {
 	recs := tx.Bucket(bucketRecords)
 	// Records go in in key order, so pages can be filled almost full; the
 	// store is read far more than it is changed.
@@ -314,21 +314,46 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 		return nil, false, err
 	}
 
+	// Records of local sources (merged into the store, see local.go) that
+	// the file does not hold stay.
+	local, err := localSources(tx)
+	if err != nil {
+		return nil, false, err
+	}
+	var localKept []importEntry // their stats attributes
+	// gone handles a stored record the file does not hold.
+	var dels [][]byte // keys of records that are gone
+	gone := func(k, v []byte) error {
+		if len(local) > 0 {
+			r, err := db.codec.decode(v)
+			if err != nil {
+				return fmt.Errorf("record %s: %w", k, err)
+			}
+			if local[r.SourceID] {
+				localKept = append(localKept, importEntry{sourceType: intern(r.SourceType), entityType: intern(r.EntityType), sourceID: r.SourceID})
+				return nil
+			}
+		}
+		if err := db.noteDeleted(a, k, v, first); err != nil {
+			return err
+		}
+		dels = append(dels, bytes.Clone(k))
+		return nil
+	}
+
 	// First pass, read only: merge the old keys with the new ones. bbolt
 	// forbids changing a bucket under a live cursor, so the writes wait for
 	// the second pass.
-	var puts []int    // indexes into entries
-	var dels [][]byte // keys of records that are gone
-	kept := 0         // stored records the file holds too
+	var puts []int // indexes into entries
+	kept := 0      // stored records the file holds too
 	c := recs.Cursor()
 	k, v := c.First()
 	for i := range entries {
 		e := &entries[i]
 		for k != nil && bytes.Compare(k, e.key) < 0 {
-			if err := db.noteDeleted(a, k, v, first); err != nil {
+			if err := gone(k, v); err != nil {
 				return nil, false, err
 			}
-			dels = append(dels, bytes.Clone(k))
 			k, v = c.Next()
 		}
 		if k != nil && bytes.Equal(k, e.key) {
@@ -353,15 +378,16 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 		puts = append(puts, i)
 	}
 	for ; k != nil; k, v = c.Next() {
-		if err := db.noteDeleted(a, k, v, first); err != nil {
+		if err := gone(k, v); err != nil {
 			return nil, false, err
 		}
-		dels = append(dels, bytes.Clone(k))
 	}
+	a.Records += len(localKept)
 	// The guard decides before anything is written (and the hook runs
 	// after the writes, so never for a refused import). Its counts come
-	// from the merge above at no cost to imports it lets through.
-	shrink, err := db.guard.check(version, kept+len(dels), kept, len(entries))
+	// from the merge above at no cost to imports it lets through; local
+	// records kept count as kept.
+	shrink, err := db.guard.check(version, kept+len(localKept)+len(dels), kept+len(localKept), len(entries)+len(localKept))
 	if err != nil {
 		return nil, false, err
 	}
@@ -381,10 +407,13 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	// full import is also the natural point to heal any drift. The change
 	// times of sources that still have records carry over.
 	stamps := map[string][]byte{}
-	forPrefix(tx.Bucket(bucketStats), statSourceChanged, func(id string, v []byte) error {
+	err = forPrefix(tx.Bucket(bucketStats), statSourceChanged, func(id string, v []byte) error {
 		stamps[id] = bytes.Clone(v)
 		return nil
 	})
+	if err != nil {
+		return nil, false, err
+	}
 	if err := tx.DeleteBucket(bucketStats); err != nil {
 		return nil, false, err
 	}
@@ -393,11 +422,13 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 		return nil, false, err
 	}
 	stats := statDelta{}
-	for i := range entries {
-		e := &entries[i]
-		stats[statSourceType+e.sourceType]++
-		stats[statEntityType+e.entityType]++
-		stats[statSourceID+e.sourceID]++
+	for _, list := range [][]importEntry{entries, localKept} {
+		for i := range list {
+			e := &list[i]
+			stats[statSourceType+e.sourceType]++
+			stats[statEntityType+e.entityType]++
+			stats[statSourceID+e.sourceID]++
+		}
 	}
 	if err := stats.apply(sb); err != nil {
 		return nil, false, err
@@ -413,7 +444,7 @@ func (db *DB) replace(tx *bolt.Tx, version string, entries []importEntry) (*Appl
 	return a, shrink, db.commitVersion(tx, a, first)
 }
 
-func (db *DB) noteDeleted(a *Applied, k, v []byte, first bool) error {
+func (db *Store) noteDeleted(a *Applied, k, v []byte, first bool) error {
 	a.Deleted++
 	if first {
 		return nil
@@ -429,7 +460,7 @@ func (db *DB) noteDeleted(a *Applied, k, v []byte, first bool) error {
 // noteUpdated records an update of e over the stored blob old. Blobs
 // differ when the encoding changed (a new record schema) without the
 // record changing; only a real difference counts.
-func (db *DB) noteUpdated(a *Applied, old []byte, e *importEntry, first bool) error {
+func (db *Store) noteUpdated(a *Applied, old []byte, e *importEntry, first bool) error {
 	before, err := db.codec.decode(old)
 	if err != nil {
 		return fmt.Errorf("record %s: %w", e.key, err)

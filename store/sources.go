@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -11,7 +12,7 @@ import (
 
 // Sources returns the stored source catalogue, sorted by source id; nil
 // when none was ever stored.
-func (db *DB) Sources() ([]record.Source, error) {
+func (db *Store) Sources() ([]record.Source, error) {
 	var out []record.Source
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSources)
@@ -33,17 +34,41 @@ func (db *DB) Sources() ([]record.Source, error) {
 // PutSources replaces the stored catalogue with sources, as synced from the
 // upstream's getSourceList?scope=all. Entries without a source id are
 // dropped; of several with one id the last is kept.
-func (db *DB) PutSources(sources []record.Source) error {
+func (db *Store) PutSources(sources []record.Source) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		// The entries of local sources (see local.go) that the new
+		// catalogue lacks stay: an upstream's catalogue knows nothing of
+		// them.
+		local, err := localSources(tx)
+		if err != nil {
+			return err
+		}
+		listed := map[string]bool{}
+		for _, s := range sources {
+			listed[s.Source] = true
+		}
+		keep := map[string][]byte{}
+		if old := tx.Bucket(bucketSources); old != nil {
+			for id := range local {
+				if v := old.Get([]byte(id)); v != nil && !listed[id] {
+					keep[id] = bytes.Clone(v)
+				}
+			}
+		}
 		if err := tx.DeleteBucket(bucketSources); err != nil {
 			return err
 		}
 		b, err := tx.CreateBucket(bucketSources)
 		if err != nil {
 			return err
+		}
+		for id, v := range keep {
+			if err := b.Put([]byte(id), v); err != nil {
+				return err
+			}
 		}
 		for _, s := range sources {
 			if s.Source == "" {

@@ -58,10 +58,13 @@ func (s statDelta) apply(b *bolt.Bucket) error {
 func noteSourcesChanged(b *bolt.Bucket, a *Applied, first bool, now time.Time) error {
 	ids := map[string]bool{}
 	if first {
-		forPrefix(b, statSourceID, func(id string, _ []byte) error {
+		err := forPrefix(b, statSourceID, func(id string, _ []byte) error {
 			ids[id] = true
 			return nil
 		})
+		if err != nil {
+			return err
+		}
 	}
 	for _, c := range a.Changes {
 		if c.Effect == EffectNone || c.Effect == "" {
@@ -84,7 +87,7 @@ func noteSourcesChanged(b *bolt.Bucket, a *Applied, first bool, now time.Time) e
 
 // SourcesChanged returns, by source id, when records of that source were
 // last added, updated or deleted by an import or change set.
-func (db *DB) SourcesChanged() (map[string]time.Time, error) {
+func (db *Store) SourcesChanged() (map[string]time.Time, error) {
 	out := map[string]time.Time{}
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketStats)
@@ -133,7 +136,7 @@ type Stats struct {
 }
 
 // Stats returns counts and sizes of the store, all from one transaction.
-func (db *DB) Stats() (Stats, error) {
+func (db *Store) Stats() (Stats, error) {
 	s := Stats{BySourceType: map[string]int{}, ByEntityType: map[string]int{}, BySourceID: map[string]int{}}
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error

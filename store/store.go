@@ -21,7 +21,7 @@
 // file lock. Other processes may open it read-only while no writer holds
 // it. A process that cannot get the lock gets a *LockedError naming the pid
 // of the writer, which the writer records in a sidecar file "PATH.lock"
-// (bbolt's lock itself cannot say who holds it). Within a process a DB is
+// (bbolt's lock itself cannot say who holds it). Within a process a Store is
 // safe for concurrent use: reads see the last committed version, never a
 // change set in part.
 //
@@ -42,6 +42,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/record"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // DefaultTimeout is how long Open waits for the file lock when
@@ -51,7 +52,7 @@ import (
 const DefaultTimeout = time.Second
 
 // DefaultRetention is how long change sets stay in the change log: the two
-// weeks for which the service answers deltas (SERVICE.md §8).
+// weeks for which the service answers deltas (docs/API.md "Deltas").
 const DefaultRetention = 14 * 24 * time.Hour
 
 // Options configures Open. The zero value opens for writing with the
@@ -77,8 +78,8 @@ type Options struct {
 	Log *slog.Logger
 }
 
-// DB is an open store.
-type DB struct {
+// Store is an open store.
+type Store struct {
 	bolt      *bolt.DB
 	path      string
 	lockPath  string
@@ -87,6 +88,7 @@ type DB struct {
 	now       func() time.Time
 	retention time.Duration
 	guard     guard
+	hooks     hooks
 }
 
 // ErrNotFound is returned by Get for an id the store does not hold.
@@ -111,7 +113,7 @@ func (e *LockedError) Error() string {
 
 // Open opens the store at path, creating it when opened for writing and
 // absent.
-func Open(path string, opts Options) (*DB, error) {
+func Open(path string, opts Options) (*Store, error) {
 	timeout := opts.Timeout
 	switch {
 	case timeout == 0:
@@ -132,13 +134,13 @@ func Open(path string, opts Options) (*DB, error) {
 		FreelistType: bolt.FreelistMapType,
 	})
 	lockPath := path + ".lock"
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, &LockedError{Path: path, PID: lockHolder(lockPath)}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	db := &DB{
+	db := &Store{
 		bolt:      bdb,
 		path:      path,
 		readOnly:  opts.ReadOnly,
@@ -188,7 +190,7 @@ func lockHolder(lockPath string) int {
 }
 
 // init creates the buckets of a new store and loads the record schemas.
-func (db *DB) init() error {
+func (db *Store) init() error {
 	load := func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta != nil {
@@ -264,7 +266,7 @@ func loadCodec(meta *bolt.Bucket) (*codec, []string, error) {
 
 // Close releases the store. The lock file is removed while the lock is
 // still held, so that it can never name a process that has let go.
-func (db *DB) Close() error {
+func (db *Store) Close() error {
 	if db.lockPath != "" {
 		os.Remove(db.lockPath)
 		db.lockPath = ""
@@ -276,18 +278,18 @@ func (db *DB) Close() error {
 }
 
 // Path returns the file the store lives in.
-func (db *DB) Path() string { return db.path }
+func (db *Store) Path() string { return db.path }
 
 // ReadOnly reports whether the store was opened read-only.
-func (db *DB) ReadOnly() bool { return db.readOnly }
+func (db *Store) ReadOnly() bool { return db.readOnly }
 
 // View runs fn in a read transaction: it sees one committed version
 // throughout. Other packages use it to read their reserved buckets.
-func (db *DB) View(fn func(tx *bolt.Tx) error) error { return db.bolt.View(fn) }
+func (db *Store) View(fn func(tx *bolt.Tx) error) error { return db.bolt.View(fn) }
 
 // Update runs fn in a write transaction; an error from fn rolls it back.
 // Other packages use it to change their reserved buckets.
-func (db *DB) Update(fn func(tx *bolt.Tx) error) error {
+func (db *Store) Update(fn func(tx *bolt.Tx) error) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
@@ -295,14 +297,14 @@ func (db *DB) Update(fn func(tx *bolt.Tx) error) error {
 }
 
 // Size returns the size of the store file in bytes.
-func (db *DB) Size() (int64, error) {
+func (db *Store) Size() (int64, error) {
 	var n int64
 	err := db.bolt.View(func(tx *bolt.Tx) error { n = tx.Size(); return nil })
 	return n, err
 }
 
 // Count returns the number of records.
-func (db *DB) Count() (int, error) {
+func (db *Store) Count() (int, error) {
 	var n uint64
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		n = getUint(tx.Bucket(bucketMeta), metaCount)
@@ -313,7 +315,7 @@ func (db *DB) Count() (int, error) {
 
 // Get returns the record with the given id, or an error wrapping
 // ErrNotFound.
-func (db *DB) Get(id string) (*record.Record, error) {
+func (db *Store) Get(id string) (*record.Record, error) {
 	var r *record.Record
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketRecords)

@@ -21,7 +21,7 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-func openTest(t testing.TB, opts Options) (*DB, string) {
+func openTest(t testing.TB, opts Options) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "store.db")
 	db, err := Open(path, opts)
@@ -44,7 +44,7 @@ func feed(recs []*record.Record) func() (*record.Record, error) {
 	}
 }
 
-func mustImport(t testing.TB, db *DB, version string, recs []*record.Record) {
+func mustImport(t testing.TB, db *Store, version string, recs []*record.Record) {
 	t.Helper()
 	if err := db.ReplaceAll(version, feed(recs), nil); err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func mustImport(t testing.TB, db *DB, version string, recs []*record.Record) {
 }
 
 // allRecords returns the store's records by id.
-func allRecords(t testing.TB, db *DB) map[string]*record.Record {
+func allRecords(t testing.TB, db *Store) map[string]*record.Record {
 	t.Helper()
 	out := map[string]*record.Record{}
 	var last string

@@ -11,7 +11,7 @@ import (
 )
 
 // DailyDownloadLimit is the service's limit on getConsolidatedFile and
-// getConsolidatedDelta calls together, per UTC day (SERVICE.md §8).
+// getConsolidatedDelta calls together, per UTC day (docs/API.md "Deltas").
 const DailyDownloadLimit = 50
 
 // Response headers by which an amlscreen primary announces the daily
@@ -58,7 +58,7 @@ func dayKey(now time.Time) []byte {
 }
 
 // DownloadsToday returns the downloads counted on now's UTC day.
-func (db *DB) DownloadsToday(now time.Time) (int, error) {
+func (db *Store) DownloadsToday(now time.Time) (int, error) {
 	var n uint64
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		n = getUint(tx.Bucket(bucketSync), dayKey(now))
@@ -72,7 +72,7 @@ func (db *DB) DownloadsToday(now time.Time) (int, error) {
 // counting when limit downloads were already made. A client calls it
 // before each request, so that even a crash between request and import
 // never lets it exceed the limit.
-func (db *DB) CountDownload(now time.Time, limit int) (int, error) {
+func (db *Store) CountDownload(now time.Time, limit int) (int, error) {
 	if db.readOnly {
 		return 0, ErrReadOnly
 	}
@@ -116,7 +116,7 @@ func CountDownloadTx(tx *bolt.Tx, now time.Time, limit int) (int, error) {
 // request that provably never reached the upstream (the connection could
 // not be opened): an upstream that is down must not use up the day's
 // downloads.
-func (db *DB) UncountDownload(now time.Time) error {
+func (db *Store) UncountDownload(now time.Time) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
@@ -146,7 +146,7 @@ type SyncState struct {
 }
 
 // SyncState returns the stored sync state; the zero value when none.
-func (db *DB) SyncState() (SyncState, error) {
+func (db *Store) SyncState() (SyncState, error) {
 	var s SyncState
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSync)
@@ -164,7 +164,7 @@ func (db *DB) SyncState() (SyncState, error) {
 }
 
 // PutSyncState stores s.
-func (db *DB) PutSyncState(s SyncState) error {
+func (db *Store) PutSyncState(s SyncState) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}

@@ -42,7 +42,7 @@ func NewVersion(t time.Time, seq uint64) string {
 // set made locally). Its sequence number is one past the change sets the
 // store has applied, so versions of one store sort by time and then by
 // sequence.
-func (db *DB) NextVersion() (string, error) {
+func (db *Store) NextVersion() (string, error) {
 	var seq uint64
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		seq = getUint(tx.Bucket(bucketMeta), metaSeq)
@@ -52,7 +52,7 @@ func (db *DB) NextVersion() (string, error) {
 }
 
 // Version returns the current version; its ID is "" for an empty store.
-func (db *DB) Version() (Version, error) {
+func (db *Store) Version() (Version, error) {
 	var v Version
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error
@@ -79,7 +79,7 @@ func currentVersion(tx *bolt.Tx) (Version, error) {
 }
 
 // Versions returns every version the store has been at, oldest first.
-func (db *DB) Versions() ([]Version, error) {
+func (db *Store) Versions() ([]Version, error) {
 	var out []Version
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketVersions)

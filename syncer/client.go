@@ -78,9 +78,9 @@ type Client struct {
 	Log *slog.Logger
 	// Progress, when set, is told the progress of downloads and imports.
 	Progress ProgressFunc
-	// Hook runs inside the store transaction of every import and change
-	// set (for the monitoring outbox).
-	Hook store.TxHook
+	// The store's change hooks (store.Store.OnChange: the monitoring
+	// outbox) run inside the transaction of every import and change set
+	// the client makes.
 }
 
 // Retry governs how transient failures (5xx answers, connection errors, a
@@ -144,7 +144,7 @@ func (c *Client) log() *slog.Logger {
 // Sync brings db to the upstream's current version. db must be open for
 // writing. The sync state in the store records how the run went, for
 // status.
-func (c *Client) Sync(ctx context.Context, db *store.DB) (res *Result, err error) {
+func (c *Client) Sync(ctx context.Context, db *store.Store) (res *Result, err error) {
 	base, err := NormalizeUpstream(c.Upstream)
 	if err != nil {
 		return nil, fmt.Errorf("sync: %w", err)
@@ -210,7 +210,7 @@ func (c *Client) Sync(ctx context.Context, db *store.DB) (res *Result, err error
 	return res, c.syncFull(ctx, db, res)
 }
 
-func (c *Client) syncDelta(ctx context.Context, db *store.DB, previous string, res *Result) error {
+func (c *Client) syncDelta(ctx context.Context, db *store.Store, previous string, res *Result) error {
 	d, err := c.download(ctx, db, "getConsolidatedDelta", previous, res)
 	if err != nil {
 		return err
@@ -218,7 +218,7 @@ func (c *Client) syncDelta(ctx context.Context, db *store.DB, previous string, r
 	defer d.remove()
 	if d.version == previous {
 		// The delta from the newest version is empty and carries the same
-		// version (SEMANTICS.md); anything else would be a confused
+		// version (docs/API.md "Deltas"); anything else would be a confused
 		// upstream, and applying it would make one version name two states.
 		changes, err := d.readChanges()
 		if err != nil {
@@ -235,7 +235,7 @@ func (c *Client) syncDelta(ctx context.Context, db *store.DB, previous string, r
 	if err != nil {
 		return err
 	}
-	a, err := db.ApplyDelta(previous, d.version, changes, c.Hook)
+	a, err := db.ApplyDelta(previous, d.version, changes, nil)
 	if err != nil {
 		return fmt.Errorf("getConsolidatedDelta: %w", err)
 	}
@@ -245,7 +245,7 @@ func (c *Client) syncDelta(ctx context.Context, db *store.DB, previous string, r
 	return nil
 }
 
-func (c *Client) syncFull(ctx context.Context, db *store.DB, res *Result) error {
+func (c *Client) syncFull(ctx context.Context, db *store.Store, res *Result) error {
 	d, err := c.download(ctx, db, "getConsolidatedFile", "", res)
 	if err != nil {
 		return err
@@ -257,7 +257,7 @@ func (c *Client) syncFull(ctx context.Context, db *store.DB, res *Result) error 
 		return err
 	}
 	defer f.Close()
-	a, err := ImportFile(db, body, d.version, c.Hook)
+	a, err := ImportFile(db, body, d.version, nil)
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("getConsolidatedFile: %w", err)
@@ -285,7 +285,7 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-func (c *Client) tempDir(db *store.DB) string {
+func (c *Client) tempDir(db *store.Store) string {
 	if c.TempDir != "" {
 		return c.TempDir
 	}
@@ -402,7 +402,7 @@ var downloadEndpoints = []string{"getConsolidatedFile", "getConsolidatedDelta"}
 // partPrefix starts the names of the temporary files of db's downloads
 // from endpoint; the store's file name in it keeps the syncs of two stores
 // in one directory from removing each other's downloads.
-func partPrefix(db *store.DB, endpoint string) string {
+func partPrefix(db *store.Store, endpoint string) string {
 	return "amlscreen-" + filepath.Base(db.Path()) + "-" + endpoint + "-"
 }
 
@@ -413,7 +413,7 @@ const legacyPartAge = time.Hour
 
 // removeLeftovers removes what an interrupted sync of db left in the
 // client's temporary directory.
-func (c *Client) removeLeftovers(db *store.DB) {
+func (c *Client) removeLeftovers(db *store.Store) {
 	RemoveLeftovers(db, c.tempDir(db), c.log())
 }
 
@@ -424,7 +424,7 @@ func (c *Client) removeLeftovers(db *store.DB) {
 // old. The caller holds db open for writing, so no other process is
 // downloading for it. Sync calls it first; serve at start. It returns the
 // number of files removed.
-func RemoveLeftovers(db *store.DB, dir string, log *slog.Logger) int {
+func RemoveLeftovers(db *store.Store, dir string, log *slog.Logger) int {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		log.Warn("cannot look for partial downloads to remove", "dir", dir, "error", err.Error())

@@ -16,7 +16,7 @@ import (
 // version current, in one transaction. A line that does not parse stops the
 // import with its line number (a *record.LineError in the chain) and
 // nothing of the file is applied.
-func ImportFile(db *store.DB, r io.Reader, version string, hook store.TxHook) (*store.Applied, error) {
+func ImportFile(db *store.Store, r io.Reader, version string, hook store.TxHook) (*store.Applied, error) {
 	rs, err := newRecordStream(r)
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", version, err)
@@ -62,7 +62,7 @@ func ReadChanges(r io.Reader) ([]record.Change, error) {
 // ApplyFile applies the delta file read from r to db, which must be at
 // previous, and makes version current, in one transaction; a bad line
 // applies nothing.
-func ApplyFile(db *store.DB, r io.Reader, previous, version string, hook store.TxHook) (*store.Applied, error) {
+func ApplyFile(db *store.Store, r io.Reader, previous, version string, hook store.TxHook) (*store.Applied, error) {
 	changes, err := ReadChanges(r)
 	if err != nil {
 		return nil, fmt.Errorf("read delta %s: %w", version, err)
@@ -81,7 +81,7 @@ type ExportOptions struct {
 // getConsolidatedFile serves one: camelCase JSON Lines with list_date. It
 // returns the version the records are at, which the receiving side passes
 // to import, and the number of records written.
-func ExportFile(db *store.DB, w io.Writer, o ExportOptions) (string, int, error) {
+func ExportFile(db *store.Store, w io.Writer, o ExportOptions) (string, int, error) {
 	out, finish := exportWriter(w, o)
 	var buf []byte
 	n := 0
@@ -110,7 +110,7 @@ func ExportFile(db *store.DB, w io.Writer, o ExportOptions) (string, int, error)
 // version and the number of changes; an error wrapping
 // store.ErrUnknownVersion means the store cannot answer from since, and a
 // full export is needed.
-func ExportDelta(db *store.DB, w io.Writer, since string, o ExportOptions) (string, int, error) {
+func ExportDelta(db *store.Store, w io.Writer, since string, o ExportOptions) (string, int, error) {
 	changes, current, err := db.ChangesSince(since)
 	if err != nil {
 		return "", 0, fmt.Errorf("export delta: %w", err)

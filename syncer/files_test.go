@@ -15,7 +15,7 @@ import (
 	"github.com/amlscreen/amlscreen/store"
 )
 
-func openStore(t *testing.T) *store.DB {
+func openStore(t *testing.T) *store.Store {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "store.db"), store.Options{})
 	if err != nil {
@@ -43,7 +43,7 @@ func gzipped(b []byte) []byte {
 }
 
 // ids returns the store's record ids, sorted, with each record's name.
-func contents(t *testing.T, db *store.DB) map[string]string {
+func contents(t *testing.T, db *store.Store) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	if err := db.ForEachRecord(func(r *record.Record) error { out[r.ID] = r.Name; return nil }); err != nil {
@@ -52,7 +52,7 @@ func contents(t *testing.T, db *store.DB) map[string]string {
 	return out
 }
 
-func importFixture(t *testing.T, db *store.DB, name, version string) *store.Applied {
+func importFixture(t *testing.T, db *store.Store, name, version string) *store.Applied {
 	t.Helper()
 	a, err := ImportFile(db, bytes.NewReader(readFixture(t, name)), version, nil)
 	if err != nil {

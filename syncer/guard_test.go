@@ -35,7 +35,7 @@ func TestSyncEmptyFullFileKeepsTheStore(t *testing.T) {
 			}
 			before, _ := db.Version()
 			hooked := false
-			c.Hook = func(*bolt.Tx, *store.Applied) error { hooked = true; return nil }
+			db.OnChange(func(*bolt.Tx, *store.Applied) error { hooked = true; return nil })
 			up.current, up.full = "v-empty", body
 
 			res, err := c.Sync(context.Background(), db)

@@ -24,7 +24,7 @@ import (
 )
 
 // previousUnknownMessage is the service's answer to a delta from a version
-// it does not keep (SERVICE.md 4.11). Its status code is not documented,
+// it does not keep (docs/API.md "Deltas"). Its status code is not documented,
 // so the message decides.
 const previousUnknownMessage = "Provided previous version does not exist."
 
@@ -247,7 +247,7 @@ func notSent(err error) bool {
 
 // download fetches a consolidated file or delta into a temporary file,
 // counting each attempt against the daily limit first.
-func (c *Client) download(ctx context.Context, db *store.DB, endpoint, previous string, res *Result) (*downloaded, error) {
+func (c *Client) download(ctx context.Context, db *store.Store, endpoint, previous string, res *Result) (*downloaded, error) {
 	q := url.Values{}
 	if previous != "" {
 		q.Set("previous", previous)
@@ -289,7 +289,7 @@ func (c *Client) download(ctx context.Context, db *store.DB, endpoint, previous 
 	return d, nil
 }
 
-func (c *Client) fetch(ctx context.Context, db *store.DB, endpoint, u string, res *Result) (*downloaded, error) {
+func (c *Client) fetch(ctx context.Context, db *store.Store, endpoint, u string, res *Result) (*downloaded, error) {
 	// The attempt's own context, which the stall watchdog cancels; ctx
 	// itself ends only when the caller gives up.
 	actx, cancel := context.WithCancelCause(ctx)
@@ -393,7 +393,7 @@ func decodeBody(r io.Reader, encoding string) (io.Reader, error) {
 // syncSources stores the upstream's source catalogue. A missing catalogue
 // (404) or a failure to fetch it is logged and the sync goes on, since the
 // records matter more; a rejected key stops it.
-func (c *Client) syncSources(ctx context.Context, db *store.DB) (int, error) {
+func (c *Client) syncSources(ctx context.Context, db *store.Store) (int, error) {
 	const endpoint = "getSourceList"
 	var sources []record.Source
 	err := c.retry(ctx, endpoint, func() error {
@@ -449,7 +449,7 @@ func (c *Client) syncSources(ctx context.Context, db *store.DB) (int, error) {
 }
 
 // parseSources reads getSourceList's answer: a JSON array of sources, or,
-// since SERVICE.md leaves the envelope open, an object holding one.
+// since the service's interface leaves the envelope open, an object holding one.
 func parseSources(raw []byte) ([]record.Source, error) {
 	var list []record.Source
 	if err := json.Unmarshal(raw, &list); err == nil {

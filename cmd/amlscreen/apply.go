@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -36,7 +35,7 @@ Exit codes: 0 applied, 1 failure (bad line, version mismatch, store locked),
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&storePath, "store", "", "store file (bbolt)")
+	addStoreFlag(fl, &storePath)
 	fl.StringVar(&previous, "previous", "", "version the delta applies to (the store's current version)")
 	fl.StringVar(&version, "version", "", "version the store is at after the delta")
 	return cmd
@@ -52,9 +51,9 @@ func runApply(stderr io.Writer, storePath, file, previous, version string) error
 		return usagef("--version: required (the version the delta leads to)")
 	}
 	var a *store.Applied
-	err := intoStore(stderr, storePath, file, "apply", store.Options{}, func(db *store.DB, r io.Reader) error {
+	err := intoStore(stderr, storePath, file, "apply", store.Options{}, func(db *store.Store, r io.Reader) error {
 		var err error
-		a, err = syncer.ApplyFile(db, r, previous, version, monitor.Hook(monitor.Options{}))
+		a, err = syncer.ApplyFile(db, r, previous, version, nil)
 		return err
 	})
 	if err != nil {

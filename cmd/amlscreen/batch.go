@@ -22,26 +22,23 @@ import (
 func init() { register(newBatchCmd) }
 
 type batchFlags struct {
-	data         []string
-	store        string
-	in, out      string
-	format       string
-	inFormat     string
-	delimiter    string
-	encoding     string
-	fuzzy        int
-	workers      int
-	mapping      string
-	rejects      string
-	report       string
-	resume       bool
-	since        string
-	includes     string
-	includeOther bool
-	shard        string
-	kind         string
-	limit        int
-	every        int
+	queryFlags
+	data      []string
+	store     string
+	in, out   string
+	format    string
+	inFormat  string
+	delimiter string
+	encoding  string
+	workers   int
+	mapping   string
+	rejects   string
+	report    string
+	resume    bool
+	since     string
+	shard     string
+	every     int
+	keys, key string // apply this key's decisions (decisions.go)
 }
 
 func newBatchCmd() *cobra.Command {
@@ -76,6 +73,16 @@ the same command with --resume continues and yields the same files as an
 uninterrupted run. --since VERSION screens only against the records a store
 added or updated after that version: the daily run after a delta.
 --shard i/n screens rows whose number modulo n is i, for several processes.
+Without --store or --data the embedded sample database is used; --store is
+opened read-only, so a sync may run alongside.
+
+--key NAME (with --store and --keys) applies the decisions that key recorded
+(amlscreen decide, the workbench of serve), with the customer id as subject:
+a false_positive on a record whose content is unchanged since the decision
+suppresses the hit, which goes to HITS.suppressed.csv (or .jsonl) with the
+decision; every other hit is written with its decision, if any, in the
+columns decision, decision_note, decided_by, decided_at and
+changed_since_decision. The summary and the report count suppressed hits.
 
 Exit codes: 0 done, 3 done but rows were rejected, 1 failure, interrupted or a
 book without a single row, 2 bad flags.`,
@@ -83,34 +90,36 @@ book without a single row, 2 bad flags.`,
   amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 1 --map id=CIF,name=FULL_NAME
   amlscreen batch --store aml.db --in book.csv --out hits.csv --resume
   amlscreen batch --store aml.db --since 2026-11-01T00:00:00Z~1 --in book.csv --out new-hits.csv
-  amlscreen batch --data db.jsonl.gz --in book.jsonl --out hits.jsonl --shard 0/4`,
+  amlscreen batch --data db.jsonl.gz --in book.jsonl --out hits.jsonl --shard 0/4
+  amlscreen batch --store aml.db --keys keys.json --key acme --in book.csv --out hits.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBatch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.data, "data", nil, "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)")
-	fl.StringVar(&f.store, "store", "", "bbolt store kept by amlscreen sync or import (opened read-only)")
+	fl.StringArrayVar(&f.data, "data", nil, dataUsage)
+	addStoreFlag(fl, &f.store)
 	fl.StringVar(&f.in, "in", "", "customer book: CSV with a header row, or JSON Lines; - reads standard input")
 	fl.StringVarP(&f.out, "out", "o", "", "hits file to write")
 	fl.StringVar(&f.format, "format", "", "hits file format: csv or jsonl (default: by the --out extension, else csv)")
 	fl.StringVar(&f.inFormat, "in-format", "", "book format: csv or jsonl (default: by the --in extension, else detected)")
 	fl.StringVar(&f.delimiter, "delimiter", "", `CSV delimiter: , ; tab or | (default: detected from the header)`)
 	fl.StringVar(&f.encoding, "encoding", "auto", "book encoding: auto, utf-8, latin1 (Windows-1252) or utf-16")
-	fl.IntVar(&f.fuzzy, "fuzzy", 0, "spelling edits allowed per word: 0, 1 or 2")
 	fl.IntVar(&f.workers, "workers", 0, "rows screened in parallel (default: one per CPU)")
 	fl.StringVar(&f.mapping, "map", "", "columns of the fields: id=COL,name=COL[+COL],type=COL,dob=COL,gender=COL,citizenship=COL")
 	fl.StringVar(&f.rejects, "rejects", "", "rejects file (default: HITS without extension + .rejects.csv)")
 	fl.StringVar(&f.report, "report", "", "Markdown report (default: HITS without extension + .report.md; - for none)")
 	fl.BoolVar(&f.resume, "resume", false, "continue an interrupted run from its checkpoint (HITS.checkpoint)")
 	fl.StringVar(&f.since, "since", "", "screen only against records added or updated since this store version (needs --store)")
-	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included' (default: every source except OTHER ones)")
-	fl.BoolVar(&f.includeOther, "include-other", false, "include sources of type OTHER in the default sources")
 	fl.StringVar(&f.shard, "shard", "", "screen only rows i, i+n, i+2n, ... of the book: i/n")
-	fl.StringVar(&f.kind, "type", "any", "check for rows without a type: individual, entity or any")
-	fl.IntVar(&f.limit, "limit", engine.DefaultLimit, "most hits written per customer (the report counts all)")
+	f.add(fl, querySpec{
+		kindUsage: "check for rows without a type: individual, entity or any", kindDefault: "any",
+		with: withFuzzy | withIncludes | withIncludeOther | withLimit,
+	})
 	fl.IntVar(&f.every, "checkpoint-every", batch.DefaultCheckpointEvery, "rows between checkpoints")
+	fl.StringVar(&f.keys, "keys", "", keysUsage)
+	fl.StringVar(&f.key, "key", "", "apply the decisions of this key of --keys (needs --store): suppressed hits go to HITS.suppressed.csv")
 	return cmd
 }
 
@@ -144,6 +153,9 @@ func batchConfig(f *batchFlags) (batch.Config, error) {
 	}
 	if f.since != "" && f.store == "" {
 		return cfg, usagef("--since: needs --store, whose change log says what changed")
+	}
+	if f.key != "" && (f.store == "" || f.keys == "") {
+		return cfg, usagef("--key: needs --store, which holds the decisions, and --keys, which names the key")
 	}
 	if cfg.Format, err = batch.ParseOutputFormat(f.format, f.out); err != nil {
 		return cfg, usagef("--format: %v", err)
@@ -224,6 +236,11 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 		cfg.Database += " version " + db.version
 	}
 	cfg.Settings = map[string]string{"since": f.since}
+	if f.key != "" {
+		if cfg.Decide, cfg.Settings["decisions"], err = batchDecisions(f.store, f.keys, f.key, db.index); err != nil {
+			return err
+		}
+	}
 
 	if ctx == nil {
 		ctx = context.Background()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,21 +17,12 @@ import (
 func init() { register(newCheckCmd) }
 
 type checkFlags struct {
-	data         []string
-	store        string
-	names        string
-	searchAll    string
-	kind         string
-	fuzzy        int
-	dob          string
-	gender       string
-	citizenship  string
-	includes     string
-	includeOther bool
-	format       string
-	limit        int
-	server       string
-	apiKey       string
+	queryFlags
+	data   []string
+	store  string
+	format string
+	server string
+	apiKey string
 	// limitSet is set when --limit was given, which --server cannot honour.
 	limitSet bool
 }
@@ -52,7 +42,8 @@ changed letter or a swap of two adjacent letters. --names and --search-all take
 at most 512 characters and 32 words. Legal forms (LLC, GmbH, OOO, ...)
 match all their equivalents.
 
-Without --store or --data the embedded sample database is used. With
+Without --store or --data the embedded sample database is used; --store is
+opened read-only, so a sync may run alongside. With
 --server URL the check is asked of a running amlscreen serve through the API
 (checkIndividual, checkEntity or checkName, billed as any call; the key from
 --api-key or AMLSCREEN_API_KEY): serve holds its store for writing, so check
@@ -73,41 +64,16 @@ Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.data, "data", nil, "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)")
-	fl.StringVar(&f.store, "store", "", "bbolt store kept by amlscreen sync or import (opened read-only)")
-	fl.StringVar(&f.names, "names", "", "name to screen against name fields (name, aliases, given and last names)")
-	fl.StringVar(&f.searchAll, "search-all", "", "text to screen against all fields of a record (names fuzzy, other fields exact)")
-	fl.StringVar(&f.kind, "type", "any", "individual (checkIndividual), entity (checkEntity) or any (checkName)")
-	fl.IntVar(&f.fuzzy, "fuzzy", 0, "spelling edits allowed per word: 0, 1 or 2 (a swap of two adjacent letters is one)")
-	fl.StringVar(&f.dob, "dob", "", "date of birth dd/mm/yyyy, 00 for an unknown day or month, e.g. 00/00/1952")
-	fl.StringVar(&f.gender, "gender", "", "male or female (m, f; any case); empty for no filter; records without gender always pass")
-	fl.StringVar(&f.citizenship, "citizenship", "", "ISO 3166-1 alpha-2 code, e.g. RU (UK and EL read as GB and GR; XK is Kosovo); records without citizenship always pass")
-	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included' (default: every source except OTHER ones)")
-	fl.BoolVar(&f.includeOther, "include-other", false, "include sources of type OTHER in the default sources")
+	fl.StringArrayVar(&f.data, "data", nil, dataUsage)
+	addStoreFlag(fl, &f.store)
+	f.add(fl, querySpec{
+		kindUsage: "individual (checkIndividual), entity (checkEntity) or any (checkName)", kindDefault: "any",
+		with: withNames | withSearchAll | withFuzzy | withDOB | withGender | withCitizenship | withIncludes | withIncludeOther | withLimit,
+	})
 	fl.StringVar(&f.format, "format", "", "json (the API's CheckResponse) or table (with reasons); default table on a terminal, json otherwise")
-	fl.IntVar(&f.limit, "limit", engine.DefaultLimit, "most records to return (total_hits counts all)")
 	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL (its /v1 API) instead of loading a database")
 	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
 	return cmd
-}
-
-// flagOf maps an API parameter to the flag that sets it, for messages.
-var flagOf = map[string]string{
-	"names": "--names", "search_all": "--search-all", "fuzzy_search": "--fuzzy", "dob": "--dob",
-	"gender": "--gender", "citizenship": "--citizenship", "includes": "--includes", "type": "--type",
-}
-
-// paramToUsage turns an engine.ParamError into a usage error naming the flag.
-func paramToUsage(err error) error {
-	var pe *engine.ParamError
-	if errors.As(err, &pe) {
-		name := flagOf[pe.Param]
-		if name == "" {
-			name = pe.Param
-		}
-		return usagef("%s: %s", name, pe.Msg)
-	}
-	return err
 }
 
 func runCheck(out io.Writer, f *checkFlags) error {
@@ -128,10 +94,7 @@ func runCheck(out io.Writer, f *checkFlags) error {
 	if f.limit < 1 {
 		return usagef("--limit: must be at least 1")
 	}
-	q := engine.Query{
-		Kind: kind, Names: f.names, SearchAll: f.searchAll, Fuzzy: f.fuzzy,
-		DOB: f.dob, Gender: f.gender, Citizenship: f.citizenship, Limit: f.limit,
-	}
+	q := f.query(kind)
 	// Validate before loading, so that a typo costs nothing.
 	if err := engine.Validate(q); err != nil {
 		return paramToUsage(err)

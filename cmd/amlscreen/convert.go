@@ -368,7 +368,7 @@ the list's own before relying on it, and report what it misreads.`,
 	return c
 }
 
-// sourceTypes are the source types of SERVICE.md 2.1.
+// sourceTypes are the source types of docs/API.md "Records".
 var sourceTypes = []string{record.SourceSanction, record.SourcePEP, record.SourceCriminal, record.SourceNonCompliantTaxpayer, record.SourceOther}
 
 // parseSourceType reads --source-type: one of sourceTypes, any case.

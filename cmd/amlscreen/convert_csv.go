@@ -82,23 +82,25 @@ Exit codes: 0 converted, 3 rows rejected, 1 failure, 2 bad flags.`,
 	return c
 }
 
-func runConvertCSV(cmd *cobra.Command, f *convertCSVFlags) error {
+// watchlistOptions checks the flags of convert csv and turns them into
+// the converter's options.
+func watchlistOptions(cmd *cobra.Command, f *convertCSVFlags) (convert.WatchlistOptions, error) {
 	if f.in == "" {
-		return usagef("--in: required: the watchlist file")
+		return convert.WatchlistOptions{}, usagef("--in: required: the watchlist file")
 	}
 	if err := checkOut(f.out); err != nil {
-		return err
+		return convert.WatchlistOptions{}, err
 	}
 	if !validSourceID(f.sourceID) {
-		return usagef("--source-id: required: the source of the records, letters, digits, _ and - (e.g. my_bank_internal)")
+		return convert.WatchlistOptions{}, usagef("--source-id: required: the source of the records, letters, digits, _ and - (e.g. my_bank_internal)")
 	}
 	if f.sourceType == "" {
-		return usagef("--source-type: required: SANCTION, PEP, CRIMINAL, NON_COMPLIANT_TAXPAYER or OTHER")
+		return convert.WatchlistOptions{}, usagef("--source-type: required: SANCTION, PEP, CRIMINAL, NON_COMPLIANT_TAXPAYER or OTHER")
 	}
 	o := convert.WatchlistOptions{SourceID: f.sourceID}
 	var err error
 	if o.SourceType, err = parseSourceType(f.sourceType); err != nil {
-		return err
+		return o, err
 	}
 	switch strings.ToLower(f.kind) {
 	case "individual":
@@ -108,25 +110,33 @@ func runConvertCSV(cmd *cobra.Command, f *convertCSVFlags) error {
 	case "unknown", "any":
 		o.DefaultType = record.EntityUnknown
 	default:
-		return usagef("--type: %q is not individual, entity or unknown", f.kind)
+		return o, usagef("--type: %q is not individual, entity or unknown", f.kind)
 	}
 	if cmd.Flags().Changed("id-prefix") {
 		o.IDPrefix = &f.idPrefix
 	}
 	if o.Read.Format, err = batch.ParseInputFormat(f.inFormat); err != nil {
-		return usagef("--in-format: %v", err)
+		return o, usagef("--in-format: %v", err)
 	}
 	if o.Read.Format == batch.AutoFormat {
 		o.Read.Format = batch.FormatOf(f.in)
 	}
 	if o.Read.Delimiter, err = parseDelimiter(f.delimiter); err != nil {
-		return usagef("--delimiter: %v", err)
+		return o, usagef("--delimiter: %v", err)
 	}
 	if o.Read.Encoding, err = batch.ParseEncoding(f.encoding); err != nil {
-		return usagef("--encoding: %v", err)
+		return o, usagef("--encoding: %v", err)
 	}
 	if o.Read.Map, err = batch.ParseMapping(f.mapping); err != nil {
-		return usagef("--map: %v", err)
+		return o, usagef("--map: %v", err)
+	}
+	return o, nil
+}
+
+func runConvertCSV(cmd *cobra.Command, f *convertCSVFlags) error {
+	o, err := watchlistOptions(cmd, f)
+	if err != nil {
+		return err
 	}
 	rejectsPath := f.rejects
 	if rejectsPath == "" && f.out != "-" {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
@@ -15,15 +16,18 @@ import (
 // database is what screening commands answer from: an index, the source
 // catalogue and the version it was built from.
 type database struct {
-	*live.DB
+	*live.Index
 	index   *engine.Index
+	catalog *access.Catalog
 	sources []record.Source // catalogue; may not list every source of the records
 	version string
 	origin  string // "embedded sample", "store PATH" or the data files
 }
 
-func newDatabase(d *live.DB, origin string) *database {
-	return &database{DB: d, index: d.Index(), sources: d.Sources(), version: d.Version(), origin: origin}
+func newDatabase(d *live.Index, origin string) *database {
+	ix, sources := d.Index(), d.Sources()
+	return &database{Index: d, index: ix, catalog: access.NewCatalog(ix.SourceTypes(), sources),
+		sources: sources, version: d.Version(), origin: origin}
 }
 
 // openSource loads the database from a store (opened read-only, so a sync
@@ -62,11 +66,11 @@ func openSource(dataFiles []string, storePath string) (*database, error) {
 	return newDatabase(live.New(recs, nil, ""), strings.Join(dataFiles, ", ")), nil
 }
 
-// sourceSet resolves --includes against the database: the default is
-// every source that is not of type OTHER, plus OTHER ones when
-// includeOther is set.
+// sourceSet resolves --includes against the database by the rule of
+// package access: the default is every source that is not of type OTHER,
+// plus OTHER ones when includeOther is set.
 func (db *database) sourceSet(includes string, includeOther bool) (map[string]bool, error) {
-	return db.SourceSet(includes, live.Access{IncludeOther: includeOther})
+	return db.catalog.ResolveFor(access.Sources{IncludeOther: includeOther}, includes)
 }
 
 // openStore loads every record of the store's current version into a new

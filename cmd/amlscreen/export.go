@@ -55,7 +55,7 @@ Exit codes: 0 written, 1 failure (unknown --since version, I/O), 2 bad flags.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "store file (bbolt)")
+	addStoreFlag(fl, &f.store)
 	fl.StringVarP(&f.out, "out", "o", "", "file to write, or - for standard output (default: standard output)")
 	// --output was the name before every command used --out; kept so
 	// that scripts written for it still run.

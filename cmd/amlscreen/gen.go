@@ -9,7 +9,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/bench/gen"
+	"github.com/amlscreen/amlscreen/internal/gen"
 )
 
 func init() { register(newGenCmd) }
@@ -43,7 +43,7 @@ Flags in detail:
   --sources FILE also write the source catalogue (getSourceList format: a JSON
                  array of sources, with each size counted from the records).`,
 		Example: `  amlscreen gen --records 100 --out - | head -3
-  amlscreen gen --records 1000000 --seed 7 --out /tmp/1m.jsonl.gz
+  amlscreen gen --records 1000000 --seed 7 --out 1m.jsonl.gz
   amlscreen gen --records 5000 --seed 1 --out default.jsonl.gz --sources sources.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

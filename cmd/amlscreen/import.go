@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -27,7 +26,8 @@ with its line number, and the store stays at its previous version.
 
 --version sets the version the store is at afterwards; pass the File-Version
 the file came with, so that deltas can be applied to it later. Without it the
-store makes a version of its own. FILE "-" reads standard input.
+store makes a version of its own. FILE "-" reads standard input. The store is
+created when absent.
 
 --merge replaces only the sources of the file's records and leaves the
 others (see Merging below).
@@ -48,7 +48,7 @@ Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 			return runImport(cmd.ErrOrStderr(), storePath, args[0], version, allowShrink)
 		},
 	}
-	cmd.Flags().StringVar(&storePath, "store", "", "store file (bbolt); created when absent")
+	addStoreFlag(cmd.Flags(), &storePath)
 	cmd.Flags().StringVar(&version, "version", "", "version of the file (default: a new version of the store's own)")
 	addMergeFlags(cmd, &merge, &sources)
 	cmd.Flags().BoolVar(&allowShrink, "allow-shrink", false, "let the file remove more than half of the store's records")
@@ -60,14 +60,14 @@ func runImport(stderr io.Writer, storePath, file, version string, allowShrink bo
 		return usagef("--store: required")
 	}
 	var a *store.Applied
-	err := intoStore(stderr, storePath, file, "import", store.Options{AllowShrink: allowShrink}, func(db *store.DB, r io.Reader) error {
+	err := intoStore(stderr, storePath, file, "import", store.Options{AllowShrink: allowShrink}, func(db *store.Store, r io.Reader) error {
 		var err error
 		if version == "" {
 			if version, err = db.NextVersion(); err != nil {
 				return err
 			}
 		}
-		a, err = syncer.ImportFile(db, r, version, monitor.Hook(monitor.Options{}))
+		a, err = syncer.ImportFile(db, r, version, nil)
 		return err
 	})
 	if err != nil {

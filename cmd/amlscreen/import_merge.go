@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -52,7 +51,7 @@ func runMerge(stderr io.Writer, storePath, file, version string, merge bool, sou
 		}
 	}
 	var a *store.Applied
-	err := intoStore(stderr, storePath, file, "merge", store.Options{}, func(db *store.DB, r io.Reader) error {
+	err := intoStore(stderr, storePath, file, "merge", store.Options{}, func(db *store.Store, r io.Reader) error {
 		rd, err := record.NewReader(r)
 		if err != nil {
 			return err
@@ -63,7 +62,7 @@ func runMerge(stderr io.Writer, storePath, file, version string, merge bool, sou
 				return err
 			}
 		}
-		a, err = db.MergeSources(version, rd.Record, store.MergeOptions{Sources: sources}, monitor.Hook(monitor.Options{}))
+		a, err = db.MergeSources(version, rd.Record, store.MergeOptions{Sources: sources}, nil)
 		return err
 	})
 	if errors.Is(err, store.ErrNothingToMerge) {

@@ -24,8 +24,8 @@ func (f *keysFlags) check() error {
 	if f.dir == "" {
 		return usagef("--dir: required: the signing key directory (serve --signing-keys)")
 	}
-	if f.format != "table" && f.format != "json" {
-		return usagef("--format: %q is not table or json", f.format)
+	if err := checkFormat(f.format); err != nil {
+		return err
 	}
 	return nil
 }
@@ -63,7 +63,7 @@ rotate first. A running serve picks up changes at once, without a restart.`,
 	}
 	pf := c.PersistentFlags()
 	pf.StringVar(&f.dir, "dir", "", "signing key directory (the --signing-keys of serve)")
-	pf.StringVar(&f.format, "format", "table", "table or json")
+	addFormatFlag(pf, &f.format)
 	c.AddCommand(newKeysListCmd(&f), newKeysRotateCmd(&f), newKeysRevokeCmd(&f), newKeysShowCmd(&f))
 	return c
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,8 +14,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/mediagen"
 	"github.com/amlscreen/amlscreen/media"
-	"github.com/amlscreen/amlscreen/media/mediagen"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -49,7 +48,7 @@ func newMediaImportCmd() *cobra.Command {
 		Long: `Import articles (JSON Lines, plain or gzip) into the store, upserting by id in
 one transaction. A line that does not parse stops the import with its line
 number, and nothing of the file is applied. FILE "-" reads standard input;
---sample imports the embedded sample corpus.
+--sample imports the embedded sample corpus. The store is created when absent.
 
 A line: {"id","timestamp" (RFC 3339),"language" (ISO 639-1),"headline",
 "body" (<p></p> paragraphs),"source_link","categories" (optional; without it
@@ -83,7 +82,7 @@ Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 			return runMediaImport(cmd.ErrOrStderr(), storePath, name, in, size)
 		},
 	}
-	cmd.Flags().StringVar(&storePath, "store", "", "store file (bbolt); created when absent")
+	addStoreFlag(cmd.Flags(), &storePath)
 	cmd.Flags().BoolVar(&sample, "sample", false, "import the embedded sample corpus")
 	return cmd
 }
@@ -111,10 +110,8 @@ func runMediaImport(stderr io.Writer, storePath, name string, in io.Reader, size
 }
 
 type mediaFlags struct {
+	queryFlags
 	store       string
-	searchAll   string
-	kind        string
-	fuzzy       int
 	fetch       bool
 	perCategory int
 	cursor      string
@@ -132,7 +129,8 @@ corpus has), as media/checkIndividual (--type individual) or media/checkEntity
 (--type entity, where legal forms match in every spelling). --fetch-articles
 adds the newest articles of each category (10, or --articles-per-category).
 
-Without --store the embedded sample corpus is used.
+Without --store the embedded sample corpus is used; --store, holding a corpus
+imported with amlscreen media import, is opened read-only.
 
 Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 		Example: `  amlscreen media check --type individual --search-all "Vladimir Putin" --fetch-articles
@@ -142,10 +140,11 @@ Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMediaCheck(cmd.Context(), cmd.OutOrStdout(), &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "store holding an imported corpus (opened read-only; default: the embedded sample)")
-	fl.StringVar(&f.searchAll, "search-all", "", "the name to look for (required)")
-	fl.StringVar(&f.kind, "type", "individual", "individual (media/checkIndividual) or entity (media/checkEntity)")
-	fl.IntVar(&f.fuzzy, "fuzzy", 0, "spelling edits allowed per word: 0, 1 or 2")
+	addStoreFlag(fl, &f.store)
+	f.add(fl, querySpec{
+		kindUsage: "individual (media/checkIndividual) or entity (media/checkEntity)", kindDefault: "individual",
+		searchAllUsage: mediaSearchAllUsage, with: withSearchAll | withFuzzy,
+	})
 	fl.BoolVar(&f.fetch, "fetch-articles", false, "add the newest articles of each category")
 	fl.IntVar(&f.perCategory, "articles-per-category", media.DefaultPerCategory, "most articles per category with --fetch-articles")
 	fl.StringVar(&f.format, "format", "", "json (the API's CheckMediaResponse) or table; default table on a terminal, json otherwise")
@@ -161,7 +160,8 @@ func newMediaSearchCmd() *cobra.Command {
 next_cursor of a page as --cursor for the next one; it stays valid while
 articles are imported.
 
-Without --store the embedded sample corpus is used.
+Without --store the embedded sample corpus is used; --store, holding a corpus
+imported with amlscreen media import, is opened read-only.
 
 Exit codes: 0 the search ran, 1 failure, 2 bad flags (a bad cursor too).`,
 		Example: `  amlscreen media search --search-all "Acme Holdings"
@@ -172,30 +172,11 @@ Exit codes: 0 the search ran, 1 failure, 2 bad flags (a bad cursor too).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "store holding an imported corpus (opened read-only; default: the embedded sample)")
-	fl.StringVar(&f.searchAll, "search-all", "", "the name to look for (required)")
+	addStoreFlag(fl, &f.store)
+	f.add(fl, querySpec{searchAllUsage: mediaSearchAllUsage, with: withSearchAll | withFuzzy})
 	fl.StringVar(&f.cursor, "cursor", "", "next_cursor of the previous page")
-	fl.IntVar(&f.fuzzy, "fuzzy", 0, "spelling edits allowed per word: 0, 1 or 2")
 	fl.StringVar(&f.format, "format", "", "json (the API's ArticleSearchResponse) or table; default table on a terminal, json otherwise")
 	return cmd
-}
-
-// mediaFlagOf maps a parameter of package media to its flag, for messages.
-var mediaFlagOf = map[string]string{
-	"search_all": "--search-all", "fuzzy_search": "--fuzzy", "cursor": "--cursor",
-	"articles_per_category": "--articles-per-category", "type": "--type",
-}
-
-func mediaUsage(err error) error {
-	var pe *media.ParamError
-	if errors.As(err, &pe) {
-		name := mediaFlagOf[pe.Param]
-		if name == "" {
-			name = pe.Param
-		}
-		return usagef("%s: %s", name, pe.Msg)
-	}
-	return err
 }
 
 func mediaFormat(out io.Writer, format string) (string, error) {
@@ -264,7 +245,7 @@ func runMediaCheck(ctx context.Context, out io.Writer, f *mediaFlags) error {
 	defer closeFn()
 	resp, err := c.Check(ctx, q)
 	if err != nil {
-		return mediaUsage(err)
+		return paramToUsage(err)
 	}
 	if format == "json" {
 		_, err := out.Write(append(resp.AppendJSON(nil), '\n'))
@@ -314,7 +295,7 @@ func runMediaSearch(ctx context.Context, out io.Writer, f *mediaFlags) error {
 	defer closeFn()
 	resp, err := c.Search(ctx, media.SearchQuery{Text: f.searchAll, Cursor: f.cursor, Fuzzy: f.fuzzy})
 	if err != nil {
-		return mediaUsage(err)
+		return paramToUsage(err)
 	}
 	if format == "json" {
 		_, err := out.Write(append(resp.AppendJSON(nil), '\n'))
@@ -354,7 +335,7 @@ AML database and clean names. The output depends only on --articles and
 --seed. The embedded sample corpus is made with this command (see
 media/sample.go). A name ending in .gz is gzip-compressed; - writes to
 standard output.`,
-		Example: `  amlscreen media gen --articles 100000 --seed 7 --out /tmp/articles.jsonl.gz`,
+		Example: `  amlscreen media gen --articles 100000 --seed 7 --out articles.jsonl.gz`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if n < 0 {

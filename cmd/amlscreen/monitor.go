@@ -2,12 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
-	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -63,10 +61,10 @@ send; list and outbox open it read-only.`,
 		Args: cobra.NoArgs,
 	}
 	pf := c.PersistentFlags()
-	pf.StringVar(&f.store, "store", "", "store file (bbolt)")
-	pf.StringVar(&f.keys, "keys", "", "API keys file (JSON), as serve --keys")
+	addStoreFlag(pf, &f.store)
+	pf.StringVar(&f.keys, "keys", "", keysUsage)
 	pf.StringVar(&f.key, "key", "", "name of the API key in --keys that owns the profiles")
-	pf.StringVar(&f.format, "format", "table", "table or json")
+	addFormatFlag(pf, &f.format)
 	c.AddCommand(newMonitorRegisterCmd(&f), newMonitorRemoveCmd(&f), newMonitorListCmd(&f),
 		newMonitorTestCmd(&f), newMonitorOutboxCmd(&f), newMonitorSendCmd(&f))
 	return c
@@ -76,18 +74,18 @@ func (f *monitorFlags) checkStore() error {
 	if f.store == "" {
 		return usagef("--store: required")
 	}
-	if f.format != "table" && f.format != "json" {
-		return usagef("--format: %q is not table or json", f.format)
+	if err := checkFormat(f.format); err != nil {
+		return err
 	}
 	return nil
 }
 
 // loadKeys reads --keys.
-func (f *monitorFlags) loadKeys() ([]*server.APIKey, error) {
+func (f *monitorFlags) loadKeys() ([]*access.Key, error) {
 	if f.keys == "" {
 		return nil, usagef("--keys: required: the API keys file")
 	}
-	keys, err := server.LoadKeysFile(f.keys)
+	keys, err := access.LoadFile(f.keys)
 	if err != nil {
 		return nil, usagef("--keys: %v", err)
 	}
@@ -96,7 +94,7 @@ func (f *monitorFlags) loadKeys() ([]*server.APIKey, error) {
 
 // apiKey returns the key --key names. Keys are named, never shown: the
 // secret stays out of the command line and the output.
-func (f *monitorFlags) apiKey() (*server.APIKey, error) {
+func (f *monitorFlags) apiKey() (*access.Key, error) {
 	keys, err := f.loadKeys()
 	if err != nil {
 		return nil, err
@@ -117,7 +115,7 @@ func (f *monitorFlags) apiKey() (*server.APIKey, error) {
 }
 
 // openMonitor opens the store for writing.
-func (f *monitorFlags) openMonitor() (*store.DB, *monitor.Monitor, error) {
+func (f *monitorFlags) openMonitor() (*store.Store, *monitor.Monitor, error) {
 	if err := f.checkStore(); err != nil {
 		return nil, nil, err
 	}
@@ -128,23 +126,9 @@ func (f *monitorFlags) openMonitor() (*store.DB, *monitor.Monitor, error) {
 	return db, monitor.New(db, monitor.Options{}), nil
 }
 
-// paramError turns the engine's parameter errors into usage errors naming
-// the CLI flag.
-func paramError(err error) error {
-	var pe *engine.ParamError
-	if errors.As(err, &pe) {
-		flag := map[string]string{"profile_id": "profile-id", "search_all": "search-all", "fuzzy_search": "fuzzy", "names": "names", "dob": "dob", "gender": "gender", "type": "type"}[pe.Param]
-		if flag == "" {
-			flag = pe.Param
-		}
-		return usagef("--%s: %s", flag, pe.Msg)
-	}
-	return err
-}
-
 func newMonitorRegisterCmd(f *monitorFlags) *cobra.Command {
-	var p monitor.Params
-	var kind string
+	var q queryFlags
+	var id string
 	c := &cobra.Command{
 		Use:   "register --store PATH --keys FILE --key NAME --profile-id ID (--names TEXT | --search-all TEXT) [flags]",
 		Short: "Register or update a search profile (registerIndividual, registerEntity)",
@@ -159,13 +143,13 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
   amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id s-77 --type entity --names "Acme Trading LLC" --fuzzy 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			k, err := engine.ParseKind(kind)
+			k, err := engine.ParseKind(q.kind)
 			if err != nil || k == engine.Any {
-				return usagef("--type: %q is not individual or entity", kind)
+				return usagef("--type: %q is not individual or entity", q.kind)
 			}
-			p.Kind = k
+			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: q.gender, Fuzzy: q.fuzzy}
 			if err := p.Validate(); err != nil {
-				return paramError(err)
+				return paramToUsage(err)
 			}
 			key, err := f.apiKey()
 			if err != nil {
@@ -176,9 +160,9 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 				return err
 			}
 			defer db.Close()
-			prof, created, err := m.Register(key.ID(), p, server.MonitorAccess(key), server.ProfileQuota(key))
+			prof, created, err := m.Register(key.ID(), p, key.Policy(), key.ProfileLimit())
 			if err != nil {
-				return paramError(err)
+				return paramToUsage(err)
 			}
 			verb := "updated"
 			if created {
@@ -189,13 +173,11 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&p.ID, "profile-id", "", "the profile's id (profile_id); an existing one is updated")
-	fl.StringVar(&kind, "type", "individual", "individual (registerIndividual) or entity (registerEntity)")
-	fl.StringVar(&p.Names, "names", "", "name to monitor, matched against name fields")
-	fl.StringVar(&p.SearchAll, "search-all", "", "text matched against all fields (instead of --names)")
-	fl.StringVar(&p.DOB, "dob", "", "date of birth dd/mm/yyyy, 00 for unknown parts (individuals)")
-	fl.StringVar(&p.Gender, "gender", "", "male or female (m, f; any case; individuals)")
-	fl.IntVar(&p.Fuzzy, "fuzzy", 0, "fuzzy_search: 1 or 2 edits per name token")
+	fl.StringVar(&id, "profile-id", "", "the profile's id (profile_id); an existing one is updated")
+	q.add(fl, querySpec{
+		kindUsage: "individual (registerIndividual) or entity (registerEntity)", kindDefault: "individual",
+		with: withNames | withSearchAll | withFuzzy | withDOB | withGender,
+	})
 	return c
 }
 
@@ -302,7 +284,7 @@ usage is kept under).`,
 	}
 }
 
-func openReadOnly(path string) (*store.DB, error) {
+func openReadOnly(path string) (*store.Store, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, usagef("--store: %v", err)
 	}
@@ -363,7 +345,7 @@ delivers it like any other: signed, retried until acknowledged.`,
 				return err
 			}
 			defer db.Close()
-			e, err := m.TestWebhook(key.ID(), id, server.MonitorAccess(key))
+			e, err := m.TestWebhook(key.ID(), id, key.Policy())
 			if err != nil {
 				return err
 			}
@@ -499,11 +481,16 @@ func writeOutbox(w io.Writer, format string, st monitor.OutboxStats, es []*monit
 	return tw.Flush()
 }
 
+// monitorSendFlags are the flags of monitor send besides monitorFlags.
+type monitorSendFlags struct {
+	signingDir  string
+	once        bool
+	concurrency int
+	timeout     time.Duration
+}
+
 func newMonitorSendCmd(f *monitorFlags) *cobra.Command {
-	var signingDir string
-	var once bool
-	var concurrency int
-	var timeout time.Duration
+	var o monitorSendFlags
 	c := &cobra.Command{
 		Use:   "send --store PATH --keys FILE --signing-keys DIR [--once]",
 		Short: "Deliver queued notifications to the keys' webhook URLs",
@@ -526,63 +513,69 @@ Exit codes: 0 stopped, 1 failure, 2 bad flags.`,
 		Example: `  amlscreen monitor send --store aml.db --keys keys.json --signing-keys /var/lib/amlscreen/signing-keys`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.checkStore(); err != nil {
-				return err
-			}
-			if signingDir == "" {
-				return usagef("--signing-keys: required: the keyring that signs the webhooks")
-			}
-			if concurrency < 1 {
-				return usagef("--concurrency: %d is not positive", concurrency)
-			}
-			if timeout <= 0 {
-				return usagef("--timeout: %v is not positive", timeout)
-			}
-			if _, err := f.loadKeys(); err != nil {
-				return err
-			}
-			if _, err := os.Stat(f.store); err != nil {
-				return usagef("--store: %v", err)
-			}
-			ring, err := sign.OpenKeyring(signingDir)
-			if err != nil {
-				return fmt.Errorf("--signing-keys: %w", err)
-			}
-			log := cliLogger(cmd.ErrOrStderr())
-			rk := &reloadingKeys{path: f.keys}
-			s := &monitor.Sender{
-				Store:       monitor.StoreAt(f.store),
-				Recipients:  rk.recipient,
-				Signer:      ring,
-				Timeout:     timeout,
-				Concurrency: concurrency,
-				Log:         log,
-				OnAttempt: func(a monitor.Attempt) {
-					if a.Err == nil {
-						log.Info("delivered", "event_id", a.Entry.EventID, "profile_id", a.Entry.ProfileID,
-							"match_type", a.Entry.MatchType, "status", a.Status, "attempt", a.Entry.Attempts)
-					}
-				},
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			if once {
-				err = s.RunOnce(ctx)
-			} else {
-				log.Info("sending webhooks", "store", f.store)
-				err = s.Run(ctx)
-			}
-			st := s.Stats()
-			log.Info("sender stopped", "delivered", st.Delivered, "failed_attempts", st.Failed, "dead", st.Dead)
-			return err
+			return runMonitorSend(cmd, f, &o)
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&signingDir, "signing-keys", "", "signing key directory (as serve --signing-keys)")
-	fl.BoolVar(&once, "once", false, "deliver what is due now, then exit")
-	fl.IntVar(&concurrency, "concurrency", monitor.DefaultConcurrency, "deliveries in flight at most")
-	fl.DurationVar(&timeout, "timeout", monitor.DefaultTimeout, "time a receiver has to answer")
+	fl.StringVar(&o.signingDir, "signing-keys", "", signingKeysUsage)
+	fl.BoolVar(&o.once, "once", false, "deliver what is due now, then exit")
+	fl.IntVar(&o.concurrency, "concurrency", monitor.DefaultConcurrency, "deliveries in flight at most")
+	fl.DurationVar(&o.timeout, "timeout", monitor.DefaultTimeout, "time a receiver has to answer")
 	return c
+}
+
+// runMonitorSend checks the flags and runs the sender until interrupted,
+// or once.
+func runMonitorSend(cmd *cobra.Command, f *monitorFlags, o *monitorSendFlags) error {
+	if err := f.checkStore(); err != nil {
+		return err
+	}
+	if o.signingDir == "" {
+		return usagef("--signing-keys: required: the keyring that signs the webhooks")
+	}
+	if o.concurrency < 1 {
+		return usagef("--concurrency: %d is not positive", o.concurrency)
+	}
+	if o.timeout <= 0 {
+		return usagef("--timeout: %v is not positive", o.timeout)
+	}
+	if _, err := f.loadKeys(); err != nil {
+		return err
+	}
+	if _, err := os.Stat(f.store); err != nil {
+		return usagef("--store: %v", err)
+	}
+	ring, err := sign.OpenKeyring(o.signingDir)
+	if err != nil {
+		return fmt.Errorf("--signing-keys: %w", err)
+	}
+	log := cliLogger(cmd.ErrOrStderr())
+	rk := &reloadingKeys{path: f.keys}
+	s := &monitor.Sender{
+		Store:       monitor.StoreAt(f.store),
+		Recipients:  rk.recipient,
+		Signer:      ring,
+		Timeout:     o.timeout,
+		Concurrency: o.concurrency,
+		Log:         log,
+		OnAttempt: func(a monitor.Attempt) {
+			if a.Err == nil {
+				log.Info("delivered", "event_id", a.Entry.EventID, "profile_id", a.Entry.ProfileID,
+					"match_type", a.Entry.MatchType, "status", a.Status, "attempt", a.Entry.Attempts)
+			}
+		},
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if o.once {
+		err = s.RunOnce(ctx)
+	} else {
+		log.Info("sending webhooks", "store", f.store)
+		err = s.Run(ctx)
+	}
+	st := s.Stats()
+	log.Info("sender stopped", "delivered", st.Delivered, "failed_attempts", st.Failed, "dead", st.Dead)
+	return err
 }
 
 // reloadingKeys reads the keys file again when its modification time
@@ -592,17 +585,20 @@ type reloadingKeys struct {
 	path string
 	mu   sync.Mutex
 	mod  time.Time
-	keys []*server.APIKey
+	keys *access.Set
 }
 
 func (r *reloadingKeys) recipient(owner string) (monitor.Recipient, error) {
 	r.mu.Lock()
 	if st, err := os.Stat(r.path); err == nil && !st.ModTime().Equal(r.mod) {
-		if keys, err := server.LoadKeysFile(r.path); err == nil {
-			r.keys, r.mod = keys, st.ModTime()
+		if keys, err := access.LoadFile(r.path); err == nil {
+			r.keys, r.mod = access.NewSet(keys), st.ModTime()
 		}
 	}
-	keys := slices.Clone(r.keys)
+	var k *access.Key
+	if r.keys != nil {
+		k = r.keys.ByID(owner)
+	}
 	r.mu.Unlock()
-	return server.Recipients(keys)(owner)
+	return monitor.KeyRecipient(k, owner)
 }

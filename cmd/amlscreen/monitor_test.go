@@ -63,6 +63,8 @@ func TestMonitorNewcomerFlow(t *testing.T) {
 		{[]string{"monitor", "outbox", "--store", db}, exitOK, "queued 3", ""},
 		{[]string{"monitor", "test", "--store", db, "--keys", keys, "--key", "other", "--profile-id", "t"}, exitUsage, "", "no webhook_url"},
 		{[]string{"monitor", "send", "--store", db, "--keys", keys}, exitUsage, "", "--signing-keys"},
+		{[]string{"monitor", "send", "--store", db, "--keys", keys, "--signing-keys", signing, "--concurrency", "0"}, exitUsage, "", "amlscreen: --concurrency: 0 is not positive"},
+		{[]string{"monitor", "send", "--store", db, "--keys", keys, "--signing-keys", signing, "--timeout", "0s"}, exitUsage, "", "amlscreen: --timeout: 0s is not positive"},
 		{[]string{"monitor", "send", "--store", db, "--keys", keys, "--signing-keys", signing, "--once"}, exitOK, "", "delivered=3"},
 		{[]string{"monitor", "outbox", "--store", db, "--format", "json"}, exitOK, `"queued": 0`, ""},
 		{[]string{"monitor", "remove", "--store", db, "--keys", keys, "--key", "acme", "--profile-id", "c-2"}, exitOK, "removed profile c-2", ""},

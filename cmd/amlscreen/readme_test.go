@@ -12,15 +12,18 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// TestDocumentedCommandsParse: every amlscreen command line the README
-// and docs/*.md show (in code blocks, inline code, a systemd ExecStart, a
-// Kubernetes args list) and every example of every command's --help names
+// TestDocumentedCommandsParse: every amlscreen command line the README,
+// docs/*.md and bench/README.md show (in code blocks, inline code, a
+// systemd ExecStart, a Kubernetes args list) and every example of every command's --help names
 // real commands and flags, with values the flags accept and as many
 // arguments as the command takes. The README said "export --out" while
 // the flag was -o/--output; this keeps such drift from coming back.
 func TestDocumentedCommandsParse(t *testing.T) {
-	docs := []string{"../../README.md"}
+	docs := []string{"../../README.md", "../../bench/README.md"}
 	more, _ := filepath.Glob("../../docs/*.md")
+	if len(more) == 0 {
+		t.Fatal("no docs/*.md found: the guides moved or the glob is wrong")
+	}
 	docs = append(docs, more...)
 	n := 0
 	for _, doc := range docs {
@@ -31,7 +34,7 @@ func TestDocumentedCommandsParse(t *testing.T) {
 		for _, c := range documentedCommands(string(text)) {
 			n++
 			if err := parseCommandLine(c.args); err != nil {
-				t.Errorf("%s:%d: amlscreen %s: %v", filepath.Base(doc), c.line, strings.Join(c.args, " "), err)
+				t.Errorf("%s:%d: amlscreen %s: %v", strings.TrimPrefix(doc, "../../"), c.line, strings.Join(c.args, " "), err)
 			}
 		}
 	}

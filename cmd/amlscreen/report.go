@@ -18,17 +18,11 @@ import (
 func init() { register(newReportCmd) }
 
 type reportFlags struct {
-	data        []string
-	store       string
-	names       string
-	kind        string
-	fuzzy       int
-	dob         string
-	gender      string
-	citizenship string
-	includes    string
-	out         string
-	at          string
+	queryFlags
+	data  []string
+	store string
+	out   string
+	at    string
 }
 
 func newReportCmd() *cobra.Command {
@@ -47,7 +41,8 @@ searched, even when --includes names them.
 The screening time defaults to now; --time fixes it, and with it the report id
 and every byte of the PDF, so that a report can be reproduced exactly.
 
-Without --store or --data the embedded sample database is used.
+Without --store or --data the embedded sample database is used; --store is
+opened read-only.
 
 Exit codes: 0 the report was written (with or without hits), 1 failure, 2 bad
 flags.`,
@@ -59,15 +54,12 @@ flags.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "bbolt store kept by amlscreen sync or import (opened read-only)")
-	fl.StringArrayVar(&f.data, "data", nil, "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)")
-	fl.StringVar(&f.kind, "type", "", "individual (generateIndividualReport) or entity (generateEntityReport); required")
-	fl.StringVar(&f.names, "names", "", "name to screen against name fields; required")
-	fl.IntVar(&f.fuzzy, "fuzzy", 0, "spelling edits allowed per word: 0, 1 or 2")
-	fl.StringVar(&f.dob, "dob", "", "individuals: date of birth dd/mm/yyyy, 00 for an unknown day or month")
-	fl.StringVar(&f.gender, "gender", "", "individuals: male or female (m, f; any case); records without gender always pass")
-	fl.StringVar(&f.citizenship, "citizenship", "", "individuals: ISO 3166-1 alpha-2 code (UK and EL read as GB and GR); records without citizenship always pass")
-	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included' (default: every sanction, PEP and criminal source)")
+	addStoreFlag(fl, &f.store)
+	fl.StringArrayVar(&f.data, "data", nil, dataUsage)
+	f.add(fl, querySpec{
+		kindUsage: "individual (generateIndividualReport) or entity (generateEntityReport); required",
+		with:      withNames | withFuzzy | withDOB | withGender | withCitizenship | withIncludes,
+	})
 	fl.StringVarP(&f.out, "out", "o", "", "PDF file to write, or - for standard output (not a terminal); required")
 	fl.StringVar(&f.at, "time", "", "screening time to print, RFC 3339 (default: now)")
 	return cmd
@@ -106,10 +98,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		}
 		at = t.UTC()
 	}
-	q := engine.Query{
-		Kind: kind, Names: f.names, Fuzzy: f.fuzzy,
-		DOB: f.dob, Gender: f.gender, Citizenship: f.citizenship,
-	}
+	q := f.query(kind)
 	// Validate before loading, so that a typo costs nothing.
 	if err := engine.Validate(q); err != nil {
 		return paramToUsage(err)

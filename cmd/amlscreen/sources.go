@@ -49,7 +49,7 @@ getSourceList answers it (source, name, description, link, source_type, region,
 country_code, country_name, issuer_name, status, ...), in the store, in one
 transaction. It replaces the stored catalogue; with --merge its entries are
 added to it, replacing only entries of the same source. FILE "-" reads
-standard input.
+standard input. The store is created when absent.
 
 Sizes are counted from the records when the catalogue is served, and
 included_for_api_key is per key, so both are ignored. Every entry needs a
@@ -67,7 +67,7 @@ Exit codes: 0 imported, 1 failure (unreadable file, store locked), 2 bad flags.`
 			return runSourcesImport(cmd.ErrOrStderr(), storePath, args[0], merge)
 		},
 	}
-	c.Flags().StringVar(&storePath, "store", "", "store file (bbolt); created when absent")
+	addStoreFlag(c.Flags(), &storePath)
 	c.Flags().BoolVar(&merge, "merge", false, "add the entries to the stored catalogue instead of replacing it")
 	return c
 }
@@ -77,7 +77,7 @@ func newSourcesExportCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:     "export --store PATH [--out FILE]",
 		Short:   "Write the store's source catalogue as a JSON array",
-		Long:    `export writes the stored source catalogue as the JSON array sources import reads.`,
+		Long:    "export writes the stored source catalogue as the JSON array sources import reads.\nThe store is opened read-only.",
 		Example: `  amlscreen sources export --store aml.db --out catalogue.json`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -99,7 +99,7 @@ func newSourcesExportCmd() *cobra.Command {
 			return writeCatalogue(cmd.OutOrStdout(), out, srcs)
 		},
 	}
-	c.Flags().StringVar(&storePath, "store", "", "store file (bbolt), opened read-only")
+	addStoreFlag(c.Flags(), &storePath)
 	c.Flags().StringVarP(&out, "out", "o", "-", `file to write; "-" writes to stdout`)
 	return c
 }

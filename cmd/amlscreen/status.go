@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -52,16 +53,16 @@ unreachable or refusing the key), 2 bad flags.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "store file (bbolt)")
+	addStoreFlag(fl, &f.store)
 	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL instead of opening the store")
 	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
-	fl.StringVar(&f.format, "format", "table", "table or json")
+	addFormatFlag(fl, &f.format)
 	return cmd
 }
 
-// statusReport is the JSON form of status: the server's Status, which
+// statusReport is the JSON form of status: the store's Status, which
 // GET /v1/status answers.
-type statusReport = server.Status
+type statusReport = store.Status
 
 func runStatus(ctx context.Context, stdout io.Writer, f *statusFlags, now time.Time) error {
 	switch {
@@ -72,8 +73,8 @@ func runStatus(ctx context.Context, stdout io.Writer, f *statusFlags, now time.T
 	case f.apiKey != "" && f.server == "":
 		return usagef("--api-key: only with --server")
 	}
-	if f.format != "table" && f.format != "json" {
-		return usagef("--format: %q is not table or json", f.format)
+	if err := checkFormat(f.format); err != nil {
+		return err
 	}
 	var rep *statusReport
 	var err error
@@ -99,7 +100,7 @@ func localStatus(path string, now time.Time) (*statusReport, error) {
 		return nil, lockHint(err)
 	}
 	defer db.Close()
-	rep, err := server.ReadStatus(db, now)
+	rep, err := db.Status(now)
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +165,13 @@ func writeStatusTable(w io.Writer, r *statusReport, now time.Time) error {
 			fmt.Fprintf(tw, "Last error\t%s\n", s.Error)
 		}
 		fmt.Fprintf(tw, "Last success\t%s\n", when(s.Success))
+	}
+	if len(r.LocalSources) > 0 {
+		var parts []string
+		for _, id := range slices.Sorted(maps.Keys(r.LocalSources)) {
+			parts = append(parts, fmt.Sprintf("%s (%d records)", id, r.LocalSources[id]))
+		}
+		fmt.Fprintf(tw, "Local sources\t%s, kept by full imports\n", strings.Join(parts, ", "))
 	}
 	if r.Sources > 0 {
 		fmt.Fprintf(tw, "Source catalogue\t%d sources, synced %s\n", r.Sources, when(r.SourcesAt))

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/store"
-	"github.com/amlscreen/amlscreen/syncer"
 )
 
 // Tests of sync, import, apply, export and status, through run() as a user
@@ -199,39 +198,6 @@ func TestSyncUpstreamMistakes(t *testing.T) {
 	}
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("a refused connection took %v to report", took)
-	}
-}
-
-// TestPollSchedule: --every is stretched to fit the upstream's daily
-// download limit, with a warning, and follows the limit it announces.
-func TestPollSchedule(t *testing.T) {
-	var logs bytes.Buffer
-	p := &pollSchedule{every: 10 * time.Minute, log: cliLogger(&logs)}
-	zero, ten := 0, 10
-	steps := []struct {
-		res  *syncer.Result
-		want time.Duration
-		log  string
-	}{
-		{nil, 32 * time.Minute, "--every 10m0s would poll 144 times a day, each a download, and the upstream allows 50"},
-		{&syncer.Result{}, 32 * time.Minute, ""},
-		{&syncer.Result{DownloadLimit: &zero}, 10 * time.Minute, "allows --every"},
-		{nil, 10 * time.Minute, ""},
-		{&syncer.Result{DownloadLimit: &ten}, 2*time.Hour + 40*time.Minute, "allows 10 downloads a day"},
-	}
-	for i, s := range steps {
-		logs.Reset()
-		if got := p.next(s.res); got != s.want {
-			t.Errorf("step %d: wait %v, want %v", i+1, got, s.want)
-		}
-		if s.log == "" && logs.Len() > 0 || !strings.Contains(logs.String(), s.log) {
-			t.Errorf("step %d: log %q, want %q", i+1, logs.String(), s.log)
-		}
-	}
-	p = &pollSchedule{every: 2 * time.Hour, log: cliLogger(&logs)}
-	logs.Reset()
-	if got := p.next(&syncer.Result{}); got != 2*time.Hour || logs.Len() > 0 {
-		t.Errorf("an --every that fits: %v, log %q", got, logs.String())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -31,11 +32,24 @@ func openInput(name string) (io.ReadCloser, int64, error) {
 	return f, size, nil
 }
 
+// openStoreToWrite opens a store for writing records, with monitoring's
+// change hook registered: every change set then writes its notifications
+// in its own transaction, whichever command makes it. Every command that
+// changes records opens its store here (TestEveryWriterNotifies).
+func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
+	db, err := store.Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	db.OnChange(monitor.Hook(monitor.Options{Log: opts.Log}))
+	return db, nil
+}
+
 // intoStore opens the input file (with a progress bar on a terminal) and
 // the store for writing, and hands both to load: the shared part of
 // import and apply. The store logs through the CLI's logger, so that the
 // full-import guard's lines look like the command's own.
-func intoStore(stderr io.Writer, storePath, file, label string, opts store.Options, load func(db *store.DB, r io.Reader) error) error {
+func intoStore(stderr io.Writer, storePath, file, label string, opts store.Options, load func(db *store.Store, r io.Reader) error) error {
 	in, size, err := openInput(file)
 	if err != nil {
 		return err
@@ -44,7 +58,7 @@ func intoStore(stderr io.Writer, storePath, file, label string, opts store.Optio
 	if opts.Log == nil {
 		opts.Log = cliLogger(stderr)
 	}
-	db, err := store.Open(storePath, opts)
+	db, err := openStoreToWrite(storePath, opts)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -40,7 +39,8 @@ func newSyncCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sync --store PATH --upstream URL [flags]",
 		Short: "Bring the store up to date from the hosted service or a primary amlscreen",
-		Long: `Download the consolidated database into the store, then keep it current.
+		Long: `Download the consolidated database into the store (created when absent), then
+keep it current.
 
 The first run downloads getConsolidatedFile; later runs ask for the delta from
 the stored version with getConsolidatedDelta and apply it. The full file is
@@ -73,8 +73,8 @@ Exit codes: 0 synced (or up to date), 1 failure, 2 bad flags.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.store, "store", "", "store file (bbolt); created when absent")
-	fl.StringVar(&f.upstream, "upstream", "", "base URL of the service or of a primary amlscreen serve (a trailing /v1 is taken off)")
+	addStoreFlag(fl, &f.store)
+	fl.StringVar(&f.upstream, "upstream", "", upstreamUsage)
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (default: $"+apiKeyEnv+")")
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included', passed to the service (default: the key's sources)")
 	fl.DurationVar(&f.every, "every", 0, "keep running and sync at this interval, e.g. 1h")
@@ -108,14 +108,13 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 		Includes: f.includes,
 		Log:      log,
 		Progress: cliProgress(stderr),
-		Hook:     monitor.Hook(monitor.Options{}),
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sched := &pollSchedule{every: f.every, log: log}
+	sched := &syncer.Schedule{Every: f.every, Log: log}
 	for {
 		res, err := syncOnce(ctx, c, f.store, f.allowShrink)
 		if f.every == 0 {
@@ -127,7 +126,7 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 			}
 			log.Error("sync failed; trying again at the next interval", "error", err.Error())
 		}
-		wait := sched.next(res)
+		wait := sched.Next(res)
 		log.Info("next sync", "at", time.Now().Add(wait).UTC().Format(time.RFC3339))
 		select {
 		case <-ctx.Done():
@@ -159,57 +158,11 @@ func noteUpstream(log *slog.Logger, given, base string) {
 	}
 }
 
-// pollSchedule keeps the interval of sync --every and serve --upstream
-// within the upstream's daily download limit: every poll is a download,
-// also one that finds nothing new, so an --every of 10m (144 polls a day)
-// against the service's 50 would stop syncing for the rest of each UTC day
-// after the 50th. The limit is the one the upstream announces
-// (syncer.Result.DownloadLimit), known from the first poll on.
-type pollSchedule struct {
-	every time.Duration // as asked
-	log   *slog.Logger
-
-	started bool
-	limit   *int
-	wait    time.Duration
-}
-
-// next returns the wait before the next poll, given the result of the last
-// (nil when it failed before learning anything), and logs when the limit
-// makes it differ from --every.
-func (p *pollSchedule) next(res *syncer.Result) time.Duration {
-	if res == nil && p.started {
-		return p.wait
-	}
-	var limit *int
-	if res != nil {
-		limit = res.DownloadLimit
-	}
-	if p.started && (limit == nil) == (p.limit == nil) && (limit == nil || *limit == *p.limit) {
-		return p.wait
-	}
-	was := p.wait
-	p.started, p.limit = true, limit
-	p.wait = max(p.every, syncer.MinInterval(limit))
-	allowed := store.DailyDownloadLimit
-	if limit != nil {
-		allowed = *limit
-	}
-	switch {
-	case p.wait > p.every:
-		p.log.Warn(fmt.Sprintf("--every %v would poll %d times a day, each a download, and the upstream allows %d downloads a day: syncing every %v instead. A replica of a primary amlscreen serve can poll more often with a key that has \"daily_download_limit\": 0 in the primary's keys file",
-			p.every, int((24*time.Hour+p.every-1)/p.every), allowed, p.wait))
-	case was > p.every:
-		p.log.Info("the upstream's daily download limit allows --every: syncing every "+p.every.String(), "limit", allowed)
-	}
-	return p.wait
-}
-
 // syncOnce opens the store only for the time of one sync, so that status
 // and export can read it between runs of sync --every. The result is nil
 // when the store could not be opened.
 func syncOnce(ctx context.Context, c *syncer.Client, path string, allowShrink bool) (*syncer.Result, error) {
-	db, err := store.Open(path, store.Options{AllowShrink: allowShrink, Log: c.Log})
+	db, err := openStoreToWrite(path, store.Options{AllowShrink: allowShrink, Log: c.Log})
 	if err != nil {
 		return nil, err
 	}

@@ -30,11 +30,12 @@ func newVerifyCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "verify --body FILE --signature HEADER (--keys-url URL | --keys-dir DIR)",
 		Short: "Check the x-service-signature of a response or webhook body",
-		Long: `verify checks a body signature the way SERVICE.md §5.2 tells clients to: it
-reads kid and sig from the header, fetches that key (never "current") from
-GET {URL}/v1/keys/{kid} or from a local keyring directory, rejects a REVOKED
-key, accepts ACTIVE and RETIRED ones, and checks the ES256 signature over the
-exact bytes of FILE ("-" for stdin; decompressed if it arrived gzipped).
+		Long: `verify checks a body signature the way docs/API.md "Keys and signatures"
+tells clients to: it reads kid and sig from the header, fetches that key
+(never "current") from GET {URL}/v1/keys/{kid} or from a local keyring
+directory, rejects a REVOKED key, accepts ACTIVE and RETIRED ones, and
+checks the ES256 signature over the exact bytes of FILE ("-" for stdin;
+decompressed if it arrived gzipped).
 
 --keys-url is the service root, for the hosted service or amlscreen serve; the
 API key comes from --api-key or the AMLSCREEN_API_KEY environment variable and

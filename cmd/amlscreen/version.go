@@ -41,8 +41,8 @@ Exit codes: 0 shown, 1 the store cannot be read, 2 bad flags.`,
 			return runVersion(cmd.OutOrStdout(), storePath, format)
 		},
 	}
-	cmd.Flags().StringVar(&storePath, "store", "", "store file (bbolt) whose database version to show (opened read-only)")
-	cmd.Flags().StringVar(&format, "format", "table", "table or json")
+	addStoreFlag(cmd.Flags(), &storePath)
+	addFormatFlag(cmd.Flags(), &format)
 	return cmd
 }
 
@@ -74,8 +74,8 @@ type databaseVersion struct {
 }
 
 func runVersion(stdout io.Writer, storePath, format string) error {
-	if format != "table" && format != "json" {
-		return usagef("--format: %q is not table or json", format)
+	if err := checkFormat(format); err != nil {
+		return err
 	}
 	rep := buildVersion(debug.ReadBuildInfo())
 	if storePath != "" {

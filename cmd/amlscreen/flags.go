@@ -1,0 +1,196 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/amlscreen/amlscreen/engine"
+)
+
+// This file defines the flags several commands share, once each: a flag
+// has one name, one meaning and one help text in every command that takes
+// it (TestSharedFlagsAgree holds them to it). A command's description says
+// what is particular to it: whether --store is required, created or
+// opened read-only, which checks --type offers.
+
+// storeUsage is the help of --store in every command.
+const storeUsage = "store file (bbolt), as amlscreen import and sync keep it"
+
+// Help texts of the flags of serving, syncing and monitoring that several
+// commands take.
+const (
+	keysUsage        = "API keys file (JSON; see docs/OPERATIONS.md, \"Keys file\")"
+	signingKeysUsage = "signing keyring directory, created when absent"
+	upstreamUsage    = "base URL of the service or of a primary amlscreen serve (a trailing /v1 is taken off)"
+)
+
+// dataUsage is the help of --data, the files screening commands load
+// instead of a store.
+const dataUsage = "consolidated JSON Lines file (plain or .gz) to screen against; repeat for several (default: the embedded sample)"
+
+// addStoreFlag defines --store.
+func addStoreFlag(fl *pflag.FlagSet, p *string) { fl.StringVar(p, "store", "", storeUsage) }
+
+// formatUsage is the help of --format in the commands that print a table
+// or JSON, table by default.
+const formatUsage = "table or json"
+
+// addFormatFlag defines --format table|json.
+func addFormatFlag(fl *pflag.FlagSet, p *string) { fl.StringVar(p, "format", "table", formatUsage) }
+
+// addJSONAlias defines --json, the older spelling of --format json that
+// the bench commands took, hidden from --help; jsonAlias warns when it is
+// used. (cobra's own deprecation notice would go to standard output, into
+// the JSON.)
+func addJSONAlias(fl *pflag.FlagSet, p *bool) {
+	fl.BoolVar(p, "json", false, "deprecated: use --format json")
+	if err := fl.MarkHidden("json"); err != nil {
+		panic(err) // the flag was defined on the line before
+	}
+}
+
+// jsonAlias applies --json to format, with a warning on stderr.
+func jsonAlias(asJSON bool, format *string, stderr io.Writer) {
+	if asJSON {
+		fmt.Fprintln(stderr, "amlscreen: --json is deprecated; use --format json")
+		*format = "json"
+	}
+}
+
+// checkFormat checks a --format table|json value.
+func checkFormat(format string) error {
+	if format != "table" && format != "json" {
+		return usagef("--format: %q is not table or json", format)
+	}
+	return nil
+}
+
+// queryFlags are the flags of one screening query: check, report, media
+// check, batch and monitor register declare them with add.
+type queryFlags struct {
+	kind         string
+	names        string
+	searchAll    string
+	fuzzy        int
+	dob          string
+	gender       string
+	citizenship  string
+	includes     string
+	includeOther bool
+	limit        int
+}
+
+// queryFlag selects the query flags a command takes besides --type.
+type queryFlag uint
+
+const (
+	withNames queryFlag = 1 << iota
+	withSearchAll
+	withFuzzy
+	withDOB
+	withGender
+	withCitizenship
+	withIncludes
+	withIncludeOther
+	withLimit
+)
+
+// Help texts of the query flags. The filters say "individuals:" because
+// entity checks do not take them.
+const (
+	namesUsage        = "name to screen against name fields (name, aliases, given and last names)"
+	searchAllUsage    = "text to screen against all fields of a record (names fuzzy, other fields exact)"
+	fuzzyUsage        = "spelling edits allowed per word: 0, 1 or 2 (a swap of two adjacent letters is one)"
+	dobUsage          = "individuals: date of birth dd/mm/yyyy, 00 for an unknown day or month, e.g. 00/00/1952"
+	genderUsage       = "individuals: male or female (m, f; any case); records without gender always pass"
+	citizenshipUsage  = "individuals: ISO 3166-1 alpha-2 code, e.g. RU (UK and EL read as GB and GR; XK is Kosovo); records without citizenship always pass"
+	includesUsage     = "comma-separated source ids and/or 'included' (default: every source except OTHER ones)"
+	includeOtherUsage = "include sources of type OTHER in the default sources"
+	limitUsage        = "most records to return per name (total_hits and reports count all)"
+	// mediaSearchAllUsage is --search-all of the media commands, whose
+	// text is looked for in articles.
+	mediaSearchAllUsage = "the name to look for in articles (required)"
+)
+
+// querySpec is what varies between commands in their query flags: which
+// checks --type offers (its help and default), and for media, whose
+// search_all is looked for in articles rather than records, the help of
+// --search-all.
+type querySpec struct {
+	kindUsage, kindDefault string
+	searchAllUsage         string // "" is searchAllUsage
+	with                   queryFlag
+}
+
+// add defines --type (unless spec.kindUsage is empty) and the query flags
+// of spec.with on fl.
+func (q *queryFlags) add(fl *pflag.FlagSet, spec querySpec) {
+	if spec.kindUsage != "" {
+		fl.StringVar(&q.kind, "type", spec.kindDefault, spec.kindUsage)
+	}
+	if spec.with&withNames != 0 {
+		fl.StringVar(&q.names, "names", "", namesUsage)
+	}
+	if spec.with&withSearchAll != 0 {
+		usage := spec.searchAllUsage
+		if usage == "" {
+			usage = searchAllUsage
+		}
+		fl.StringVar(&q.searchAll, "search-all", "", usage)
+	}
+	if spec.with&withFuzzy != 0 {
+		fl.IntVar(&q.fuzzy, "fuzzy", 0, fuzzyUsage)
+	}
+	if spec.with&withDOB != 0 {
+		fl.StringVar(&q.dob, "dob", "", dobUsage)
+	}
+	if spec.with&withGender != 0 {
+		fl.StringVar(&q.gender, "gender", "", genderUsage)
+	}
+	if spec.with&withCitizenship != 0 {
+		fl.StringVar(&q.citizenship, "citizenship", "", citizenshipUsage)
+	}
+	if spec.with&withIncludes != 0 {
+		fl.StringVar(&q.includes, "includes", "", includesUsage)
+	}
+	if spec.with&withIncludeOther != 0 {
+		fl.BoolVar(&q.includeOther, "include-other", false, includeOtherUsage)
+	}
+	if spec.with&withLimit != 0 {
+		fl.IntVar(&q.limit, "limit", engine.DefaultLimit, limitUsage)
+	}
+}
+
+// query returns the query the flags describe, of kind, without sources.
+func (q *queryFlags) query(kind engine.Kind) engine.Query {
+	return engine.Query{
+		Kind: kind, Names: q.names, SearchAll: q.searchAll, Fuzzy: q.fuzzy,
+		DOB: q.dob, Gender: q.gender, Citizenship: q.citizenship, Limit: q.limit,
+	}
+}
+
+// flagOf maps a parameter of the API (engine, monitoring and media
+// parameters) to the flag that sets it, for messages.
+var flagOf = map[string]string{
+	"names": "--names", "search_all": "--search-all", "fuzzy_search": "--fuzzy", "dob": "--dob",
+	"gender": "--gender", "citizenship": "--citizenship", "includes": "--includes", "type": "--type",
+	"limit": "--limit", "profile_id": "--profile-id", "cursor": "--cursor",
+	"articles_per_category": "--articles-per-category",
+}
+
+// paramToUsage turns a parameter error of the engine, monitoring or media
+// (all *engine.ParamError) into a usage error naming the flag.
+func paramToUsage(err error) error {
+	var pe *engine.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	name := flagOf[pe.Param]
+	if name == "" {
+		name = "--" + pe.Param
+	}
+	return usagef("%s: %s", name, pe.Msg)
+}

@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// scoredQueries turns generated queries into scored checks of every kind
+// and fuzzy level, at a low, the default and a high threshold, with the
+// generator's filters and some source sets.
+func scoredQueries(recs []*record.Record, n int, seed int64) []Query {
+	rng := rand.New(rand.NewPCG(uint64(seed), 7))
+	var out []Query
+	for i, gq := range gen.Queries(recs, n, seed) {
+		q := Query{
+			Kind: Kind(i % 3), Fuzzy: (i / 3) % 3, Names: gq.Names,
+			DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship,
+			Limit: 50, Match: Scored, MinScore: []float64{0.2, 0, 0.9}[(i/9)%3],
+		}
+		if rng.IntN(8) == 0 {
+			q.Sources = map[string]bool{recs[rng.IntN(len(recs))].SourceID: true}
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// scoredKeys is what the index and the brute-force reference must agree
+// on: ids in order, with their scores and strict-style ranks.
+func scoredKeys(r *Result) []string {
+	out := []string{}
+	for _, h := range r.Hits {
+		out = append(out, fmt.Sprintf("%s/%.6f/%v/%d/%d", h.Record.ID, h.Score, h.Exact, h.Edits, h.Extra))
+	}
+	return out
+}
+
+// scoredAgreesWithBrute checks that ix answers the queries exactly like the
+// brute-force reference over recs, and that every hit explains itself.
+func scoredAgreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, queries []Query) (hits int) {
+	t.Helper()
+	br := NewBrute(recs)
+	for _, q := range queries {
+		a, err1 := ix.Search(q)
+		b, err2 := br.Search(q)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("%+v: index error %v, brute error %v", q, err1, err2)
+		}
+		if err1 != nil {
+			continue
+		}
+		if a.Total != b.Total || !reflect.DeepEqual(scoredKeys(a), scoredKeys(b)) {
+			t.Errorf("%q fuzzy %d kind %v min %v:\n index %d %v\n brute %d %v", q.Names, q.Fuzzy, q.Kind, q.MinScore, a.Total, scoredKeys(a), b.Total, scoredKeys(b))
+		}
+		for _, h := range a.Hits {
+			if h.Reason == nil || h.Reason.Score != h.Score {
+				t.Errorf("%q: hit %s has no reason or a reason of another score: %+v", q.Names, h.Record.ID, h.Reason)
+			}
+		}
+		hits += a.Total
+	}
+	return hits
+}
+
+func TestScoredIndexAgreesWithBrute(t *testing.T) {
+	nRecs, nQueries := 2000, 400
+	if testing.Short() {
+		nRecs, nQueries = 600, 120
+	}
+	recs := generated(nRecs, 42)
+	hits := scoredAgreesWithBrute(t, NewIndex(recs), recs, scoredQueries(recs, nQueries, 5))
+	if hits == 0 {
+		t.Fatal("no query had a hit: the test proves nothing")
+	}
+}
+
+// TestScoredSegmentsAgreeWithBrute scores over an index of several
+// segments with tombstones (a base and change sets of adds, updates and
+// deletes), then over the same index merged into one segment: weights are
+// summed over the segments' live records, so both answer exactly like the
+// brute-force reference over the resulting records.
+func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
+	nBase, nQueries := 1500, 300
+	if testing.Short() {
+		nBase, nQueries = 600, 100
+	}
+	all := generated(nBase+400, 21)
+	base, extra := all[:nBase], all[nBase:]
+	ix := NewIndex(base)
+	cur := map[string]*record.Record{}
+	for _, r := range base {
+		cur[r.ID] = r
+	}
+	next := 0
+	for set := 0; set < 3; set++ {
+		var changes []record.Change
+		for i := 0; i < 30; i++ { // ADD
+			r := extra[next]
+			next++
+			changes = append(changes, record.Change{Type: record.ChangeAdd, Record: *r})
+			cur[r.ID] = r
+		}
+		for i := 0; i < 20; i++ { // UPDATE: an old record takes another's names
+			old := base[set*100+i*4]
+			upd := *extra[next]
+			next++
+			upd.ID, upd.SourceID, upd.SourceType = old.ID, old.SourceID, old.SourceType
+			changes = append(changes, record.Change{Type: record.ChangeUpdate, Record: upd})
+			cur[old.ID] = &upd
+		}
+		for i := 0; i < 15; i++ { // DELETE
+			id := base[set*100+i*4+1].ID
+			changes = append(changes, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: id}})
+			delete(cur, id)
+		}
+		ix.Apply(changes)
+	}
+	final := make([]*record.Record, 0, len(cur))
+	for _, r := range cur {
+		final = append(final, r)
+	}
+	if st := ix.Stats(); st.Segments < 3 || st.Tombstones == 0 {
+		t.Fatalf("stats %+v: want several segments with tombstones, or the test proves nothing", st)
+	}
+	queries := scoredQueries(final, nQueries, 13)
+	if hits := scoredAgreesWithBrute(t, ix, final, queries); hits == 0 {
+		t.Fatal("no query had a hit: the test proves nothing")
+	}
+	merged := ix.Compact()
+	if st := merged.Stats(); st.Segments != 1 || st.Tombstones != 0 {
+		t.Fatalf("merged stats %+v", st)
+	}
+	scoredAgreesWithBrute(t, merged, final, queries)
+}

@@ -1,0 +1,1217 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"slices"
+	"sync"
+	"unicode/utf8"
+)
+
+// This file answers scored-mode checks from the index. Candidates come from
+// the dictionary, never from a scan of the records: each query word's
+// partners (the tokens relate accepts) are found by exact, variant-class,
+// edit-radius, sound-key and skeleton look-ups, and the name strings that
+// hold a partner are read from the posting lists.
+//
+// Which name strings need scoring follows from the model (the MaxScore
+// method of text retrieval). Each query word j can add at most ub_j to the
+// logit (its best pair) and costs miss_j when unpaired, so a name string
+// pairing only the words of a set S scores at most
+//
+//	Σ_{j∈S} (ub_j + miss_j) − Σ_j miss_j + c − λ
+//
+// when it is not a complete match. Sorting the words by that gain, the
+// longest prefix whose gains stay under the threshold's logit is
+// "non-essential": a name string pairing none but those words cannot reach
+// the threshold, so only name strings holding a partner of an essential
+// word are scored. When every word is non-essential, only complete
+// matches (every query word paired, which earns the completeness term) can
+// reach it, and those are in the intersection of every word's name
+// strings. Nothing above the threshold is left out, and common words that
+// cannot make a hit together never cost a scan of their posting lists.
+
+// scoredSplit is one way of cutting a query word in two pieces that pair
+// with two adjacent record words.
+type scoredSplit struct {
+	a, b   map[uint32]partner
+	ra, rb int // runes of the pieces
+}
+
+// scoredQuery is one token list of a query prepared for the index.
+type scoredQuery struct {
+	fuzzy  int
+	n      int // live records
+	lambda float64
+	words  []tokInfo
+	w      []float64            // weight of each word: of the records holding it
+	miss   []float64            // cost of each word left unpaired
+	opt    uint64               // optional words (tokInfo.optional)
+	part   []map[uint32]partner // partners of each word
+	cat    []map[uint32]partner // partners of words j and j+1 joined
+	splits [][]scoredSplit
+	ub     []float64
+	// refs maps a token to every way it pairs with the query, so that a
+	// name string costs one look-up per word.
+	refs map[uint32][]unitRef
+	// units lists, for each word, the tokens through which a name string
+	// can pair it, ascending; unitGain holds, aligned, the most a name
+	// string holding that token can gain from the word (see
+	// scoredCandidates).
+	units    [][]uint32
+	unitGain [][]float64
+}
+
+// unitRef says that a token is a partner of word j (unitWord), of words j
+// and j+1 joined (unitCat), or of the first or second piece of split s of
+// word j.
+type unitRef struct {
+	unit uint8
+	j, s int16
+	p    partner
+}
+
+const (
+	unitWord uint8 = iota
+	unitCat
+	unitPieceA
+	unitPieceB
+)
+
+// scoredBest is the best name string of one record so far.
+type scoredBest struct {
+	score float64
+	sc    score
+	slot  uint16
+	ns    uint32
+	sel   recordSel
+}
+
+// scoredScratch is the reusable state of one scored search.
+type scoredScratch struct {
+	ps        pairSearch
+	edges     []edge
+	kMiss     []float64
+	acc, acc2 []float64
+	cnt, cnt2 []uint8
+	has       []bool
+	lists     [][]uint32
+	arena     []uint32
+	arenaG    []float64
+	constG    []float64
+	held      []float64
+	bufA      []uint32
+	bufB      []uint32
+	bufC      []uint32
+}
+
+var scoredPool = sync.Pool{New: func() any { return new(scoredScratch) }}
+
+// scoredSeg is one segment of a view as a scored search reads it: its
+// postings and name strings, and the global weight of each of its tokens.
+type scoredSeg struct {
+	*segView
+	keys *segKeys
+	df   []uint32 // token id → live records of the whole view holding it
+}
+
+// scoredVariant is one token list of a query (the raw or the legal-form
+// spelling) prepared for every segment of a view.
+type scoredVariant struct {
+	sel  recordSel
+	segs []*scoredQuery // by segment
+}
+
+// searchScored answers a scored-mode check. Like SearchContext it gives
+// up once ctx is done (checked between look-ups and every few hundred
+// candidates), and a heavy query (by its words, or by the postings its
+// words reach once looked up) first waits for an admission slot, without
+// holding the index.
+//
+// Partners and weights are found for the whole view, so that a record
+// scores the same in whichever segment it lies; the candidates of each
+// segment are then read from its own postings, through the partners'
+// token ids there.
+func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error) {
+	adm := admissionNow.Load()
+	slot := func() {}
+	heavy := distinctWords(c) >= adm.MaxWords
+	if heavy {
+		var err error
+		if slot, err = adm.acquire(ctx); err != nil {
+			return nil, err
+		}
+	}
+	defer func() { slot() }()
+	var v *view
+	var variants []scoredVariant
+	var segs []scoredSeg
+	for {
+		v = ix.acquire()
+		vs := v.scored()
+		segs = make([]scoredSeg, len(v.segs))
+		for i := range v.segs {
+			segs[i] = scoredSeg{segView: &v.segs[i], keys: vs.keys[i], df: vs.global[i]}
+		}
+		variants = variants[:0]
+		cost := 0
+		memo := map[string]*globalPartners{}
+		add := func(words []string, sel recordSel) {
+			gq := v.prepareScored(vs, c, words, memo)
+			sv := scoredVariant{sel: sel, segs: make([]*scoredQuery, len(segs))}
+			for i := range segs {
+				sq := gq.local(i)
+				for j := range sq.units {
+					cost += segs[i].postingSize(sq.units[j])
+				}
+				sv.segs[i] = sq
+			}
+			variants = append(variants, sv)
+		}
+		if slices.Equal(c.raw[0], c.legal[0]) {
+			add(c.raw[0], anyRecord)
+		} else {
+			add(c.raw[0], individualsOnly)
+			add(c.legal[0], legalOnly)
+		}
+		if err := ctx.Err(); err != nil {
+			v.release()
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		if heavy || !adm.heavyCost(cost) {
+			break
+		}
+		// Heavy by its postings: wait for a slot without holding the
+		// index, then look up again, since it may have changed meanwhile.
+		v.release()
+		var err error
+		if slot, err = adm.acquire(ctx); err != nil {
+			return nil, err
+		}
+		heavy = true
+	}
+	defer v.release()
+	scr := scoredPool.Get().(*scoredScratch)
+	defer scoredPool.Put(scr)
+	best := make(map[uint64]scoredBest) // key: segment << 32 | ordinal
+	floor := logitFloor(c.minScore)
+	ticks := 0
+	for si := range segs {
+		ss := &segs[si]
+		srcOK := ss.sourceMask(c)
+		for _, vr := range variants {
+			sq := vr.segs[si]
+			for _, ns := range ss.scoredCandidates(sq, c.minScore, scr) {
+				if ticks++; ticks%ctxCheckEvery == 0 {
+					if err := ctx.Err(); err != nil {
+						return nil, fmt.Errorf("search: %w", err)
+					}
+				}
+				ord := ss.nsRec[ns]
+				if ss.dead(ord) || !ss.selects(vr.sel, ord) || !ss.passes(c, srcOK, ord) {
+					continue
+				}
+				ev, ok := ss.scoreName(sq, ns, scr, floor)
+				if !ok {
+					continue
+				}
+				s := scoreOf(ev)
+				if s < c.minScore {
+					continue
+				}
+				cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns, sel: vr.sel}
+				key := uint64(si)<<32 | uint64(ord)
+				if old, ok := best[key]; ok && !betterScored(cand, old) {
+					continue
+				}
+				best[key] = cand
+			}
+		}
+	}
+	hits := make([]Hit, 0, len(best))
+	for key, b := range best {
+		si, ord := int(key>>32), uint32(key)
+		hits = append(hits, Hit{ID: segs[si].id(ord), Exact: b.sc.exact, Edits: b.sc.edits, Extra: b.sc.extra, Score: b.score,
+			seg: int32(si), ord: ord, slot: b.slot})
+	}
+	sortScoredHits(hits)
+	res := &Result{Total: len(hits), Hits: hits[:min(len(hits), c.limit)]}
+	if err := v.fill(res.Hits, false); err != nil {
+		return nil, err
+	}
+	sel := make(map[recordSel]int, len(variants))
+	for i, vr := range variants {
+		sel[vr.sel] = i
+	}
+	for i := range res.Hits {
+		h := &res.Hits[i]
+		ss := &segs[h.seg]
+		b := best[uint64(h.seg)<<32|uint64(h.ord)]
+		names := NameStrings(h.Record)
+		h.Field, h.Reason = "name", nil
+		text := h.Record.Name
+		if int(b.slot) < len(names) {
+			h.Field, text = names[b.slot].Field, names[b.slot].Text
+		}
+		sq := variants[sel[b.sel]].segs[h.seg]
+		ev, _ := ss.scoreName(sq, b.ns, scr, math.Inf(-1))
+		sh := ss.nameShape(sq, ss.nameWords(b.ns), scr)
+		h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ss.nameTexts(b.ns), h.Field, text)
+	}
+	return res, nil
+}
+
+// selects reports whether record ord of the segment is one variant sel
+// of the query may match.
+func (sv *segView) selects(sel recordSel, ord uint32) bool {
+	switch sel {
+	case individualsOnly:
+		return sv.et(ord) == etIndividual
+	case legalOnly:
+		return sv.et(ord) != etIndividual
+	}
+	return true
+}
+
+// betterScored reports whether a is the better name string of a record:
+// the higher score, then the strict ranking, then the earlier name string.
+func betterScored(a, b scoredBest) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if a.sc != b.sc {
+		return a.sc.better(b.sc)
+	}
+	return a.slot < b.slot
+}
+
+// sortScoredHits ranks hits by score, then as strict mode does (exact,
+// fewer edits, fewer extra words), then by record id.
+func sortScoredHits(hits []Hit) {
+	slices.SortFunc(hits, func(a, b Hit) int {
+		if a.Score != b.Score {
+			return cmp.Compare(b.Score, a.Score)
+		}
+		if sa, sb := a.score(), b.score(); sa != sb {
+			if sa.better(sb) {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+}
+
+// pairingScore is the strict-style ranking of a scored pairing: exact when
+// the words are the very same, the edits of its pairs, the record words
+// left without a partner.
+func pairingScore(ev evaluation, best []edge, n int) score {
+	s := score{exact: ev.exact}
+	var kCov uint64
+	for i := range best {
+		s.edits += int(best[i].edits)
+		kCov |= best[i].kmask()
+	}
+	for k := 0; k < n; k++ {
+		if kCov&(1<<k) == 0 {
+			s.extra++
+		}
+	}
+	return s
+}
+
+// nameWords returns the words of name string ns that scored mode pairs:
+// its base words, at most maxScoredWords.
+func (ss *scoredSeg) nameWords(ns uint32) []uint32 {
+	off := ss.nsOff[ns]
+	return ss.nsTok[off : off+uint32(min(int(ss.nsBase[ns]), maxScoredWords))]
+}
+
+// nameTexts returns the words of name string ns, copied out of the
+// segment's memory (they go into a hit's reason).
+func (ss *scoredSeg) nameTexts(ns uint32) []string {
+	ws := ss.nameWords(ns)
+	out := make([]string, len(ws))
+	for i, id := range ws {
+		out[i] = strings.Clone(ss.Token(id))
+	}
+	return out
+}
+
+// globalPartners are the tokens of a whole view that one query word (or
+// joined pair, or piece) pairs with, by text, each weighed over the view,
+// with their token ids in each segment.
+type globalPartners struct {
+	ps    []partner
+	local [][]localPartner // by segment
+}
+
+// localPartner is the token id in one segment of partner ps[i].
+type localPartner struct {
+	id uint32
+	i  int32
+}
+
+// toLocal returns the partners of segment si by its token ids.
+func (gp *globalPartners) toLocal(si int) map[uint32]partner {
+	m := make(map[uint32]partner, len(gp.local[si]))
+	for _, lp := range gp.local[si] {
+		m[lp.id] = gp.ps[lp.i]
+	}
+	return m
+}
+
+func (gp *globalPartners) empty() bool { return len(gp.ps) == 0 }
+
+// globalQuery is one token list of the query prepared for a view: its
+// words with their weights, and the partners of each, before they are
+// turned into the token ids of each segment (local).
+type globalQuery struct {
+	fuzzy  int
+	n      int
+	lambda float64
+	words  []tokInfo
+	w      []float64
+	miss   []float64
+	opt    uint64
+	part   []*globalPartners
+	cat    []*globalPartners // nil where words j and j+1 do not join
+	splits [][]globalSplit
+}
+
+type globalSplit struct {
+	a, b   *globalPartners
+	ra, rb int
+}
+
+// local returns the query as segment si sees it: partners by its token
+// ids, the bounds and units of its own partners (a segment holding fewer
+// partners can only bound lower).
+func (gq *globalQuery) local(si int) *scoredQuery {
+	sq := &scoredQuery{fuzzy: gq.fuzzy, lambda: gq.lambda, n: gq.n, words: gq.words, w: gq.w, miss: gq.miss, opt: gq.opt,
+		refs: make(map[uint32][]unitRef)}
+	for _, gp := range gq.part {
+		sq.part = append(sq.part, gp.toLocal(si))
+	}
+	for _, gp := range gq.cat {
+		var p map[uint32]partner
+		if gp != nil {
+			p = gp.toLocal(si)
+		}
+		sq.cat = append(sq.cat, p)
+	}
+	sq.splits = make([][]scoredSplit, len(gq.splits))
+	for j, sps := range gq.splits {
+		for _, sp := range sps {
+			sq.splits[j] = append(sq.splits[j], scoredSplit{a: sp.a.toLocal(si), b: sp.b.toLocal(si), ra: sp.ra, rb: sp.rb})
+		}
+	}
+	sq.bound()
+	sq.collectUnits()
+	for j := range sq.part {
+		for id, p := range sq.part[j] {
+			sq.refs[id] = append(sq.refs[id], unitRef{unit: unitWord, j: int16(j), p: p})
+		}
+	}
+	for j := range sq.cat {
+		for id, p := range sq.cat[j] {
+			sq.refs[id] = append(sq.refs[id], unitRef{unit: unitCat, j: int16(j), p: p})
+		}
+	}
+	for j := range sq.splits {
+		for s := range sq.splits[j] {
+			for id, p := range sq.splits[j][s].a {
+				sq.refs[id] = append(sq.refs[id], unitRef{unit: unitPieceA, j: int16(j), s: int16(s), p: p})
+			}
+			for id, p := range sq.splits[j][s].b {
+				sq.refs[id] = append(sq.refs[id], unitRef{unit: unitPieceB, j: int16(j), s: int16(s), p: p})
+			}
+		}
+	}
+	return sq
+}
+
+// prepareScored finds the partners and weights of one token list of the
+// query over the view.
+//
+// memo, when not nil, keeps the partners looked up, by word, for the other
+// token list of the same query (the raw and the legal-form spellings share
+// most words): a fuzzy look-up is the dearest step of a search.
+func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo map[string]*globalPartners) *globalQuery {
+	partners := func(key string, t *tokInfo, piece bool, accept func(partner) bool) *globalPartners {
+		if p, ok := memo[key]; ok {
+			return p
+		}
+		p := v.scoredPartners(vs, t, c.Fuzzy, piece, accept)
+		if memo != nil {
+			memo[key] = p
+		}
+		return p
+	}
+	m := min(len(words), maxScoredWords)
+	n := v.live
+	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n}
+	for j := 0; j < m; j++ {
+		t := newTokInfo(words[j])
+		gq.words = append(gq.words, t)
+		gq.part = append(gq.part, partners("w\x00"+t.text, &t, false, nil))
+		df := v.tokenDF(vs, t.text)
+		w := wordWeight(df, n)
+		gq.w = append(gq.w, w)
+		if t.optional {
+			gq.opt |= 1 << j
+		}
+		gq.miss = append(gq.miss, queryMiss(t.text, df, w, gq.lambda))
+	}
+	for j := 0; j+1 < m; j++ {
+		var p *globalPartners
+		a, b := &gq.words[j], &gq.words[j+1]
+		if !a.optional && !b.optional {
+			t := newTokInfo(a.text + b.text)
+			p = partners("c\x00"+a.text+"\x00"+b.text, &t, false, func(pp partner) bool { return joinedPair(pp, a, b) })
+		}
+		gq.cat = append(gq.cat, p)
+	}
+	gq.splits = make([][]globalSplit, m)
+	for j := 0; j < m; j++ {
+		if gq.words[j].optional || gq.words[j].digit {
+			continue
+		}
+		splitPieces(gq.words[j].text, func(a, b string) {
+			ta, tb := newTokInfo(a), newTokInfo(b)
+			pa := partners("p\x00"+a, &ta, true, nil)
+			if pa.empty() {
+				return
+			}
+			pb := partners("p\x00"+b, &tb, true, nil)
+			if pb.empty() {
+				return
+			}
+			gq.splits[j] = append(gq.splits[j], globalSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
+		})
+	}
+	return gq
+}
+
+// scoredPartners returns the tokens of the view's dictionaries that t
+// pairs with, by relate (by relatePiece for a piece of a split word), those
+// that accept refuses left out, each weighed by weighPartners over the
+// live records of the whole view.
+func (v *view) scoredPartners(vs *viewScored, t *tokInfo, fuzzy int, piece bool, accept func(partner) bool) *globalPartners {
+	gp := &globalPartners{local: make([][]localPartner, len(v.segs))}
+	var dfs []int
+	seen := make(map[string]int32) // token → index in gp.ps, or -1 when refused
+	for si := range v.segs {
+		s := v.segs[si].Segment
+		live := vs.live[si]
+		seenID := make(map[uint32]bool)
+		try := func(id uint32) {
+			if seenID[id] {
+				return
+			}
+			seenID[id] = true
+			if !s.keyed(id) {
+				return // not a word of any name string
+			}
+			tok := s.Token(id)
+			i, ok := seen[tok]
+			if !ok {
+				i = -1
+				rt := newTokInfo(tok)
+				var p partner
+				var related bool
+				if piece {
+					p, related = relatePiece(t, &rt, fuzzy)
+				} else {
+					p, related = relate(t, &rt, fuzzy)
+				}
+				if related && (accept == nil || accept(p)) {
+					i = int32(len(gp.ps))
+					gp.ps = append(gp.ps, p)
+					dfs = append(dfs, 0)
+				}
+				seen[strings.Clone(tok)] = i
+			}
+			if i >= 0 {
+				gp.local[si] = append(gp.local[si], localPartner{id: id, i: i})
+				dfs[i] += int(live[id])
+			}
+		}
+		lookupPartners(s, vs.keys[si], t, fuzzy, piece, try)
+	}
+	ptrs := make([]*partner, len(gp.ps))
+	for i := range gp.ps {
+		ptrs[i] = &gp.ps[i]
+	}
+	weighPartners(ptrs, func(i int) int { return dfs[i] }, v.live)
+	return gp
+}
+
+// lookupPartners calls try with every token of segment s that may pair
+// with t: a superset of those relate (or relatePiece) accepts, found by
+// the dictionary and the key maps.
+func lookupPartners(s *Segment, k *segKeys, t *tokInfo, fuzzy int, piece bool, try func(uint32)) {
+	if id, ok := s.ID(t.text); ok {
+		try(id)
+	}
+	if t.legal {
+		return
+	}
+	if t.digit {
+		if fuzzy > 0 && !piece {
+			s.Lookup(t.text, maxAllowed(fuzzy, t.text), func(id uint32, _ int) { try(id) })
+		}
+		return
+	}
+	if t.class != 0 {
+		for _, id := range k.class[t.class] {
+			try(id)
+		}
+	}
+	if fuzzy == 0 {
+		return
+	}
+	if !piece {
+		s.Lookup(t.text, maxAllowed(fuzzy, t.text), func(id uint32, _ int) { try(id) })
+		if t.skel != "" {
+			for _, id := range k.skel[t.skel] {
+				try(id)
+			}
+		}
+	}
+	if t.sound != "" {
+		for _, id := range k.sound[t.sound] {
+			try(id)
+		}
+	}
+}
+
+// edgeValue is the value of a pair of query word j with partner p.
+func (sq *scoredQuery) edgeValue(j int, p partner) float64 {
+	if sq.opt&(1<<j) != 0 {
+		return optionalValue(p.w)
+	}
+	return pairValue(p.w, p.sim)
+}
+
+// catWeight is the weight of words j and j+1 joined, paired by p.
+func (sq *scoredQuery) catWeight(j int, p partner) float64 {
+	return min(p.w, sq.w[j]+sq.w[j+1])
+}
+
+func (sq *scoredQuery) catValue(j int, p partner) float64 {
+	return pairValue(sq.catWeight(j, p), p.sim*joinSim)
+}
+
+func (sp *scoredSplit) sim(pa, pb partner) float64 {
+	return (float64(sp.ra)*pa.sim + float64(sp.rb)*pb.sim) / float64(sp.ra+sp.rb)
+}
+
+// splitEdge is the edge of word j split by sp onto two words paired by
+// pa and pb; ok is false when the pieces together agree too little.
+func (sq *scoredQuery) splitEdge(j int, sp *scoredSplit, pa, pb partner) (e edge, ok bool) {
+	sim := sp.sim(pa, pb)
+	if sim < model.JoinMinSim {
+		return edge{}, false
+	}
+	w := min(sq.w[j], pa.w+pb.w)
+	return edge{q0: int8(j), q1: -1, kind: kindJoined, edits: pa.edits + pb.edits, sim: sim * joinSim, weight: w, value: pairValue(w, sim*joinSim)}, true
+}
+
+// bound fills ub: the most each word can add to a logit, by its best
+// possible pair anywhere (a joined pair counted whole for both of its
+// words, halved when negative).
+func (sq *scoredQuery) bound() {
+	m := len(sq.words)
+	sq.ub = make([]float64, m)
+	for j := 0; j < m; j++ {
+		ub := -sq.miss[j]
+		for _, p := range sq.part[j] {
+			ub = max(ub, sq.edgeValue(j, p))
+		}
+		for s := range sq.splits[j] {
+			sp := &sq.splits[j][s]
+			var ma, mb partner
+			for _, p := range sp.a {
+				ma.sim, ma.w = max(ma.sim, p.sim), max(ma.w, p.w)
+			}
+			for _, p := range sp.b {
+				mb.sim, mb.w = max(mb.sim, p.sim), max(mb.w, p.w)
+			}
+			// The value grows with weight and similarity, so the best
+			// pieces bound every pairing of them.
+			if e, ok := sq.splitEdge(j, sp, ma, mb); ok {
+				ub = max(ub, e.value)
+			}
+		}
+		sq.ub[j] = ub
+	}
+	for j := range sq.cat {
+		for _, p := range sq.cat[j] {
+			v := sq.catValue(j, p)
+			if v < 0 {
+				v /= 2
+			}
+			sq.ub[j] = max(sq.ub[j], v)
+			sq.ub[j+1] = max(sq.ub[j+1], v)
+		}
+	}
+}
+
+// collectUnits fills units: for each word, its partners, those of the
+// joined pairs it is part of, and those of the first piece of each of its
+// splits; and unitGain, the most a name string holding each of those
+// tokens can gain from the word: the best edge the token makes, plus the
+// word's miss cost (what pairing saves), at least 0.
+func (sq *scoredQuery) collectUnits() {
+	sq.units = make([][]uint32, len(sq.words))
+	sq.unitGain = make([][]float64, len(sq.words))
+	for j := range sq.words {
+		best := map[uint32]float64{}
+		offer := func(id uint32, v float64) {
+			if old, ok := best[id]; !ok || v > old {
+				best[id] = v
+			}
+		}
+		for id, p := range sq.part[j] {
+			offer(id, sq.edgeValue(j, p))
+		}
+		for _, c := range []int{j, j - 1} {
+			if c < 0 || c >= len(sq.cat) {
+				continue
+			}
+			for id, p := range sq.cat[c] {
+				v := sq.catValue(c, p)
+				if v < 0 {
+					v /= 2
+				}
+				offer(id, v)
+			}
+		}
+		for s := range sq.splits[j] {
+			sp := &sq.splits[j][s]
+			var mb partner
+			for _, p := range sp.b {
+				mb.sim, mb.w = max(mb.sim, p.sim), max(mb.w, p.w)
+			}
+			for id, pa := range sp.a {
+				// The value grows with weight and similarity: the best
+				// second piece bounds every pairing through this first one.
+				if e, ok := sq.splitEdge(j, sp, pa, mb); ok {
+					offer(id, e.value)
+				} else {
+					offer(id, -sq.miss[j])
+				}
+			}
+		}
+		ids := make([]uint32, 0, len(best))
+		for id := range best {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		gains := make([]float64, len(ids))
+		for k, id := range ids {
+			gains[k] = max(best[id], -sq.miss[j]) + sq.miss[j]
+		}
+		sq.units[j], sq.unitGain[j] = ids, gains
+	}
+}
+
+// unionPostings returns the ascending union of the posting lists of ids:
+// a single list as it is, several merged in rounds of pairs into the
+// scratch buffers.
+func (ss *scoredSeg) unionPostings(ids []uint32, scr *scoredScratch) []uint32 {
+	lists := scr.lists[:0]
+	total := 0
+	for _, id := range ids {
+		if l := ss.postings(id); len(l) > 0 {
+			lists = append(lists, l)
+			total += len(l)
+		}
+	}
+	scr.lists = lists
+	switch len(lists) {
+	case 0:
+		return nil
+	case 1:
+		return lists[0]
+	}
+	if len(lists) > 16 && total < 256 {
+		u := scr.bufB[:0]
+		for _, l := range lists {
+			u = append(u, l...)
+		}
+		slices.Sort(u)
+		u = slices.Compact(u)
+		scr.bufB = u
+		return u
+	}
+	// Pairwise rounds: each merges two lists into a fresh slice of the
+	// arena, so a round reads what the previous one wrote.
+	arena := scr.arena[:0]
+	for len(lists) > 1 {
+		next := lists[:0:0]
+		for i := 0; i+1 < len(lists); i += 2 {
+			start := len(arena)
+			arena = mergeUnion(arena, lists[i], lists[i+1])
+			next = append(next, arena[start:len(arena):len(arena)])
+		}
+		if len(lists)%2 == 1 {
+			next = append(next, lists[len(lists)-1])
+		}
+		lists = next
+	}
+	scr.arena = arena
+	return lists[0]
+}
+
+// mergeUnion appends the union of the ascending lists a and b to dst.
+func mergeUnion(dst, a, b []uint32) []uint32 {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			dst = append(dst, a[i])
+			i++
+		case a[i] > b[j]:
+			dst = append(dst, b[j])
+			j++
+		default:
+			dst = append(dst, a[i])
+			i++
+			j++
+		}
+	}
+	dst = append(dst, a[i:]...)
+	return append(dst, b[j:]...)
+}
+
+// unionGains returns the ascending union of the posting lists of ids with,
+// for each name string, the largest of gains over the ids whose lists
+// hold it: merged in rounds of pairs through the scratch arenas.
+func (ss *scoredSeg) unionGains(ids []uint32, gains []float64, scr *scoredScratch) ([]uint32, []float64) {
+	type list struct {
+		ns []uint32
+		g  []float64 // nil: every entry gains one
+		g1 float64
+	}
+	lists := make([]list, 0, len(ids))
+	for k, id := range ids {
+		if l := ss.postings(id); len(l) > 0 {
+			lists = append(lists, list{ns: l, g1: gains[k]})
+		}
+	}
+	if len(lists) == 0 {
+		return nil, nil
+	}
+	gainOf := func(l *list, i int) float64 {
+		if l.g != nil {
+			return l.g[i]
+		}
+		return l.g1
+	}
+	arenaN, arenaG := scr.arena[:0], scr.arenaG[:0]
+	for len(lists) > 1 {
+		next := lists[:0:0]
+		for i := 0; i+1 < len(lists); i += 2 {
+			a, b := &lists[i], &lists[i+1]
+			start := len(arenaN)
+			x, y := 0, 0
+			for x < len(a.ns) || y < len(b.ns) {
+				switch {
+				case y == len(b.ns) || x < len(a.ns) && a.ns[x] < b.ns[y]:
+					arenaN, arenaG = append(arenaN, a.ns[x]), append(arenaG, gainOf(a, x))
+					x++
+				case x == len(a.ns) || b.ns[y] < a.ns[x]:
+					arenaN, arenaG = append(arenaN, b.ns[y]), append(arenaG, gainOf(b, y))
+					y++
+				default:
+					arenaN, arenaG = append(arenaN, a.ns[x]), append(arenaG, max(gainOf(a, x), gainOf(b, y)))
+					x++
+					y++
+				}
+			}
+			end := len(arenaN)
+			next = append(next, list{ns: arenaN[start:end:end], g: arenaG[start:end:end]})
+		}
+		if len(lists)%2 == 1 {
+			next = append(next, lists[len(lists)-1])
+		}
+		lists = next
+	}
+	scr.arena, scr.arenaG = arenaN, arenaG
+	l := lists[0]
+	if l.g == nil {
+		g := scr.constG[:0]
+		for range l.ns {
+			g = append(g, l.g1)
+		}
+		scr.constG = g
+		return l.ns, g
+	}
+	return l.ns, l.g
+}
+
+// scoredCandidates returns the name strings to score, ascending, each
+// once (see the comment at the top of this file).
+//
+// The words are taken by gain, the highest first. While the gains of the
+// words not yet taken could still reach the threshold without the words
+// taken, a word's name strings join the candidates (the essential words);
+// after that, a name string can only be a hit through the words taken
+// already, so the remaining words only add their gain to the candidates
+// that hold them, and a candidate is dropped as soon as its gain and all
+// that is left could not reach the threshold. Each candidate's gain is
+// thus an upper bound of what its words can bring, and those below the
+// threshold are never read.
+func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *scoredScratch) []uint32 {
+	m := len(sq.words)
+	if m == 0 {
+		return nil
+	}
+	target := logitFloor(minScore) - model.Intercept + sq.lambda // gains needed
+	gain := make([]float64, m)
+	for j := range gain {
+		target += sq.miss[j]
+		gain[j] = sq.ub[j] + sq.miss[j]
+	}
+	order := make([]int, m)
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(gain[b], gain[a]) })
+	rem := make([]float64, m+1) // rem[i]: the gains of order[i:]
+	for i := m - 1; i >= 0; i-- {
+		rem[i] = rem[i+1] + gain[order[i]]
+	}
+	if rem[0] < target {
+		return ss.completeCandidates(sq, scr)
+	}
+	// A complete match (every word that is not optional paired) earns up
+	// to maxBonus more: a candidate holding all those words is kept on
+	// that account too. cnt counts the non-optional words it holds, and
+	// needed[i] those among order[i:].
+	needed := make([]int, m+1)
+	for i := m - 1; i >= 0; i-- {
+		needed[i] = needed[i+1]
+		if sq.opt&(1<<order[i]) == 0 {
+			needed[i]++
+		}
+	}
+	bonus := maxBonus(sq.lambda)
+	cands, acc, cnt := scr.bufA[:0], scr.acc[:0], scr.cnt[:0]
+	i := 0
+	for ; i < m && rem[i] >= target; i++ {
+		j := order[i]
+		u, ug := ss.unionGains(sq.units[j], sq.unitGain[j], scr)
+		var inc uint8
+		if sq.opt&(1<<j) == 0 {
+			inc = 1
+		}
+		cands, acc, cnt = mergeGain(cands, acc, cnt, u, ug, inc, scr)
+	}
+	for ; i < m && len(cands) > 0; i++ {
+		// Drop what cannot reach the target any more, then credit word
+		// order[i] to the candidates that hold a partner of it.
+		cands, acc, cnt = keepReaching(cands, acc, cnt, target-rem[i], needed[0]-needed[i], target-rem[i]-bonus)
+		j := order[i]
+		var inc uint8
+		if sq.opt&(1<<j) == 0 {
+			inc = 1
+		}
+		if ss.postingSize(sq.units[j]) > 16*len(cands) {
+			// Cheaper to credit every candidate than to look: the gain
+			// stays an upper bound.
+			for k := range acc {
+				acc[k] += gain[j]
+				cnt[k] += inc
+			}
+			continue
+		}
+		if cap(scr.held) < len(cands) {
+			scr.held = make([]float64, len(cands), 2*len(cands))
+		}
+		held := scr.held[:len(cands)]
+		for k := range held {
+			held[k] = -1
+		}
+		for k, id := range sq.units[j] {
+			markGain(cands, ss.postings(id), sq.unitGain[j][k], held)
+		}
+		for k := range cands {
+			if held[k] >= 0 {
+				acc[k] += held[k]
+				cnt[k] += inc
+			}
+		}
+	}
+	cands, acc, cnt = keepReaching(cands, acc, cnt, target, needed[0], target-bonus)
+	scr.bufA, scr.acc, scr.cnt = cands, acc, cnt
+	return cands
+}
+
+// mergeGain merges the ascending candidates (with their gains and counts)
+// and the list u, adding ug[i] and inc to name string u[i], through the
+// scratch buffers.
+func mergeGain(cands []uint32, acc []float64, cnt []uint8, u []uint32, ug []float64, inc uint8, scr *scoredScratch) ([]uint32, []float64, []uint8) {
+	out, og, oc := scr.bufC[:0], scr.acc2[:0], scr.cnt2[:0]
+	a, b := 0, 0
+	for a < len(cands) || b < len(u) {
+		switch {
+		case b == len(u) || a < len(cands) && cands[a] < u[b]:
+			out, og, oc = append(out, cands[a]), append(og, acc[a]), append(oc, cnt[a])
+			a++
+		case a == len(cands) || u[b] < cands[a]:
+			out, og, oc = append(out, u[b]), append(og, ug[b]), append(oc, inc)
+			b++
+		default:
+			out, og, oc = append(out, cands[a]), append(og, acc[a]+ug[b]), append(oc, cnt[a]+inc)
+			a++
+			b++
+		}
+	}
+	scr.bufC, scr.acc2, scr.cnt2 = cands, acc, cnt
+	return out, og, oc
+}
+
+// keepReaching keeps, in place, the candidates whose gain is at least
+// need, and those holding complete non-optional words whose gain is at
+// least needComplete (they may earn the completeness term).
+func keepReaching(cands []uint32, acc []float64, cnt []uint8, need float64, complete int, needComplete float64) ([]uint32, []float64, []uint8) {
+	n := 0
+	for k := range cands {
+		if acc[k] >= need || int(cnt[k]) >= complete && acc[k] >= needComplete {
+			cands[n], acc[n], cnt[n] = cands[k], acc[k], cnt[k]
+			n++
+		}
+	}
+	return cands[:n], acc[:n], cnt[:n]
+}
+
+// markHeld sets has[k] for every cands[k] in the ascending list post,
+// walking the shorter list and searching the longer.
+func markHeld(cands, post []uint32, has []bool) {
+	if len(post) == 0 {
+		return
+	}
+	if len(post) < len(cands)/8 {
+		lo := 0
+		for _, x := range post {
+			k, found := slices.BinarySearch(cands[lo:], x)
+			lo += k
+			if found {
+				has[lo] = true
+			}
+		}
+		return
+	}
+	if len(cands) < len(post)/8 {
+		lo := 0
+		for k, x := range cands {
+			i, found := slices.BinarySearch(post[lo:], x)
+			lo += i
+			if found {
+				has[k] = true
+			}
+		}
+		return
+	}
+	a, b := 0, 0
+	for a < len(cands) && b < len(post) {
+		switch {
+		case cands[a] < post[b]:
+			a++
+		case cands[a] > post[b]:
+			b++
+		default:
+			has[a] = true
+			a++
+			b++
+		}
+	}
+}
+
+// markGain raises held[k] to g for every cands[k] in the ascending list
+// post, walking the shorter list and searching the longer.
+func markGain(cands, post []uint32, g float64, held []float64) {
+	if len(post) == 0 {
+		return
+	}
+	set := func(k int) {
+		if g > held[k] {
+			held[k] = g
+		}
+	}
+	if len(post) < len(cands)/8 {
+		lo := 0
+		for _, x := range post {
+			k, found := slices.BinarySearch(cands[lo:], x)
+			lo += k
+			if found {
+				set(lo)
+			}
+		}
+		return
+	}
+	if len(cands) < len(post)/8 {
+		lo := 0
+		for k, x := range cands {
+			i, found := slices.BinarySearch(post[lo:], x)
+			lo += i
+			if found {
+				set(k)
+			}
+		}
+		return
+	}
+	a, b := 0, 0
+	for a < len(cands) && b < len(post) {
+		switch {
+		case cands[a] < post[b]:
+			a++
+		case cands[a] > post[b]:
+			b++
+		default:
+			set(a)
+			a++
+			b++
+		}
+	}
+}
+
+// completeCandidates returns the name strings that may pair every query
+// word: only a complete match can reach the threshold. It intersects,
+// rarest word first, skipping words whose lists would cost far more than
+// the candidates left (scoring checks them anyway).
+func (ss *scoredSeg) completeCandidates(sq *scoredQuery, scr *scoredScratch) []uint32 {
+	type wordSize struct{ j, size int }
+	var sizes []wordSize
+	for j := range sq.words {
+		if sq.opt&(1<<j) == 0 { // optional words need no partner
+			sizes = append(sizes, wordSize{j, ss.postingSize(sq.units[j])})
+		}
+	}
+	if len(sizes) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(sizes, func(a, b wordSize) int { return a.size - b.size })
+	cands := append(scr.bufA[:0], ss.unionPostings(sq.units[sizes[0].j], scr)...)
+	for _, ws := range sizes[1:] {
+		if len(cands) == 0 {
+			break
+		}
+		if ws.size > 16*len(cands) {
+			continue
+		}
+		if cap(scr.has) < len(cands) {
+			scr.has = make([]bool, len(cands), 2*len(cands))
+		}
+		has := scr.has[:len(cands)]
+		clear(has)
+		for _, id := range sq.units[ws.j] {
+			markHeld(cands, ss.postings(id), has)
+		}
+		n := 0
+		for k := range cands {
+			if has[k] {
+				cands[n] = cands[k]
+				n++
+			}
+		}
+		cands = cands[:n]
+	}
+	scr.bufA = cands
+	return cands
+}
+
+// postingSize is the total length of the posting lists of ids.
+func (ss *scoredSeg) postingSize(ids []uint32) int {
+	n := 0
+	for _, id := range ids {
+		n += len(ss.postings(id))
+	}
+	return n
+}
+
+// scoreName scores name string ns: its edges, then the best pairing.
+// scr.ps.best holds the pairing afterwards. ok is false when the name
+// string has no edge, or when no pairing can reach the logit floor.
+func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, floor float64) (evaluation, bool) {
+	words := ss.nameWords(ns)
+	edges := scr.edges[:0]
+	for k, id := range words {
+		for _, r := range sq.refs[id] {
+			switch r.unit {
+			case unitWord:
+				edges = append(edges, edge{q0: int8(r.j), q1: -1, k0: int8(k), k1: -1, kind: r.p.kind, edits: r.p.edits,
+					sim: r.p.sim, weight: r.p.w, value: sq.edgeValue(int(r.j), r.p)})
+			case unitCat:
+				edges = append(edges, edge{q0: int8(r.j), q1: int8(r.j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: r.p.edits,
+					sim: r.p.sim * joinSim, weight: sq.catWeight(int(r.j), r.p), value: sq.catValue(int(r.j), r.p)})
+			case unitPieceA:
+				if k+1 >= len(words) {
+					continue
+				}
+				sp := &sq.splits[r.j][r.s]
+				pb, ok := sp.b[words[k+1]]
+				if !ok {
+					continue
+				}
+				if e, ok := sq.splitEdge(int(r.j), sp, r.p, pb); ok {
+					e.k0, e.k1 = int8(k), int8(k+1)
+					edges = appendSplitEdge(edges, e)
+				}
+			}
+		}
+	}
+	scr.edges = edges
+	if len(edges) == 0 {
+		return evaluation{}, false
+	}
+	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
+	for k, id := range words {
+		if optionalWord(ss.Token(id)) {
+			sh.kOpt |= 1 << k
+		}
+	}
+	if quickBound(&sh, edges) < floor {
+		return evaluation{}, false
+	}
+	sh = ss.nameShape(sq, words, scr)
+	scr.ps.run(&sh, edges)
+	return scr.ps.bestEv, true
+}
+
+// nameShape is the shape of the query against a name string of words.
+func (ss *scoredSeg) nameShape(sq *scoredQuery, words []uint32, scr *scoredScratch) nameShape {
+	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
+	scr.kMiss = scr.kMiss[:0]
+	for k, id := range words {
+		t := ss.Token(id)
+		if optionalWord(t) {
+			sh.kOpt |= 1 << k
+		}
+		scr.kMiss = append(scr.kMiss, recordMiss(t, wordWeight(int(ss.df[id]), sq.n), sq.lambda))
+	}
+	sh.kMiss = scr.kMiss
+	return sh
+}
+
+// appendSplitEdge appends e unless an edge of the same words is there
+// already; of two splits of one word onto the same two record words, the
+// better one counts.
+func appendSplitEdge(edges []edge, e edge) []edge {
+	for i := range edges {
+		o := &edges[i]
+		if o.q0 == e.q0 && o.q1 == e.q1 && o.k0 == e.k0 && o.k1 == e.k1 {
+			if e.value > o.value {
+				*o = e
+			}
+			return edges
+		}
+	}
+	return append(edges, e)
+}

@@ -1,0 +1,500 @@
+package engine
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// This file is the scoring model of scored mode: what a pairing of query
+// words with the words of one name string is worth. The index and the
+// brute-force reference both evaluate pairings with assignmentLogit, so
+// the same pairing has the same score, to the bit, in both.
+//
+// The model is a log-odds sum in the spirit of record linkage
+// (Fellegi–Sunter): the evidence that a name string names the person or
+// company asked about, in natural-log units ("nats").
+//
+//	logit = Σ pairs  w·s − K·(1 − s)            a pair of words agrees
+//	      − α · (query words without a partner)
+//	      − β · (record words without a partner)
+//	      + λ · s_min²   when every word on both sides is paired
+//	      − λ + c
+//	score = 1 / (1 + e^(−logit/T))             (1 for the very same words)
+//
+// where s is how closely the two words agree (1 for the same word, 0.92
+// or more for two spellings of one name, the weighted edit similarity of
+// scored_sim.go otherwise) and w how rare the query word is in the list:
+// w = ln((N+1)/(F+1)) for N live records and F the records holding a word
+// the query word pairs with. A rare word is strong evidence, a common one
+// (al, company, muhammad) weak. λ = ln(N+1) is the prior: one record
+// among N is the one asked about, so a match must bring about that much
+// evidence before it counts. A complete match (every word paired) earns
+// it back: a listed name matched word for word is a hit however common
+// its words. Legal forms neither count towards completeness nor bring
+// evidence: two different legal forms cost a little (Ltd against LLC), a
+// missing one less.
+
+// modelParams are the model's constants. They were set on development
+// data (bench/README.md, "Scored mode"), never on the evaluation sets.
+type modelParams struct {
+	// PairSlope (K) is what a pair's dissimilarity costs: a pair at
+	// similarity s brings w·s − K·(1 − s).
+	PairSlope float64
+	// QueryMiss and QueryMissRare (α) make the cost of a query word
+	// without a partner: QueryMiss + QueryMissRare·w/λ, so a missing
+	// common word (de, group) costs less than a missing rare one.
+	QueryMiss, QueryMissRare float64
+	// QueryMissUnknown is the cost of a query word without a partner that
+	// no listed name holds: the list says nothing about how common it is,
+	// and a middle name a customer gives and the list lacks is usual.
+	QueryMissUnknown float64
+	// RecordMiss and RecordMissRare (β) are the same for a record word
+	// without a partner; lists spell names out in full (patronymics,
+	// tribal names), so they cost less than query words.
+	RecordMiss, RecordMissRare float64
+	// CompletePower is the power of the least pair similarity in the
+	// completeness term: only close pairs earn the prior back.
+	CompletePower float64
+	// CompleteEditCost is what each edit of a pair within the edit radius
+	// takes off its similarity for the completeness term at most
+	// (completeSim).
+	CompleteEditCost float64
+	// JoinMinSim is the least similarity of a word paired with two words
+	// joined.
+	JoinMinSim float64
+	// Intercept (c) shifts every logit.
+	Intercept float64
+}
+
+var model = modelParams{
+	PairSlope:        8,
+	QueryMiss:        0.5,
+	QueryMissRare:    2,
+	QueryMissUnknown: 1.5,
+	RecordMiss:       0.2,
+	RecordMissRare:   1,
+	CompletePower:    6,
+	CompleteEditCost: 0.1,
+	JoinMinSim:       0.88,
+	Intercept:        1,
+}
+
+const (
+	// optionalMissCost is the cost of an optional word (a legal form or
+	// an initial, tokInfo.optional) on one side only.
+	optionalMissCost = 0.3
+	// optionalMaxValue caps what two equal optional words bring.
+	optionalMaxValue = 1.0
+	// joinSim multiplies the similarity of a word matched against two
+	// joined words (Aliakbar, Ali Akbar).
+	joinSim = 0.97
+	// scoreTemperature (T) spreads the logits over the score range.
+	scoreTemperature = 2.0
+	// maxScoredWords is the most words of a name string that scored mode
+	// pairs (the rest are neither paired nor counted), and of a query
+	// (which compile holds to MaxTextWords).
+	maxScoredWords = 32
+)
+
+// A query never has more words than scored mode pairs.
+const _ = uint(maxScoredWords - MaxTextWords)
+
+// pairValue is what a word pair of similarity s brings when the query word
+// weighs w.
+func pairValue(w, s float64) float64 { return w*s - model.PairSlope*(1-s) }
+
+// wordWeight is the weight of a word held by f records, in a list of n:
+// the evidence that a chance name does not hold it.
+func wordWeight(f, n int) float64 {
+	return math.Log(float64(n+1) / float64(min(f, n)+1))
+}
+
+// queryMiss is the cost of query word t, held by df listed records and of
+// weight w, left unpaired.
+func queryMiss(t string, df int, w, lambda float64) float64 {
+	switch {
+	case optionalWord(t):
+		return optionalMissCost
+	case df == 0:
+		return model.QueryMissUnknown
+	}
+	return model.QueryMiss + model.QueryMissRare*w/lambda
+}
+
+// recordMiss is the cost of record word t of weight w left unpaired.
+func recordMiss(t string, w, lambda float64) float64 {
+	if optionalWord(t) {
+		return optionalMissCost
+	}
+	return model.RecordMiss + model.RecordMissRare*w/lambda
+}
+
+// weighPartners sets the weight of each partner of one query unit: the
+// weight of the records holding a partner at least as close. A close
+// partner of a word whose loose neighbours are common is still strong
+// evidence; a loose partner is weak evidence wherever it is.
+func weighPartners(ps []*partner, df func(i int) int, n int) {
+	order := make([]int, len(ps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ps[b].sim, ps[a].sim) })
+	f := 0
+	for i := 0; i < len(order); {
+		k := i
+		for k < len(order) && ps[order[k]].sim == ps[order[i]].sim {
+			f += df(order[k])
+			k++
+		}
+		w := wordWeight(f, n)
+		for ; i < k; i++ {
+			ps[order[i]].w = w
+		}
+	}
+}
+
+// prior is λ for a list of n records.
+func prior(n int) float64 { return math.Log(float64(n + 1)) }
+
+// edge is one way a query word (or two adjacent ones) pairs with a record
+// word (or two adjacent ones).
+type edge struct {
+	q0, q1 int8 // query words covered; q1 < 0 for one word
+	k0, k1 int8 // record words covered; k1 < 0 for one word
+	kind   uint8
+	edits  uint8
+	sim    float64
+	weight float64
+	value  float64
+}
+
+func (e *edge) qmask() uint64 {
+	m := uint64(1) << e.q0
+	if e.q1 >= 0 {
+		m |= 1 << e.q1
+	}
+	return m
+}
+
+func (e *edge) kmask() uint64 {
+	m := uint64(1) << e.k0
+	if e.k1 >= 0 {
+		m |= 1 << e.k1
+	}
+	return m
+}
+
+// nameShape is what assignmentLogit needs of a query and a name string
+// besides the chosen edges.
+type nameShape struct {
+	m, n         int    // query words, record words (each ≤ maxScoredWords)
+	qOpt, kOpt   uint64 // which of them are optional (tokInfo.optional)
+	qMiss, kMiss []float64
+	lambda       float64
+}
+
+// completeSim is how a pair counts towards the completeness term: its
+// similarity, except that a pair within the edit radius counts at least
+// 1 − CompleteEditCost per edit. A typing error in a short word is as likely as in a
+// long one, and a name typed with one such error must stay a hit.
+func completeSim(e *edge) float64 {
+	if e.kind == kindEdit {
+		return max(e.sim, 1-model.CompleteEditCost*float64(e.edits))
+	}
+	return e.sim
+}
+
+// evaluation is the worth of one pairing.
+type evaluation struct {
+	logit    float64
+	bonus    float64 // the completeness term
+	complete bool    // every word that is not a legal form is paired, both sides
+	exact    bool    // the very same words
+}
+
+// assignmentLogit evaluates the pairing chosen, a set of edges that cover
+// no word twice, in a fixed order so that the same set gives the same
+// float wherever it is evaluated.
+func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
+	slices.SortFunc(chosen, func(a, b edge) int { return cmp.Compare(a.q0, b.q0) })
+	var qCov, kCov uint64
+	logit := 0.0
+	sMin := 1.0
+	allExact := true
+	for i := range chosen {
+		e := &chosen[i]
+		logit += e.value
+		qCov |= e.qmask()
+		kCov |= e.kmask()
+		if sh.qOpt&e.qmask() == 0 {
+			sMin = min(sMin, completeSim(e))
+		}
+		if e.kind != kindExact || e.q1 >= 0 || e.k1 >= 0 {
+			allExact = false
+		}
+	}
+	complete := true
+	for j := 0; j < sh.m; j++ {
+		if qCov&(1<<j) != 0 {
+			continue
+		}
+		logit -= sh.qMiss[j]
+		if sh.qOpt&(1<<j) != 0 {
+			allExact = false
+		} else {
+			complete = false
+		}
+	}
+	for k := 0; k < sh.n; k++ {
+		if kCov&(1<<k) != 0 {
+			continue
+		}
+		logit -= sh.kMiss[k]
+		if sh.kOpt&(1<<k) != 0 {
+			allExact = false
+		} else {
+			complete = false
+		}
+	}
+	bonus := 0.0
+	if complete {
+		bonus = sh.lambda * math.Pow(sMin, model.CompletePower)
+	}
+	logit += bonus + model.Intercept - sh.lambda
+	return evaluation{logit: logit, bonus: bonus, complete: complete, exact: complete && allExact && sh.m == sh.n}
+}
+
+// scoreOf turns an evaluation into the score in [0, 1], rounded to six
+// decimals so that it reads the same everywhere it is shown.
+func scoreOf(ev evaluation) float64 {
+	if ev.exact {
+		return 1
+	}
+	s := 1 / (1 + math.Exp(-ev.logit/scoreTemperature))
+	return math.Round(s*1e6) / 1e6
+}
+
+// logitFloor is the least logit whose score can reach minScore: every
+// pairing scoring below it falls short. It errs low, so that bounds built
+// on it never drop a hit.
+func logitFloor(minScore float64) float64 {
+	p := minScore - 1e-6
+	if p <= 0 {
+		return math.Inf(-1)
+	}
+	if p >= 1 {
+		return math.Inf(1)
+	}
+	return scoreTemperature*math.Log(p/(1-p)) - 1e-9
+}
+
+// optionalValue is what two equal optional words bring: little, since a
+// legal form or an initial says little about whom a name names.
+func optionalValue(w float64) float64 { return min(w, optionalMaxValue) }
+
+// maxBonus is the most the completeness term can add.
+func maxBonus(lambda float64) float64 { return lambda }
+
+// bestPairing finds the pairing of the highest logit among the edges: a
+// depth-first search over the query words in order, each left unpaired or
+// given one of its edges whose record words are free, pruned when even the
+// best remaining edges could not beat the best pairing so far. chosen is
+// scratch space; the best pairing is returned in best (sorted by query
+// word).
+type pairSearch struct {
+	sh     *nameShape
+	edges  []edge // sorted by q0
+	start  []int  // edges of query word j: edges[start[j]:start[j+1]]
+	ub     []float64
+	stack  []edge
+	best   []edge
+	bestEv evaluation
+	found  bool
+	scr    []edge
+}
+
+// orderEdges puts edges in the order the pairing search tries them: by
+// query word, and for one word the most valuable first, so that a good
+// pairing is found early and bounds prune the rest. The index and the
+// brute-force reference order them alike, so that of two pairings of one
+// logit both keep the same.
+func orderEdges(edges []edge) {
+	slices.SortStableFunc(edges, func(a, b edge) int {
+		if a.q0 != b.q0 {
+			return cmp.Compare(a.q0, b.q0)
+		}
+		return cmp.Compare(b.value, a.value)
+	})
+}
+
+// quickBound is an upper bound of the logit of any pairing of the edges,
+// read off the best edge of each word: the search can be skipped when it
+// falls short of the threshold.
+func quickBound(sh *nameShape, edges []edge) float64 {
+	var best [maxScoredWords]float64
+	var has uint64
+	var kTouched uint64
+	for i := range edges {
+		e := &edges[i]
+		v := e.value
+		if e.q1 >= 0 && v < 0 {
+			v /= 2
+		}
+		for _, j := range [2]int8{e.q0, e.q1} {
+			if j < 0 {
+				continue
+			}
+			if has&(1<<j) == 0 || v > best[j] {
+				best[j] = v
+			}
+			has |= 1 << j
+		}
+		kTouched |= e.kmask()
+	}
+	b := model.Intercept - sh.lambda
+	for j := 0; j < sh.m; j++ {
+		if has&(1<<j) != 0 {
+			b += max(best[j], -sh.qMiss[j])
+		} else {
+			b -= sh.qMiss[j]
+		}
+	}
+	all := uint64(1)<<sh.m - 1
+	kAll := uint64(1)<<sh.n - 1
+	if (has|sh.qOpt)&all == all && (kTouched|sh.kOpt)&kAll == kAll {
+		b += maxBonus(sh.lambda)
+	}
+	return b
+}
+
+// run searches the pairing; it returns false when no edge exists.
+func (ps *pairSearch) run(sh *nameShape, edges []edge) bool {
+	ps.sh = sh
+	ps.edges = edges
+	orderEdges(ps.edges)
+	ps.start = ps.start[:0]
+	k := 0
+	for j := 0; j <= sh.m; j++ {
+		for k < len(edges) && int(edges[k].q0) < j {
+			k++
+		}
+		ps.start = append(ps.start, k)
+	}
+	// ub[j]: the most words j.. can still add: each its best edge or its
+	// miss cost, concatenated edges counted whole for both words (at half
+	// when negative).
+	ps.ub = ps.ub[:0]
+	for j := 0; j < sh.m; j++ {
+		ps.ub = append(ps.ub, -sh.qMiss[j])
+	}
+	for i := range edges {
+		e := &edges[i]
+		v := e.value
+		if e.q1 >= 0 && v < 0 {
+			v /= 2
+		}
+		ps.ub[e.q0] = max(ps.ub[e.q0], v)
+		if e.q1 >= 0 {
+			ps.ub[e.q1] = max(ps.ub[e.q1], v)
+		}
+	}
+	for j := sh.m - 2; j >= 0; j-- {
+		ps.ub[j] += ps.ub[j+1]
+	}
+	ps.ub = append(ps.ub, 0)
+	ps.stack = ps.stack[:0]
+	ps.found = false
+	ps.dfs(0, 0, 0, 0, true)
+	return len(edges) > 0
+}
+
+// dfs tries the edges of query word j onwards; canComplete is false once
+// a word that is not a legal form was left unpaired, which rules the
+// completeness term out.
+func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64, canComplete bool) {
+	sh := ps.sh
+	if ps.found {
+		if ps.bestEv.exact {
+			return
+		}
+		// The record words left unpaired only lower the logit, and the
+		// completeness term adds at most λ, and only while it can apply.
+		b := partial + ps.ub[j] + model.Intercept - sh.lambda
+		if canComplete {
+			b += maxBonus(sh.lambda)
+		}
+		if b < ps.bestEv.logit-1e-9 {
+			return
+		}
+	}
+	if j == sh.m {
+		ps.scr = append(ps.scr[:0], ps.stack...)
+		ev := assignmentLogit(sh, ps.scr)
+		if !ps.found || ev.exact && !ps.bestEv.exact || ev.logit > ps.bestEv.logit && !ps.bestEv.exact {
+			ps.found = true
+			ps.bestEv = ev
+			ps.best = append(ps.best[:0], ps.scr...)
+		}
+		return
+	}
+	if qCov&(1<<j) != 0 { // covered by the previous word's joined edge
+		ps.dfs(j+1, qCov, kCov, partial, canComplete)
+		return
+	}
+	for i := ps.start[j]; i < ps.start[j+1]; i++ {
+		e := &ps.edges[i]
+		if e.kmask()&kCov != 0 || e.q1 >= 0 && qCov&(1<<e.q1) != 0 {
+			continue
+		}
+		ps.stack = append(ps.stack, *e)
+		ps.dfs(j+1, qCov|e.qmask(), kCov|e.kmask(), partial+e.value, canComplete)
+		ps.stack = ps.stack[:len(ps.stack)-1]
+	}
+	ps.dfs(j+1, qCov, kCov, partial-sh.qMiss[j], canComplete && sh.qOpt&(1<<j) != 0)
+}
+
+// buildReason writes the pairing best of a name string for people and
+// programs: qWords and kWords are the query's and the name string's words.
+func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []string, field, name string) *ScoreReason {
+	r := &ScoreReason{
+		Field: field, Name: name, Pairs: []ScorePair{},
+		Complete: round4(ev.bonus), Prior: round4(-sh.lambda), Offset: model.Intercept,
+		Logit: round4(ev.logit), Score: scoreOf(ev),
+	}
+	var qCov, kCov uint64
+	for i := range best {
+		e := &best[i]
+		qCov |= e.qmask()
+		kCov |= e.kmask()
+		q := ShowToken(qWords[e.q0])
+		if e.q1 >= 0 {
+			q += " " + ShowToken(qWords[e.q1])
+		}
+		k := ShowToken(kWords[e.k0])
+		if e.k1 >= 0 {
+			k += " " + ShowToken(kWords[e.k1])
+		}
+		r.Pairs = append(r.Pairs, ScorePair{Query: q, Record: k, Kind: kindName(e.kind), Edits: int(e.edits),
+			Similarity: round4(e.sim), Weight: round4(e.weight), Contribution: round4(e.value)})
+	}
+	for j := 0; j < sh.m; j++ {
+		if qCov&(1<<j) == 0 {
+			r.UnpairedQuery = append(r.UnpairedQuery, ScoreWord{Word: ShowToken(qWords[j]), Contribution: round4(-sh.qMiss[j])})
+		}
+	}
+	for k := 0; k < sh.n; k++ {
+		if kCov&(1<<k) == 0 {
+			r.UnpairedRecord = append(r.UnpairedRecord, ScoreWord{Word: ShowToken(kWords[k]), Contribution: round4(-sh.kMiss[k])})
+		}
+	}
+	return r
+}
+
+func wordTexts(ws []tokInfo) []string {
+	out := make([]string, len(ws))
+	for i := range ws {
+		out[i] = ws[i].text
+	}
+	return out
+}

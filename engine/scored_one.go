@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"math"
+	"slices"
+)
+
+// ScoreRecord answers whether the record with this id is a hit of q in
+// scored mode, as Search would rank it: the filters and entity types of q
+// apply, and the record must score at least q's threshold. It scores the
+// one record with the index's word statistics, so ongoing monitoring can
+// match a changed record against a scored search profile without running
+// the whole check. q.Match must be Scored; a record the index does not
+// hold is no hit.
+func (ix *Index) ScoreRecord(q Query, id string) (Hit, bool, error) {
+	if q.Match != Scored {
+		return Hit{}, false, &ParamError{Param: "match", Msg: "ScoreRecord scores match=scored checks only"}
+	}
+	c, err := compile(q)
+	if err != nil {
+		return Hit{}, false, err
+	}
+	if c.onlyLegal {
+		return Hit{}, false, nil
+	}
+	v := ix.acquire()
+	defer v.release()
+	si, ord, ok := v.locate(id)
+	if !ok {
+		return Hit{}, false, nil
+	}
+	vs := v.scored()
+	ss := &scoredSeg{segView: &v.segs[si], keys: vs.keys[si], df: vs.global[si]}
+	if !ss.passes(c, ss.sourceMask(c), ord) {
+		return Hit{}, false, nil
+	}
+	words := c.raw[0]
+	if ss.et(ord) != etIndividual {
+		words = c.legal[0] // as searchScored compares such records
+	}
+	sq := v.prepareScored(vs, c, words, nil).local(si)
+	scr := scoredPool.Get().(*scoredScratch)
+	defer scoredPool.Put(scr)
+	lo, _ := slices.BinarySearch(ss.nsRec, ord)
+	var best *scoredBest
+	floor := logitFloor(c.minScore)
+	for ns := uint32(lo); int(ns) < len(ss.nsRec) && ss.nsRec[ns] == ord; ns++ {
+		ev, ok := ss.scoreName(sq, ns, scr, floor)
+		if !ok {
+			continue
+		}
+		s := scoreOf(ev)
+		if s < c.minScore {
+			continue
+		}
+		cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns}
+		if best == nil || betterScored(cand, *best) {
+			best = &cand
+		}
+	}
+	if best == nil {
+		return Hit{}, false, nil
+	}
+	hits := []Hit{{ID: ss.id(ord), Exact: best.sc.exact, Edits: best.sc.edits, Extra: best.sc.extra, Score: best.score, Field: "name",
+		seg: int32(si), ord: ord, slot: best.slot}}
+	if err := v.fill(hits, false); err != nil {
+		return Hit{}, false, err
+	}
+	h := hits[0]
+	r := h.Record
+	text := r.Name
+	if names := NameStrings(r); int(best.slot) < len(names) {
+		h.Field, text = names[best.slot].Field, names[best.slot].Text
+	}
+	ev, _ := ss.scoreName(sq, best.ns, scr, math.Inf(-1))
+	sh := ss.nameShape(sq, ss.nameWords(best.ns), scr)
+	h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ss.nameTexts(best.ns), h.Field, text)
+	return h, true, nil
+}

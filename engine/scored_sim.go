@@ -1,0 +1,326 @@
+package engine
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/amlscreen/amlscreen/dict"
+	"github.com/amlscreen/amlscreen/normalize"
+)
+
+// This file decides, for scored mode, whether a query word may pair with a
+// record word and how closely the two agree. The index and the brute-force
+// reference both call relate, so they agree on every pair; they differ
+// only in how they find the words worth asking about.
+
+// Kinds of pair, from the closest to the loosest. A word pair has one of
+// the first five; a pair that joins two words of one side has kindJoined.
+const (
+	kindExact    uint8 = iota + 1 // the same word
+	kindVariant                   // two spellings of one name (normalize/namevariants.txt)
+	kindEdit                      // within the fuzzy edit radius, as in strict mode
+	kindSound                     // the same sound key
+	kindSkeleton                  // the same consonant skeleton
+	kindJoined                    // one word against two adjacent words of the other side
+)
+
+var kindNames = [...]string{
+	kindExact: "exact", kindVariant: "variant", kindEdit: "edit", kindSound: "sound",
+	kindSkeleton: "skeleton", kindJoined: "joined",
+}
+
+func kindName(k uint8) string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return ""
+}
+
+// minPairSim is the least similarity at which a sound or skeleton pair
+// counts: two words that share their consonants but little else (Karim,
+// Krum) are no evidence of one name.
+const minPairSim = 0.6
+
+// tokInfo is a token with what relate needs of it, computed once.
+type tokInfo struct {
+	text        string
+	runes       []rune
+	sound, skel string
+	class       int32 // given-name variant class, 0 for none
+	legal       bool  // a canonical legal-form token
+	digit       bool  // holds a digit: pairs only exactly
+	// optional: a legal form or an initial, which names write or leave
+	// out at will; it does not count towards a complete match.
+	optional bool
+}
+
+// optionalWord reports whether token t is optional (tokInfo.optional).
+func optionalWord(t string) bool {
+	if normalize.IsLegalForm(t) {
+		return true
+	}
+	r, n := utf8.DecodeRuneInString(t)
+	return n == len(t) && unicode.IsLetter(r)
+}
+
+func newTokInfo(s string) tokInfo {
+	t := tokInfo{text: s, legal: normalize.IsLegalForm(s), optional: optionalWord(s)}
+	if t.legal {
+		return t
+	}
+	t.runes = []rune(s)
+	for _, r := range t.runes {
+		if unicode.IsDigit(r) {
+			t.digit = true
+			return t
+		}
+	}
+	t.sound, t.skel = normalize.PhoneticKeys(s)
+	t.class = normalize.Variants().Class(s)
+	return t
+}
+
+// partner is how one query unit pairs with one record word.
+type partner struct {
+	sim   float64
+	w     float64 // the pair's weight (weighPartners)
+	kind  uint8
+	edits uint8 // Damerau–Levenshtein (optimal string alignment) edits, capped at 255
+}
+
+// relate reports whether query token q may pair with record token t at
+// fuzzy level fuzzy, and how: the same word; two spellings of one name of
+// the variant table; at fuzzy 1 and 2 also within the edit radius of
+// strict mode, or sharing a sound key or a consonant skeleton. Two words
+// of different variant classes never pair (Hassan, Hussein), nor do words
+// with digits beyond the edit radius, nor canonical legal forms unless
+// equal: two different legal forms are each a word without a partner,
+// which costs a little.
+func relate(q, t *tokInfo, fuzzy int) (partner, bool) {
+	if q.text == t.text {
+		return partner{sim: 1, kind: kindExact}, true
+	}
+	if q.legal || t.legal || fuzzy == 0 && (q.digit || t.digit) {
+		return partner{}, false
+	}
+	if q.class != 0 && t.class != 0 {
+		if q.class != t.class {
+			return partner{}, false
+		}
+		return partner{sim: max(variantSim, weightedSim(q.runes, t.runes)), kind: kindVariant, edits: osaEdits(q.runes, t.runes)}, true
+	}
+	if fuzzy == 0 {
+		return partner{}, false
+	}
+	d := dict.Distance(q.runes, t.runes, 2)
+	if q.digit || t.digit {
+		// Numbers pair within the edit radius, as in strict mode, never
+		// by sound.
+		if d > allowedEdits(fuzzy, q.text, t.text) {
+			return partner{}, false
+		}
+		return partner{sim: weightedSim(q.runes, t.runes), kind: kindEdit, edits: uint8(d)}, true
+	}
+	var kind uint8
+	switch {
+	case d <= allowedEdits(fuzzy, q.text, t.text):
+		kind = kindEdit
+	case q.sound != "" && q.sound == t.sound:
+		kind = kindSound
+	case q.skel != "" && q.skel == t.skel:
+		kind = kindSkeleton
+	default:
+		return partner{}, false
+	}
+	sim := weightedSim(q.runes, t.runes)
+	if kind != kindEdit && sim < minPairSim {
+		return partner{}, false
+	}
+	if d > 2 {
+		d = int(osaEdits(q.runes, t.runes))
+	}
+	return partner{sim: sim, kind: kind, edits: uint8(min(d, 255))}, true
+}
+
+// relatePiece is relate for a piece of a query word split in two (Aliakbar
+// against Ali Akbar): exact, variant and sound pairs only, since a piece
+// has no length of its own to measure edits against.
+func relatePiece(q, t *tokInfo, fuzzy int) (partner, bool) {
+	if q.text == t.text {
+		return partner{sim: 1, kind: kindExact}, true
+	}
+	if q.legal || t.legal || q.digit || t.digit {
+		return partner{}, false
+	}
+	if q.class != 0 && t.class != 0 {
+		if q.class != t.class {
+			return partner{}, false
+		}
+		return partner{sim: max(variantSim, weightedSim(q.runes, t.runes)), kind: kindVariant, edits: osaEdits(q.runes, t.runes)}, true
+	}
+	if fuzzy == 0 || q.sound == "" || q.sound != t.sound {
+		return partner{}, false
+	}
+	sim := weightedSim(q.runes, t.runes)
+	if sim < minPairSim {
+		return partner{}, false
+	}
+	return partner{sim: sim, kind: kindSound, edits: osaEdits(q.runes, t.runes)}, true
+}
+
+// variantSim is the least similarity of two spellings of one name.
+const variantSim = 0.92
+
+// osaEdits is the optimal-string-alignment distance of a and b, capped at
+// 255.
+func osaEdits(a, b []rune) uint8 {
+	return uint8(min(dict.Distance(a, b, max(len(a), len(b))), 255))
+}
+
+// splitPieces calls fn for every way of cutting q into two pieces of two
+// runes or more, shortest first piece first.
+func splitPieces(q string, fn func(a, b string)) {
+	n := utf8.RuneCountInString(q)
+	if n < 4 {
+		return
+	}
+	runes := 0
+	for i := range q {
+		if runes >= 2 && n-runes >= 2 {
+			fn(q[:i], q[i:])
+		}
+		runes++
+	}
+}
+
+// Weighted edit costs. Transliteration schemes disagree on vowels, on
+// y, i and j, on doubled letters and on an h after a consonant; typing
+// errors do not prefer any letter. So those edits cost less than one.
+const (
+	costDefault   = 1.0
+	costSwap      = 0.8 // two adjacent letters swapped
+	costDouble    = 0.2 // a doubled letter written once (Hassan, Hasan)
+	costH         = 0.4 // an h inserted or dropped (Kh/H, Gh/G)
+	costVowelGap  = 0.5 // a vowel inserted or dropped (Abdel, Abdl)
+	costVowelSub  = 0.5 // one vowel for another
+	costCloseSub  = 0.3 // close vowels (e/i, o/u, a/e) and y/i/j, c/k/q
+	costNearSub   = 0.2 // i/y, v/w
+	costSimilar   = 0.5 // consonants that schemes swap (s/z, f/v, g/j, ch/j, l/r)
+	costVoicedSub = 0.6 // voiced and voiceless pairs (d/t, b/p, g/k)
+)
+
+func isVowelRune(r rune) bool {
+	switch r {
+	case 'a', 'e', 'i', 'o', 'u', 'y':
+		return true
+	}
+	return false
+}
+
+// subCost is the cost of writing b where a was written.
+func subCost(a, b rune) float64 {
+	if a == b {
+		return 0
+	}
+	if a > b {
+		a, b = b, a
+	}
+	switch {
+	case a == 'i' && b == 'y', a == 'v' && b == 'w':
+		return costNearSub
+	case a == 'e' && b == 'i', a == 'o' && b == 'u', a == 'a' && b == 'e',
+		a == 'i' && b == 'j', a == 'j' && b == 'y',
+		a == 'c' && b == 'k', a == 'k' && b == 'q', a == 'c' && b == 'q':
+		return costCloseSub
+	case isVowelRune(a) && isVowelRune(b):
+		return costVowelSub
+	case a == 's' && b == 'z', a == 'c' && b == 's', a == 'f' && b == 'v', a == 'f' && b == 'p',
+		a == 'g' && b == 'j', a == 'h' && b == 'k', a == 'k' && b == 'x', a == 'c' && b == 'j',
+		a == 'l' && b == 'r':
+		return costSimilar
+	case a == 'd' && b == 't', a == 'b' && b == 'p', a == 'g' && b == 'k', a == 'g' && b == 'q':
+		return costVoicedSub
+	}
+	return costDefault
+}
+
+// isHDigraphStart reports whether r followed by h makes one sound in a
+// transliteration scheme (kh, gh, sh, ch, zh, th, dh, ph).
+func isHDigraphStart(r rune) bool {
+	switch r {
+	case 'k', 'g', 's', 'c', 'z', 't', 'd', 'p':
+		return true
+	}
+	return false
+}
+
+// gapCost is the cost of s[i] inserted or dropped.
+func gapCost(s []rune, i int) float64 {
+	r := s[i]
+	if i > 0 && s[i-1] == r || i+1 < len(s) && s[i+1] == r {
+		return costDouble
+	}
+	if r == 'h' || i+1 < len(s) && s[i+1] == 'h' && isHDigraphStart(r) {
+		return costH // kh/h, sh/s and the like: one letter of a digraph
+	}
+	if isVowelRune(r) {
+		return costVowelGap
+	}
+	return costDefault
+}
+
+// weightedSim is 1 − (weighted edit cost) / (longer length): 1 for equal
+// words, lower as more letters differ, and less lowered by the edits that
+// transliteration makes (Mikhaylovich, Mikhailovich: 0.98; Pasichnyk,
+// Pasechnik: 0.91) than by arbitrary ones. The cost is that of the
+// cheapest optimal-string-alignment edit script under the costs above.
+func weightedSim(a, b []rune) float64 {
+	la, lb := len(a), len(b)
+	if la == 0 || lb == 0 {
+		if la == lb {
+			return 1
+		}
+		return 0
+	}
+	var buf [3][40]float64
+	var d0, d1, d2 []float64 // rows i-2, i-1, i
+	if lb+1 <= len(buf[0]) {
+		d0, d1, d2 = buf[0][:lb+1], buf[1][:lb+1], buf[2][:lb+1]
+	} else {
+		d0, d1, d2 = make([]float64, lb+1), make([]float64, lb+1), make([]float64, lb+1)
+	}
+	d1[0] = 0
+	for j := 1; j <= lb; j++ {
+		d1[j] = d1[j-1] + gapCost(b, j-1)
+	}
+	for i := 1; i <= la; i++ {
+		d2[0] = d1[0] + gapCost(a, i-1)
+		for j := 1; j <= lb; j++ {
+			v := d1[j-1] + subCost(a[i-1], b[j-1])
+			if u := d1[j] + gapCost(a, i-1); u < v {
+				v = u
+			}
+			if l := d2[j-1] + gapCost(b, j-1); l < v {
+				v = l
+			}
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] && a[i-1] != a[i-2] {
+				if t := d0[j-2] + costSwap; t < v {
+					v = t
+				}
+			}
+			d2[j] = v
+		}
+		d0, d1, d2 = d1, d2, d0
+	}
+	sim := 1 - d1[lb]/float64(max(la, lb))
+	return max(sim, 0)
+}
+
+// joinedPair reports whether a record word paired by p with query words a
+// and b written together (Ali Akbar, Aliakbar) counts: it must agree
+// closely (model.JoinMinSim) and differ by fewer edits than the shorter of
+// the two has letters, so that "martin de" does not pair with "martin" by
+// dropping "de".
+func joinedPair(p partner, a, b *tokInfo) bool {
+	return p.sim >= model.JoinMinSim && int(p.edits) < min(utf8.RuneCountInString(a.text), utf8.RuneCountInString(b.text))
+}

@@ -1,0 +1,247 @@
+package normalize
+
+// This file holds the phonetic keys of the scored match mode: two
+// spellings of one name written down by different people, in different
+// transliteration schemes, tend to agree on how the name sounds, and
+// closely on its consonants. The keys are made for names romanised from
+// Arabic, Persian, Russian, Ukrainian, Turkish and the like, not for
+// English words (Soundex and Metaphone are): they forget the differences
+// that transliteration schemes disagree on and keep the rest.
+//
+// The keys only say which tokens may be compared; the scored matcher then
+// measures how close the two spellings are (engine, scored mode), so a key
+// that lumps two different names together costs precision in one pair, not
+// a hit.
+
+// Key symbols that stand for a sound written with two or more letters in
+// some schemes. Upper case, so that no folded letter collides with them.
+const (
+	keySh = 'S' // sh, sch, sz (ш)
+	// keyJ is j, dj, dzh, zh, ch, tch, tsch and cz: the affricates that one
+	// scheme writes ch and another j (Korean 장 Jang and Chang, Wade–Giles
+	// Chang for pinyin Zhang, Arabic ج as j, dj or dzh, Russian ч as ch or
+	// tch).
+	keyJ  = 'J'
+	keyCh = keyJ
+)
+
+// SoundKey returns the sound key of a folded token, or "" when the token
+// has no key (anything but the letters a to z, or fewer than two
+// consonants: "ali" and "li" are too short to say anything by sound).
+//
+// The key rewrites the letter groups that transliteration schemes write
+// differently to one symbol (kh→h, gh→g, ph→f, th→t, dh→d, sh/sch→S,
+// ch/tch/zh/dj/dzh/j→J, ck/q→k, c→k or s, x→ks, w→v), drops a final h
+// after a vowel (Abdullah, Abdulla), writes every run of vowels (y
+// included) as one "a" and every doubled letter once. So Mikhaylovich and
+// Mikhailovich, Soleimany and Soleimani, Muhammad and Mohamed, Yevgeniy
+// and Evgenii share their keys.
+func SoundKey(tok string) string {
+	k, _ := phoneticKeys(tok)
+	return k
+}
+
+// Skeleton returns the consonant skeleton of a folded token: its sound key
+// without vowels, after an "a" when the token starts with a vowel, with
+// the consonants that scripts without the distinction write alike merged
+// (b/p, f/v, s/z, l/r, d/t). Aleksandr, Alexander and Oleksandr share the
+// skeleton "arksntr"; Ahmad ("ahmt") and Hamid ("hmt") do not, since a
+// leading vowel is kept. It is "" where SoundKey is.
+func Skeleton(tok string) string {
+	_, s := phoneticKeys(tok)
+	return s
+}
+
+// PhoneticKeys returns SoundKey and Skeleton of tok in one pass.
+func PhoneticKeys(tok string) (sound, skeleton string) { return phoneticKeys(tok) }
+
+// skeletonClass merges in the skeleton the consonants that a script
+// without the distinction writes with one letter: Arabic and Persian have
+// no p or v (Pepsi, Villena come back as b and f), Japanese and Korean no
+// l against r, and many schemes mix s and z, d and t.
+var skeletonClass = map[byte]byte{'p': 'b', 'v': 'f', 'z': 's', 'l': 'r', 'd': 't'}
+
+func isVowelByte(c byte) bool {
+	switch c {
+	case 'a', 'e', 'i', 'o', 'u', 'y':
+		return true
+	}
+	return false
+}
+
+func phoneticKeys(tok string) (string, string) {
+	n := len(tok)
+	if n < 3 || n > 48 {
+		return "", ""
+	}
+	for i := 0; i < n; i++ {
+		if c := tok[i]; c < 'a' || c > 'z' {
+			return "", ""
+		}
+	}
+	var buf [96]byte
+	out := buf[:0]
+	emit := func(c byte) {
+		if isVowelByte(c) {
+			c = 'a'
+		}
+		if len(out) > 0 && out[len(out)-1] == c {
+			return // doubled letters and vowel runs count once
+		}
+		out = append(out, c)
+	}
+	at := func(i int) byte {
+		if i < n {
+			return tok[i]
+		}
+		return 0
+	}
+	has := func(i int, s string) bool {
+		return i+len(s) <= n && tok[i:i+len(s)] == s
+	}
+	for i := 0; i < n; {
+		c := tok[i]
+		switch c {
+		case 'k':
+			if at(i+1) == 'h' {
+				emit('h')
+				i += 2
+				continue
+			}
+		case 'g', 'd':
+			if c == 'd' && has(i, "dzh") {
+				emit(keyJ)
+				i += 3
+				continue
+			}
+			if c == 'd' && at(i+1) == 'j' {
+				emit(keyJ)
+				i += 2
+				continue
+			}
+			if at(i+1) == 'h' {
+				emit(c)
+				i += 2
+				continue
+			}
+		case 'p':
+			if at(i+1) == 'h' {
+				emit('f')
+				i += 2
+				continue
+			}
+		case 't':
+			if has(i, "tsch") {
+				emit(keyCh)
+				i += 4
+				continue
+			}
+			if has(i, "tch") {
+				emit(keyCh)
+				i += 3
+				continue
+			}
+			if at(i+1) == 'h' {
+				emit('t')
+				i += 2
+				continue
+			}
+			if at(i+1) == 'z' {
+				emit('z')
+				i += 2
+				continue
+			}
+		case 's':
+			if has(i, "sch") {
+				emit(keySh)
+				i += 3
+				continue
+			}
+			if at(i+1) == 'h' || at(i+1) == 'z' {
+				emit(keySh)
+				i += 2
+				continue
+			}
+		case 'z':
+			if at(i+1) == 'h' {
+				emit(keyJ)
+				i += 2
+				continue
+			}
+		case 'c':
+			switch at(i + 1) {
+			case 'h', 'z':
+				emit(keyCh)
+				i += 2
+				continue
+			case 'k':
+				emit('k')
+				i += 2
+				continue
+			case 'e', 'i', 'y':
+				emit('s')
+				i++
+				continue
+			}
+			emit('k')
+			i++
+			continue
+		case 'q':
+			emit('k')
+			if at(i+1) == 'u' && isVowelByte(at(i+2)) {
+				i += 2
+				continue
+			}
+			i++
+			continue
+		case 'x':
+			emit('k')
+			emit('s')
+			i++
+			continue
+		case 'w':
+			emit('v')
+			i++
+			continue
+		case 'j':
+			emit(keyJ)
+			i++
+			continue
+		case 'h':
+			// A final h after a vowel is silent: Abdullah, Fatimah, Usamah.
+			if i == n-1 && i > 0 && isVowelByte(tok[i-1]) {
+				i++
+				continue
+			}
+		}
+		emit(c)
+		i++
+	}
+	consonants := 0
+	for _, c := range out {
+		if c != 'a' {
+			consonants++
+		}
+	}
+	if consonants < 2 {
+		return "", ""
+	}
+	sound := string(out)
+	skel := make([]byte, 0, consonants+1)
+	if out[0] == 'a' {
+		skel = append(skel, 'a')
+	}
+	for _, c := range out {
+		if c == 'a' {
+			continue
+		}
+		if m, ok := skeletonClass[c]; ok {
+			c = m
+		}
+		if len(skel) > 0 && skel[len(skel)-1] == c {
+			continue // p and b of "pb" are one consonant now
+		}
+		skel = append(skel, c)
+	}
+	return sound, string(skel)
+}

@@ -1,0 +1,274 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/sampledata"
+)
+
+// screenshotsEnv names the directory the browser test writes its
+// screenshots into, relative to the repository root (docs/ui for the
+// README); without it they go to a temporary directory.
+const screenshotsEnv = "AMLSCREEN_UI_SCREENSHOTS"
+
+// chromiumPath finds the browser: $AMLSCREEN_CHROMIUM, else Debian's
+// chromium or another Chrome on the PATH.
+func chromiumPath() string {
+	if p := os.Getenv("AMLSCREEN_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestBrowserWorkflow drives the workbench in a real, headless Chromium
+// over the embedded sample: sign in, screen a name, open a record, mark it
+// a false positive, screen again and see it suppressed, change the record
+// with a delta (as serve's sync does) and see the hit return marked,
+// download the PDF; then the monitoring and data pages. It takes a
+// screenshot of every page.
+func TestBrowserWorkflow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped in -short mode")
+	}
+	exe := chromiumPath()
+	if exe == "" {
+		t.Skip("browser test: no Chromium found; install Debian's chromium (apt-get install chromium) or set AMLSCREEN_CHROMIUM")
+	}
+	shots := t.TempDir()
+	if d := os.Getenv(screenshotsEnv); d != "" {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join("..", d)
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		shots = d
+	}
+	recs, err := sampledata.Records()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := sampledata.Sources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := openBench(t, recs, srcs)
+	received := make(chan struct{}, 16)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { received <- struct{}{} }))
+	defer receiver.Close()
+
+	actx, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1366, 900),
+	)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return s
+	}
+	// flash waits for the confirmation of an action: a page with the
+	// message, not the one the action was sent from. The page navigates
+	// meanwhile, so the check is asked again until it holds.
+	flash := func(part string) chromedp.Action[chromedp.Void] {
+		expr := `(() => { const n = document.querySelector(".notice-ok"); return n !== null && n.textContent.includes(` + strconv.Quote(part) + `); })()`
+		return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			for {
+				if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr)); err == nil && ok {
+					return nil
+				}
+				select {
+				case <-ctx.Done():
+					return fmt.Errorf("waiting for %q: %w", part, ctx.Err())
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+		})
+	}
+	shot := func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Sign in: the workbench sends a browser without a session there.
+	do("open the workbench", chromedp.Navigate(b.url+"/ui/"), chromedp.WaitVisible(chromedp.ID("key")))
+	shot("signin")
+	do("sign in",
+		chromedp.SendKeys(chromedp.ID("key"), keyA),
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.ID("names")))
+
+	// Screen a name.
+	do("screen",
+		chromedp.SendKeys(chromedp.ID("names"), "vladimir putin"),
+		chromedp.SetValue(chromedp.ID("fuzzy"), "1"),
+		chromedp.Click(chromedp.CSS(`.screen-form button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.ID("results-title")))
+	if got := text("#results-title"); !strings.HasPrefix(got, "1 hit to review") {
+		t.Fatalf("results: %q", got)
+	}
+	if got := text("table.hits tbody"); !strings.Contains(got, "SEED0001") || !strings.Contains(got, "exact: vladimir, putin") {
+		t.Fatalf("hits table: %q", got)
+	}
+	shot("screen")
+
+	// Open the record, and decide.
+	do("open the record", chromedp.Click(chromedp.CSS(`table.hits a.record-link`)), chromedp.WaitVisible(chromedp.ID("decide-title")))
+	if got := text(".record-head h1"); got != "Vladimir Vladimirovich PUTIN" {
+		t.Errorf("record page title %q", got)
+	}
+	shot("record")
+	do("fill the decision",
+		chromedp.Click(chromedp.CSS(`input[name=status][value=false_positive]`)),
+		chromedp.SendKeys(chromedp.ID("note"), "Customer born 1971 in Riga; passport checked."))
+	shot("decide")
+	do("record the decision",
+		chromedp.Click(chromedp.CSS(`.decide button[type=submit]`)),
+		flash("Recorded false positive on record SEED0001"))
+
+	// Back on the results: suppressed.
+	if got := text("#results-title"); !strings.Contains(got, "0 hits to review") || !strings.Contains(got, "1 suppressed") {
+		t.Fatalf("after the decision: %q", got)
+	}
+	do("open the suppressed hits", chromedp.Click(chromedp.CSS(`details.suppressed summary`)), chromedp.WaitVisible(chromedp.CSS(`details.suppressed table`)))
+	if got := text("details.suppressed table"); !strings.Contains(got, "SEED0001") || !strings.Contains(got, "passport checked") {
+		t.Fatalf("suppressed hits: %q", got)
+	}
+	shot("screen-suppressed")
+
+	// A delta changes the record, as serve's sync applies one: the hit
+	// comes back, marked.
+	b.change(t, "SEED0001", func(r *record.Record) { r.Address = append(r.Address, "Moscow, Kremlin") })
+	do("screen again", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("results-title")))
+	if got := text("#results-title"); !strings.HasPrefix(got, "1 hit to review") {
+		t.Fatalf("after the change: %q", got)
+	}
+	if got := text("table.hits tbody"); !strings.Contains(got, "Changed since decision") || !strings.Contains(got, "false positive") {
+		t.Fatalf("the returned hit is not marked: %q", got)
+	}
+	shot("screen-changed")
+
+	// Download the PDF.
+	downloads := t.TempDir()
+	progress := chromedp.Events(ctx, browser.DownloadProgress)
+	do("download the report",
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			events := true
+			_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+				Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: downloads, EventsEnabled: &events})
+			return err
+		}),
+		chromedp.Click(chromedp.CSS(`a[download][href^="/ui/report"]`)))
+	for ev, err := range progress {
+		if err != nil {
+			t.Fatalf("download: %v", err)
+		}
+		if ev.State == browser.DownloadProgressStateCanceled {
+			t.Fatal("download canceled")
+		}
+		if ev.State != browser.DownloadProgressStateCompleted {
+			continue
+		}
+		pdf, err := os.ReadFile(filepath.Join(downloads, ev.GUID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(pdf, []byte("%PDF-")) || !bytes.Contains(pdf, []byte("%%EOF")) {
+			t.Fatalf("the download is not a PDF: %q", pdf[:min(len(pdf), 20)])
+		}
+		break
+	}
+
+	// Monitoring: register a profile with the form, send a test
+	// notification and have it delivered.
+	do("monitoring", chromedp.Navigate(b.url+"/ui/monitoring"), chromedp.WaitVisible(chromedp.ID("profile_id")))
+	do("register a profile",
+		chromedp.SendKeys(chromedp.ID("profile_id"), "C-1001"),
+		chromedp.SendKeys(chromedp.ID("pnames"), "Vladimir Putin"),
+		chromedp.SendKeys(chromedp.ID("pdob"), "07/10/1952"),
+		chromedp.Click(chromedp.CSS(`#profile-form button[type=submit]`)),
+		flash("Registered profile C-1001"))
+	do("test webhook", chromedp.Click(chromedp.CSS(`form[action="/ui/profile/test"] button`)), flash("Queued a sample notification"))
+	b.send(t, receiver.URL, time.Hour)
+	select {
+	case <-received:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the test notification was not delivered")
+	}
+	do("see it delivered", chromedp.Navigate(b.url+"/ui/monitoring"), chromedp.WaitVisible(chromedp.ID("delivered")))
+	if got := text("#profiles-title"); !strings.Contains(got, "1") {
+		t.Errorf("profiles heading %q", got)
+	}
+	if got := text(".tally"); !strings.Contains(got, "1 delivered") {
+		t.Errorf("outbox tally %q", got)
+	}
+	shot("monitoring")
+
+	do("data", chromedp.Navigate(b.url+"/ui/data"), chromedp.WaitVisible(chromedp.ID("sources")))
+	if got := text("#db-title + dl"); !strings.Contains(got, b.version) {
+		t.Errorf("data page: %q", got)
+	}
+	shot("data")
+
+	// Sign out: the pages ask for a key again.
+	do("sign out", chromedp.Click(chromedp.CSS(`.signout button`)), chromedp.WaitVisible(chromedp.ID("key")))
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := url.Parse(loc); u == nil || u.Path != "/ui/signin" {
+		t.Errorf("after sign-out at %s", loc)
+	}
+}

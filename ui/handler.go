@@ -1,0 +1,322 @@
+package ui
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+)
+
+//go:embed templates/*.html static/*
+var assets embed.FS
+
+// Config configures Handler. Backend is required.
+type Config struct {
+	Backend Backend
+	// Log receives sign-ins and errors; nil discards.
+	Log *slog.Logger
+	// Now is the clock of sessions; nil means time.Now.
+	Now func() time.Time
+	// SessionTTL is how long a sign-in lasts at most; zero means 8 hours.
+	SessionTTL time.Duration
+	// IdleTimeout ends a session after this long without a request; zero
+	// means 1 hour.
+	IdleTimeout time.Duration
+	// MaxSessions bounds the sessions held at once; zero means 10,000.
+	MaxSessions int
+	// SecureCookies sets the Secure attribute on cookies also when the
+	// request did not come over TLS (behind a proxy that ends TLS).
+	// Requests over TLS get it anyway.
+	SecureCookies bool
+}
+
+// Prefix is where the workbench is served.
+const Prefix = "/ui/"
+
+// Limits of what a browser sends, checked before any work: a query string
+// holds a screening's values (names up to 512 characters), a form a note
+// of up to 4096 bytes.
+const (
+	maxQueryBytes = 16 << 10
+	maxFormBytes  = 64 << 10
+)
+
+// Cookie names.
+const (
+	sessionCookie = "amlscreen_session"
+	signinCookie  = "amlscreen_signin"
+)
+
+type handler struct {
+	cfg      Config
+	b        Backend
+	log      *slog.Logger
+	now      func() time.Time
+	sessions *sessions
+	pages    map[string]*template.Template
+	static   http.Handler
+	// assetVersion changes with the embedded CSS and JS, so that
+	// browsers may cache them for good.
+	assetVersion string
+}
+
+// Handler returns the workbench, to be mounted at Prefix ("/ui/") of the
+// server that answers the /v1 API.
+func Handler(cfg Config) http.Handler {
+	h := &handler{cfg: cfg, b: cfg.Backend, log: cfg.Log, now: cfg.Now}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	ttl, idle, max := cfg.SessionTTL, cfg.IdleTimeout, cfg.MaxSessions
+	if ttl <= 0 {
+		ttl = 8 * time.Hour
+	}
+	if idle <= 0 {
+		idle = time.Hour
+	}
+	if max <= 0 {
+		max = 10000
+	}
+	h.sessions = newSessions(ttl, idle, max)
+	sum := sha256.New()
+	for _, name := range []string{"static/app.css", "static/app.js"} {
+		b, _ := assets.ReadFile(name)
+		sum.Write(b)
+	}
+	h.assetVersion = hex.EncodeToString(sum.Sum(nil)[:6])
+	h.pages = parsePages(h.assetVersion)
+	sub, _ := fs.Sub(assets, "static")
+	h.static = http.StripPrefix(Prefix+"static/", http.FileServer(http.FS(sub)))
+	return h
+}
+
+// route is a page or action: its method and whether it needs a session.
+type route struct {
+	method string
+	public bool
+	serve  func(h *handler, w http.ResponseWriter, r *http.Request, s *session, id *Identity) error
+}
+
+var routes = map[string]route{
+	"":               {method: http.MethodGet, public: true, serve: (*handler).home},
+	"signin":         {method: http.MethodGet, public: true, serve: (*handler).signinPage},
+	"signin/submit":  {method: http.MethodPost, public: true, serve: (*handler).signin},
+	"signout":        {method: http.MethodPost, serve: (*handler).signout},
+	"screen":         {method: http.MethodGet, serve: (*handler).screen},
+	"report":         {method: http.MethodGet, serve: (*handler).report},
+	"record":         {method: http.MethodGet, serve: (*handler).recordPage},
+	"decide":         {method: http.MethodPost, serve: (*handler).decide},
+	"decisions.csv":  {method: http.MethodGet, serve: (*handler).exportDecisions},
+	"monitoring":     {method: http.MethodGet, serve: (*handler).monitoring},
+	"profile/save":   {method: http.MethodPost, serve: (*handler).saveProfile},
+	"profile/remove": {method: http.MethodPost, serve: (*handler).removeProfile},
+	"profile/test":   {method: http.MethodPost, serve: (*handler).testWebhook},
+	"outbox/requeue": {method: http.MethodPost, serve: (*handler).requeue},
+	"data":           {method: http.MethodGet, serve: (*handler).data},
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("X-Frame-Options", "DENY")
+	defer func() {
+		if p := recover(); p != nil {
+			// A bug costs one page, never the process, and shows no trace.
+			h.log.Error("panic serving the workbench", "path", r.URL.Path, "panic", fmt.Sprint(p))
+			h.fail(w, r, nil, http.StatusInternalServerError, "Something went wrong on the server. It was logged; try again, or tell your administrator.")
+		}
+	}()
+	rest, ok := strings.CutPrefix(r.URL.Path, Prefix)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if strings.HasPrefix(rest, "static/") {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		hd.Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.static.ServeHTTP(w, r)
+		return
+	}
+	hd.Set("Cache-Control", "no-store")
+	if len(r.URL.RawQuery) > maxQueryBytes {
+		h.fail(w, r, nil, http.StatusRequestURITooLong, fmt.Sprintf("The address is longer than %d KiB: shorten the names or sources.", maxQueryBytes>>10))
+		return
+	}
+	rt, ok := routes[rest]
+	if !ok {
+		h.fail(w, r, h.currentSession(r), http.StatusNotFound, "There is no such page.")
+		return
+	}
+	if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
+		w.Header().Set("Allow", rt.method)
+		h.fail(w, r, nil, http.StatusMethodNotAllowed, "This page does not take a "+r.Method+" request.")
+		return
+	}
+	if r.Method == http.MethodPost {
+		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+		if err := r.ParseForm(); err != nil {
+			h.fail(w, r, nil, http.StatusBadRequest, "The form could not be read: it is larger than 64 KiB or malformed.")
+			return
+		}
+		if !sameOrigin(r) {
+			h.fail(w, r, nil, http.StatusForbidden, "This form did not come from this workbench, so it was refused.")
+			return
+		}
+	}
+	var s *session
+	var id *Identity
+	if !rt.public {
+		s = h.currentSession(r)
+		if s != nil {
+			var err error
+			if id, err = h.b.SignIn(s.secret); err != nil {
+				// The key was disabled or removed since the sign-in.
+				h.sessions.end(s.token)
+				h.log.Info("workbench session ended: its key is no longer valid", "key", s.name)
+				s = nil
+			}
+		}
+		if s == nil {
+			if r.Method == http.MethodGet {
+				http.Redirect(w, r, Prefix+"signin?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				return
+			}
+			h.fail(w, r, nil, http.StatusUnauthorized, "Your session has ended. Sign in again, then repeat what you were doing.")
+			return
+		}
+		if r.Method == http.MethodPost && !sameToken(r.PostForm.Get("csrf"), s.csrf) {
+			h.fail(w, r, s, http.StatusForbidden, "This form has expired or did not come from this page, so nothing was changed. Reload the page and try again.")
+			return
+		}
+	}
+	if err := rt.serve(h, w, r, s, id); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			h.fail(w, r, s, e.Status, e.Message)
+			return
+		}
+		h.log.Error("workbench request failed", "path", r.URL.Path, "error", err.Error())
+		h.fail(w, r, s, http.StatusInternalServerError, "Something went wrong on the server. It was logged; try again, or tell your administrator.")
+	}
+}
+
+// sameOrigin refuses a form posted from another site: browsers send
+// Origin with every POST, and SameSite=Strict cookies already keep
+// sessions out of cross-site requests. A request without Origin (not a
+// browser) passes on to the CSRF token check.
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return true
+	}
+	u, err := url.Parse(o)
+	return err == nil && u.Host == r.Host
+}
+
+// currentSession returns the request's live session, or nil.
+func (h *handler) currentSession(r *http.Request) *session {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return nil
+	}
+	return h.sessions.get(c.Value, h.now())
+}
+
+// secure says whether cookies get the Secure attribute: over TLS, behind
+// a proxy that says it ended TLS (X-Forwarded-Proto: https; a false claim
+// only keeps the browser from sending the cookie back over plain HTTP), or
+// when configured.
+func (h *handler) secure(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") || h.cfg.SecureCookies
+}
+
+func (h *handler) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: Prefix, MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: h.secure(r)})
+}
+
+// page is what every template gets.
+type page struct {
+	Title   string
+	Nav     string
+	Who     *Identity
+	CSRF    string
+	Flash   string
+	Error   string
+	Status  int
+	Version string // the assets' version, for cache busting
+	Data    any
+}
+
+// render writes a page with status.
+func (h *handler) render(w http.ResponseWriter, name string, status int, p page) {
+	t := h.pages[name]
+	if t == nil {
+		panic("ui: no template " + name)
+	}
+	p.Version = h.assetVersion
+	p.Status = status
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+		h.log.Error("workbench page not rendered", "page", name, "error", err.Error())
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte("The page could not be shown. It was logged; tell your administrator.\n"))
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// fail shows a message page with status.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, s *session, status int, msg string) {
+	p := page{Title: http.StatusText(status), Error: msg}
+	if s != nil {
+		if id, err := h.b.SignIn(s.secret); err == nil {
+			p.Who, p.CSRF = id, s.csrf
+		}
+	}
+	h.render(w, "message", status, p)
+}
+
+// base is a page for a session.
+func (h *handler) base(s *session, id *Identity, title, nav string) page {
+	return page{Title: title, Nav: nav, Who: id, CSRF: s.csrf, Flash: h.sessions.takeFlash(s)}
+}
+
+// localURL returns u when it is a path of this workbench, else fallback:
+// "back" and "next" values come from the browser and must not lead
+// elsewhere.
+func localURL(u, fallback string) string {
+	if u == "" || !strings.HasPrefix(u, Prefix) || strings.HasPrefix(u, "//") || strings.ContainsAny(u, "\\\r\n") {
+		return fallback
+	}
+	p, err := url.Parse(u)
+	if err != nil || p.Scheme != "" || p.Host != "" || path.Clean(p.Path)+"/" != p.Path && path.Clean(p.Path) != p.Path {
+		return fallback
+	}
+	if !strings.HasPrefix(path.Clean(p.Path)+"/", Prefix) {
+		return fallback
+	}
+	return u
+}
