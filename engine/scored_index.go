@@ -5,8 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"slices"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )

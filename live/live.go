@@ -129,4 +129,3 @@ func (d *Index) Apply(st *store.Store, a *store.Applied) error {
 	d.mu.Unlock()
 	return nil
 }
-
