@@ -87,7 +87,7 @@ func TestScoredIndexAgreesWithBrute(t *testing.T) {
 func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
 	nBase, nQueries := 1500, 300
 	if testing.Short() {
-		nBase, nQueries = 600, 100
+		nQueries = 100
 	}
 	all := generated(nBase+400, 21)
 	base, extra := all[:nBase], all[nBase:]

@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 )
 
 // Search answers q. It returns a *ParamError for a query that breaks the
@@ -20,7 +22,41 @@ func (ix *Index) Search(q Query) (*Result, error) {
 // query (see Admission) first waits for a slot; it returns ErrBusy when
 // none comes free in time. The answer is always complete: a search is
 // never cut short and answered.
+//
+// An index that reads its hit records from a RecordSource answers only
+// from records of the version it reflects: when the source has moved on
+// (a change set committed and not yet applied to the index), the search
+// waits for the index to catch up and runs again, so an answer never mixes
+// versions.
 func (ix *Index) SearchContext(ctx context.Context, q Query) (*Result, error) {
+	wait := time.Millisecond
+	for {
+		before := ix.cur.Load()
+		res, err := ix.searchOnce(ctx, q)
+		if !errors.Is(err, ErrRecordsMoved) {
+			return res, err
+		}
+		deadline := time.Now().Add(movedWait)
+		for ix.cur.Load() == before {
+			if time.Now().After(deadline) {
+				return nil, err
+			}
+			select {
+			case <-ctx.Done():
+				return nil, fmt.Errorf("search: %w", ctx.Err())
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, 50*time.Millisecond)
+		}
+	}
+}
+
+// movedWait bounds how long a search waits for its index to catch up with
+// records that moved on: an index nobody updates (a store written by
+// another process) answers with the error instead.
+const movedWait = 30 * time.Second
+
+func (ix *Index) searchOnce(ctx context.Context, q Query) (*Result, error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, err

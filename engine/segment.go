@@ -473,3 +473,14 @@ func OpenSegmentFile(path string) (*Segment, error) {
 
 // Bytes returns the segment's image, to be written to a file: read only.
 func (s *Segment) Bytes() []byte { return s.data }
+
+// Close releases a segment that no index holds: one opened and then not
+// used. A segment an index holds is released by the index (Index.Close).
+func (s *Segment) Close() error {
+	if s.refs.Load() == 0 && s.release != nil {
+		release := s.release
+		s.release = nil
+		return release()
+	}
+	return nil
+}

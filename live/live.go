@@ -9,24 +9,42 @@ package live
 
 import (
 	"fmt"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
+	bolt "go.etcd.io/bbolt"
 )
 
 // Index is the screening index a process answers from, kept current with
 // a store: the engine's index, the version it is at and the source
 // catalogue. It is safe for concurrent use.
+//
+// An Index over a store (Load) is persisted beside it (persist.go): it
+// keeps no records, reading those of the hits it returns from the store,
+// at the version it reflects. One in memory (New) keeps its records.
 type Index struct {
-	// applyMu serialises Apply, so that a compaction sees every change set
-	// before it and none is applied to an index being replaced.
+	// applyMu serialises Apply, and with it the writes of the persisted
+	// index: one change set at a time, merges included.
 	applyMu sync.Mutex
 	mu      sync.RWMutex
 	ix      *engine.Index
 	version string
 	sources []record.Source
+
+	// The persisted index; st is nil for an index in memory.
+	st    *store.Store
+	dir   string
+	seq   uint64 // the store's sequence number the index reflects
+	write bool   // the store is writable: keep the files current
+	log   *slog.Logger
+	state string              // how it was opened (IndexState.State)
+	tombs map[string]tombFile // tombstone files written, by segment file
+	// kicking is set while a catch-up a search asked for runs.
+	kicking atomic.Bool
 }
 
 // New returns an Index over records that come from elsewhere than a store (data
@@ -35,28 +53,82 @@ func New(recs []*record.Record, sources []record.Source, version string) *Index 
 	return &Index{ix: engine.NewIndex(recs), sources: sources, version: version}
 }
 
-// Load builds an Index from the current version of st, records and version read
-// in one transaction. Records are indexed as they are decoded, so reading
-// the store overlaps building the index.
+// Load opens the screening index of st: the persisted one beside it when
+// it reflects the store's current version; caught up by replaying the
+// store's change log when the store is ahead and the log covers the gap;
+// otherwise (missing, damaged, of another format, or a gap the log does
+// not cover) rebuilt from the store's records, with one log line saying
+// why. A writable store gets the files written and a change hook that
+// keeps them current after every commit, whoever writes; a read-only one
+// gets a stale index caught up in memory, nothing written.
 func Load(st *store.Store) (*Index, error) {
-	n, err := st.Count()
+	return Open(st, slog.Default())
+}
+
+// Open is Load with a logger for the index's lines.
+func Open(st *store.Store, log *slog.Logger) (*Index, error) {
+	d, err := open(st, log)
 	if err != nil {
-		return nil, fmt.Errorf("load store: %w", err)
+		return nil, err
 	}
-	bl := engine.NewBuilder(n)
-	v, err := st.LoadAll(func(r *record.Record) error {
-		bl.Add(r)
+	if d.write {
+		st.OnChange(d.hook)
+	}
+	return d, nil
+}
+
+func open(st *store.Store, log *slog.Logger) (*Index, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	d := &Index{st: st, dir: IndexDir(st.Path()), write: !st.ReadOnly(), log: log, tombs: map[string]tombFile{}}
+	d.applyMu.Lock()
+	defer d.applyMu.Unlock()
+	if err := d.catchUp(true); err != nil {
+		return nil, fmt.Errorf("screening index: %w", err)
+	}
+	return d, nil
+}
+
+// Follow keeps the persisted index of st current for a process that
+// writes the store without answering from it (import, apply, sync): after
+// every commit, the index on disk is caught up with the store and closed.
+// Register it once, where the store is opened to write.
+func Follow(st *store.Store, log *slog.Logger) {
+	if st.ReadOnly() {
+		return
+	}
+	st.OnChange(func(tx *bolt.Tx, a *store.Applied) error {
+		tx.OnCommit(func() {
+			d, err := open(st, log)
+			if err != nil {
+				log.Error("screening index not updated; the next open catches it up", "err", err)
+				return
+			}
+			d.Close()
+		})
 		return nil
 	})
-	ix := bl.Finish()
-	if err != nil {
-		return nil, fmt.Errorf("load store: %w", err)
+}
+
+// hook runs inside every transaction that changes the store's records and
+// brings the index to the new version once it commits.
+func (d *Index) hook(tx *bolt.Tx, a *store.Applied) error {
+	tx.OnCommit(func() {
+		if err := d.Apply(d.st, a); err != nil {
+			d.log.Error("screening index not updated; the next change or open catches it up", "err", err)
+		}
+	})
+	return nil
+}
+
+// Close releases the index's segments once no search holds them.
+func (d *Index) Close() {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.ix != nil {
+		d.ix.Close()
 	}
-	srcs, err := st.Sources()
-	if err != nil {
-		return nil, fmt.Errorf("load sources: %w", err)
-	}
-	return &Index{ix: ix, sources: srcs, version: v.ID}, nil
 }
 
 // Index returns the current index. After a full import it is a new one:
@@ -97,18 +169,23 @@ func Changes(a *store.Applied) []record.Change {
 	return out
 }
 
-// Apply brings the index to the version st committed as a. A change set is
-// applied to the index in place; a full import, whose changes may be
-// unknown, reloads the index from st and swaps it in whole. Queries see the
-// old or the new version, never a mix.
+// Apply brings the index to the version st committed as a. For an index
+// in memory a change set is applied in place and a full import reloads
+// it; a persisted index is caught up with the store (the change set as a
+// new segment, or a replay of the change log, or a rebuild) and its files
+// written. Queries see the old or the new version, never a mix. Applying
+// a change set the index already holds does nothing.
 func (d *Index) Apply(st *store.Store, a *store.Applied) error {
 	if a == nil {
 		return nil
 	}
 	d.applyMu.Lock()
 	defer d.applyMu.Unlock()
+	if d.st != nil {
+		return d.catchUp(false)
+	}
 	if a.Full {
-		fresh, err := Load(st)
+		fresh, err := loadInMemory(st)
 		if err != nil {
 			return err
 		}
@@ -128,4 +205,27 @@ func (d *Index) Apply(st *store.Store, a *store.Applied) error {
 	d.ix, d.version, d.sources = ix, a.Version, srcs
 	d.mu.Unlock()
 	return nil
+}
+
+// loadInMemory builds an index in memory, records kept, from the current
+// version of st.
+func loadInMemory(st *store.Store) (*Index, error) {
+	n, err := st.Count()
+	if err != nil {
+		return nil, fmt.Errorf("load store: %w", err)
+	}
+	bl := engine.NewBuilder(n)
+	v, err := st.LoadAll(func(r *record.Record) error {
+		bl.Add(r)
+		return nil
+	})
+	ix := bl.Finish()
+	if err != nil {
+		return nil, fmt.Errorf("load store: %w", err)
+	}
+	srcs, err := st.Sources()
+	if err != nil {
+		return nil, fmt.Errorf("load sources: %w", err)
+	}
+	return &Index{ix: ix, sources: srcs, version: v.ID}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/klauspost/compress/gzip"
@@ -44,12 +45,28 @@ func consolidatedFile(s *Server, c *Call) error {
 	s.applyMu.RLock()
 	version := s.db.Version()
 	var recs []*record.Record
-	s.db.Index().ForEach(func(r *record.Record) {
+	err = s.db.Index().ForEach(func(r *record.Record) {
 		if sel[r.SourceID] {
 			recs = append(recs, r)
 		}
 	})
 	s.applyMu.RUnlock()
+	if errors.Is(err, engine.ErrNoRecordsBeside) && s.st != nil {
+		// A persisted index keeps no records: read them from the store,
+		// with the version of the same transaction.
+		recs = recs[:0]
+		var v store.Version
+		v, err = s.st.LoadAll(func(r *record.Record) error {
+			if sel[r.SourceID] {
+				recs = append(recs, r)
+			}
+			return nil
+		})
+		version = v.ID
+	}
+	if err != nil {
+		return fmt.Errorf("read records: %w", err)
+	}
 	if version == "" {
 		return Errorf(http.StatusServiceUnavailable, "the database is empty: there is no version to serve yet")
 	}

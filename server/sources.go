@@ -82,14 +82,8 @@ func (s *Server) catalog() *catalog {
 
 func (s *Server) buildCatalog(version string, ix *engine.Index) *catalog {
 	c := &catalog{version: version, ix: ix}
-	types := map[string]string{}
-	sizes := map[string]int64{}
-	ix.ForEach(func(r *record.Record) {
-		if _, ok := types[r.SourceID]; !ok {
-			types[r.SourceID] = r.SourceType
-		}
-		sizes[r.SourceID]++
-	})
+	types := ix.SourceTypes()
+	sizes := ix.SourceCounts()
 	stored := s.db.Sources()
 	listed := map[string]bool{}
 	for _, e := range stored {

@@ -27,9 +27,17 @@ func (db *Store) ForEachRecord(fn func(*record.Record) error) error {
 // at, read in the same transaction. A loader needs both to apply the
 // change sets that follow: the version tells which ones.
 func (db *Store) LoadAll(fn func(*record.Record) error) (Version, error) {
+	return db.loadAll(nil, fn)
+}
+
+// loadAll is LoadAll; meta, when set, reads more of the same transaction.
+func (db *Store) loadAll(meta func(tx *bolt.Tx), fn func(*record.Record) error) (Version, error) {
 	var v Version
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error
+		if meta != nil {
+			meta(tx)
+		}
 		if v, err = currentVersion(tx); err != nil {
 			return err
 		}

@@ -227,6 +227,7 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 	if err != nil {
 		return err
 	}
+	defer db.Close()
 	if cfg.Sources, err = db.sourceSet(f.includes, f.includeOther); err != nil {
 		return paramToUsage(err)
 	}

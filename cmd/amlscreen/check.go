@@ -106,6 +106,7 @@ func runCheck(out io.Writer, f *checkFlags) error {
 	if err != nil {
 		return lockHint(err)
 	}
+	defer db.Close()
 	if q.Sources, err = db.sourceSet(f.includes, f.includeOther); err != nil {
 		return paramToUsage(err)
 	}

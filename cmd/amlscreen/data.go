@@ -21,7 +21,16 @@ type database struct {
 	catalog *access.Catalog
 	sources []record.Source // catalogue; may not list every source of the records
 	version string
-	origin  string // "embedded sample", "store PATH" or the data files
+	origin  string       // "embedded sample", "store PATH" or the data files
+	store   *store.Store // the store the index reads hit records from; nil for data files
+}
+
+// Close releases the index and closes the store it reads from.
+func (db *database) Close() {
+	db.Index.Close()
+	if db.store != nil {
+		db.store.Close()
+	}
 }
 
 func newDatabase(d *live.Index, origin string) *database {
@@ -73,8 +82,10 @@ func (db *database) sourceSet(includes string, includeOther bool) (map[string]bo
 	return db.catalog.ResolveFor(access.Sources{IncludeOther: includeOther}, includes)
 }
 
-// openStore loads every record of the store's current version into a new
-// index, with the store's source catalogue.
+// openStore opens the store's screening index (persisted beside it, and
+// caught up or rebuilt when stale) with the store's source catalogue. The
+// store stays open for the rest of the command: the index reads the
+// records of its hits from it.
 func openStore(path string) (*database, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("--store: %w", err)
@@ -83,13 +94,16 @@ func openStore(path string) (*database, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	defer db.Close()
 	d, err := live.Load(db)
 	if err != nil {
+		db.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
 	if d.Version() == "" {
+		db.Close()
 		return nil, fmt.Errorf("store %s is empty: run amlscreen sync or amlscreen import first", path)
 	}
-	return newDatabase(d, "store "+path), nil
+	out := newDatabase(d, "store "+path)
+	out.store = db
+	return out, nil
 }

@@ -107,6 +107,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 	if err != nil {
 		return err
 	}
+	defer db.Close()
 	sel, err := db.sourceSet(f.includes, true)
 	if err != nil {
 		return paramToUsage(err)

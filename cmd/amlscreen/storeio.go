@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
@@ -42,6 +44,12 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 		return nil, err
 	}
 	db.OnChange(monitor.Hook(monitor.Options{Log: opts.Log}))
+	// The persisted screening index is brought to each committed version.
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	live.Follow(db, log)
 	return db, nil
 }
 

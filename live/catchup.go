@@ -1,0 +1,349 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+)
+
+// States of a persisted index (IndexState.State).
+const (
+	StateCurrent  = "current"  // opened as it was on disk
+	StateReplayed = "replayed" // caught up from the store's change log
+	StateRebuilt  = "rebuilt"  // built again from the store's records
+	StateMemory   = "memory"   // a read-only store's stale index, caught up in memory only
+)
+
+// tombFile is a tombstone file written for a segment: the bitset it holds
+// (by identity: a published bitset never changes), its name and checksum.
+type tombFile struct {
+	bits *uint64
+	name string
+	crc  uint32
+}
+
+// catchUp brings the index to the store's current version; the caller
+// holds applyMu. At open (first) it reads the persisted index first.
+func (d *Index) catchUp(first bool) error {
+	ver, seq, err := d.st.Current()
+	if err != nil {
+		return fmt.Errorf("read store version: %w", err)
+	}
+	reason := ""
+	if first {
+		if err := d.openFiles(); err != nil {
+			if !errors.Is(err, errStale) {
+				return err
+			}
+			reason = err.Error()
+		}
+	}
+	if d.ix != nil {
+		switch {
+		case d.seq == seq && d.version == ver.ID:
+			if first {
+				d.state = StateCurrent
+			}
+			return d.loadSources()
+		case d.seq < seq:
+			changes, to, err := d.st.ChangesSince(d.version)
+			if err == nil {
+				cv, cseq, err := d.st.Current()
+				if err != nil {
+					return fmt.Errorf("read store version: %w", err)
+				}
+				if cv.ID != to {
+					return d.catchUp(first) // a change set committed meanwhile
+				}
+				if err := d.applyChanges(changes, to, cseq); err != nil {
+					return err
+				}
+				if first || d.state == "" {
+					d.state = StateReplayed
+				}
+				if !d.write {
+					d.state = StateMemory
+				}
+				// A change set may have committed meanwhile: go on.
+				return d.catchUp(false)
+			}
+			if !errors.Is(err, store.ErrUnknownVersion) {
+				return err
+			}
+			reason = fmt.Sprintf("the store moved from %q (change set %d) to %q (%d) and its change log does not cover the gap", d.version, d.seq, ver.ID, seq)
+		default:
+			reason = fmt.Sprintf("the index is at %q (change set %d), the store at %q (%d)", d.version, d.seq, ver.ID, seq)
+		}
+	}
+	return d.rebuild(reason)
+}
+
+// openFiles opens the persisted index as its MANIFEST describes it.
+func (d *Index) openFiles() error {
+	m, err := readManifest(d.dir)
+	if err != nil {
+		return err
+	}
+	segs, tombs, err := openManifest(d.dir, m, nil)
+	if err != nil {
+		return err
+	}
+	ix, err := engine.NewPersisted(segs, tombs, d.source(m.StoreSeq))
+	if err != nil {
+		return err
+	}
+	for i, ms := range m.Segments {
+		if ms.Tomb != "" && len(tombs[i]) > 0 {
+			d.tombs[ms.File] = tombFile{bits: &tombs[i][0], name: ms.Tomb, crc: ms.TombCRC}
+		}
+	}
+	if ix.Len() != m.Records {
+		ix.Close()
+		return fmt.Errorf("%w: %d live records, the MANIFEST says %d", errStale, ix.Len(), m.Records)
+	}
+	d.swap(ix, m.StoreVersion, m.StoreSeq)
+	return nil
+}
+
+// swap makes ix the index, at version and seq, and closes the one before.
+func (d *Index) swap(ix *engine.Index, version string, seq uint64) {
+	d.mu.Lock()
+	old := d.ix
+	d.ix, d.version, d.seq = ix, version, seq
+	d.mu.Unlock()
+	if old != nil && old != ix {
+		old.Close()
+	}
+}
+
+func (d *Index) loadSources() error {
+	srcs, err := d.st.Sources()
+	if err != nil {
+		return fmt.Errorf("load sources: %w", err)
+	}
+	d.mu.Lock()
+	d.sources = srcs
+	d.mu.Unlock()
+	return nil
+}
+
+// applyChanges applies a change set that brings the index to version at
+// seq: a new segment (written to a file first) and tombstones, then a
+// merge when segments pile up, then the MANIFEST.
+func (d *Index) applyChanges(changes []record.Change, version string, seq uint64) error {
+	ix := d.ix
+	u, err := ix.Prepare(changes, false)
+	if err != nil {
+		return fmt.Errorf("apply to the index: %w", err)
+	}
+	w := &writer{dir: d.dir, seq: seq}
+	if d.write && u.Segment() != nil {
+		seg, err := w.copySegment(u.Segment())
+		if err != nil {
+			return err
+		}
+		u.SetSegment(seg)
+	}
+	if err := ix.Commit(u, d.source(seq)); err != nil {
+		return fmt.Errorf("apply to the index: %w", err)
+	}
+	d.mu.Lock()
+	d.version, d.seq = version, seq
+	d.mu.Unlock()
+	if d.write {
+		if err := d.merge(w); err != nil {
+			return err
+		}
+		return d.persist(w)
+	}
+	return nil
+}
+
+// merge merges the segments engine.PlanMerge picks into a new file.
+// Searches go on against the old segments meanwhile.
+func (d *Index) merge(w *writer) error {
+	segs := d.ix.Segments()
+	from, ok := engine.PlanMerge(segs)
+	if !ok {
+		return nil
+	}
+	parts := make([]engine.MergePart, 0, len(segs)-from)
+	for _, s := range segs[from:] {
+		parts = append(parts, engine.MergePart{Segment: s.Segment, Tomb: s.Tomb})
+	}
+	merged, err := w.segmentFile(func(sink engine.SegmentSink) error {
+		_, err := engine.MergeSegments(sink, parts)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("merge index segments: %w", err)
+	}
+	if err := d.ix.ReplaceSegments(segs[from:], merged, nil); err != nil {
+		merged.Close()
+		return fmt.Errorf("merge index segments: %w", err)
+	}
+	return nil
+}
+
+// persist writes the tombstones not yet on disk and the MANIFEST of the
+// current state.
+func (d *Index) persist(w *writer) error {
+	m := &manifest{StoreVersion: d.version, StoreSeq: d.seq, Records: d.ix.Len()}
+	keep := map[string]tombFile{}
+	for _, s := range d.ix.Segments() {
+		name := s.Segment.Name()
+		if name == "" {
+			return fmt.Errorf("write index: a segment has no file")
+		}
+		ms := manifestSeg{File: name, Size: s.Segment.Size(), Live: s.Live}
+		if len(s.Tomb) > 0 {
+			tf, ok := d.tombs[name]
+			if !ok || tf.bits != &s.Tomb[0] {
+				n, crc, err := w.tombFile(s.Tomb, s.Segment.Records())
+				if err != nil {
+					return err
+				}
+				tf = tombFile{bits: &s.Tomb[0], name: n, crc: crc}
+			}
+			keep[name] = tf
+			ms.Tomb, ms.TombCRC = tf.name, tf.crc
+		}
+		m.Segments = append(m.Segments, ms)
+	}
+	if err := writeManifest(d.dir, m); err != nil {
+		return err
+	}
+	d.tombs = keep
+	return nil
+}
+
+// rebuild builds the index again from the store's records, with one log
+// line saying why, and (for a writable store) writes it.
+func (d *Index) rebuild(reason string) error {
+	if reason != "" {
+		d.log.Info("building the screening index from the store", "reason", reason, "index", d.dir)
+	}
+	bl := engine.NewSegmentBuilder()
+	var ver store.Version
+	var seq uint64
+	var loadErr error
+	build := func(sink engine.SegmentSink) ([]uint64, error) {
+		ver, seq, loadErr = d.st.LoadAllAt(func(r *record.Record) error {
+			bl.Add(r)
+			return nil
+		})
+		_, dead, err := bl.FinishSegment(sink)
+		if loadErr != nil {
+			return nil, fmt.Errorf("load store: %w", loadErr)
+		}
+		return dead, err
+	}
+	var seg *engine.Segment
+	var dead []uint64
+	if d.write {
+		w := &writer{dir: d.dir}
+		var err error
+		seg, err = w.segmentFile(func(sink engine.SegmentSink) error {
+			var err error
+			dead, err = build(sink)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	} else {
+		var buf memSink
+		var err error
+		if dead, err = build(&buf); err != nil {
+			return err
+		}
+		if seg, err = engine.OpenSegment(buf.b, nil); err != nil {
+			return err
+		}
+	}
+	ix, err := engine.NewPersisted([]*engine.Segment{seg}, [][]uint64{dead}, d.source(seq))
+	if err != nil {
+		seg.Close()
+		return err
+	}
+	d.swap(ix, ver.ID, seq)
+	d.tombs = map[string]tombFile{}
+	if d.write {
+		d.state = StateRebuilt
+		if err := d.persist(&writer{dir: d.dir, seq: seq}); err != nil {
+			return err
+		}
+	} else {
+		d.state = StateMemory
+	}
+	// A change set may have committed during the build.
+	if cur, cseq, err := d.st.Current(); err == nil && (cseq != seq || cur.ID != ver.ID) {
+		return d.catchUp(false)
+	}
+	return d.loadSources()
+}
+
+// memSink is a segment image built in memory.
+type memSink struct{ b []byte }
+
+func (m *memSink) Write(p []byte) (int, error) {
+	m.b = append(m.b, p...)
+	return len(p), nil
+}
+
+func (m *memSink) WriteAt(p []byte, off int64) (int, error) {
+	if end := int(off) + len(p); end > len(m.b) {
+		m.b = append(m.b, make([]byte, end-len(m.b))...)
+	}
+	copy(m.b[off:], p)
+	return len(p), nil
+}
+
+// IndexState describes the screening index for status and metrics.
+type IndexState struct {
+	Dir        string `json:"dir,omitempty"`
+	State      string `json:"state"`
+	Version    string `json:"version"`
+	Segments   int    `json:"segments"`
+	Bytes      int64  `json:"bytes"`
+	Records    int    `json:"records"`
+	Tombstones int    `json:"tombstones"`
+}
+
+// State describes the index.
+func (d *Index) State() IndexState {
+	d.mu.RLock()
+	ix, st := d.ix, IndexState{Dir: d.dir, State: d.state, Version: d.version}
+	d.mu.RUnlock()
+	if d.st == nil {
+		st.State = StateMemory
+	}
+	s := ix.Stats()
+	st.Segments, st.Bytes, st.Records, st.Tombstones = s.Segments, s.Bytes, s.Records, s.Tombstones
+	return st
+}
+
+// source returns the record source of the index at seq.
+func (d *Index) source(seq uint64) storeRecords {
+	return storeRecords{st: d.st, seq: seq, moved: d.kick}
+}
+
+// kick catches the index up in the background: a search found the store
+// ahead of it (written by another process, or by this one between its
+// commit and the index's update). The search waits for the new view.
+func (d *Index) kick() {
+	if !d.kicking.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer d.kicking.Store(false)
+		d.applyMu.Lock()
+		defer d.applyMu.Unlock()
+		if err := d.catchUp(false); err != nil {
+			d.log.Error("screening index not caught up with the store", "err", err)
+		}
+	}()
+}
