@@ -198,7 +198,7 @@ func (d *Index) persist(w *writer) error {
 		if name == "" {
 			return fmt.Errorf("write index: a segment has no file")
 		}
-		ms := manifestSeg{File: name, Size: s.Segment.Size(), Live: s.Live}
+		ms := manifestSeg{File: name, Size: s.Segment.Size(), Records: s.Segment.Records(), Live: s.Live}
 		if len(s.Tomb) > 0 {
 			tf, ok := d.tombs[name]
 			if !ok || tf.bits != &s.Tomb[0] {

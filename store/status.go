@@ -6,7 +6,25 @@ import "time"
 // /v1/status, an amlscreen extension of the API, and of amlscreen status
 // (which adds Store and SizeBytes for a local store). Keys are snake_case
 // like the API's.
+// IndexStatus describes the persisted screening index beside a store
+// (written and read by package live): whether it reflects the store's
+// current version, and its size.
+type IndexStatus struct {
+	// State is "current", "stale" (the store is ahead: the next open
+	// replays or rebuilds it), "missing" or "unreadable" (the next open
+	// rebuilds it).
+	State      string `json:"state"`
+	Version    string `json:"version,omitempty"` // the store version it reflects
+	Segments   int    `json:"segments"`
+	Bytes      int64  `json:"bytes"`
+	Records    int    `json:"records"`
+	Tombstones int    `json:"tombstones"`
+	Reason     string `json:"reason,omitempty"` // why it is not current
+}
+
 type Status struct {
+	// Index is the persisted screening index, when the caller looked.
+	Index *IndexStatus `json:"index,omitempty"`
 	// Store is the file of a local store, the server's URL for amlscreen
 	// status --server; a server leaves it empty.
 	Store     string     `json:"store,omitempty"`

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -105,6 +106,7 @@ func localStatus(path string, now time.Time) (*statusReport, error) {
 		return nil, err
 	}
 	rep.Store = path
+	rep.Index = live.Inspect(db)
 	return rep, nil
 }
 
@@ -172,6 +174,15 @@ func writeStatusTable(w io.Writer, r *statusReport, now time.Time) error {
 			parts = append(parts, fmt.Sprintf("%s (%d records)", id, r.LocalSources[id]))
 		}
 		fmt.Fprintf(tw, "Local sources\t%s, kept by full imports\n", strings.Join(parts, ", "))
+	}
+	if ix := r.Index; ix != nil {
+		line := fmt.Sprintf("%s: %d segments, %d records, %d tombstones, %s", ix.State, ix.Segments, ix.Records, ix.Tombstones, humanBytes(ix.Bytes))
+		if ix.State == "missing" {
+			line = "missing: the next check, serve or write builds it"
+		} else if ix.State != "current" {
+			line += "; the next open catches it up"
+		}
+		fmt.Fprintf(tw, "Screening index\t%s\n", line)
 	}
 	if r.Sources > 0 {
 		fmt.Fprintf(tw, "Source catalogue\t%d sources, synced %s\n", r.Sources, when(r.SourcesAt))

@@ -92,6 +92,10 @@ func TestEveryWriterNotifies(t *testing.T) {
 		if after := queued(); after <= before {
 			t.Errorf("%s: outbox %d → %d: the change of an Olga Ivanova record notified no one", s.name, before, after)
 		}
+		// The persisted screening index followed the commit.
+		if _, out, _ := runStoreCLI(t, "status", "--store", db, "--format", "json"); !strings.Contains(out, `"state": "current"`) {
+			t.Errorf("%s: the screening index is not current:\n%s", s.name, out)
+		}
 	}
 	if t.Failed() {
 		return
@@ -101,7 +105,7 @@ func TestEveryWriterNotifies(t *testing.T) {
 	if !strings.Contains(out, `"my:1"`) {
 		t.Errorf("after import and sync the merged record my:1 is gone: %s", out)
 	}
-	if _, out, _ := runStoreCLI(t, "status", "--store", db); !strings.Contains(words(out), "Local sources my_list (1 records), kept by full imports") {
+	if _, out, _ := runStoreCLI(t, "status", "--store", db); !strings.Contains(words(out), "Local sources my_list (1 records), kept by full imports") || !strings.Contains(words(out), "Screening index current: 1 segments") {
 		t.Errorf("status does not name the local source:\n%s", out)
 	}
 }
