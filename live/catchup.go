@@ -146,6 +146,7 @@ func (d *Index) applyChanges(changes []record.Change, version string, seq uint64
 			return err
 		}
 		u.SetSegment(seg)
+		crashPoint("segment")
 	}
 	if err := ix.Commit(u, d.source(seq)); err != nil {
 		return fmt.Errorf("apply to the index: %w", err)
@@ -181,6 +182,7 @@ func (d *Index) merge(w *writer) error {
 	if err != nil {
 		return fmt.Errorf("merge index segments: %w", err)
 	}
+	crashPoint("merged")
 	if err := d.ix.ReplaceSegments(segs[from:], merged, nil); err != nil {
 		merged.Close()
 		return fmt.Errorf("merge index segments: %w", err)
@@ -269,6 +271,7 @@ func (d *Index) rebuild(reason string) error {
 		seg.Close()
 		return err
 	}
+	crashPoint("rebuilt")
 	d.swap(ix, ver.ID, seq)
 	d.tombs = map[string]tombFile{}
 	if d.write {

@@ -27,6 +27,10 @@ import (
 // names whole. The store always commits first: an index never runs ahead
 // of its store, only behind, and an index behind is caught up on open.
 
+// crashPoint is called at the points of an index write where the crash
+// test (crash_test.go) kills its child process; a no-op otherwise.
+var crashPoint = func(string) {}
+
 // IndexDir returns the directory of the persisted index of the store at
 // storePath.
 func IndexDir(storePath string) string { return storePath + ".index" }
@@ -262,9 +266,11 @@ func writeManifest(dir string, m *manifest) error {
 	if err := finishFile(f, err); err != nil {
 		return err
 	}
+	crashPoint("manifest")
 	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
 		return fmt.Errorf("write MANIFEST: %w", err)
 	}
+	crashPoint("renamed")
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("write MANIFEST: %w", err)
 	}

@@ -339,7 +339,7 @@ func TestStaleIndexIsCaughtUp(t *testing.T) {
 
 	// A full import the index does not see: it is in the change log too,
 	// so it is replayed.
-	st, log = w.open(&logs)
+	st, _ = w.open(&logs)
 	w.importAll(st, 700, "v4")
 	st.Close()
 	st, log = w.open(&logs)

@@ -1,0 +1,230 @@
+package live
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+	bolt "go.etcd.io/bbolt"
+)
+
+// The crash test of the persisted index: a child process (this test
+// binary) imports or applies a change set to a store whose index follows
+// it, and is killed with SIGKILL at one point of the way: inside the
+// store's transaction, after the new segment file, after a merge's file,
+// after a rebuild's file (an open that finds no index), before and after
+// the MANIFEST's rename. Every
+// time, the next open must leave store and index agreeing: the index
+// current, replayed or rebuilt, answering like a fresh build.
+
+func TestLiveCrashChild(t *testing.T) {
+	path := os.Getenv("AMLSCREEN_LIVE_CRASH_STORE")
+	if path == "" {
+		t.Skip("only run as the crash test's child process")
+	}
+	op, pause := os.Getenv("AMLSCREEN_LIVE_CRASH_OP"), os.Getenv("AMLSCREEN_LIVE_CRASH_PAUSE")
+	say := func(s string) { os.Stdout.WriteString(s + "\n") }
+	wait := func() {
+		say("ready")
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
+	crashPoint = func(p string) {
+		if p == pause {
+			wait()
+		}
+	}
+	st, err := store.Open(path, store.Options{AllowShrink: true})
+	if err != nil {
+		say("error " + err.Error())
+		return
+	}
+	d, err := Open(st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		say("error " + err.Error())
+		return
+	}
+	defer d.Close()
+	hook := func(*bolt.Tx, *store.Applied) error {
+		if pause == "hook" {
+			wait()
+		}
+		return nil
+	}
+	w := crashWorld(t, path)
+	switch op {
+	case "import":
+		recs := w.g.Record
+		var all []*record.Record
+		for i := range 500 {
+			all = append(all, recs(1000+i))
+		}
+		err = st.ReplaceAll("v2", feed(all...), hook)
+	case "apply":
+		_, err = st.ApplyDelta("v1", "v2", crashChanges(w), hook)
+	}
+	if err != nil {
+		say("error " + err.Error())
+		return
+	}
+	say("done")
+}
+
+// crashWorld is the world of the base store: 400 generated records at v1.
+func crashWorld(t *testing.T, path string) *world {
+	w := &world{t: t, path: path, cur: map[string]*record.Record{}}
+	w.g = newWorld(t).g
+	for i := range 400 {
+		r := w.g.Record(i)
+		w.cur[r.ID] = r
+	}
+	w.next, w.version = 400, "v1"
+	return w
+}
+
+// crashChanges is a change set big enough to make the index merge its
+// new segment into the base (more than a tenth of it).
+func crashChanges(w *world) []record.Change {
+	var out []record.Change
+	for i := range 60 {
+		r := w.g.Record(2000 + i)
+		out = append(out, record.Change{Type: record.ChangeAdd, Record: *r})
+	}
+	for i := range 20 {
+		upd := *w.g.Record(3000 + i)
+		old := w.g.Record(i * 3)
+		upd.ID, upd.SourceID, upd.SourceType = old.ID, old.SourceID, old.SourceType
+		out = append(out, record.Change{Type: record.ChangeUpdate, Record: upd})
+	}
+	for i := range 20 {
+		out = append(out, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: w.g.Record(i*3 + 1).ID}})
+	}
+	return out
+}
+
+func TestCrashLeavesIndexAndStoreAgreeing(t *testing.T) {
+	if os.Getenv("AMLSCREEN_LIVE_CRASH_STORE") != "" {
+		t.Skip("child process")
+	}
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base", "s.db")
+	os.MkdirAll(filepath.Dir(base), 0o755)
+	w := crashWorld(t, base)
+	st, err := store.Open(base, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ReplaceAll("v1", feed(w.records()...), nil); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	st.Close()
+
+	states := map[string]int{}
+	for _, c := range []struct{ op, pause string }{
+		{"apply", "hook"}, {"apply", "segment"}, {"apply", "merged"}, {"apply", "manifest"}, {"apply", "renamed"}, {"apply", "end"},
+		{"import", "hook"}, {"import", "segment"}, {"import", "merged"}, {"import", "manifest"}, {"import", "renamed"}, {"import", "end"},
+		{"open", "rebuilt"}, {"open", "manifest"}, {"open", "renamed"}, {"open", "end"},
+	} {
+		run := c.op + "/" + c.pause
+		path := filepath.Join(dir, strings.ReplaceAll(run, "/", "-"), "s.db")
+		copyTree(t, filepath.Dir(base), filepath.Dir(path))
+		if c.op == "open" { // an index to build from the records
+			os.RemoveAll(IndexDir(path))
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLiveCrashChild$", "-test.v=false")
+		cmd.Env = append(os.Environ(), "AMLSCREEN_LIVE_CRASH_STORE="+path, "AMLSCREEN_LIVE_CRASH_OP="+c.op, "AMLSCREEN_LIVE_CRASH_PAUSE="+c.pause)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		killed := false
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			switch line := sc.Text(); {
+			case line == "ready":
+				cmd.Process.Signal(syscall.SIGKILL)
+				killed = true
+			case strings.HasPrefix(line, "error "):
+				t.Fatalf("%s: child failed: %s", run, line)
+			}
+		}
+		cmd.Wait()
+		if killed == (c.pause == "end") {
+			t.Fatalf("%s: killed %v", run, killed)
+		}
+
+		// The next open: the store at v1 or v2, the index agreeing.
+		var logs bytes.Buffer
+		st, err := store.Open(path, store.Options{})
+		if err != nil {
+			t.Fatalf("%s: reopen: %v", run, err)
+		}
+		d, err := Open(st, slog.New(slog.NewTextHandler(&logs, nil)))
+		if err != nil {
+			t.Fatalf("%s: open index: %v", run, err)
+		}
+		ver, _ := st.Version()
+		cw := &world{t: t, path: path, version: ver.ID, cur: map[string]*record.Record{}}
+		if _, err := st.LoadAll(func(r *record.Record) error { cw.cur[r.ID] = r; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if (c.pause == "hook" || c.op == "open") != (ver.ID == "v1") {
+			t.Errorf("%s: store at %s", run, ver.ID)
+		}
+		cw.agrees(d)
+		states[d.State().State]++
+		t.Logf("%s: store %s, index %s %s", run, ver.ID, d.State().State, strings.TrimSpace(logs.String()))
+		d.Close()
+		st.Close()
+	}
+	if states[StateCurrent] == 0 || states[StateReplayed]+states[StateRebuilt] == 0 {
+		t.Errorf("states %v: the kills never left a stale index, or never a current one", states)
+	}
+}
+
+// copyTree copies the files of directory from (one level of
+// subdirectories: the store and its index) into to.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	filepath.WalkDir(from, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if e.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		if strings.HasSuffix(p, ".lock") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+}
