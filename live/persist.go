@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bufio"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -211,7 +212,14 @@ func (w *writer) segmentFile(write func(engine.SegmentSink) error) (*engine.Segm
 		return nil, err
 	}
 	path := f.Name()
-	if err := finishFile(f, write(f)); err != nil {
+	// Segment writers write section by section, some in small pieces:
+	// buffered, they cost a few large writes.
+	bw := &bufSink{w: bufio.NewWriterSize(f, 1<<20), f: f}
+	err = write(bw)
+	if err == nil {
+		err = bw.w.Flush()
+	}
+	if err := finishFile(f, err); err != nil {
 		return nil, err
 	}
 	seg, err := engine.OpenSegmentFile(path)
@@ -220,6 +228,22 @@ func (w *writer) segmentFile(write func(engine.SegmentSink) error) (*engine.Segm
 		return nil, err
 	}
 	return seg, nil
+}
+
+// bufSink is a buffered engine.SegmentSink over a file: writes go through
+// the buffer, WriteAt (the header, at the end) flushes it first.
+type bufSink struct {
+	w *bufio.Writer
+	f *os.File
+}
+
+func (b *bufSink) Write(p []byte) (int, error) { return b.w.Write(p) }
+
+func (b *bufSink) WriteAt(p []byte, off int64) (int, error) {
+	if err := b.w.Flush(); err != nil {
+		return 0, err
+	}
+	return b.f.WriteAt(p, off)
 }
 
 // copySegment writes a segment built in memory (a change set's) to a file
