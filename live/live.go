@@ -1,7 +1,28 @@
-// Package live keeps an in-memory screening index current with a store:
-// it loads every record of the store's version at start and then applies
-// each change set the store commits, so that check, batch, the server and
-// monitoring answer from the newest version without a rebuild.
+// Package live keeps a screening index current with a store, so that
+// check, batch, the server and monitoring answer from the newest version.
+//
+// An index over a store is persisted beside it (PATH.index/, persist.go)
+// and keeps no records: the hits a search returns read theirs from the
+// store. Load opens it, and catches it up when the store is ahead
+// (catchup.go): by replaying the store's change log, or by rebuilding it
+// from the records, with one log line saying why. An index over data
+// files or the embedded sample (New) lives in memory with its records.
+//
+// The story of an applied change set. The store commits it first, in one
+// write transaction that also runs every change hook registered on the
+// store (monitoring's notifications). The index's own hook only registers
+// tx.OnCommit: once the commit is durable, Apply runs in the writer's
+// goroutine. Apply holds applyMu, the one lock of this package that
+// serialises work: one change set, merge or catch-up at a time. It builds
+// the change set's segment outside any lock searches see, writes it to a
+// file, publishes the new segment list (an atomic swap in the engine),
+// merges segments when they pile up, and writes the MANIFEST last. mu
+// only guards the swap of the index, version and catalogue fields.
+// Searches take neither lock for their duration: they hold one published
+// segment list, and read hit records from the store at the version that
+// list reflects. A kill between the store's commit and the MANIFEST
+// leaves an index behind its store, never ahead, which the next open
+// catches up.
 //
 // It is the one place that knows both the engine and the store; neither of
 // those knows the other.

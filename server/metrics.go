@@ -157,6 +157,10 @@ var (
 		"Deleted or replaced records whose postings the index still holds.", nil, nil)
 	descIndexTokens = prometheus.NewDesc("amlscreen_index_tokens",
 		"Distinct tokens in the index dictionary.", nil, nil)
+	descIndexBytes = prometheus.NewDesc("amlscreen_index_bytes",
+		"Size of the screening index's segments (files beside the store, or memory for data files).", nil, nil)
+	descIndexSegments = prometheus.NewDesc("amlscreen_index_segments",
+		"Segments of the screening index; merges keep them few.", nil, nil)
 	descVersion = prometheus.NewDesc("amlscreen_store_version_info",
 		"The File-Version the server answers from, as a label.", []string{"version"}, nil)
 	descVersionApplied = prometheus.NewDesc("amlscreen_store_version_applied_timestamp_seconds",
@@ -181,7 +185,7 @@ var (
 
 // Describe sends the descriptions of every series Collect may send.
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descIndexRecords, descIndexTombstones, descIndexTokens, descVersion,
+	for _, d := range []*prometheus.Desc{descIndexRecords, descIndexTombstones, descIndexTokens, descIndexBytes, descIndexSegments, descVersion,
 		descVersionApplied, descStoreRecords, descShrinks, descLastApply, descLastSyncOK, descLastSyncErr,
 		descReady, descOutbox, descOutboxAge} {
 		ch <- d
@@ -200,6 +204,8 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descIndexRecords, float64(st.Records))
 	gauge(descIndexTombstones, float64(st.Tombstones))
 	gauge(descIndexTokens, float64(st.Tokens))
+	gauge(descIndexBytes, float64(st.Bytes))
+	gauge(descIndexSegments, float64(st.Segments))
 	gauge(descVersion, 1, s.db.Version())
 	ready := 0.0
 	if s.Ready() {

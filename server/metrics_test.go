@@ -118,6 +118,8 @@ func TestMetrics(t *testing.T) {
 	wantValue(t, fams, float64(f.clock.Now().Add(-time.Hour).Unix()), "amlscreen_apply_last_success_timestamp_seconds")
 	wantValue(t, fams, 1, "amlscreen_store_version_info", "version", "v-metrics")
 	wantValue(t, fams, float64(f.db.Index().Stats().Records), "amlscreen_index_records")
+	wantValue(t, fams, float64(f.db.Index().Stats().Bytes), "amlscreen_index_bytes")
+	wantValue(t, fams, float64(f.db.Index().Stats().Segments), "amlscreen_index_segments")
 	wantValue(t, fams, 1, "amlscreen_ready")
 	wantValue(t, fams, 1, "amlscreen_webhook_outbox_entries", "state", "queued")
 	wantValue(t, fams, 0, "amlscreen_webhook_outbox_entries", "state", "dead")
