@@ -36,6 +36,7 @@ func newBenchSpeedCmd() *cobra.Command {
 	var asJSON bool
 	var format string
 	var data []string
+	var storePath string
 	var match string
 	var minScore float64
 	cmd := &cobra.Command{
@@ -48,11 +49,14 @@ at a time. A sample of --brute queries per level also goes through the
 brute-force reference matcher; speedup_vs_bruteforce is the ratio of the two
 medians over that same sample. --match scored measures scored mode (at
 --min-score, its default when not given) against the brute-force scored
-reference.`,
+reference. --store measures a store's persisted index as check and serve
+use it (opened, not built; hits read their records from the store), with
+queries drawn from the store's records.`,
 		Example: `  amlscreen bench speed --records 100000 --queries 2000 --format json
   amlscreen bench speed --records 1000000 --queries 5000 --brute 3 --seed 7
   amlscreen bench speed --records 1000000 --match scored --brute 3
-  amlscreen bench speed --data ofac.jsonl.gz`,
+  amlscreen bench speed --data ofac.jsonl.gz
+  amlscreen bench speed --store aml.db --queries 2000 --brute 3`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cfg.Records < 1 && len(data) == 0 {
@@ -94,6 +98,24 @@ reference.`,
 				}
 				cfg.Data = append(cfg.Data, recs...)
 			}
+			if storePath != "" {
+				if len(data) > 0 || cmd.Flags().Changed("records") {
+					return usagef("--store excludes --data and --records")
+				}
+				db, err := openStore(storePath)
+				if err != nil {
+					return err
+				}
+				defer db.Close()
+				cfg.Opened = db.opened
+				cfg.Index = db.index
+				if err := db.store.ForEachRecord(func(r *record.Record) error {
+					cfg.Data = append(cfg.Data, r)
+					return nil
+				}); err != nil {
+					return fmt.Errorf("--store %s: %w", storePath, err)
+				}
+			}
 			cfg.Progress = func(s string) { fmt.Fprintln(os.Stderr, "bench:", s) }
 			rep, err := bench.Speed(cfg)
 			if err != nil {
@@ -113,6 +135,7 @@ reference.`,
 	fl.Int64Var(&cfg.Seed, "seed", 1, "generator seed (records and queries)")
 	fl.IntVar(&cfg.Brute, "brute", 20, "queries per fuzzy level also run through the brute-force matcher")
 	fl.StringArrayVar(&data, "data", nil, "measure these consolidated files instead of generated records; repeatable")
+	fl.StringVar(&storePath, "store", "", "measure the persisted screening index of this store (hits read their records from it) instead of generated records")
 	addFormatFlag(fl, &format)
 	addJSONAlias(fl, &asJSON)
 	fl.StringVar(&match, "match", "strict", "match mode of the queries: strict or scored")

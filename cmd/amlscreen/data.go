@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
@@ -21,8 +22,9 @@ type database struct {
 	catalog *access.Catalog
 	sources []record.Source // catalogue; may not list every source of the records
 	version string
-	origin  string       // "embedded sample", "store PATH" or the data files
-	store   *store.Store // the store the index reads hit records from; nil for data files
+	origin  string        // "embedded sample", "store PATH" or the data files
+	store   *store.Store  // the store the index reads hit records from; nil for data files
+	opened  time.Duration // how long the store's index took to open
 }
 
 // Close releases the index and closes the store it reads from.
@@ -94,6 +96,7 @@ func openStore(path string) (*database, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
+	start := time.Now()
 	d, err := live.Load(db)
 	if err != nil {
 		db.Close()
@@ -104,6 +107,6 @@ func openStore(path string) (*database, error) {
 		return nil, fmt.Errorf("store %s is empty: run amlscreen sync or amlscreen import first", path)
 	}
 	out := newDatabase(d, "store "+path)
-	out.store = db
+	out.store, out.opened = db, time.Since(start)
 	return out, nil
 }

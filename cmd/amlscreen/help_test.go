@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,5 +102,35 @@ func TestFormatFlag(t *testing.T) {
 		if code, _, errs := runStoreCLI(t, args...); code != exitUsage || !strings.Contains(errs, "--format") {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
+	}
+}
+
+// TestBenchSpeedStore: bench speed --store measures a store's persisted
+// index, with queries drawn from its records, and refuses --records.
+func TestBenchSpeedStore(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "aml.db")
+	if code, _, errs := runStoreCLI(t, "import", "--store", db, monitorFixtures+"records.jsonl", "--version", "v1"); code != exitOK {
+		t.Fatalf("import: %s", errs)
+	}
+	code, out, errs := runStoreCLI(t, "bench", "speed", "--store", db, "--queries", "20", "--brute", "2", "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Records int `json:"records"`
+		Fuzzy2  struct {
+			Queries  int     `json:"queries"`
+			MeanHits float64 `json:"mean_hits"`
+		} `json:"fuzzy2"`
+		IndexBytes float64 `json:"index_bytes_per_record"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.Records == 0 || rep.Fuzzy2.Queries != 20 || rep.Fuzzy2.MeanHits == 0 || rep.IndexBytes <= 0 {
+		t.Errorf("report %+v", rep)
+	}
+	if code, _, errs := runStoreCLI(t, "bench", "speed", "--store", db, "--records", "10"); code != exitUsage || !strings.Contains(errs, "--store") {
+		t.Errorf("--store with --records: exit %d, %q", code, errs)
 	}
 }
