@@ -74,7 +74,8 @@ uninterrupted run. --since VERSION screens only against the records a store
 added or updated after that version: the daily run after a delta.
 --shard i/n screens rows whose number modulo n is i, for several processes.
 Without --store or --data the embedded sample database is used; --store is
-opened read-only, so a sync may run alongside.
+opened read-only and held while the book is screened (hits read their
+records from it): run sync between batches, not during one.
 
 --key NAME (with --store and --keys) applies the decisions that key recorded
 (amlscreen decide, the workbench of serve), with the customer id as subject:

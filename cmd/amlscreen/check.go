@@ -43,7 +43,8 @@ at most 512 characters and 32 words. Legal forms (LLC, GmbH, OOO, ...)
 match all their equivalents.
 
 Without --store or --data the embedded sample database is used; --store is
-opened read-only, so a sync may run alongside. With
+opened read-only, with its persisted index, for the fraction of a second a
+check takes; a sync waits for it. With
 --server URL the check is asked of a running amlscreen serve through the API
 (checkIndividual, checkEntity or checkName, billed as any call; the key from
 --api-key or AMLSCREEN_API_KEY): serve holds its store for writing, so check
