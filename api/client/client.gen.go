@@ -881,10 +881,10 @@ type JWK struct {
 	Kid string `json:"kid"`
 	Kty JWKKty `json:"kty"`
 
-	// X base64url without padding
+	// X base64url without padding, 32 bytes.
 	X string `json:"x"`
 
-	// Y base64url without padding
+	// Y base64url without padding, 32 bytes.
 	Y string `json:"y"`
 }
 
@@ -983,7 +983,7 @@ type Source struct {
 	// SourceType sanction, pep, criminal, other; more may be added.
 	SourceType *string `json:"source_type,omitempty"`
 
-	// Status discontinued
+	// Status discontinued, or absent for an active source.
 	Status *string `json:"status,omitempty"`
 }
 
