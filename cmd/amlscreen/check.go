@@ -23,6 +23,8 @@ type checkFlags struct {
 	format string
 	server string
 	apiKey string
+	// caBundle is trusted for an https --server.
+	caBundle string
 	// limitSet is set when --limit was given, which --server cannot honour.
 	limitSet bool
 }
@@ -73,6 +75,7 @@ Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.format, "format", "", "json (the API's CheckResponse) or table (with reasons); default table on a terminal, json otherwise")
 	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL (its /v1 API) instead of loading a database")
 	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
+	addCABundleFlag(fl, &f.caBundle)
 	return cmd
 }
 
@@ -98,6 +101,9 @@ func runCheck(out io.Writer, f *checkFlags) error {
 	// Validate before loading, so that a typo costs nothing.
 	if err := engine.Validate(q); err != nil {
 		return paramToUsage(err)
+	}
+	if f.caBundle != "" && f.server == "" {
+		return usagef("--ca-bundle: only with --server")
 	}
 	if f.server != "" || f.apiKey != "" {
 		return remoteCheck(out, f, q, format)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/tlsconf"
 )
 
 // This file defines the flags several commands share, once each: a flag
@@ -26,6 +28,24 @@ const (
 	signingKeysUsage = "signing keyring directory, created when absent"
 	upstreamUsage    = "base URL of the service or of a primary amlscreen serve (a trailing /v1 is taken off)"
 )
+
+// caBundleUsage is the help of --ca-bundle, taken by every command that
+// connects out over HTTPS.
+const caBundleUsage = "PEM file of CA certificates to trust for outgoing HTTPS besides the system's (an internal CA)"
+
+// addCABundleFlag defines --ca-bundle.
+func addCABundleFlag(fl *pflag.FlagSet, p *string) { fl.StringVar(p, "ca-bundle", "", caBundleUsage) }
+
+// rootCAs loads --ca-bundle: the system's CAs plus the bundle's, nil for
+// the system's alone. A file that does not read or holds no certificate
+// is an error naming the flag.
+func rootCAs(bundle string) (*x509.CertPool, error) {
+	roots, err := tlsconf.RootCAs(bundle)
+	if err != nil {
+		return nil, fmt.Errorf("--ca-bundle: %w", err)
+	}
+	return roots, nil
+}
 
 // dataUsage is the help of --data, the files screening commands load
 // instead of a store.

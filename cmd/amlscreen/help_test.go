@@ -34,7 +34,7 @@ func TestEveryCommandExplainsItself(t *testing.T) {
 // every command that takes it (flags.go defines them once). The
 // exceptions say why they differ.
 func TestSharedFlagsAgree(t *testing.T) {
-	shared := []string{"store", "keys", "signing-keys", "upstream", "data", "names", "search-all", "fuzzy", "dob", "gender", "citizenship", "includes", "include-other", "limit"}
+	shared := []string{"store", "keys", "signing-keys", "upstream", "data", "names", "search-all", "fuzzy", "dob", "gender", "citizenship", "includes", "include-other", "limit", "ca-bundle"}
 	except := map[string]string{
 		// Media looks a name up in articles, not in records.
 		"amlscreen media check --search-all":  "articles",

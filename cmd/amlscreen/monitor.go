@@ -487,6 +487,7 @@ type monitorSendFlags struct {
 	once        bool
 	concurrency int
 	timeout     time.Duration
+	caBundle    string
 }
 
 func newMonitorSendCmd(f *monitorFlags) *cobra.Command {
@@ -501,7 +502,8 @@ within --timeout, at most --concurrency at once. A notification that is not
 acknowledged with 2xx is retried after 1 s, doubling to 1 h, and given up 72 h
 after it was queued. Every redelivery carries the same event_id and the same
 body bytes. Receivers verify with "amlscreen verify" and de-duplicate by
-event_id.
+event_id. HTTPS receivers whose certificate an internal CA issued need that
+CA in --ca-bundle.
 
 send opens the store only for short steps, so sync, apply and import can run
 while it waits. The keys file is read again when it changes. It runs until
@@ -521,6 +523,7 @@ Exit codes: 0 stopped, 1 failure, 2 bad flags.`,
 	fl.BoolVar(&o.once, "once", false, "deliver what is due now, then exit")
 	fl.IntVar(&o.concurrency, "concurrency", monitor.DefaultConcurrency, "deliveries in flight at most")
 	fl.DurationVar(&o.timeout, "timeout", monitor.DefaultTimeout, "time a receiver has to answer")
+	addCABundleFlag(fl, &o.caBundle)
 	return c
 }
 
@@ -549,6 +552,10 @@ func runMonitorSend(cmd *cobra.Command, f *monitorFlags, o *monitorSendFlags) er
 	if err != nil {
 		return fmt.Errorf("--signing-keys: %w", err)
 	}
+	roots, err := rootCAs(o.caBundle)
+	if err != nil {
+		return err
+	}
 	log := cliLogger(cmd.ErrOrStderr())
 	rk := &reloadingKeys{path: f.keys}
 	s := &monitor.Sender{
@@ -557,6 +564,7 @@ func runMonitorSend(cmd *cobra.Command, f *monitorFlags, o *monitorSendFlags) er
 		Signer:      ring,
 		Timeout:     o.timeout,
 		Concurrency: o.concurrency,
+		RootCAs:     roots,
 		Log:         log,
 		OnAttempt: func(a monitor.Attempt) {
 			if a.Err == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
+	"github.com/amlscreen/amlscreen/tlsconf"
 )
 
 // remote asks a running amlscreen serve (or the hosted service) through
@@ -36,7 +37,7 @@ const remoteTimeout = time.Minute
 
 // newRemote checks --server and finds the API key: --api-key, else
 // AMLSCREEN_API_KEY, as sync takes it.
-func newRemote(server, apiKey string) (*remote, error) {
+func newRemote(server, apiKey, caBundle string) (*remote, error) {
 	base, err := syncer.NormalizeUpstream(server)
 	if err != nil {
 		return nil, usagef("--server: %v", err)
@@ -47,7 +48,11 @@ func newRemote(server, apiKey string) (*remote, error) {
 	if apiKey == "" {
 		return nil, usagef("--api-key: --server needs an API key of the server's keys file, and %s is not set", apiKeyEnv)
 	}
-	return &remote{base: base, key: apiKey, http: &http.Client{Timeout: remoteTimeout}}, nil
+	roots, err := rootCAs(caBundle)
+	if err != nil {
+		return nil, err
+	}
+	return &remote{base: base, key: apiKey, http: &http.Client{Timeout: remoteTimeout, Transport: tlsconf.Transport(roots)}}, nil
 }
 
 // remoteError is an answer of the server other than 200.
@@ -139,7 +144,7 @@ func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) er
 	case f.limitSet:
 		return usagef("--limit: with --server the server answers up to %d hits", engine.DefaultLimit)
 	}
-	r, err := newRemote(f.server, f.apiKey)
+	r, err := newRemote(f.server, f.apiKey, f.caBundle)
 	if err != nil {
 		return err
 	}
