@@ -58,7 +58,7 @@ flags.`,
 	fl.StringArrayVar(&f.data, "data", nil, dataUsage)
 	f.add(fl, querySpec{
 		kindUsage: "individual (generateIndividualReport) or entity (generateEntityReport); required",
-		with:      withNames | withFuzzy | withDOB | withGender | withCitizenship | withIncludes,
+		with:      withNames | withFuzzy | withDOB | withGender | withCitizenship | withIncludes | withMatch,
 	})
 	fl.StringVarP(&f.out, "out", "o", "", "PDF file to write, or - for standard output (not a terminal); required")
 	fl.StringVar(&f.at, "time", "", "screening time to print, RFC 3339 (default: now)")
@@ -98,7 +98,10 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		}
 		at = t.UTC()
 	}
-	q := f.query(kind)
+	q, err := f.query(kind)
+	if err != nil {
+		return err
+	}
 	// Validate before loading, so that a typo costs nothing.
 	if err := engine.Validate(q); err != nil {
 		return paramToUsage(err)
