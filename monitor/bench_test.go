@@ -83,7 +83,11 @@ func BenchmarkMatchDelta(b *testing.B) {
 	b.ResetTimer()
 	var n int
 	for b.Loop() {
-		n = len(matches(f.ix, f.applied))
+		ns, err := matches(f.ix, nil, f.applied)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(ns)
 	}
 	b.ReportMetric(f.build.Seconds(), "index-build-s")
 	b.ReportMetric(float64(n), "notifications")
@@ -105,7 +109,7 @@ func BenchmarkApplyDeltaWithOutbox(b *testing.B) {
 		var n int
 		err = db.Update(func(tx *bolt.Tx) error {
 			var err error
-			n, err = writeNotifications(tx, f.ix, f.applied, time.Now())
+			n, err = writeNotifications(tx, f.ix, nil, f.applied, time.Now())
 			return err
 		})
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -54,7 +53,7 @@ func runApply(stderr io.Writer, storePath, file, previous, version string) error
 	var a *store.Applied
 	err := intoStore(stderr, storePath, file, "apply", store.Options{}, func(db *store.Store, r io.Reader) error {
 		var err error
-		a, err = syncer.ApplyFile(db, r, previous, version, monitor.Hook(monitor.Options{}))
+		a, err = syncer.ApplyFile(db, r, previous, version, monitorHook(db))
 		return err
 	})
 	if err != nil {

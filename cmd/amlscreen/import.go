@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -68,7 +67,7 @@ func runImport(stderr io.Writer, storePath, file, version string, allowShrink bo
 				return err
 			}
 		}
-		a, err = syncer.ImportFile(db, r, version, monitor.Hook(monitor.Options{}))
+		a, err = syncer.ImportFile(db, r, version, monitorHook(db))
 		return err
 	})
 	if err != nil {

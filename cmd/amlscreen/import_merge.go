@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -63,7 +62,7 @@ func runMerge(stderr io.Writer, storePath, file, version string, merge bool, sou
 				return err
 			}
 		}
-		a, err = db.MergeSources(version, rd.Record, store.MergeOptions{Sources: sources}, monitor.Hook(monitor.Options{}))
+		a, err = db.MergeSources(version, rd.Record, store.MergeOptions{Sources: sources}, monitorHook(db))
 		return err
 	})
 	if errors.Is(err, store.ErrNothingToMerge) {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -109,7 +108,6 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 		Includes: f.includes,
 		Log:      log,
 		Progress: cliProgress(stderr),
-		Hook:     monitor.Hook(monitor.Options{}),
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -169,6 +167,7 @@ func syncOnce(ctx context.Context, c *syncer.Client, path string, allowShrink bo
 		return nil, err
 	}
 	defer db.Close()
+	c.Hook = monitorHook(db)
 	res, err := c.Sync(ctx, db)
 	if err != nil {
 		var le *store.DownloadLimitError
