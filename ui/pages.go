@@ -105,6 +105,7 @@ type screenData struct {
 func formOf(q url.Values) ScreenForm {
 	f := ScreenForm{Type: q.Get("type"), Names: strings.TrimSpace(q.Get("names")), DOB: strings.TrimSpace(q.Get("dob")),
 		Gender: q.Get("gender"), Citizenship: strings.TrimSpace(q.Get("citizenship")), Fuzzy: q.Get("fuzzy"), Mode: q.Get("mode"),
+		MinScore: strings.TrimSpace(q.Get("min_score")),
 		Includes: strings.TrimSpace(q.Get("includes")), Subject: strings.TrimSpace(q.Get("subject"))}
 	if f.Type == "" {
 		f.Type = "individual"
@@ -116,7 +117,7 @@ func formOf(q url.Values) ScreenForm {
 func (f ScreenForm) values() url.Values {
 	v := url.Values{}
 	for k, s := range map[string]string{"type": f.Type, "names": f.Names, "dob": f.DOB, "gender": f.Gender, "citizenship": f.Citizenship,
-		"fuzzy": f.Fuzzy, "mode": f.Mode, "includes": f.Includes, "subject": f.Subject} {
+		"fuzzy": f.Fuzzy, "mode": f.Mode, "min_score": f.MinScore, "includes": f.Includes, "subject": f.Subject} {
 		if s != "" {
 			v.Set(k, s)
 		}
