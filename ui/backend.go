@@ -144,8 +144,8 @@ type HitView struct {
 	// Score is a scored hit's score as shown (two decimals); empty in
 	// strict mode.
 	Score string
-	Edits        int
-	Exact        bool
+	Edits int
+	Exact bool
 	// Decision is the current decision on this hit for the subject, nil
 	// when none; Changed marks a record that changed since it.
 	Decision *decision.Decision
