@@ -125,7 +125,12 @@ func TestScoredCheckFindsVariants(t *testing.T) {
 			t.Errorf("%s: total_hits %d at a higher threshold, %d at the default", tc.path, above.TotalHits, scored.TotalHits)
 		}
 	}
-	// Filters apply as in strict mode: a dob the record does not have.
+	// Reports take the mode: a scored report of the variant is a PDF.
+	if a := f.get(keyBasic, "/v1/generateIndividualReport?names=John+Michael+Smith&fuzzy_search=1&match=scored"); a.StatusCode != 200 || !strings.HasPrefix(string(a.body), "JVBERi0") {
+		t.Errorf("scored report: %d %.80s", a.StatusCode, a.body)
+	}
+	// Filters apply as in strict mode: a citizenship the record does not
+	// have.
 	if a := f.check(keyBasic, "/v1/checkIndividual?names=John+Michael+Smith&fuzzy_search=1&match=scored&citizenship=FR"); len(a.Found) != 0 {
 		t.Errorf("citizenship FR: %v", a.ids())
 	}
