@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/amlscreen/amlscreen/record"
+import (
+	"slices"
+
+	"github.com/amlscreen/amlscreen/record"
+)
 
 // ScoreUnindexed answers whether r is a hit of q in scored mode, like
 // ScoreRecord, for a record the index need not hold: the new state of a
@@ -17,27 +21,71 @@ import "github.com/amlscreen/amlscreen/record"
 // same way, but not as a piece of a split query word. For a record the
 // index holds with the same content, the hit is that of ScoreRecord.
 func (ix *Index) ScoreUnindexed(q Query, r *record.Record) (Hit, bool, error) {
-	if q.Match != Scored {
-		return Hit{}, false, &ParamError{Param: "match", Msg: "ScoreUnindexed scores match=scored checks only"}
-	}
-	c, err := compile(q)
+	sq, err := ix.PrepareScoredQuery(q)
 	if err != nil {
 		return Hit{}, false, err
 	}
-	if c.onlyLegal || !passesFilters(c, r) {
-		return Hit{}, false, nil
+	h, ok := sq.Score(r)
+	return h, ok, nil
+}
+
+// ScoredQuery is a scored-mode query prepared against an index once, to
+// score many records with ScoreUnindexed's rules: monitoring scores every
+// changed record of a change set against each scored profile, and the
+// look-ups of the query's partners are the dear part. It is safe for
+// concurrent use; it reflects the index's word counts when prepared.
+type ScoredQuery struct {
+	ix         *Index
+	c          *compiled
+	raw, legal *scoredQuery // for individuals, for the other records
+}
+
+// PrepareScoredQuery validates q (which must be scored) and looks up its
+// words' partners in the index.
+func (ix *Index) PrepareScoredQuery(q Query) (*ScoredQuery, error) {
+	if q.Match != Scored {
+		return nil, &ParamError{Param: "match", Msg: "ScoreUnindexed scores match=scored checks only"}
+	}
+	c, err := compile(q)
+	if err != nil {
+		return nil, err
+	}
+	out := &ScoredQuery{ix: ix, c: c}
+	if c.onlyLegal {
+		return out, nil
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	sc := ix.ensureScored()
-	words := c.raw[0]
-	if usesLegalForms(r.EntityType) {
-		words = c.legal[0]
+	memo := map[string]map[uint32]partner{}
+	out.raw = ix.prepareScored(sc, c, c.raw[0], memo)
+	out.legal = out.raw
+	if !slices.Equal(c.raw[0], c.legal[0]) {
+		out.legal = ix.prepareScored(sc, c, c.legal[0], memo)
 	}
-	sq := ix.prepareScored(sc, c, words, nil)
+	return out, nil
+}
+
+// Score answers whether r is a hit of the prepared query (see
+// ScoreUnindexed).
+func (q *ScoredQuery) Score(r *record.Record) (Hit, bool) { return q.ScorePrepared(PrepareRecord(r)) }
+
+// ScorePrepared is Score of a record tokenised once for many queries.
+func (q *ScoredQuery) ScorePrepared(p *PreparedRecord) (Hit, bool) {
+	c, ix, r := q.c, q.ix, p.br.rec
+	if c.onlyLegal || !passesFilters(c, r) {
+		return Hit{}, false
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	sc := &ix.sc
+	sq := q.raw
+	if usesLegalForms(r.EntityType) {
+		sq = q.legal
+	}
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
-	br := newBruteRecord(r)
+	br := &p.br
 	type found struct {
 		hit    Hit
 		best   scoredBest
@@ -73,10 +121,10 @@ func (ix *Index) ScoreUnindexed(q Query, r *record.Record) (Hit, bool, error) {
 		best = &f
 	}
 	if best == nil {
-		return Hit{}, false, nil
+		return Hit{}, false
 	}
 	best.hit.Reason = best.reason
-	return best.hit, true, nil
+	return best.hit, true
 }
 
 // unindexedEdges lists the ways the query pairs with the words toks of a

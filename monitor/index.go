@@ -44,7 +44,7 @@ type profileIndex struct {
 	// scored are the slots of scored profiles. They have no variants: a
 	// score depends on the whole list's word counts, so every changed
 	// record is scored against each of them with the list's index
-	// (matchScored).
+	// (matchScored): each profile's query prepared once per change set.
 	scored []uint32
 }
 
@@ -472,22 +472,31 @@ func (ix *profileIndex) matchScored(eix *engine.Index, probes []*probe) error {
 	if eix == nil {
 		return errors.New("scored search profiles need the list's index to score changed records (monitor.Options.Index)")
 	}
-	errs := make([]error, len(probes))
-	parallel(len(probes), max(1, runtime.GOMAXPROCS(0)), func(lo, hi int) {
+	// Each profile's query is prepared once (its partners looked up in
+	// the index), then every record state is scored against it.
+	prepared := make([]*engine.ScoredQuery, len(live))
+	errs := make([]error, len(live))
+	workers := max(1, runtime.GOMAXPROCS(0))
+	parallel(len(live), workers, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			p := probes[i]
+			sl := ix.slots[live[i]]
+			if prepared[i], errs[i] = eix.PrepareScoredQuery(sl.q); errs[i] != nil {
+				errs[i] = fmt.Errorf("profile %q: %w", sl.p.ID, errs[i])
+			}
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	parallel(len(probes), workers, func(lo, hi int) {
+		for _, p := range probes[lo:hi] {
 			added := false
-			for _, id := range live {
-				sl := ix.slots[id]
-				if !sl.p.Access.Includes(p.rec.SourceID, p.rec.SourceType) {
+			rec := engine.PrepareRecord(p.rec)
+			for i, id := range live {
+				if !ix.slots[id].p.Access.Includes(p.rec.SourceID, p.rec.SourceType) {
 					continue
 				}
-				_, ok, err := eix.ScoreUnindexed(sl.q, p.rec)
-				if err != nil {
-					errs[i] = fmt.Errorf("profile %q: %w", sl.p.ID, err)
-					return
-				}
-				if ok {
+				if _, ok := prepared[i].ScorePrepared(rec); ok {
 					p.matched = append(p.matched, id)
 					added = true
 				}
@@ -497,7 +506,7 @@ func (ix *profileIndex) matchScored(eix *engine.Index, probes []*probe) error {
 			}
 		}
 	})
-	return errors.Join(errs...)
+	return nil
 }
 
 // parallel runs fn over [0, n) split into chunks, at most workers at once.
