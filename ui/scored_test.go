@@ -4,6 +4,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/access"
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/monitor"
 )
 
 // TestScoredScreening: the screening form's scored mode finds the
@@ -33,5 +37,21 @@ func TestScoredScreening(t *testing.T) {
 	rep := c.get("/ui/report?" + url.Values{"names": {"ivan sergeyevich petrov"}, "type": {"individual"}, "mode": {"scored"}, "min_score": {"0.3"}}.Encode())
 	if rep.status != 200 || !strings.HasPrefix(rep.body, "%PDF-") {
 		t.Errorf("scored report: %d", rep.status)
+	}
+}
+
+// TestScoredProfileListed: a profile registered with match=scored is
+// listed as scored, and its "Screen now" screens in scored mode at its
+// threshold.
+func TestScoredProfileListed(t *testing.T) {
+	b := newBench(t)
+	c := b.signedIn(t, keyA)
+	p := monitor.Params{ID: "s-1", Kind: engine.Individual, Names: "Ivan Sergeyevich Petrov", Match: engine.Scored, MinScore: 0.3}
+	if _, _, err := b.mon.Register(access.KeyID(keyA), p, access.Policy{}, -1); err != nil {
+		t.Fatal(err)
+	}
+	page := c.get("/ui/monitoring")
+	if !strings.Contains(page.body, "scored, min score 0.3") || !strings.Contains(page.body, "mode=scored") {
+		t.Errorf("monitoring page lacks the scored profile:\n%s", page.body)
 	}
 }
