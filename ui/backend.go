@@ -206,6 +206,10 @@ type ProfileForm struct {
 	DOB    string
 	Gender string
 	Fuzzy  string
+	// Mode is strict or scored; MinScore scored mode's threshold, empty
+	// for the default.
+	Mode     string
+	MinScore string
 }
 
 // OutboxView is the key's notifications.

@@ -447,6 +447,12 @@ func (b *backend) SaveProfile(ctx context.Context, id *Identity, f ProfileForm) 
 	set("profile_id", f.ID)
 	set("names", f.Names)
 	set("fuzzy_search", f.Fuzzy)
+	if strings.EqualFold(strings.TrimSpace(f.Mode), "scored") {
+		p.Set("match", "scored")
+	} else {
+		set("match", f.Mode) // strict, or a value the API refuses
+	}
+	set("min_score", f.MinScore)
 	path := ""
 	switch strings.ToLower(f.Type) {
 	case "individual":

@@ -55,3 +55,30 @@ func TestScoredProfileListed(t *testing.T) {
 		t.Errorf("monitoring page lacks the scored profile:\n%s", page.body)
 	}
 }
+
+// TestScoredProfileEdited: the workbench's profile form registers a scored
+// profile, and editing it keeps its mode and threshold (the form is filled
+// in from the profile), so a save never turns it strict unasked.
+func TestScoredProfileEdited(t *testing.T) {
+	b := newBench(t)
+	c := b.signedIn(t, keyA)
+	page := c.get("/ui/monitoring")
+	form := url.Values{"csrf": {find(t, csrfRE, page.body)}, "profile_id": {"S-1"}, "type": {"individual"},
+		"names": {"Ivan Sergeyevich Petrov"}, "fuzzy": {"1"}, "mode": {"scored"}, "min_score": {"0.4"}}
+	if r := c.post("/ui/profile/save", form); r.status != 200 && r.status != 303 {
+		t.Fatalf("save: %d\n%s", r.status, r.body)
+	}
+	p, err := b.mon.Get(access.KeyID(keyA), "S-1")
+	if err != nil || p == nil || p.Match != engine.Scored || p.MinScore != 0.4 {
+		t.Fatalf("stored %+v, %v", p, err)
+	}
+	edit := c.get("/ui/monitoring?" + url.Values{"edit": {"S-1"}}.Encode())
+	if !strings.Contains(edit.body, `<option value="scored" selected>`) || !strings.Contains(edit.body, `value="0.4"`) {
+		t.Errorf("edit form does not keep the mode:\n%s", edit.body)
+	}
+	form.Set("mode", "strict")
+	form.Set("min_score", "0.5")
+	if r := c.post("/ui/profile/save", form); r.status != 400 || !strings.Contains(r.body, "min_score") {
+		t.Errorf("a strict profile with a min score: %d", r.status)
+	}
+}
