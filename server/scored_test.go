@@ -150,6 +150,7 @@ func TestScoredParams(t *testing.T) {
 		{"/v1/checkName?names=ivan&match=strict&min_score=0.5", "min_score"},
 		{"/v1/checkIndividual?search_all=ivan&match=scored", "match"},
 		{"/v1/checkName?names=ivan&match=" + strings.Repeat("s", 17), "match"},
+		{"/v1/checkName?names=ivan&match=" + strings.Repeat("s", MaxParamChars+1), "match"},
 		{"/v1/checkName?names=ivan&match=scored&min_score=0." + strings.Repeat("5", 40), "min_score"},
 		{"/v1/generateIndividualReport?names=ivan&match=best", "match"},
 		{"/v1/generateEntityReport?names=acme&match=scored&min_score=2", "min_score"},
