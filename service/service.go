@@ -34,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
@@ -270,7 +271,7 @@ func (s *Service) open() error {
 	}
 	// Monitoring: profiles are matched inside every change set the sync
 	// loop commits, and a sender delivers the outbox.
-	s.mon = monitor.New(s.st, monitor.Options{Log: log})
+	s.mon = monitor.New(s.st, monitor.Options{Log: log, Index: func() (*engine.Index, error) { return s.db.Index(), nil }})
 	if err := s.mon.Preload(); err != nil {
 		return fmt.Errorf("monitoring: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -138,16 +140,28 @@ individual, the default) or checkEntity (--type entity) and are checked the
 same way. No initial screening is done: only later changes notify. The key's
 profile_quota applies to new profiles.
 
+--match scored makes a scored profile (see the README's Match modes): a changed
+record notifies when it scores at least --min-score (default 0.82) against the
+profile's names, scored with the word counts of the whole list, so import,
+apply and sync load the store's index when scored profiles exist. The profile
+remembers its mode; registering it again without --match makes it strict.
+
 Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`,
 		Example: `  amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id c-1001 --names "Ivan Petrov" --dob 12/03/1960
-  amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id s-77 --type entity --names "Acme Trading LLC" --fuzzy 1`,
+  amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id s-77 --type entity --names "Acme Trading LLC" --fuzzy 1
+  amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id c-1002 --names "John Michael Smith" --fuzzy 2 --match scored`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			k, err := engine.ParseKind(q.kind)
 			if err != nil || k == engine.Any {
 				return usagef("--type: %q is not individual or entity", q.kind)
 			}
-			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: q.gender, Fuzzy: q.fuzzy}
+			match, minScore, err := q.matchMode()
+			if err != nil {
+				return err
+			}
+			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: q.gender, Fuzzy: q.fuzzy,
+				Match: match, MinScore: minScore}
 			if err := p.Validate(); err != nil {
 				return paramToUsage(err)
 			}
@@ -176,7 +190,7 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 	fl.StringVar(&id, "profile-id", "", "the profile's id (profile_id); an existing one is updated")
 	q.add(fl, querySpec{
 		kindUsage: "individual (registerIndividual) or entity (registerEntity)", kindDefault: "individual",
-		with: withNames | withSearchAll | withFuzzy | withDOB | withGender,
+		with: withNames | withSearchAll | withFuzzy | withDOB | withGender | withMatch,
 	})
 	return c
 }
@@ -196,6 +210,13 @@ func describeQuery(p *monitor.Params) string {
 	}
 	if p.Gender != "" {
 		parts = append(parts, "gender "+p.Gender)
+	}
+	if p.Match == engine.Scored {
+		if p.MinScore != 0 {
+			parts = append(parts, fmt.Sprintf("scored, min score %v", p.MinScore))
+		} else {
+			parts = append(parts, "scored")
+		}
 	}
 	return p.Kind.String() + ", " + strings.Join(parts, ", ")
 }
@@ -609,4 +630,20 @@ func (r *reloadingKeys) recipient(owner string) (monitor.Recipient, error) {
 	}
 	r.mu.Unlock()
 	return monitor.KeyRecipient(k, owner)
+}
+
+// monitorHook is the monitoring hook of the commands that change db
+// (openStoreToWrite registers it): it queues the notifications of each
+// change set.
+// Scored profiles score the changed records with the list's word counts,
+// so when there are any, the store's index is loaded for them, from the
+// version before the change set (only then: strict profiles need none).
+func monitorHook(db *store.Store, log *slog.Logger) store.TxHook {
+	return monitor.Hook(monitor.Options{Log: log, Index: func() (*engine.Index, error) {
+		l, err := live.Load(db)
+		if err != nil {
+			return nil, err
+		}
+		return l.Index(), nil
+	}})
 }

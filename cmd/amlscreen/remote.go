@@ -160,6 +160,12 @@ func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) er
 	if q.Fuzzy > 0 {
 		v.Set("fuzzy_search", strconv.Itoa(q.Fuzzy))
 	}
+	if q.Match == engine.Scored {
+		v.Set("match", "scored")
+		if q.MinScore != 0 {
+			v.Set("min_score", strconv.FormatFloat(q.MinScore, 'f', -1, 64))
+		}
+	}
 	ctx := context.Background()
 	body, err := r.get(ctx, checkPaths[q.Kind], v)
 	if err != nil {
@@ -170,15 +176,30 @@ func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) er
 		return err
 	}
 	var resp struct {
-		Total int              `json:"total_hits"`
-		Found []*record.Record `json:"found_records"`
+		Total int               `json:"total_hits"`
+		Found []json.RawMessage `json:"found_records"`
 	}
 	if err := json.Unmarshal(body, &resp); err != nil {
 		return fmt.Errorf("server %s: the answer is not a CheckResponse: %w", r.base, err)
 	}
 	res := &engine.Result{Total: resp.Total}
-	for _, rec := range resp.Found {
-		res.Hits = append(res.Hits, engine.Hit{Record: rec})
+	for _, raw := range resp.Found {
+		// A scored answer's records carry match_score and match_reason
+		// beside the record's own fields.
+		var rec record.Record
+		var scored struct {
+			Score  float64             `json:"match_score"`
+			Reason *engine.ScoreReason `json:"match_reason"`
+		}
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("server %s: a found record is not a record: %w", r.base, err)
+		}
+		if err := json.Unmarshal(raw, &scored); err != nil {
+			return fmt.Errorf("server %s: a found record's match_reason: %w", r.base, err)
+		}
+		delete(rec.Extra, "match_score")
+		delete(rec.Extra, "match_reason")
+		res.Hits = append(res.Hits, engine.Hit{Record: &rec, Score: scored.Score, Reason: scored.Reason})
 	}
 	return writeCheckTable(out, q, res, "server "+r.base, r.version(ctx))
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -41,7 +40,7 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	db.OnChange(monitor.Hook(monitor.Options{Log: opts.Log}))
+	db.OnChange(monitorHook(db, opts.Log))
 	return db, nil
 }
 

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// ScoreUnindexed answers whether r is a hit of q in scored mode, like
+// ScoreRecord, for a record the index need not hold: the new state of a
+// record in a change set that the index has not applied yet, which is
+// what ongoing monitoring scores against its scored profiles inside the
+// applying transaction. Filters and entity types apply as in Search; the
+// word weights and the prior come from the index.
+//
+// Words of r the index knows pair exactly as Search pairs them. A word it
+// does not know (a new spelling the change set brings) pairs with a query
+// word when relate accepts the two, weighed as weighPartners would weigh
+// it had the index counted the record (it adds one record to the partners
+// at its similarity and above); it pairs with two query words joined the
+// same way, but not as a piece of a split query word. For a record the
+// index holds with the same content, the hit is that of ScoreRecord.
+func (ix *Index) ScoreUnindexed(q Query, r *record.Record) (Hit, bool, error) {
+	sq, err := ix.PrepareScoredQuery(q)
+	if err != nil {
+		return Hit{}, false, err
+	}
+	h, ok := sq.Score(r)
+	return h, ok, nil
+}
+
+// ScoredQuery is a scored-mode query prepared against an index once, to
+// score many records with ScoreUnindexed's rules: monitoring scores every
+// changed record of a change set against each scored profile, and the
+// look-ups of the query's partners are the dear part. It is safe for
+// concurrent use; it reflects the index's word counts when prepared.
+type ScoredQuery struct {
+	ix         *Index
+	c          *compiled
+	raw, legal *scoredQuery // for individuals, for the other records
+}
+
+// PrepareScoredQuery validates q (which must be scored) and looks up its
+// words' partners in the index.
+func (ix *Index) PrepareScoredQuery(q Query) (*ScoredQuery, error) {
+	if q.Match != Scored {
+		return nil, &ParamError{Param: "match", Msg: "ScoreUnindexed scores match=scored checks only"}
+	}
+	c, err := compile(q)
+	if err != nil {
+		return nil, err
+	}
+	out := &ScoredQuery{ix: ix, c: c}
+	if c.onlyLegal {
+		return out, nil
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	sc := ix.ensureScored()
+	memo := map[string]map[uint32]partner{}
+	out.raw = ix.prepareScored(sc, c, c.raw[0], memo)
+	out.legal = out.raw
+	if !slices.Equal(c.raw[0], c.legal[0]) {
+		out.legal = ix.prepareScored(sc, c, c.legal[0], memo)
+	}
+	return out, nil
+}
+
+// Score answers whether r is a hit of the prepared query (see
+// ScoreUnindexed).
+func (q *ScoredQuery) Score(r *record.Record) (Hit, bool) { return q.ScorePrepared(PrepareRecord(r)) }
+
+// ScorePrepared is Score of a record tokenised once for many queries.
+func (q *ScoredQuery) ScorePrepared(p *PreparedRecord) (Hit, bool) {
+	c, ix, r := q.c, q.ix, p.br.rec
+	if c.onlyLegal || !passesFilters(c, r) {
+		return Hit{}, false
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	sc := &ix.sc
+	sq := q.raw
+	if usesLegalForms(r.EntityType) {
+		sq = q.legal
+	}
+	scr := scoredPool.Get().(*scoredScratch)
+	defer scoredPool.Put(scr)
+	br := &p.br
+	type found struct {
+		hit    Hit
+		best   scoredBest
+		reason *ScoreReason
+	}
+	var best *found
+	for slot, name := range br.names {
+		toks := name.Tokens[:min(name.Base, maxScoredWords)]
+		edges := ix.unindexedEdges(sc, sq, toks, scr.edges[:0])
+		scr.edges = edges
+		if len(edges) == 0 {
+			continue
+		}
+		sh := nameShape{m: len(sq.words), n: len(toks), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
+		for k, t := range toks {
+			if optionalWord(t) {
+				sh.kOpt |= 1 << k
+			}
+			sh.kMiss = append(sh.kMiss, recordMiss(t, wordWeight(sc.tokenDF(ix, t), sq.n), sq.lambda))
+		}
+		scr.ps.run(&sh, edges)
+		ev := scr.ps.bestEv
+		s := scoreOf(ev)
+		if s < c.minScore {
+			continue
+		}
+		f := found{best: scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(toks)), slot: uint16(slot)}}
+		if best != nil && !betterScored(f.best, best.best) {
+			continue
+		}
+		f.hit = Hit{Record: r, Exact: f.best.sc.exact, Edits: f.best.sc.edits, Extra: f.best.sc.extra, Score: s, Field: name.Field}
+		f.reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), toks, name.Field, name.Text)
+		best = &f
+	}
+	if best == nil {
+		return Hit{}, false
+	}
+	best.hit.Reason = best.reason
+	return best.hit, true
+}
+
+// unindexedEdges lists the ways the query pairs with the words toks of a
+// name string, as scoreName does for a name string of the index, words
+// the index does not know related directly.
+func (ix *Index) unindexedEdges(sc *scoredStats, sq *scoredQuery, toks []string, edges []edge) []edge {
+	ids := make([]uint32, len(toks))
+	known := make([]bool, len(toks))
+	for k, t := range toks {
+		ids[k], known[k] = ix.d.ID(t)
+	}
+	for k, t := range toks {
+		if !known[k] {
+			edges = ix.newWordEdges(sc, sq, t, k, edges)
+			continue
+		}
+		for _, r := range sq.refs[ids[k]] {
+			switch r.unit {
+			case unitWord:
+				edges = append(edges, edge{q0: int8(r.j), q1: -1, k0: int8(k), k1: -1, kind: r.p.kind, edits: r.p.edits,
+					sim: r.p.sim, weight: r.p.w, value: sq.edgeValue(int(r.j), r.p)})
+			case unitCat:
+				edges = append(edges, edge{q0: int8(r.j), q1: int8(r.j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: r.p.edits,
+					sim: r.p.sim * joinSim, weight: sq.catWeight(int(r.j), r.p), value: sq.catValue(int(r.j), r.p)})
+			case unitPieceA:
+				if k+1 >= len(toks) || !known[k+1] {
+					continue
+				}
+				sp := &sq.splits[r.j][r.s]
+				pb, ok := sp.b[ids[k+1]]
+				if !ok {
+					continue
+				}
+				if e, ok := sq.splitEdge(int(r.j), sp, r.p, pb); ok {
+					e.k0, e.k1 = int8(k), int8(k+1)
+					edges = appendSplitEdge(edges, e)
+				}
+			}
+		}
+	}
+	return edges
+}
+
+// newWordEdges pairs t, a word the index does not know, at position k.
+func (ix *Index) newWordEdges(sc *scoredStats, sq *scoredQuery, t string, k int, edges []edge) []edge {
+	ti := newTokInfo(t)
+	for j := range sq.words {
+		p, ok := relate(&sq.words[j], &ti, sq.fuzzy)
+		if !ok {
+			continue
+		}
+		p.w = newPartnerWeight(sq.part[j], sc, p.sim, sq.n)
+		edges = append(edges, edge{q0: int8(j), q1: -1, k0: int8(k), k1: -1, kind: p.kind, edits: p.edits,
+			sim: p.sim, weight: p.w, value: sq.edgeValue(j, p)})
+	}
+	for j := range sq.cat {
+		if sq.cat[j] == nil {
+			continue // an optional word is never joined
+		}
+		a, b := &sq.words[j], &sq.words[j+1]
+		joined := newTokInfo(a.text + b.text)
+		p, ok := relate(&joined, &ti, sq.fuzzy)
+		if !ok || !joinedPair(p, a, b) {
+			continue
+		}
+		p.w = newPartnerWeight(sq.cat[j], sc, p.sim, sq.n)
+		edges = append(edges, edge{q0: int8(j), q1: int8(j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: p.edits,
+			sim: p.sim * joinSim, weight: sq.catWeight(j, p), value: sq.catValue(j, p)})
+	}
+	return edges
+}
+
+// newPartnerWeight is the weight weighPartners gives a partner at
+// similarity sim held by one record the index has not counted: the
+// records holding a partner at least as similar, that one included.
+func newPartnerWeight(part map[uint32]partner, sc *scoredStats, sim float64, n int) float64 {
+	f := 1
+	for id, p := range part {
+		if p.sim >= sim && int(id) < len(sc.df) {
+			f += int(sc.df[id])
+		}
+	}
+	return wordWeight(f, n)
+}
