@@ -114,6 +114,11 @@ var scoredPool = sync.Pool{New: func() any { return new(scoredScratch) }}
 // candidates), and a heavy query (by its words, or by the postings its
 // words reach once looked up) first waits for an admission slot, outside
 // the index lock.
+//
+// It stays whole: admission, candidate generation, scoring and the
+// reasons of the hits share the compiled query, the pooled scratch buffers
+// and the index's read lock, taken once; each step's work is a function of
+// its own (scoredCandidates, scoreName, buildReason).
 func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error) {
 	adm := admissionNow.Load()
 	slot := func() {}
@@ -746,6 +751,10 @@ func (ix *Index) unionGains(ids []uint32, gains []float64, scr *scoredScratch) (
 // that is left could not reach the threshold. Each candidate's gain is
 // thus an upper bound of what its words can bring, and those below the
 // threshold are never read.
+//
+// It stays whole: the essential words, the gains of the others and the
+// pruning bound are one running computation over the same buffers; split,
+// the bound that proves no hit is dropped would be spread over calls.
 func (ix *Index) scoredCandidates(sq *scoredQuery, minScore float64, scr *scoredScratch) []uint32 {
 	m := len(sq.words)
 	if m == 0 {

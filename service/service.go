@@ -236,6 +236,9 @@ func (s *Service) checkConfig() error {
 }
 
 // open builds the parts in the order they depend on each other.
+//
+// It stays long: each part needs the ones before it, and a failure at any
+// step must leave closeOpened a consistent set of parts to close.
 func (s *Service) open() error {
 	c := &s.cfg
 	log := s.log

@@ -203,6 +203,12 @@ func paramError(err error) error {
 	return err
 }
 
+// Screen runs a screening for the signed-in key: the check through the
+// /v1 handler, then the key's decisions on each hit.
+//
+// It stays long: the query, the check through the API handler, the
+// decisions on each hit and the page's view of them are one screening,
+// which the record and report pages repeat from the same form.
 func (b *backend) Screen(ctx context.Context, id *Identity, f ScreenForm) (*Screening, error) {
 	q, params, notes, err := f.query()
 	if err != nil {

@@ -41,6 +41,8 @@ type batchFlags struct {
 	keys, key string // apply this key's decisions (decisions.go)
 }
 
+// newBatchCmd defines batch. It stays long: most of it is the --help text
+// and the flags; the run is runBatch's.
 func newBatchCmd() *cobra.Command {
 	var f batchFlags
 	cmd := &cobra.Command{

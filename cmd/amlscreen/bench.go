@@ -31,6 +31,9 @@ func newBenchCmd() *cobra.Command {
 	return cmd
 }
 
+// newBenchSpeedCmd defines bench speed. It stays long: the --help text,
+// the flags and their checks, in the order --help lists them; the
+// measuring is bench.Speed's.
 func newBenchSpeedCmd() *cobra.Command {
 	var cfg bench.SpeedConfig
 	var asJSON bool
