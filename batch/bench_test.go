@@ -126,8 +126,16 @@ func BenchmarkRun(b *testing.B) {
 	if err := writeBenchBook(book, s.recs, *benchCustomers, *benchListed); err != nil {
 		b.Fatal(err)
 	}
-	for _, fuzzy := range []int{0, 2} {
-		b.Run(fmt.Sprintf("records=%d/customers=%d/fuzzy=%d", *benchRecords, *benchCustomers, fuzzy), func(b *testing.B) {
+	for _, mode := range []struct {
+		fuzzy int
+		match engine.MatchMode
+	}{{0, engine.Strict}, {2, engine.Strict}, {2, engine.Scored}} {
+		fuzzy := mode.fuzzy
+		name := fmt.Sprintf("records=%d/customers=%d/fuzzy=%d", *benchRecords, *benchCustomers, fuzzy)
+		if mode.match == engine.Scored {
+			name += "/scored"
+		}
+		b.Run(name, func(b *testing.B) {
 			runtime.GC()
 			before := rssBytes()
 			var peak atomic.Int64
@@ -150,8 +158,8 @@ func BenchmarkRun(b *testing.B) {
 			b.ResetTimer()
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
-				out := filepath.Join(dir, fmt.Sprintf("hits-f%d.csv", fuzzy))
-				sum, err := Run(context.Background(), Config{Screener: Screener{Index: s.ix, Fuzzy: fuzzy}, Input: book, Out: out})
+				out := filepath.Join(dir, fmt.Sprintf("hits-f%d-%s.csv", fuzzy, mode.match))
+				sum, err := Run(context.Background(), Config{Screener: Screener{Index: s.ix, Fuzzy: fuzzy, Match: mode.match}, Input: book, Out: out})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -65,6 +65,8 @@ func (cp *checkpoint) mismatch(settings map[string]string) string {
 			keys = append(keys, k)
 		}
 	}
+	// Sorted whole, so that the setting named is the same on every run.
+	slices.Sort(keys)
 	for _, k := range keys {
 		if cp.Settings[k] != settings[k] {
 			return fmt.Sprintf("%s was %q, now %q", k, cp.Settings[k], settings[k])

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -50,6 +51,23 @@ func ParseOutputFormat(s, path string) (OutputFormat, error) {
 var HitColumns = []string{"line", "customer_id", "customer_name", "record_id", "source_id", "source_type", "entity_type",
 	"record_name", "matched_field", "matched_name", "edits", "exact", "reason"}
 
+// ScoreColumn follows HitColumns in the hits and suppressed files of a
+// scored run (Screener.Match): the score in [0, 1]. Strict runs have no
+// such column, so their files are as they always were.
+const ScoreColumn = "score"
+
+// hitHeader is the CSV header of the hits file of a run.
+func hitHeader(scored, decisions bool) []string {
+	cols := slices.Clone(HitColumns)
+	if scored {
+		cols = append(cols, ScoreColumn)
+	}
+	if decisions {
+		cols = append(cols, DecisionColumns...)
+	}
+	return cols
+}
+
 // DecisionColumns follow HitColumns in the hits and suppressed files of a
 // run that applies decisions (Screener.Decide).
 var DecisionColumns = []string{"decision", "decision_note", "decided_by", "decided_at", "changed_since_decision"}
@@ -65,6 +83,8 @@ type encoder struct {
 	cw     *csv.Writer
 	rw     *csv.Writer
 	rec    []string
+	// scored adds ScoreColumn.
+	scored bool
 	// decisions adds DecisionColumns; sup and sw take suppressed hits.
 	decisions bool
 	sup       *bytes.Buffer
@@ -72,7 +92,7 @@ type encoder struct {
 }
 
 func newEncoder(f OutputFormat, out, rej *bytes.Buffer) *encoder {
-	return &encoder{format: f, out: out, cw: csv.NewWriter(out), rw: csv.NewWriter(rej), rec: make([]string, 0, len(HitColumns)+len(DecisionColumns))}
+	return &encoder{format: f, out: out, cw: csv.NewWriter(out), rw: csv.NewWriter(rej), rec: make([]string, 0, len(HitColumns)+1+len(DecisionColumns))}
 }
 
 // withDecisions makes the encoder write decision columns and suppressed
@@ -99,6 +119,13 @@ func (e *encoder) write(h *Hit, out *bytes.Buffer, cw *csv.Writer) error {
 	r := e.rec[:0]
 	r = append(r, strconv.Itoa(h.Line), h.CustomerID, h.CustomerName, h.RecordID, h.SourceID, h.SourceType, h.EntityType,
 		h.RecordName, h.MatchedField, h.MatchedName, strconv.Itoa(h.Edits), strconv.FormatBool(h.Exact), h.Reason)
+	if e.scored {
+		score := ""
+		if h.Score != nil {
+			score = strconv.FormatFloat(*h.Score, 'f', 4, 64)
+		}
+		r = append(r, score)
+	}
 	if e.decisions {
 		if d := h.Decision; d != nil {
 			r = append(r, d.Status, d.Note, d.DecidedBy, d.DecidedAt, strconv.FormatBool(d.Changed))

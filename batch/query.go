@@ -23,6 +23,11 @@ type Screener struct {
 	Limit int
 	// DefaultKind is the check for rows without a type.
 	DefaultKind engine.Kind
+	// Match is the match mode of every row's check; MinScore is scored
+	// mode's threshold (0: engine.DefaultMinScore) and must be 0 in strict
+	// mode. A scored run's hits carry their Score.
+	Match    engine.MatchMode
+	MinScore float64
 	// Decide, when set, applies analysts' past decisions to the hits of
 	// the customer with this id: it returns the hits to write, with their
 	// Decision set where there is one, and the hits a decision suppresses.
@@ -48,6 +53,9 @@ type Hit struct {
 	Edits        int    `json:"edits"`
 	Exact        bool   `json:"exact"`
 	Reason       string `json:"reason"`
+	// Score is the scored-mode score in [0, 1] (the score column); nil in
+	// strict mode, whose files stay as they were.
+	Score *float64 `json:"score,omitempty"`
 	// Decision is the current decision on the hit when the run applies
 	// decisions (Screener.Decide) and there is one.
 	Decision *HitDecision `json:"decision,omitempty"`
@@ -108,7 +116,13 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 			RecordID: r.ID, SourceID: r.SourceID, SourceType: r.SourceType, EntityType: r.EntityType, RecordName: r.Name,
 			MatchedField: h.Field, Edits: h.Edits, Exact: h.Exact,
 		}
-		if m, ok, err := engine.Explain(q, r); err == nil && ok {
+		if q.Match == engine.Scored {
+			score := h.Score
+			hit.Score = &score
+			if h.Reason != nil {
+				hit.MatchedField, hit.MatchedName, hit.Reason = h.Reason.Field, h.Reason.Name, h.Reason.Summary()
+			}
+		} else if m, ok, err := engine.Explain(q, r); err == nil && ok {
 			hit.MatchedField, hit.MatchedName, hit.Reason = m.Field, m.Text, engine.Reason(m)
 		}
 		out.Hits = append(out.Hits, hit)
@@ -134,7 +148,7 @@ func (s *Screener) query(row *Row) (engine.Query, *Reject) {
 	if !ok {
 		return reject(FieldType, row.Type, fmt.Sprintf("%s is not individual, entity or any", engine.QuoteValue(row.Type)))
 	}
-	q := engine.Query{Kind: kind, Names: row.Name, Fuzzy: s.Fuzzy, Sources: s.Sources, Limit: s.Limit}
+	q := engine.Query{Kind: kind, Names: row.Name, Fuzzy: s.Fuzzy, Sources: s.Sources, Limit: s.Limit, Match: s.Match, MinScore: s.MinScore}
 	if kind == engine.Entity {
 		return q, nil
 	}

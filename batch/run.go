@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/outfile"
+
+	"github.com/amlscreen/amlscreen/engine"
 )
 
 // Shard selects the rows of one process of several that share a book:
@@ -310,6 +312,9 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.Out == "" {
 		return nil, errors.New("batch: no hits file given")
 	}
+	if err := engine.Validate(engine.Query{Names: "x", Match: cfg.Match, MinScore: cfg.MinScore}); err != nil {
+		return nil, &SetupError{fmt.Errorf("batch: %w", err)}
+	}
 	r := &run{cfg: cfg, rejPath: cfg.Rejects, reportPath: cfg.Report, workers: cfg.Workers, every: cfg.CheckpointEvery}
 	if r.rejPath == "" {
 		r.rejPath = DefaultRejectsPath(cfg.Out)
@@ -377,6 +382,14 @@ func (r *run) openInput() error {
 	return nil
 }
 
+// minScore is the threshold of a scored run, the default filled in.
+func (s *Screener) minScore() float64 {
+	if s.MinScore == 0 {
+		return engine.DefaultMinScore
+	}
+	return s.MinScore
+}
+
 // settings are the values a resumed run must share with the run it
 // continues: the input (by path, size and time), how it is read, the
 // query, the shard, the database and the outputs.
@@ -402,6 +415,13 @@ func (r *run) settings() map[string]string {
 	}
 	if r.supPath != "" {
 		settings["suppressed"] = r.supPath
+	}
+	// Only a scored run names its mode, so that the checkpoint of a strict
+	// run of an earlier version still resumes; a scored checkpoint resumed
+	// strict, or the reverse, differs in "match".
+	if cfg.Match == engine.Scored {
+		settings["match"] = cfg.Match.String()
+		settings["min_score"] = strconv.FormatFloat(cfg.minScore(), 'f', -1, 64)
 	}
 	for k, v := range cfg.Settings {
 		settings["x-"+k] = v
@@ -445,28 +465,25 @@ func (r *run) loadCheckpoint() error {
 // checkpoint on resume, and starts the summary and the clock.
 func (r *run) openOutputs() error {
 	cfg, cp := &r.cfg, r.cp
-	var hitHeader []byte
+	var header []byte
 	if cfg.Format == CSVOutput {
-		hitHeader = csvHeader(HitColumns)
-		if r.supPath != "" {
-			hitHeader = csvHeader(append(slices.Clone(HitColumns), DecisionColumns...))
-		}
+		header = csvHeader(hitHeader(cfg.Match == engine.Scored, r.supPath != ""))
 	}
 	var err error
-	if r.out, err = openOutput(cfg.Out, hitHeader, r.resuming, cp.OutOffset); err != nil {
+	if r.out, err = openOutput(cfg.Out, header, r.resuming, cp.OutOffset); err != nil {
 		return err
 	}
 	if r.rej, err = openOutput(r.rejPath, csvHeader(RejectColumns), r.resuming, cp.RejectsOffset); err != nil {
 		return err
 	}
 	if r.supPath != "" {
-		if r.sup, err = openOutput(r.supPath, hitHeader, r.resuming, cp.SuppressedOffset); err != nil {
+		if r.sup, err = openOutput(r.supPath, header, r.resuming, cp.SuppressedOffset); err != nil {
 			return err
 		}
 	}
 	r.sum = &Summary{SuppressedFile: r.supPath,
 		Input: cfg.Input, Output: cfg.Out, Rejects: r.rejPath, Database: cfg.Database,
-		Fuzzy: cfg.Fuzzy, Shard: cfg.Shard, ResumedAt: cp.NextRow,
+		Fuzzy: cfg.Fuzzy, Match: cfg.Match, MinScore: cfg.minScore(), Shard: cfg.Shard, ResumedAt: cp.NextRow,
 	}
 	if r.reportPath != "-" {
 		r.sum.Report = r.reportPath
@@ -714,6 +731,7 @@ func produce(rd *Reader, from int64, shard Shard, jobs, order chan<- *job, stop 
 // work screens a batch and encodes its output.
 func work(s *Screener, format OutputFormat, b *job) {
 	enc := newEncoder(format, &b.out, &b.rej)
+	enc.scored = s.Match == engine.Scored
 	if s.Decide != nil {
 		enc.withDecisions(&b.sup)
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/amlscreen/amlscreen/engine"
 )
 
 // HistogramBuckets are the upper bounds of the hits-per-customer histogram:
@@ -126,6 +128,10 @@ type Summary struct {
 	// Database says what was screened against: origin and version.
 	Database string
 	Fuzzy    int
+	// Match is the run's match mode, MinScore its threshold in scored
+	// mode (the default filled in).
+	Match    engine.MatchMode
+	MinScore float64
 	Shard    Shard
 	// Duration is the screening time of every run over this book, resumed
 	// ones included; the loading of the database is not in it.
@@ -237,6 +243,9 @@ const topSources = 15
 
 // WriteMarkdown writes the report: what ran, the counts, the sources with
 // most hits and the histogram of hits per customer.
+//
+// It stays long: the report's sections in the order they print, each a
+// few lines of formatting over the same summary.
 func (s *Summary) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("# Batch screening report\n\n")
@@ -248,6 +257,11 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	row("Customer book", s.Input)
 	row("Database", s.Database)
 	row("Fuzzy", fmt.Sprint(s.Fuzzy))
+	if s.Match == engine.Scored {
+		row("Match", fmt.Sprintf("scored, min score %v", s.MinScore))
+	} else {
+		row("Match", "strict")
+	}
 	if s.Shard.N > 1 {
 		row("Shard", s.Shard.String())
 	}

@@ -73,6 +73,9 @@ var caseColumns = []string{"id", "name", "type", "dob", "gender", "citizenship",
 // "none". Every value is checked as a check would check it, so a bad row
 // is reported with its line and field before anything runs; an input
 // larger than MaxCasesBytes or with more than MaxCases rows is refused.
+//
+// It stays one loop over the rows: the header's column map, the line
+// number and the limits are shared by every check of a row.
 func ReadCases(r io.Reader) ([]Case, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxCasesBytes+1))
 	if err != nil {
@@ -246,6 +249,10 @@ type caseOutcome struct {
 }
 
 // Cases runs every case in every mode and fuzzy level.
+//
+// It stays long: the index is built once, and every mode and fuzzy level
+// runs the same cases against it into one report, whose differences
+// between modes need all the outcomes side by side.
 func Cases(cfg CasesConfig) (*CasesReport, error) {
 	if len(cfg.Records) == 0 {
 		return nil, fmt.Errorf("no records to search")

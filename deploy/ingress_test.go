@@ -7,6 +7,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 
 	"github.com/amlscreen/amlscreen/server"
+	"github.com/amlscreen/amlscreen/ui"
 )
 
 // route returns the backend Service an Ingress rule sends path to, by the
@@ -39,8 +40,8 @@ func route(rule networkingv1.IngressRule, p string) *networkingv1.IngressService
 }
 
 // TestIngressRoutesState: calls that keep state in the store of the server
-// answering them (monitoring profiles and their outbox, the media corpus)
-// go to the primary, whose store is on a persistent volume; everything
+// answering them (monitoring profiles and their outbox, the media corpus,
+// the workbench's decisions) go to the primary, whose store is on a persistent volume; everything
 // else to the replicas. The paths come from the server package, so a new
 // monitoring or media endpoint fails here until it is routed.
 func TestIngressRoutesState(t *testing.T) {
@@ -71,8 +72,14 @@ func TestIngressRoutesState(t *testing.T) {
 		primary[ep.Path] = true
 	}
 	for _, p := range []string{"/v1/checkIndividual", "/v1/checkEntity", "/v1/checkName", "/v1/getSourceList",
-		"/v1/generateIndividualReport", "/v1/usage", "/v1/keys/current", "/v1/mediaX", "/healthz", "/metrics"} {
+		"/v1/generateIndividualReport", "/v1/usage", "/v1/keys/current", "/v1/mediaX", "/healthz", "/metrics",
+		"/openapi.json", "/uix"} {
 		primary[p] = false
+	}
+	// The workbench keeps decisions in the store of the server that
+	// answers it, and manages the primary's profiles.
+	for _, p := range []string{"/ui", ui.Prefix, ui.Prefix + "api/session", ui.Prefix + "static/app.js"} {
+		primary[p] = true
 	}
 	for p, toPrimary := range primary {
 		want := "amlscreen"

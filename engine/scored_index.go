@@ -135,6 +135,11 @@ type scoredVariant struct {
 // scores the same in whichever segment it lies; the candidates of each
 // segment are then read from its own postings, through the partners'
 // token ids there.
+//
+// It stays whole: admission, candidate generation, scoring and the
+// reasons of the hits share the compiled query, the pooled scratch buffers
+// and the view of the index, taken once; each step's work is a function of
+// its own (scoredCandidates, scoreName, buildReason).
 func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error) {
 	adm := admissionNow.Load()
 	slot := func() {}
@@ -346,6 +351,8 @@ func (ss *scoredSeg) nameTexts(ns uint32) []string {
 // with their token ids in each segment.
 type globalPartners struct {
 	ps    []partner
+	texts []string         // the partners' tokens, aligned with ps
+	df    []int            // live records of the view holding each, aligned
 	local [][]localPartner // by segment
 }
 
@@ -360,6 +367,22 @@ func (gp *globalPartners) toLocal(si int) map[uint32]partner {
 	m := make(map[uint32]partner, len(gp.local[si]))
 	for _, lp := range gp.local[si] {
 		m[lp.id] = gp.ps[lp.i]
+	}
+	return m
+}
+
+// byText returns the partners by ids that ids assigns to their tokens
+// (adding the tokens it lacks): the ids of no segment, for scoring a
+// record the index does not hold.
+func (gp *globalPartners) byText(ids map[string]uint32) map[uint32]partner {
+	m := make(map[uint32]partner, len(gp.ps))
+	for i, t := range gp.texts {
+		id, ok := ids[t]
+		if !ok {
+			id = uint32(len(ids))
+			ids[t] = id
+		}
+		m[id] = gp.ps[i]
 	}
 	return m
 }
@@ -391,22 +414,28 @@ type globalSplit struct {
 // ids, the bounds and units of its own partners (a segment holding fewer
 // partners can only bound lower).
 func (gq *globalQuery) local(si int) *scoredQuery {
+	return gq.with(func(gp *globalPartners) map[uint32]partner { return gp.toLocal(si) })
+}
+
+// with returns the query with its partners keyed by ids: those of one
+// segment (local), or of the query's own token table (byText).
+func (gq *globalQuery) with(ids func(*globalPartners) map[uint32]partner) *scoredQuery {
 	sq := &scoredQuery{fuzzy: gq.fuzzy, lambda: gq.lambda, n: gq.n, words: gq.words, w: gq.w, miss: gq.miss, opt: gq.opt,
 		refs: make(map[uint32][]unitRef)}
 	for _, gp := range gq.part {
-		sq.part = append(sq.part, gp.toLocal(si))
+		sq.part = append(sq.part, ids(gp))
 	}
 	for _, gp := range gq.cat {
 		var p map[uint32]partner
 		if gp != nil {
-			p = gp.toLocal(si)
+			p = ids(gp)
 		}
 		sq.cat = append(sq.cat, p)
 	}
 	sq.splits = make([][]scoredSplit, len(gq.splits))
 	for j, sps := range gq.splits {
 		for _, sp := range sps {
-			sq.splits[j] = append(sq.splits[j], scoredSplit{a: sp.a.toLocal(si), b: sp.b.toLocal(si), ra: sp.ra, rb: sp.rb})
+			sq.splits[j] = append(sq.splits[j], scoredSplit{a: ids(sp.a), b: ids(sp.b), ra: sp.ra, rb: sp.rb})
 		}
 	}
 	sq.bound()
@@ -502,7 +531,6 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 // live records of the whole view.
 func (v *view) scoredPartners(vs *viewScored, t *tokInfo, fuzzy int, piece bool, accept func(partner) bool) *globalPartners {
 	gp := &globalPartners{local: make([][]localPartner, len(v.segs))}
-	var dfs []int
 	seen := make(map[string]int32) // token → index in gp.ps, or -1 when refused
 	for si := range v.segs {
 		s := v.segs[si].Segment
@@ -528,16 +556,18 @@ func (v *view) scoredPartners(vs *viewScored, t *tokInfo, fuzzy int, piece bool,
 				} else {
 					p, related = relate(t, &rt, fuzzy)
 				}
+				tok = strings.Clone(tok)
 				if related && (accept == nil || accept(p)) {
 					i = int32(len(gp.ps))
 					gp.ps = append(gp.ps, p)
-					dfs = append(dfs, 0)
+					gp.texts = append(gp.texts, tok)
+					gp.df = append(gp.df, 0)
 				}
-				seen[strings.Clone(tok)] = i
+				seen[tok] = i
 			}
 			if i >= 0 {
 				gp.local[si] = append(gp.local[si], localPartner{id: id, i: i})
-				dfs[i] += int(live[id])
+				gp.df[i] += int(live[id])
 			}
 		}
 		lookupPartners(s, vs.keys[si], t, fuzzy, piece, try)
@@ -546,7 +576,7 @@ func (v *view) scoredPartners(vs *viewScored, t *tokInfo, fuzzy int, piece bool,
 	for i := range gp.ps {
 		ptrs[i] = &gp.ps[i]
 	}
-	weighPartners(ptrs, func(i int) int { return dfs[i] }, v.live)
+	weighPartners(ptrs, func(i int) int { return gp.df[i] }, v.live)
 	return gp
 }
 
@@ -867,6 +897,10 @@ func (ss *scoredSeg) unionGains(ids []uint32, gains []float64, scr *scoredScratc
 // that is left could not reach the threshold. Each candidate's gain is
 // thus an upper bound of what its words can bring, and those below the
 // threshold are never read.
+//
+// It stays whole: the essential words, the gains of the others and the
+// pruning bound are one running computation over the same buffers; split,
+// the bound that proves no hit is dropped would be spread over calls.
 func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *scoredScratch) []uint32 {
 	m := len(sq.words)
 	if m == 0 {

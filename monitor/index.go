@@ -1,6 +1,8 @@
 package monitor
 
 import (
+	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -39,12 +41,18 @@ type profileIndex struct {
 	hasAll    bool // some profile uses search_all: records need their bags
 	live      int
 	dead      int
+	// scored are the slots of scored profiles. They have no variants: a
+	// score depends on the whole list's word counts, so every changed
+	// record is scored against each of them with the list's index
+	// (matchScored): each profile's query prepared once per change set.
+	scored []uint32
 }
 
 // slot is one indexed profile.
 type slot struct {
 	p  *Profile
-	cq *engine.CompiledQuery
+	cq *engine.CompiledQuery // nil for a scored profile
+	q  engine.Query          // the query of a scored profile
 }
 
 // variant is one token list of a profile's query.
@@ -71,6 +79,19 @@ func indexKey(owner, id string) string { return owner + "\x00" + id }
 // It stays whole: removing the earlier version, compiling the query and
 // posting each variant's tokens share the profile's slot.
 func (ix *profileIndex) put(p *Profile) error {
+	if p.Match == engine.Scored {
+		q := p.Query()
+		if err := engine.Validate(q); err != nil {
+			return err
+		}
+		ix.remove(p.Owner, p.ID)
+		id := uint32(len(ix.slots))
+		ix.slots = append(ix.slots, &slot{p: p, q: q})
+		ix.byKey[indexKey(p.Owner, p.ID)] = id
+		ix.live++
+		ix.scored = append(ix.scored, id)
+		return nil
+	}
 	cq, err := engine.CompileQuery(p.Query())
 	if err != nil {
 		return err
@@ -422,6 +443,70 @@ func (ix *profileIndex) matchAll(probes []*probe) {
 			ix.match(probes[i], hits, s)
 		}
 	})
+}
+
+// hasScored reports whether a live scored profile is indexed.
+func (ix *profileIndex) hasScored() bool {
+	for _, id := range ix.scored {
+		if ix.slots[id] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// matchScored adds to every probe the scored profiles its record is a hit
+// of: the profile's source access and query (filters, kind, threshold),
+// the record scored with the word statistics of eix, the index of the
+// list the change set applies to (engine.Index.ScoreUnindexed).
+func (ix *profileIndex) matchScored(eix *engine.Index, probes []*probe) error {
+	live := ix.scored[:0:0]
+	for _, id := range ix.scored {
+		if ix.slots[id] != nil {
+			live = append(live, id)
+		}
+	}
+	if len(live) == 0 || len(probes) == 0 {
+		return nil
+	}
+	if eix == nil {
+		return errors.New("scored search profiles need the list's index to score changed records (monitor.Options.Index)")
+	}
+	// Each profile's query is prepared once (its partners looked up in
+	// the index), then every record state is scored against it.
+	prepared := make([]*engine.ScoredQuery, len(live))
+	errs := make([]error, len(live))
+	workers := max(1, runtime.GOMAXPROCS(0))
+	parallel(len(live), workers, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			sl := ix.slots[live[i]]
+			if prepared[i], errs[i] = eix.PrepareScoredQuery(sl.q); errs[i] != nil {
+				errs[i] = fmt.Errorf("profile %q: %w", sl.p.ID, errs[i])
+			}
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	parallel(len(probes), workers, func(lo, hi int) {
+		for _, p := range probes[lo:hi] {
+			added := false
+			rec := engine.PrepareRecord(p.rec)
+			for i, id := range live {
+				if !ix.slots[id].p.Access.Includes(p.rec.SourceID, p.rec.SourceType) {
+					continue
+				}
+				if _, ok := prepared[i].ScorePrepared(rec); ok {
+					p.matched = append(p.matched, id)
+					added = true
+				}
+			}
+			if added {
+				slices.Sort(p.matched)
+			}
+		}
+	})
+	return nil
 }
 
 // parallel runs fn over [0, n) split into chunks, at most workers at once.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/access"
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -20,6 +21,12 @@ type Options struct {
 	// Log receives profiles that no longer compile (skipped); nil
 	// discards.
 	Log *slog.Logger
+	// Index returns the index of the list that change sets apply to (the
+	// version before the change set is fine: only its word counts are
+	// used), with which a scored profile's changed records are scored.
+	// It is called only when a change set meets scored profiles; without
+	// it such a change set fails rather than notify too little.
+	Index func() (*engine.Index, error)
 }
 
 // Monitor manages the search profiles of a store and matches change sets
@@ -32,9 +39,10 @@ type Options struct {
 // the profiles the applying transaction sees; when such a transaction
 // fails, the index is dropped and rebuilt by the next one.
 type Monitor struct {
-	db  *store.Store
-	now func() time.Time
-	log *slog.Logger
+	db    *store.Store
+	now   func() time.Time
+	log   *slog.Logger
+	index func() (*engine.Index, error)
 
 	mu  sync.Mutex
 	ix  *profileIndex // nil until built
@@ -47,7 +55,7 @@ type Monitor struct {
 // New returns a Monitor over db, which must stay open while the Monitor is
 // used. It reads nothing yet. Only Hook works without a db.
 func New(db *store.Store, opts Options) *Monitor {
-	m := &Monitor{db: db, now: opts.Now, log: opts.Log}
+	m := &Monitor{db: db, now: opts.Now, log: opts.Log, index: opts.Index}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -75,7 +83,16 @@ func (m *Monitor) Hook() store.TxHook {
 		if err != nil {
 			return err
 		}
-		n, err := writeNotifications(tx, ix, applied, m.now())
+		var eix *engine.Index
+		if ix.hasScored() {
+			if m.index == nil {
+				return errors.New("monitoring: scored search profiles need the list's index to score changed records, and none was given")
+			}
+			if eix, err = m.index(); err != nil {
+				return fmt.Errorf("monitoring: index for scored profiles: %w", err)
+			}
+		}
+		n, err := writeNotifications(tx, ix, eix, applied, m.now())
 		if err != nil {
 			return fmt.Errorf("monitoring: %w", err)
 		}

@@ -73,10 +73,11 @@ type Notification struct {
 }
 
 // matches returns the notifications of a change set, in change order and,
-// within one record, by owner and profile id.
-func matches(ix *profileIndex, applied *store.Applied) []Notification {
+// within one record, by owner and profile id. eix is the list's index, for
+// scored profiles (nil when there are none).
+func matches(ix *profileIndex, eix *engine.Index, applied *store.Applied) ([]Notification, error) {
 	if ix == nil || ix.live == 0 {
-		return nil
+		return nil, nil
 	}
 	changes := netChanges(applied)
 	var probes []*probe
@@ -95,6 +96,9 @@ func matches(ix *profileIndex, applied *store.Applied) []Notification {
 		}
 	}
 	ix.matchAll(probes)
+	if err := ix.matchScored(eix, probes); err != nil {
+		return nil, err
+	}
 	var out []Notification
 	for _, n := range changes {
 		var slots []uint32
@@ -122,14 +126,17 @@ func matches(ix *profileIndex, applied *store.Applied) []Notification {
 			return cmp.Or(cmp.Compare(a.Profile.Owner, b.Profile.Owner), cmp.Compare(a.Profile.ID, b.Profile.ID))
 		})
 	}
-	return out
+	return out, nil
 }
 
 // writeNotifications matches applied against ix and queues a notification
 // per match in tx, due at once, except UPDATEs that an analyst's decision
 // holds back (decision.SuppressUpdate). It returns how many it queued.
-func writeNotifications(tx *bolt.Tx, ix *profileIndex, applied *store.Applied, now time.Time) (int, error) {
-	ns := matches(ix, applied)
+func writeNotifications(tx *bolt.Tx, ix *profileIndex, eix *engine.Index, applied *store.Applied, now time.Time) (int, error) {
+	ns, err := matches(ix, eix, applied)
+	if err != nil {
+		return 0, err
+	}
 	now = now.UTC()
 	queued := 0
 	for _, n := range ns {

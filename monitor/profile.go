@@ -35,6 +35,12 @@ type Params struct {
 	DOB    string `json:"dob,omitempty"`
 	Gender string `json:"gender,omitempty"`
 	Fuzzy  int    `json:"fuzzy_search,omitempty"`
+	// Match is the profile's match mode, MinScore its scored-mode
+	// threshold (0: engine.DefaultMinScore). They are stored as "match"
+	// and "min_score" only for a scored profile; a profile stored without
+	// them (every profile of earlier versions) is strict.
+	Match    engine.MatchMode `json:"-"`
+	MinScore float64          `json:"min_score,omitempty"`
 }
 
 // Profile is a stored search profile.
@@ -65,10 +71,15 @@ type Profile struct {
 // "entity".
 func (p Profile) MarshalJSON() ([]byte, error) {
 	type plain Profile // no MarshalJSON: no recursion
-	return json.Marshal(struct {
+	v := struct {
 		plain
-		Kind string `json:"kind"`
-	}{plain(p), p.Kind.String()})
+		Kind  string `json:"kind"`
+		Match string `json:"match,omitempty"`
+	}{plain: plain(p), Kind: p.Kind.String()}
+	if p.Match != engine.Strict {
+		v.Match = p.Match.String()
+	}
+	return json.Marshal(v)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -76,7 +87,8 @@ func (p *Profile) UnmarshalJSON(b []byte) error {
 	type plain Profile
 	var v struct {
 		plain
-		Kind string `json:"kind"`
+		Kind  string `json:"kind"`
+		Match string `json:"match"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
@@ -85,14 +97,19 @@ func (p *Profile) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
+	m, err := engine.ParseMatch(v.Match)
+	if err != nil {
+		return err
+	}
 	*p = Profile(v.plain)
-	p.Kind = k
+	p.Kind, p.Match = k, m
 	return nil
 }
 
 // Query returns the check a profile stands for.
 func (p *Params) Query() engine.Query {
-	return engine.Query{Kind: p.Kind, Names: p.Names, SearchAll: p.SearchAll, Fuzzy: p.Fuzzy, DOB: p.DOB, Gender: p.Gender}
+	return engine.Query{Kind: p.Kind, Names: p.Names, SearchAll: p.SearchAll, Fuzzy: p.Fuzzy, DOB: p.DOB, Gender: p.Gender,
+		Match: p.Match, MinScore: p.MinScore}
 }
 
 // Validate applies the rules of the checks (docs/MATCHING.md "Filters") and of

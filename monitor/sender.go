@@ -3,6 +3,7 @@ package monitor
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
+	"github.com/amlscreen/amlscreen/tlsconf"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -147,9 +149,12 @@ type Sender struct {
 	// Signer signs every body; required.
 	Signer Signer
 	// Client sends the requests; nil means a client with a connection
-	// pool sized to Concurrency. Redirects are not followed: a receiver
-	// acknowledges with 2xx.
+	// pool sized to Concurrency that trusts RootCAs. Redirects are not
+	// followed: a receiver acknowledges with 2xx.
 	Client *http.Client
+	// RootCAs are the CAs trusted for HTTPS receivers when Client is nil;
+	// nil means the system's (tlsconf.RootCAs adds a --ca-bundle to them).
+	RootCAs *x509.CertPool
 	// Timeout is how long a receiver has to answer; zero means 30 s.
 	Timeout time.Duration
 	// Concurrency bounds deliveries in flight; zero means 8.
@@ -198,7 +203,7 @@ func (s *Sender) init() {
 			s.Log = slog.New(slog.DiscardHandler)
 		}
 		if s.Client == nil {
-			tr := http.DefaultTransport.(*http.Transport).Clone()
+			tr := tlsconf.Transport(s.RootCAs)
 			tr.MaxIdleConnsPerHost = s.Concurrency
 			s.Client = &http.Client{Transport: tr}
 		}

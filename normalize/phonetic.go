@@ -69,6 +69,12 @@ func isVowelByte(c byte) bool {
 	return false
 }
 
+// phoneticKeys computes the sound key and the skeleton of tok in one
+// pass.
+//
+// It stays one loop over the letters: each rule reads the letters around
+// the current one, and the sound key and the skeleton are written in the
+// same pass.
 func phoneticKeys(tok string) (string, string) {
 	n := len(tok)
 	if n < 3 || n > 48 {

@@ -390,6 +390,9 @@ func orNotGiven(s string) string {
 
 // cover writes the first page's band, the screening request, the result
 // statement and the hit summary.
+//
+// It stays long: the first page is laid out top to bottom, each block
+// placed below the one before, so the running y position ties them.
 func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at time.Time, version string, sources []record.Source, known bool) {
 	pdf := d.pdf
 	d.fill(navy)
@@ -428,6 +431,10 @@ func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at 
 		d.row("Citizenship", []string{cit}, stValue)
 	}
 	d.row("Fuzzy matching", []string{fuzzyLabel(q.Fuzzy)}, stValue)
+	if q.Match == engine.Scored {
+		// Only scored reports have the row: strict ones stay as they were.
+		d.row("Match mode", []string{fmt.Sprintf("Scored: records scoring at least %v of 1", minScore(q))}, stValue)
+	}
 	d.row("Source types", []string{"Sanction, PEP and criminal lists only"}, stValue)
 	ids := make([]string, len(sources))
 	for i, s := range sources {
@@ -527,9 +534,19 @@ func first(l []string) string {
 	return l[0]
 }
 
+// minScore is the threshold of a scored query, the default filled in.
+func minScore(q engine.Query) float64 {
+	if q.MinScore == 0 {
+		return engine.DefaultMinScore
+	}
+	return q.MinScore
+}
+
 // matchKind is the short verdict of the summary table.
 func matchKind(h *engine.Hit) string {
 	switch {
+	case h.Reason != nil:
+		return "Score " + engine.FormatScore(h.Score)
 	case h.Exact:
 		return "Exact"
 	case h.Edits == 1:
@@ -618,8 +635,11 @@ func (d *doc) hits(q engine.Query, res *engine.Result, src map[string]record.Sou
 	}
 }
 
-// explain asks the engine why h matched.
+// explain asks the engine why h matched (strict mode).
 func explain(q engine.Query, h *engine.Hit) (engine.Match, bool) {
+	if q.Match == engine.Scored {
+		return engine.Match{}, false
+	}
 	m, ok, err := engine.Explain(q, h.Record)
 	if err != nil || !ok {
 		return engine.Match{}, false
@@ -648,6 +668,14 @@ func fieldLabel(field string) string {
 
 // matchedOn says which name of the record matched and how closely.
 func matchedOn(q engine.Query, h *engine.Hit) string {
+	if r := h.Reason; r != nil {
+		s := "The " + fieldLabel(r.Field) + " “" + r.Name + "” (" + r.Field + "): score " + engine.FormatScore(h.Score) +
+			fmt.Sprintf(" of 1, at least %v needed.", minScore(q))
+		if n := len(r.UnpairedQuery); n > 0 {
+			s += fmt.Sprintf(" %d screened word%s without a partner.", n, plural(n))
+		}
+		return s
+	}
 	m, ok := explain(q, h)
 	field, text := h.Field, ""
 	if ok {
@@ -677,6 +705,9 @@ func matchedOn(q engine.Query, h *engine.Hit) string {
 // pairsText lists each screened word with the record word it paired with,
 // as normalised for matching.
 func pairsText(q engine.Query, h *engine.Hit) string {
+	if h.Reason != nil {
+		return scoredPairsText(h.Reason)
+	}
 	m, ok := explain(q, h)
 	if !ok || len(m.Pairs) == 0 {
 		return "not available for this match"
@@ -692,6 +723,30 @@ func pairsText(q engine.Query, h *engine.Hit) string {
 		default:
 			parts = append(parts, fmt.Sprintf("%s → %s (%d edit%s)", qt, tok, p.Edits, plural(p.Edits)))
 		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// scoredPairsText lists each screened word of a scored hit with the record
+// word it paired with, how, and what the pair added to the score's log
+// odds; then the words left without a partner and what each cost.
+func scoredPairsText(r *engine.ScoreReason) string {
+	parts := make([]string, 0, len(r.Pairs)+len(r.UnpairedQuery)+len(r.UnpairedRecord))
+	for _, p := range r.Pairs {
+		how := p.Kind
+		if p.Edits > 0 {
+			how += fmt.Sprintf(", %d edit%s", p.Edits, plural(p.Edits))
+		}
+		parts = append(parts, fmt.Sprintf("%s → %s (%s, %+.2f)", p.Query, p.Record, how, p.Contribution))
+	}
+	for _, w := range r.UnpairedQuery {
+		parts = append(parts, fmt.Sprintf("%s: no partner in the record (%+.2f)", w.Word, w.Contribution))
+	}
+	for _, w := range r.UnpairedRecord {
+		parts = append(parts, fmt.Sprintf("record word %s: not screened (%+.2f)", w.Word, w.Contribution))
+	}
+	if len(parts) == 0 {
+		return "not available for this match"
 	}
 	return strings.Join(parts, "; ")
 }

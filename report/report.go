@@ -161,6 +161,11 @@ func ID(q engine.Query, t time.Time, version string) string {
 	}
 	field(t.UTC().Format(time.RFC3339Nano))
 	field(version)
+	if q.Match == engine.Scored {
+		// Strict reports keep the ids they always had.
+		field("match=scored")
+		field(strconv.FormatFloat(q.MinScore, 'g', -1, 64))
+	}
 	x := strings.ToUpper(hex.EncodeToString(h.Sum(nil)[:8]))
 	return "AMLR-" + x[0:4] + "-" + x[4:8] + "-" + x[8:12] + "-" + x[12:16]
 }

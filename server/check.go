@@ -14,12 +14,19 @@ import (
 // individualParams are the parameters of checkIndividual;
 // checkName takes the same (docs/API.md "Endpoints"), since its other
 // parameters are ours to choose and a client may well send the filters.
-var individualParams = []string{"names", "search_all", "fuzzy_search", "dob", "gender", "citizenship", "includes"}
+// scoredParams, the opt-in scored mode (docs/MATCHING.md "Scored mode"),
+// follow them.
+var individualParams = append([]string{"names", "search_all", "fuzzy_search", "dob", "gender", "citizenship", "includes"}, scoredParams...)
+
+// scoredParams are the parameters of scored mode, taken by every endpoint
+// that runs a check: checks, reports and profile registration. Without
+// them an answer is the strict one, byte for byte.
+var scoredParams = []string{"match", "min_score"}
 
 func init() {
 	register(Endpoint{Path: "/v1/checkIndividual", Billed: true, Params: individualParams, Handle: checkHandler(engine.Individual)})
 	register(Endpoint{Path: "/v1/checkEntity", Billed: true,
-		Params: []string{"names", "search_all", "fuzzy_search", "includes"}, Handle: checkHandler(engine.Entity)})
+		Params: append([]string{"names", "search_all", "fuzzy_search", "includes"}, scoredParams...), Handle: checkHandler(engine.Entity)})
 	register(Endpoint{Path: "/v1/checkName", Billed: true, Params: individualParams, Handle: checkHandler(engine.Any)})
 }
 
@@ -71,12 +78,33 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 		return q, err
 	}
 	q.Fuzzy = fuzzy
+	if q.Match, q.MinScore, err = parseMatch(c); err != nil {
+		return q, err
+	}
 	// Search validates the rest: compiling the query twice would cost a
 	// tenth of an exact check.
 	if q.Sources, err = s.catalog().Resolve(c.Key, c.Param("includes")); err != nil {
 		return q, err
 	}
 	return q, nil
+}
+
+// parseMatch reads match and min_score: the mode and the threshold (0
+// for the default). A min_score without match=scored is refused, never
+// ignored, so a threshold the client meant is not silently dropped.
+func parseMatch(c *Call) (engine.MatchMode, float64, error) {
+	m, err := engine.ParseMatch(c.Param("match"))
+	if err != nil {
+		return 0, 0, err
+	}
+	ms, err := engine.ParseMinScore(c.Param("min_score"))
+	if err != nil {
+		return 0, 0, err
+	}
+	if ms != 0 && m != engine.Scored {
+		return 0, 0, &engine.ParamError{Param: "min_score", Msg: "applies only with match=scored"}
+	}
+	return m, ms, nil
 }
 
 // searchError answers a search that was refused for load or stopped by

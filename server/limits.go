@@ -68,6 +68,10 @@ var paramLimits = map[string]int{
 	"month": 16,
 	// Versions are opaque; ours are about 25 characters.
 	"previous": 256,
+	// min_score is a number in (0, 1], which needs no more than a few
+	// digits. match (strict or scored) keeps the general limit, as the
+	// OpenAPI document states; its parser names any other value.
+	"min_score": 32,
 }
 
 // checkURL refuses a request target longer than MaxURLBytes.

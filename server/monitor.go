@@ -24,12 +24,12 @@ func MonitorEndpoints(m *monitor.Monitor) []Endpoint {
 	return []Endpoint{
 		{
 			Path:   "/v1/registerIndividual",
-			Params: []string{"profile_id", "names", "search_all", "dob", "gender", "fuzzy_search"},
+			Params: append([]string{"profile_id", "names", "search_all", "dob", "gender", "fuzzy_search"}, scoredParams...),
 			Handle: registerHandler(m, engine.Individual),
 		},
 		{
 			Path:   "/v1/registerEntity",
-			Params: []string{"profile_id", "names", "search_all", "fuzzy_search"},
+			Params: append([]string{"profile_id", "names", "search_all", "fuzzy_search"}, scoredParams...),
 			Handle: registerHandler(m, engine.Entity),
 		},
 		{
@@ -93,10 +93,15 @@ func registerHandler(m *monitor.Monitor, kind engine.Kind) func(*Server, *Call) 
 		if err != nil {
 			return err
 		}
+		match, minScore, err := parseMatch(c)
+		if err != nil {
+			return err
+		}
 		p := monitor.Params{
 			ID: id, Kind: kind, Fuzzy: fuzzy,
 			Names: c.Param("names"), SearchAll: c.Param("search_all"),
 			DOB: c.Param("dob"), Gender: c.Param("gender"),
+			Match: match, MinScore: minScore,
 		}
 		_, _, err = m.Register(c.Key.ID(), p, c.Key.Policy(), c.Key.ProfileLimit())
 		var qe *monitor.QuotaError

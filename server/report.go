@@ -14,12 +14,12 @@ import (
 
 func init() {
 	register(Endpoint{Path: "/v1/generateIndividualReport", Billed: true,
-		Params: []string{"names", "dob", "gender", "includes", "fuzzy_search"}, Handle: reportHandler(engine.Individual)})
+		Params: append([]string{"names", "dob", "gender", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(engine.Individual)})
 	// The service lists names and includes; fuzzy_search is accepted as
 	// for individuals, since ignoring it would silently report fewer hits
 	// than the client asked for.
 	register(Endpoint{Path: "/v1/generateEntityReport", Billed: true,
-		Params: []string{"names", "includes", "fuzzy_search"}, Handle: reportHandler(engine.Entity)})
+		Params: append([]string{"names", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(engine.Entity)})
 }
 
 // reportHandler answers generateIndividualReport and generateEntityReport

@@ -50,6 +50,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/access"
+	"github.com/amlscreen/amlscreen/api"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
@@ -263,8 +264,8 @@ var billedPaths = []string{
 	"/v1/media/checkIndividual", "/v1/media/checkEntity", "/v1/media/search",
 }
 
-// Handler returns the HTTP handler of the server: /v1, /healthz, /readyz
-// and /metrics.
+// Handler returns the HTTP handler of the server: /v1, /healthz, /readyz,
+// /metrics and /openapi.json (the API's OpenAPI document, package api).
 func (s *Server) Handler() http.Handler { return s }
 
 // SetReady marks the server ready or not for /readyz. It starts ready;
@@ -449,7 +450,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	w := &responseWriter{ResponseWriter: rw}
 	switch r.URL.Path {
-	case "/healthz", "/readyz", "/metrics":
+	case "/healthz", "/readyz", "/metrics", "/openapi.json":
 		s.serveOps(w, r)
 		return
 	}
@@ -646,6 +647,18 @@ func (s *Server) serveOps(w *responseWriter, r *http.Request) {
 		w.Write(body)
 	case "/metrics":
 		s.metrics.handler.ServeHTTP(w, r)
+	case "/openapi.json":
+		// The API's description is public, like the service's: clients
+		// are generated from it before anyone has a key.
+		doc, err := api.JSON()
+		if err != nil {
+			s.log.Error("openapi document", "error", err.Error())
+			writeError(w, Errorf(http.StatusInternalServerError, "internal error"))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
+		w.Write(doc)
 	}
 }
 

@@ -23,6 +23,7 @@ package service
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -33,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
@@ -40,6 +42,7 @@ import (
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
+	"github.com/amlscreen/amlscreen/tlsconf"
 	"github.com/amlscreen/amlscreen/ui"
 )
 
@@ -88,6 +91,16 @@ type Config struct {
 	// flight get after that (0: DefaultShutdownGrace).
 	DrainDelay    time.Duration
 	ShutdownGrace time.Duration
+	// TLSCert and TLSKey, both or neither, are PEM files of the server
+	// certificate (chain) and its key: the service then answers HTTPS only
+	// (TLS 1.2 at least, AEAD suites, HTTP/2; see package tlsconf), and
+	// ReloadCertificate reads them again.
+	TLSCert string
+	TLSKey  string
+	// CABundle is a PEM file of CA certificates trusted, besides the
+	// system's, by the service's outgoing connections: the upstream it
+	// syncs from and the webhook receivers.
+	CABundle string
 	// Log receives what the service does; nil discards it.
 	Log *slog.Logger
 }
@@ -126,6 +139,8 @@ type Service struct {
 	hs     *http.Server
 	ln     net.Listener
 	loaded time.Duration
+	cert   *tlsconf.Certificate // nil: plain HTTP
+	roots  *x509.CertPool       // nil: the system's CAs
 
 	// stopSync ends the sync loop, stopSend the sender; the WaitGroups
 	// tell when they have.
@@ -194,6 +209,12 @@ func (s *Service) checkConfig() error {
 	if c.Every < 0 {
 		return configErrorf("Every", "%v is not a positive interval", c.Every)
 	}
+	switch {
+	case c.TLSCert != "" && c.TLSKey == "":
+		return configErrorf("TLSKey", "required with a TLS certificate: the file of its private key")
+	case c.TLSKey != "" && c.TLSCert == "":
+		return configErrorf("TLSCert", "required with a TLS key: the file of the certificate")
+	}
 	if c.DrainDelay < 0 {
 		return configErrorf("DrainDelay", "%v is negative", c.DrainDelay)
 	}
@@ -215,6 +236,9 @@ func (s *Service) checkConfig() error {
 }
 
 // open builds the parts in the order they depend on each other.
+//
+// It stays long: each part needs the ones before it, and a failure at any
+// step must leave closeOpened a consistent set of parts to close.
 func (s *Service) open() error {
 	c := &s.cfg
 	log := s.log
@@ -222,6 +246,16 @@ func (s *Service) open() error {
 		log.Warn("the keys file is readable by every user; chmod 600 it", "file", c.KeysFile)
 	}
 	var err error
+	// TLS files first: a wrong path fails before the store is opened and
+	// the index loaded, which takes a while on a large database.
+	if c.TLSCert != "" {
+		if s.cert, err = tlsconf.LoadCertificate(c.TLSCert, c.TLSKey); err != nil {
+			return err
+		}
+	}
+	if s.roots, err = tlsconf.RootCAs(c.CABundle); err != nil {
+		return fmt.Errorf("CA bundle: %w", err)
+	}
 	if s.st, err = store.Open(c.Store, store.Options{AllowShrink: c.AllowShrink, Log: log}); err != nil {
 		return err
 	}
@@ -240,7 +274,7 @@ func (s *Service) open() error {
 	}
 	// Monitoring: profiles are matched inside every change set the sync
 	// loop commits, and a sender delivers the outbox.
-	s.mon = monitor.New(s.st, monitor.Options{Log: log})
+	s.mon = monitor.New(s.st, monitor.Options{Log: log, Index: func() (*engine.Index, error) { return s.db.Index(), nil }})
 	if err := s.mon.Preload(); err != nil {
 		return fmt.Errorf("monitoring: %w", err)
 	}
@@ -267,7 +301,7 @@ func (s *Service) open() error {
 		return err
 	}
 	deliveries := ui.NewDeliveryLog()
-	s.sender = &monitor.Sender{Store: monitor.SharedStore(s.st), Recipients: s.srv.WebhookRecipient, Signer: s.ring, Log: log, OnAttempt: deliveries.Note}
+	s.sender = &monitor.Sender{Store: monitor.SharedStore(s.st), Recipients: s.srv.WebhookRecipient, Signer: s.ring, Log: log, OnAttempt: deliveries.Note, RootCAs: s.roots}
 	s.mon.OnQueued(s.sender.Wake)
 	if s.ln = c.Listener; s.ln == nil {
 		if s.ln, err = net.Listen("tcp", c.Listen); err != nil {
@@ -282,6 +316,9 @@ func (s *Service) open() error {
 		// No write timeout: a consolidated file takes as long as the
 		// client needs to read it.
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if s.cert != nil {
+		s.hs.TLSConfig = tlsconf.Server(s.cert)
 	}
 	s.syncCtx, s.stopSync = context.WithCancel(context.Background())
 	s.sendCtx, s.stopSend = context.WithCancel(context.Background())
@@ -312,6 +349,24 @@ func (s *Service) Server() *server.Server { return s.srv }
 // as the error.
 func (s *Service) ReloadKeys() error { return s.srv.ReloadKeys() }
 
+// ReloadCertificate reads the TLS certificate and key files again (on
+// SIGHUP); new connections get the new certificate, connections open keep
+// theirs. A pair that does not load keeps the certificate in force and is
+// returned as the error. Without TLS it does nothing.
+func (s *Service) ReloadCertificate() error {
+	if s.cert == nil {
+		return nil
+	}
+	if err := s.cert.Reload(); err != nil {
+		return err
+	}
+	s.log.Info("TLS certificate loaded", "file", s.cfg.TLSCert, "not_after", s.cert.NotAfter().UTC().Format(time.RFC3339))
+	return nil
+}
+
+// TLS reports whether the service answers HTTPS.
+func (s *Service) TLS() bool { return s.cert != nil }
+
 // Run serves: it starts the HTTP server, the webhook sender and, with an
 // upstream, the sync loop, and returns when ctx ends (the service goes on
 // answering until Shutdown) or when serving fails. Call it once.
@@ -328,11 +383,21 @@ func (s *Service) Run(ctx context.Context) error {
 				s.log.Error("webhook sender stopped", "error", err.Error())
 			}
 		})
-		go func() { s.served <- s.hs.Serve(s.ln) }()
-		s.log.Info("serving", "listen", s.Addr(), "version", s.db.Version(), "records", s.db.Index().Len(),
+		go func() {
+			if s.cert != nil {
+				// The certificate comes from TLSConfig.GetCertificate.
+				s.served <- s.hs.ServeTLS(s.ln, "", "")
+				return
+			}
+			s.served <- s.hs.Serve(s.ln)
+		}()
+		s.log.Info("serving", "listen", s.Addr(), "https", s.cert != nil, "version", s.db.Version(), "records", s.db.Index().Len(),
 			"loaded_in", s.loaded.Round(time.Millisecond).String(), "signing_keys", s.cfg.SigningKeys)
 		if s.upstream != "" {
 			c := &syncer.Client{Upstream: s.upstream, APIKey: s.cfg.UpstreamKey, Log: s.log}
+			if s.roots != nil {
+				c.HTTP = syncer.NewHTTPClient(s.roots)
+			}
 			s.syncs.Go(func() { s.syncLoop(s.syncCtx, c) })
 		}
 	})

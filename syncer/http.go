@@ -2,6 +2,8 @@ package syncer
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
+	"github.com/amlscreen/amlscreen/tlsconf"
 	"github.com/klauspost/compress/gzip"
 )
 
@@ -96,11 +99,17 @@ type transientError struct {
 func (e *transientError) Error() string { return e.err.Error() }
 func (e *transientError) Unwrap() error { return e.err }
 
-var defaultHTTP = sync.OnceValue(func() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
+var defaultHTTP = sync.OnceValue(func() *http.Client { return NewHTTPClient(nil) })
+
+// NewHTTPClient returns the client a Client uses when its HTTP is nil,
+// trusting roots for HTTPS (nil: the system's CAs; see tlsconf.RootCAs for
+// a --ca-bundle): connect and response-header timeouts, no overall limit,
+// since a full file can take minutes.
+func NewHTTPClient(roots *x509.CertPool) *http.Client {
+	t := tlsconf.Transport(roots)
 	t.ResponseHeaderTimeout = 2 * time.Minute
 	return &http.Client{Transport: t}
-})
+}
 
 func (c *Client) http() *http.Client {
 	if c.HTTP != nil {
@@ -218,11 +227,32 @@ func answerError(endpoint string, resp *http.Response) error {
 	return he
 }
 
+// ErrUntrusted matches the error of a request whose upstream presented a
+// TLS certificate this machine does not trust (an unknown authority, a
+// wrong host name, an expired certificate). It is not retried: trying again
+// changes nothing until the CA is given (--ca-bundle) or the certificate
+// fixed.
+var ErrUntrusted = errors.New("the upstream's TLS certificate is not trusted")
+
+// untrusted reports whether err is a failed verification of the
+// upstream's certificate.
+func untrusted(err error) bool {
+	var ve *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var he x509.HostnameError
+	var ci x509.CertificateInvalidError
+	return errors.As(err, &ve) || errors.As(err, &ua) || errors.As(err, &he) || errors.As(err, &ci)
+}
+
 // transport classifies an error of the request itself: connection
-// failures and timeouts are transient, a cancelled context is not.
+// failures and timeouts are transient, a cancelled context and an
+// untrusted certificate are not.
 func transport(ctx context.Context, endpoint string, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if untrusted(err) {
+		return fmt.Errorf("%s: %w: %w (give the CA that issued it with --ca-bundle)", endpoint, ErrUntrusted, err)
 	}
 	var ne net.Error
 	if errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
@@ -430,7 +460,7 @@ func (c *Client) syncSources(ctx context.Context, db *store.Store) (int, error) 
 		return nil
 	})
 	if err != nil {
-		if Permanent(err) || ctx.Err() != nil || errors.Is(err, ErrUnreachable) {
+		if Permanent(err) || ctx.Err() != nil || errors.Is(err, ErrUnreachable) || errors.Is(err, ErrUntrusted) {
 			return -1, err
 		}
 		var he *HTTPError

@@ -96,7 +96,8 @@ type ScreenForm struct {
 	Gender      string
 	Citizenship string
 	Fuzzy       string // 0, 1 or 2
-	Mode        string // match mode: strict
+	Mode        string // match mode: strict (the default) or scored
+	MinScore    string // scored mode's threshold; empty for the default
 	Includes    string
 	// Subject is the customer or profile id decisions are kept for; empty
 	// keeps them for the query itself (decision.QuerySubject).
@@ -126,18 +127,25 @@ type Screening struct {
 	// Reportable is set when a PDF report can be made of it (individual
 	// and entity checks).
 	Reportable bool
+	// Scored is set for a scored screening, MinScore its threshold.
+	Scored   bool
+	MinScore float64
 }
 
 // HitView is one hit as the results table shows it.
 type HitView struct {
 	Record *record.Record
 	// MatchedField and MatchedName are the name string that matched; Why
-	// the word pairs and edits in words (engine.Reason).
+	// the word pairs and edits in words (engine.Reason, or for a scored
+	// hit engine.ScoreReason.Summary).
 	MatchedField string
 	MatchedName  string
 	Why          string
-	Edits        int
-	Exact        bool
+	// Score is a scored hit's score as shown (two decimals); empty in
+	// strict mode.
+	Score string
+	Edits int
+	Exact bool
 	// Decision is the current decision on this hit for the subject, nil
 	// when none; Changed marks a record that changed since it.
 	Decision *decision.Decision
@@ -198,6 +206,10 @@ type ProfileForm struct {
 	DOB    string
 	Gender string
 	Fuzzy  string
+	// Mode is strict or scored; MinScore scored mode's threshold, empty
+	// for the default.
+	Mode     string
+	MinScore string
 }
 
 // OutboxView is the key's notifications.

@@ -128,6 +128,12 @@ var routes = map[string]route{
 	"data":           {method: http.MethodGet, serve: (*handler).data},
 }
 
+// ServeHTTP answers every request of the workbench: the checks every
+// request passes, then its page.
+//
+// It stays long: the security headers, the recovery, the static files,
+// the size limits, the route and method check, the same-origin and CSRF
+// checks and the session are steps every request takes in this order.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")

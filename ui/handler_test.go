@@ -352,7 +352,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"gender", "x"}, 400, url.Values{"names": {"ivan petrov"}, "gender": {"x"}}, ""},
 		{[]string{"names", strings.Repeat("ivan ", 120)}, 400, url.Values{"names": {strings.TrimSpace(strings.Repeat("ivan ", 120))}}, ""},
 		{[]string{"type", "vessel"}, 400, nil, "type: &#34;vessel&#34; is not individual, entity or any"},
-		{[]string{"mode", "scored"}, 400, nil, "match mode: &#34;scored&#34; is not available"},
+		{[]string{"mode", "best"}, 400, nil, "match: &#34;best&#34; is not strict or scored"},
+		{[]string{"min_score", "0.9"}, 400, url.Values{"names": {"ivan petrov"}, "min_score": {"0.9"}}, ""},
+		{[]string{"mode", "scored", "min_score", "7"}, 400, nil, "min_score: &#34;7&#34; is not a number in (0, 1]"},
 		{[]string{"subject", "C-1\x01"}, 400, nil, "subject: holds the control character"},
 	} {
 		r := c.screen("ivan petrov", tt.form...)

@@ -154,10 +154,9 @@ func (f ScreenForm) query() (engine.Query, url.Values, []string, error) {
 	if err != nil {
 		return engine.Query{}, nil, nil, paramError(err)
 	}
-	switch strings.ToLower(strings.TrimSpace(f.Mode)) {
-	case "", "strict":
-	default:
-		return engine.Query{}, nil, nil, errorf(http.StatusBadRequest, "match mode: %s is not available; this version matches strictly (every word of the query pairs with a word of the name)", engine.QuoteValue(f.Mode))
+	match, err := engine.ParseMatch(strings.TrimSpace(f.Mode))
+	if err != nil {
+		return engine.Query{}, nil, nil, paramError(err)
 	}
 	p := url.Values{}
 	set := func(k, v string) {
@@ -168,7 +167,16 @@ func (f ScreenForm) query() (engine.Query, url.Values, []string, error) {
 	set("names", f.Names)
 	set("fuzzy_search", f.Fuzzy)
 	set("includes", f.Includes)
-	q := engine.Query{Kind: kind, Names: f.Names}
+	q := engine.Query{Kind: kind, Names: f.Names, Match: match}
+	if match == engine.Scored {
+		p.Set("match", "scored")
+	}
+	// A threshold goes to the API in either mode: without scored mode it
+	// is refused there, never ignored.
+	set("min_score", f.MinScore)
+	if q.MinScore, err = engine.ParseMinScore(f.MinScore); err != nil {
+		return engine.Query{}, nil, nil, paramError(err)
+	}
 	var notes []string
 	if kind == engine.Entity {
 		if f.DOB != "" || f.Gender != "" || f.Citizenship != "" {
@@ -195,6 +203,12 @@ func paramError(err error) error {
 	return err
 }
 
+// Screen runs a screening for the signed-in key: the check through the
+// /v1 handler, then the key's decisions on each hit.
+//
+// It stays long: the query, the check through the API handler, the
+// decisions on each hit and the page's view of them are one screening,
+// which the record and report pages repeat from the same form.
 func (b *backend) Screen(ctx context.Context, id *Identity, f ScreenForm) (*Screening, error) {
 	q, params, notes, err := f.query()
 	if err != nil {
@@ -223,12 +237,17 @@ func (b *backend) Screen(ctx context.Context, id *Identity, f ScreenForm) (*Scre
 	if q.Fuzzy, err = engine.ParseFuzzy(f.Fuzzy); err != nil {
 		return nil, paramError(err)
 	}
-	cq, err := engine.CompileQuery(q)
-	if err != nil {
-		return nil, paramError(err)
+	var cq *engine.CompiledQuery
+	if q.Match != engine.Scored {
+		if cq, err = engine.CompileQuery(q); err != nil {
+			return nil, paramError(err)
+		}
 	}
 	s := &Screening{Form: f, Subject: subject, Total: resp.Total, Version: version, At: b.Now().UTC(), Notes: notes,
-		Reportable: q.Kind != engine.Any}
+		Reportable: q.Kind != engine.Any, Scored: q.Match == engine.Scored, MinScore: q.MinScore}
+	if s.Scored && s.MinScore == 0 {
+		s.MinScore = engine.DefaultMinScore
+	}
 	if q.Kind == engine.Individual && q.Citizenship != "" {
 		s.Notes = append(s.Notes, "The PDF report is the API's generateIndividualReport, which takes no citizenship filter: it lists hits of any citizenship.")
 	}
@@ -255,7 +274,21 @@ func (b *backend) Screen(ctx context.Context, id *Identity, f ScreenForm) (*Scre
 			full = shown
 		}
 		h := HitView{Record: shown}
-		if m, ok := cq.Match(engine.PrepareRecord(full)); ok {
+		if s.Scored {
+			var scored struct {
+				Score  float64             `json:"match_score"`
+				Reason *engine.ScoreReason `json:"match_reason"`
+			}
+			if err := json.Unmarshal(raw, &scored); err != nil {
+				return nil, fmt.Errorf("check answer: %w", err)
+			}
+			delete(shown.Extra, "match_score")
+			delete(shown.Extra, "match_reason")
+			h.Score = engine.FormatScore(scored.Score)
+			if r := scored.Reason; r != nil {
+				h.MatchedField, h.MatchedName, h.Why = r.Field, r.Name, r.Summary()
+			}
+		} else if m, ok := cq.Match(engine.PrepareRecord(full)); ok {
 			h.MatchedField, h.MatchedName, h.Why, h.Edits, h.Exact = m.Field, m.Text, engine.Reason(m), m.Edits(), m.Exact()
 		}
 		var d *decision.Decision
@@ -420,6 +453,12 @@ func (b *backend) SaveProfile(ctx context.Context, id *Identity, f ProfileForm) 
 	set("profile_id", f.ID)
 	set("names", f.Names)
 	set("fuzzy_search", f.Fuzzy)
+	if strings.EqualFold(strings.TrimSpace(f.Mode), "scored") {
+		p.Set("match", "scored")
+	} else {
+		set("match", f.Mode) // strict, or a value the API refuses
+	}
+	set("min_score", f.MinScore)
 	path := ""
 	switch strings.ToLower(f.Type) {
 	case "individual":

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/amlscreen/amlscreen/decision"
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
 )
 
@@ -105,6 +107,7 @@ type screenData struct {
 func formOf(q url.Values) ScreenForm {
 	f := ScreenForm{Type: q.Get("type"), Names: strings.TrimSpace(q.Get("names")), DOB: strings.TrimSpace(q.Get("dob")),
 		Gender: q.Get("gender"), Citizenship: strings.TrimSpace(q.Get("citizenship")), Fuzzy: q.Get("fuzzy"), Mode: q.Get("mode"),
+		MinScore: strings.TrimSpace(q.Get("min_score")),
 		Includes: strings.TrimSpace(q.Get("includes")), Subject: strings.TrimSpace(q.Get("subject"))}
 	if f.Type == "" {
 		f.Type = "individual"
@@ -116,7 +119,7 @@ func formOf(q url.Values) ScreenForm {
 func (f ScreenForm) values() url.Values {
 	v := url.Values{}
 	for k, s := range map[string]string{"type": f.Type, "names": f.Names, "dob": f.DOB, "gender": f.Gender, "citizenship": f.Citizenship,
-		"fuzzy": f.Fuzzy, "mode": f.Mode, "includes": f.Includes, "subject": f.Subject} {
+		"fuzzy": f.Fuzzy, "mode": f.Mode, "min_score": f.MinScore, "includes": f.Includes, "subject": f.Subject} {
 		if s != "" {
 			v.Set(k, s)
 		}
@@ -271,6 +274,12 @@ func profileForm(p monitor.Profile) ProfileForm {
 	if p.Fuzzy > 0 {
 		f.Fuzzy = fmt.Sprint(p.Fuzzy)
 	}
+	if p.Match == engine.Scored {
+		f.Mode = "scored"
+		if p.MinScore != 0 {
+			f.MinScore = strconv.FormatFloat(p.MinScore, 'f', -1, 64)
+		}
+	}
 	return f
 }
 
@@ -296,7 +305,8 @@ func (h *handler) showMonitoring(w http.ResponseWriter, r *http.Request, s *sess
 func (h *handler) saveProfile(w http.ResponseWriter, r *http.Request, s *session, id *Identity) error {
 	pf := r.PostForm
 	f := ProfileForm{ID: strings.TrimSpace(pf.Get("profile_id")), Type: pf.Get("type"), Names: strings.TrimSpace(pf.Get("names")),
-		DOB: strings.TrimSpace(pf.Get("dob")), Gender: pf.Get("gender"), Fuzzy: pf.Get("fuzzy")}
+		DOB: strings.TrimSpace(pf.Get("dob")), Gender: pf.Get("gender"), Fuzzy: pf.Get("fuzzy"),
+		Mode: pf.Get("mode"), MinScore: strings.TrimSpace(pf.Get("min_score"))}
 	editing := pf.Get("editing") == "1"
 	if err := h.b.SaveProfile(r.Context(), id, f); err != nil {
 		var e *Error

@@ -5,10 +5,12 @@ import (
 	"html/template"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/amlscreen/amlscreen/decision"
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -37,8 +39,15 @@ func parsePages(version string) map[string]*template.Template {
 			}
 			return Prefix + "record?" + v.Encode()
 		},
-		"screenProfileURL": func(kind, names, dob, gender string, fuzzy int, id string) string {
+		// screenProfileURL screens a profile's query now, in its match mode.
+		"screenProfileURL": func(kind, names, dob, gender string, fuzzy int, id string, match engine.MatchMode, minScore float64) string {
 			v := url.Values{"type": {kind}, "names": {names}, "subject": {id}}
+			if match == engine.Scored {
+				v.Set("mode", "scored")
+				if minScore != 0 {
+					v.Set("min_score", strconv.FormatFloat(minScore, 'f', -1, 64))
+				}
+			}
 			if dob != "" {
 				v.Set("dob", dob)
 			}

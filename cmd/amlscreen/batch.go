@@ -41,6 +41,8 @@ type batchFlags struct {
 	keys, key string // apply this key's decisions (decisions.go)
 }
 
+// newBatchCmd defines batch. It stays long: most of it is the --help text
+// and the flags; the run is runBatch's.
 func newBatchCmd() *cobra.Command {
 	var f batchFlags
 	cmd := &cobra.Command{
@@ -85,6 +87,13 @@ decision; every other hit is written with its decision, if any, in the
 columns decision, decision_note, decided_by, decided_at and
 changed_since_decision. The summary and the report count suppressed hits.
 
+--match scored screens in scored mode (see the README's Match modes): hits are
+records scoring at least --min-score (default 0.82), best first, and each hit
+line gains a score column (CSV, after reason) or field (JSON Lines); reason
+says how each word pair matched and which words had no partner. A strict run's
+files have no score column. A checkpoint remembers the mode: --resume with
+another mode or threshold is refused.
+
 Exit codes: 0 done, 3 done but rows were rejected, 1 failure, interrupted or a
 book without a single row, 2 bad flags.`,
 		Example: `  amlscreen batch --in customers.csv --out hits.csv
@@ -92,7 +101,8 @@ book without a single row, 2 bad flags.`,
   amlscreen batch --store aml.db --in book.csv --out hits.csv --resume
   amlscreen batch --store aml.db --since 2026-11-01T00:00:00Z~1 --in book.csv --out new-hits.csv
   amlscreen batch --data db.jsonl.gz --in book.jsonl --out hits.jsonl --shard 0/4
-  amlscreen batch --store aml.db --keys keys.json --key acme --in book.csv --out hits.csv`,
+  amlscreen batch --store aml.db --keys keys.json --key acme --in book.csv --out hits.csv
+  amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 2 --match scored --min-score 0.85`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBatch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &f)
@@ -116,7 +126,7 @@ book without a single row, 2 bad flags.`,
 	fl.StringVar(&f.shard, "shard", "", "screen only rows i, i+n, i+2n, ... of the book: i/n")
 	f.add(fl, querySpec{
 		kindUsage: "check for rows without a type: individual, entity or any", kindDefault: "any",
-		with: withFuzzy | withIncludes | withIncludeOther | withLimit,
+		with: withFuzzy | withIncludes | withIncludeOther | withLimit | withMatch,
 	})
 	fl.IntVar(&f.every, "checkpoint-every", batch.DefaultCheckpointEvery, "rows between checkpoints")
 	fl.StringVar(&f.keys, "keys", "", keysUsage)
@@ -183,6 +193,9 @@ func batchConfig(f *batchFlags) (batch.Config, error) {
 	}
 	if cfg.DefaultKind, err = engine.ParseKind(f.kind); err != nil {
 		return cfg, paramToUsage(err)
+	}
+	if cfg.Match, cfg.MinScore, err = f.matchMode(); err != nil {
+		return cfg, err
 	}
 	cfg.Input, cfg.Out, cfg.Rejects, cfg.Report = f.in, f.out, f.rejects, f.report
 	cfg.Fuzzy, cfg.Limit, cfg.Workers, cfg.Resume, cfg.CheckpointEvery = f.fuzzy, f.limit, f.workers, f.resume, f.every

@@ -31,6 +31,9 @@ func newBenchCmd() *cobra.Command {
 	return cmd
 }
 
+// newBenchSpeedCmd defines bench speed. It stays long: the --help text,
+// the flags and their checks, in the order --help lists them; the
+// measuring is bench.Speed's.
 func newBenchSpeedCmd() *cobra.Command {
 	var cfg bench.SpeedConfig
 	var asJSON bool
@@ -135,7 +138,7 @@ queries drawn from the store's records.`,
 	fl.Int64Var(&cfg.Seed, "seed", 1, "generator seed (records and queries)")
 	fl.IntVar(&cfg.Brute, "brute", 20, "queries per fuzzy level also run through the brute-force matcher")
 	fl.StringArrayVar(&data, "data", nil, "measure these consolidated files instead of generated records; repeatable")
-	fl.StringVar(&storePath, "store", "", "measure the persisted screening index of this store (hits read their records from it) instead of generated records")
+	addStoreFlag(fl, &storePath)
 	addFormatFlag(fl, &format)
 	addJSONAlias(fl, &asJSON)
 	fl.StringVar(&match, "match", "strict", "match mode of the queries: strict or scored")

@@ -17,6 +17,9 @@ import (
 
 func init() { benchCommands = append(benchCommands, newBenchCasesCmd) }
 
+// newBenchCasesCmd defines bench cases. It stays long: the --help text,
+// the flags and their checks, in the order --help lists them; the
+// measuring is bench.Cases's.
 func newBenchCasesCmd() *cobra.Command {
 	var (
 		data, casesFile, match, plotFile string

@@ -23,6 +23,8 @@ type checkFlags struct {
 	format string
 	server string
 	apiKey string
+	// caBundle is trusted for an https --server.
+	caBundle string
 	// limitSet is set when --limit was given, which --server cannot honour.
 	limitSet bool
 }
@@ -42,6 +44,14 @@ changed letter or a swap of two adjacent letters. --names and --search-all take
 at most 512 characters and 32 words. Legal forms (LLC, GmbH, OOO, ...)
 match all their equivalents.
 
+--match scored (SEMANTICS.md is silent; see the README's Match modes) scores
+partial and variant names instead: a query word without a partner lowers the
+score rather than rejecting the record, rare words weigh more than common ones,
+spelling and transliteration variants pair. Records scoring at least
+--min-score (default 0.82) are hits, best first; JSON adds match_score and
+match_reason to each record, the table a SCORE column. search_all is strict
+only.
+
 Without --store or --data the embedded sample database is used; --store is
 opened read-only, with its persisted index, for the fraction of a second a
 check takes; a sync waits for it. With
@@ -57,6 +67,7 @@ Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
   amlscreen check --type individual --names "marina ivanova" --dob 00/00/1975 --gender female --citizenship RU
   amlscreen check --data db.jsonl.gz --search-all "IMO 9116412" --format json
   amlscreen check --store aml.db --names "acme" --fuzzy 2
+  amlscreen check --names "john michael smith" --fuzzy 2 --match scored --min-score 0.9
   AMLSCREEN_API_KEY=... amlscreen check --server http://localhost:8080 --names "acme" --fuzzy 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -69,11 +80,12 @@ Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 	addStoreFlag(fl, &f.store)
 	f.add(fl, querySpec{
 		kindUsage: "individual (checkIndividual), entity (checkEntity) or any (checkName)", kindDefault: "any",
-		with: withNames | withSearchAll | withFuzzy | withDOB | withGender | withCitizenship | withIncludes | withIncludeOther | withLimit,
+		with: withNames | withSearchAll | withFuzzy | withDOB | withGender | withCitizenship | withIncludes | withIncludeOther | withLimit | withMatch,
 	})
 	fl.StringVar(&f.format, "format", "", "json (the API's CheckResponse) or table (with reasons); default table on a terminal, json otherwise")
 	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL (its /v1 API) instead of loading a database")
 	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
+	addCABundleFlag(fl, &f.caBundle)
 	return cmd
 }
 
@@ -95,10 +107,16 @@ func runCheck(out io.Writer, f *checkFlags) error {
 	if f.limit < 1 {
 		return usagef("--limit: must be at least 1")
 	}
-	q := f.query(kind)
+	q, err := f.query(kind)
+	if err != nil {
+		return err
+	}
 	// Validate before loading, so that a typo costs nothing.
 	if err := engine.Validate(q); err != nil {
 		return paramToUsage(err)
+	}
+	if f.caBundle != "" && f.server == "" {
+		return usagef("--ca-bundle: only with --server")
 	}
 	if f.server != "" || f.apiKey != "" {
 		return remoteCheck(out, f, q, format)
@@ -124,13 +142,22 @@ func runCheck(out io.Writer, f *checkFlags) error {
 }
 
 // writeCheckTable prints hits with the reason each matched; origin and
-// version say what was searched.
+// version say what was searched. A scored check adds each hit's score and
+// says why in the words of engine.ScoreReason.Summary.
 func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, version string) error {
 	what := q.Names
 	if what == "" {
 		what = q.SearchAll + " (search_all)"
 	}
-	fmt.Fprintf(out, "%d hit(s) for %q (%s check, fuzzy %d) in %s", res.Total, what, q.Kind, q.Fuzzy, origin)
+	mode := ""
+	if q.Match == engine.Scored {
+		minScore := q.MinScore
+		if minScore == 0 {
+			minScore = engine.DefaultMinScore
+		}
+		mode = fmt.Sprintf(", scored, min score %v", minScore)
+	}
+	fmt.Fprintf(out, "%d hit(s) for %q (%s check, fuzzy %d%s) in %s", res.Total, what, q.Kind, q.Fuzzy, mode, origin)
 	if version != "" {
 		fmt.Fprintf(out, " version %s", version)
 	}
@@ -142,19 +169,34 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 		return nil
 	}
 	tw := newTable(out)
-	fmt.Fprintln(tw, "#\tID\tNAME\tTYPE\tSOURCE\tMATCHED\tWHY")
+	if q.Match == engine.Scored {
+		fmt.Fprintln(tw, "#\tID\tNAME\tTYPE\tSOURCE\tSCORE\tMATCHED\tWHY")
+	} else {
+		fmt.Fprintln(tw, "#\tID\tNAME\tTYPE\tSOURCE\tMATCHED\tWHY")
+	}
 	for i, h := range res.Hits {
 		r := h.Record
 		matched, why := reason(q, &h)
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s (%s)\t%s\t%s\n", i+1, r.ID, clip(r.Name, 40), r.EntityType,
-			r.SourceID, strings.ToLower(r.SourceType), matched, why)
+		score := ""
+		if q.Match == engine.Scored {
+			score = engine.FormatScore(h.Score) + "\t"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s (%s)\t%s%s\t%s\n", i+1, r.ID, clip(r.Name, 40), r.EntityType,
+			r.SourceID, strings.ToLower(r.SourceType), score, matched, why)
 	}
 	return tw.Flush()
 }
 
 // reason explains a hit in words: which name string, which word pairs and
-// how many edits.
+// how many edits (strict), or how each pair matched and which words had
+// no partner (scored).
 func reason(q engine.Query, h *engine.Hit) (matched, why string) {
+	if q.Match == engine.Scored {
+		if h.Reason == nil {
+			return h.Field, ""
+		}
+		return fmt.Sprintf("%s %q", h.Reason.Field, clip(h.Reason.Name, 40)), h.Reason.Summary()
+	}
 	m, ok, err := engine.Explain(q, h.Record)
 	if err != nil || !ok {
 		return h.Field, ""

@@ -123,6 +123,9 @@ Exit codes: 0 written, 1 failure, 2 bad flags.`,
 	return c
 }
 
+// newDecisionsImportCmd defines decisions import. It stays long: the
+// --help text (the file formats it takes), the flags and the mapping of
+// key names to owners; the import is decision.Book.Import's.
 func newDecisionsImportCmd(f *decisionsFlags) *cobra.Command {
 	var pin bool
 	c := &cobra.Command{

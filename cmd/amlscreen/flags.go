@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/tlsconf"
 )
 
 // This file defines the flags several commands share, once each: a flag
@@ -26,6 +28,24 @@ const (
 	signingKeysUsage = "signing keyring directory, created when absent"
 	upstreamUsage    = "base URL of the service or of a primary amlscreen serve (a trailing /v1 is taken off)"
 )
+
+// caBundleUsage is the help of --ca-bundle, taken by every command that
+// connects out over HTTPS.
+const caBundleUsage = "PEM file of CA certificates to trust for outgoing HTTPS besides the system's (an internal CA)"
+
+// addCABundleFlag defines --ca-bundle.
+func addCABundleFlag(fl *pflag.FlagSet, p *string) { fl.StringVar(p, "ca-bundle", "", caBundleUsage) }
+
+// rootCAs loads --ca-bundle: the system's CAs plus the bundle's, nil for
+// the system's alone. A file that does not read or holds no certificate
+// is an error naming the flag.
+func rootCAs(bundle string) (*x509.CertPool, error) {
+	roots, err := tlsconf.RootCAs(bundle)
+	if err != nil {
+		return nil, fmt.Errorf("--ca-bundle: %w", err)
+	}
+	return roots, nil
+}
 
 // dataUsage is the help of --data, the files screening commands load
 // instead of a store.
@@ -81,6 +101,10 @@ type queryFlags struct {
 	includes     string
 	includeOther bool
 	limit        int
+	// match is --match as given; minScore is --min-score as given ("" when
+	// absent), both checked by matchMode.
+	match    string
+	minScore string
 }
 
 // queryFlag selects the query flags a command takes besides --type.
@@ -96,6 +120,7 @@ const (
 	withIncludes
 	withIncludeOther
 	withLimit
+	withMatch
 )
 
 // Help texts of the query flags. The filters say "individuals:" because
@@ -110,6 +135,8 @@ const (
 	includesUsage     = "comma-separated source ids and/or 'included' (default: every source except OTHER ones)"
 	includeOtherUsage = "include sources of type OTHER in the default sources"
 	limitUsage        = "most records to return per name (total_hits and reports count all)"
+	matchUsage        = "strict (every query word pairs with a word of one name; the /v1 rule) or scored (partial and variant names, ranked by score; see the README's Match modes)"
+	minScoreUsage     = "with --match scored: the least score in (0, 1] a record needs to be a hit (default 0.82)"
 	// mediaSearchAllUsage is --search-all of the media commands, whose
 	// text is looked for in articles.
 	mediaSearchAllUsage = "the name to look for in articles (required)"
@@ -162,14 +189,45 @@ func (q *queryFlags) add(fl *pflag.FlagSet, spec querySpec) {
 	if spec.with&withLimit != 0 {
 		fl.IntVar(&q.limit, "limit", engine.DefaultLimit, limitUsage)
 	}
+	if spec.with&withMatch != 0 {
+		fl.StringVar(&q.match, "match", "strict", matchUsage)
+		fl.StringVar(&q.minScore, "min-score", "", minScoreUsage)
+	}
 }
 
-// query returns the query the flags describe, of kind, without sources.
-func (q *queryFlags) query(kind engine.Kind) engine.Query {
+// matchMode reads --match and --min-score: the mode and the threshold (0
+// for the default). --min-score without --match scored is refused rather
+// than ignored, so that a threshold is never silently dropped.
+func (q *queryFlags) matchMode() (engine.MatchMode, float64, error) {
+	m, err := engine.ParseMatch(q.match)
+	if err != nil {
+		return 0, 0, paramToUsage(err)
+	}
+	if q.minScore == "" {
+		return m, 0, nil
+	}
+	if m != engine.Scored {
+		return 0, 0, usagef("--min-score: applies only with --match scored")
+	}
+	v, err := engine.ParseMinScore(q.minScore)
+	if err != nil {
+		return 0, 0, paramToUsage(err)
+	}
+	return m, v, nil
+}
+
+// query returns the query the flags describe, of kind, without sources;
+// an error for a bad --match or --min-score.
+func (q *queryFlags) query(kind engine.Kind) (engine.Query, error) {
+	m, ms, err := q.matchMode()
+	if err != nil {
+		return engine.Query{}, err
+	}
 	return engine.Query{
 		Kind: kind, Names: q.names, SearchAll: q.searchAll, Fuzzy: q.fuzzy,
 		DOB: q.dob, Gender: q.gender, Citizenship: q.citizenship, Limit: q.limit,
-	}
+		Match: m, MinScore: ms,
+	}, nil
 }
 
 // flagOf maps a parameter of the API (engine, monitoring and media
@@ -178,7 +236,7 @@ var flagOf = map[string]string{
 	"names": "--names", "search_all": "--search-all", "fuzzy_search": "--fuzzy", "dob": "--dob",
 	"gender": "--gender", "citizenship": "--citizenship", "includes": "--includes", "type": "--type",
 	"limit": "--limit", "profile_id": "--profile-id", "cursor": "--cursor",
-	"articles_per_category": "--articles-per-category",
+	"articles_per_category": "--articles-per-category", "match": "--match", "min_score": "--min-score",
 }
 
 // paramToUsage turns a parameter error of the engine, monitoring or media

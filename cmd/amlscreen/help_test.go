@@ -36,7 +36,7 @@ func TestEveryCommandExplainsItself(t *testing.T) {
 // every command that takes it (flags.go defines them once). The
 // exceptions say why they differ.
 func TestSharedFlagsAgree(t *testing.T) {
-	shared := []string{"store", "keys", "signing-keys", "upstream", "data", "names", "search-all", "fuzzy", "dob", "gender", "citizenship", "includes", "include-other", "limit"}
+	shared := []string{"store", "keys", "signing-keys", "upstream", "data", "names", "search-all", "fuzzy", "dob", "gender", "citizenship", "includes", "include-other", "limit", "ca-bundle", "match", "min-score"}
 	except := map[string]string{
 		// Media looks a name up in articles, not in records.
 		"amlscreen media check --search-all":  "articles",
@@ -50,6 +50,13 @@ func TestSharedFlagsAgree(t *testing.T) {
 		"amlscreen bench quality --fuzzy": "level measured",
 		"amlscreen bench cases --data":    "searched",
 		"amlscreen bench cases --fuzzy":   "level measured",
+		// Benchmarks name the mode measured (cases also both) and take the
+		// threshold as a number.
+		"amlscreen bench speed --match":       "measured",
+		"amlscreen bench speed --min-score":   "measured",
+		"amlscreen bench cases --match":       "measured",
+		"amlscreen bench cases --min-score":   "measured",
+		"amlscreen bench quality --min-score": "measured",
 		// Sync passes includes to the upstream, whose key decides the
 		// default.
 		"amlscreen sync --includes": "upstream's",
@@ -79,7 +86,7 @@ func TestSharedFlagsAgree(t *testing.T) {
 	walk(newRoot())
 	// The shared flags are shared: check, report, batch, media check and
 	// monitor register take the query flags, a dozen commands --store.
-	for name, least := range map[string]int{"store": 12, "names": 3, "fuzzy": 5, "dob": 3, "includes": 3, "include-other": 2, "limit": 2} {
+	for name, least := range map[string]int{"store": 12, "names": 3, "fuzzy": 5, "dob": 3, "includes": 3, "include-other": 2, "limit": 2, "match": 4, "min-score": 4} {
 		if takers[name] < least {
 			t.Errorf("--%s: taken by %d commands, want at least %d", name, takers[name], least)
 		}

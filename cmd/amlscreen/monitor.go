@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -138,16 +140,28 @@ individual, the default) or checkEntity (--type entity) and are checked the
 same way. No initial screening is done: only later changes notify. The key's
 profile_quota applies to new profiles.
 
+--match scored makes a scored profile (see the README's Match modes): a changed
+record notifies when it scores at least --min-score (default 0.82) against the
+profile's names, scored with the word counts of the whole list, so import,
+apply and sync load the store's index when scored profiles exist. The profile
+remembers its mode; registering it again without --match makes it strict.
+
 Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`,
 		Example: `  amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id c-1001 --names "Ivan Petrov" --dob 12/03/1960
-  amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id s-77 --type entity --names "Acme Trading LLC" --fuzzy 1`,
+  amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id s-77 --type entity --names "Acme Trading LLC" --fuzzy 1
+  amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id c-1002 --names "John Michael Smith" --fuzzy 2 --match scored`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			k, err := engine.ParseKind(q.kind)
 			if err != nil || k == engine.Any {
 				return usagef("--type: %q is not individual or entity", q.kind)
 			}
-			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: q.gender, Fuzzy: q.fuzzy}
+			match, minScore, err := q.matchMode()
+			if err != nil {
+				return err
+			}
+			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: q.gender, Fuzzy: q.fuzzy,
+				Match: match, MinScore: minScore}
 			if err := p.Validate(); err != nil {
 				return paramToUsage(err)
 			}
@@ -176,7 +190,7 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 	fl.StringVar(&id, "profile-id", "", "the profile's id (profile_id); an existing one is updated")
 	q.add(fl, querySpec{
 		kindUsage: "individual (registerIndividual) or entity (registerEntity)", kindDefault: "individual",
-		with: withNames | withSearchAll | withFuzzy | withDOB | withGender,
+		with: withNames | withSearchAll | withFuzzy | withDOB | withGender | withMatch,
 	})
 	return c
 }
@@ -196,6 +210,13 @@ func describeQuery(p *monitor.Params) string {
 	}
 	if p.Gender != "" {
 		parts = append(parts, "gender "+p.Gender)
+	}
+	if p.Match == engine.Scored {
+		if p.MinScore != 0 {
+			parts = append(parts, fmt.Sprintf("scored, min score %v", p.MinScore))
+		} else {
+			parts = append(parts, "scored")
+		}
 	}
 	return p.Kind.String() + ", " + strings.Join(parts, ", ")
 }
@@ -487,6 +508,7 @@ type monitorSendFlags struct {
 	once        bool
 	concurrency int
 	timeout     time.Duration
+	caBundle    string
 }
 
 func newMonitorSendCmd(f *monitorFlags) *cobra.Command {
@@ -501,7 +523,8 @@ within --timeout, at most --concurrency at once. A notification that is not
 acknowledged with 2xx is retried after 1 s, doubling to 1 h, and given up 72 h
 after it was queued. Every redelivery carries the same event_id and the same
 body bytes. Receivers verify with "amlscreen verify" and de-duplicate by
-event_id.
+event_id. HTTPS receivers whose certificate an internal CA issued need that
+CA in --ca-bundle.
 
 send opens the store only for short steps, so sync, apply and import can run
 while it waits. The keys file is read again when it changes. It runs until
@@ -521,6 +544,7 @@ Exit codes: 0 stopped, 1 failure, 2 bad flags.`,
 	fl.BoolVar(&o.once, "once", false, "deliver what is due now, then exit")
 	fl.IntVar(&o.concurrency, "concurrency", monitor.DefaultConcurrency, "deliveries in flight at most")
 	fl.DurationVar(&o.timeout, "timeout", monitor.DefaultTimeout, "time a receiver has to answer")
+	addCABundleFlag(fl, &o.caBundle)
 	return c
 }
 
@@ -549,6 +573,10 @@ func runMonitorSend(cmd *cobra.Command, f *monitorFlags, o *monitorSendFlags) er
 	if err != nil {
 		return fmt.Errorf("--signing-keys: %w", err)
 	}
+	roots, err := rootCAs(o.caBundle)
+	if err != nil {
+		return err
+	}
 	log := cliLogger(cmd.ErrOrStderr())
 	rk := &reloadingKeys{path: f.keys}
 	s := &monitor.Sender{
@@ -557,6 +585,7 @@ func runMonitorSend(cmd *cobra.Command, f *monitorFlags, o *monitorSendFlags) er
 		Signer:      ring,
 		Timeout:     o.timeout,
 		Concurrency: o.concurrency,
+		RootCAs:     roots,
 		Log:         log,
 		OnAttempt: func(a monitor.Attempt) {
 			if a.Err == nil {
@@ -601,4 +630,20 @@ func (r *reloadingKeys) recipient(owner string) (monitor.Recipient, error) {
 	}
 	r.mu.Unlock()
 	return monitor.KeyRecipient(k, owner)
+}
+
+// monitorHook is the monitoring hook of the commands that change db
+// (openStoreToWrite registers it): it queues the notifications of each
+// change set.
+// Scored profiles score the changed records with the list's word counts,
+// so when there are any, the store's index is loaded for them, from the
+// version before the change set (only then: strict profiles need none).
+func monitorHook(db *store.Store, log *slog.Logger) store.TxHook {
+	return monitor.Hook(monitor.Options{Log: log, Index: func() (*engine.Index, error) {
+		l, err := live.Load(db)
+		if err != nil {
+			return nil, err
+		}
+		return l.Index(), nil
+	}})
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
+	"github.com/amlscreen/amlscreen/tlsconf"
 )
 
 // remote asks a running amlscreen serve (or the hosted service) through
@@ -36,7 +37,7 @@ const remoteTimeout = time.Minute
 
 // newRemote checks --server and finds the API key: --api-key, else
 // AMLSCREEN_API_KEY, as sync takes it.
-func newRemote(server, apiKey string) (*remote, error) {
+func newRemote(server, apiKey, caBundle string) (*remote, error) {
 	base, err := syncer.NormalizeUpstream(server)
 	if err != nil {
 		return nil, usagef("--server: %v", err)
@@ -47,7 +48,11 @@ func newRemote(server, apiKey string) (*remote, error) {
 	if apiKey == "" {
 		return nil, usagef("--api-key: --server needs an API key of the server's keys file, and %s is not set", apiKeyEnv)
 	}
-	return &remote{base: base, key: apiKey, http: &http.Client{Timeout: remoteTimeout}}, nil
+	roots, err := rootCAs(caBundle)
+	if err != nil {
+		return nil, err
+	}
+	return &remote{base: base, key: apiKey, http: &http.Client{Timeout: remoteTimeout, Transport: tlsconf.Transport(roots)}}, nil
 }
 
 // remoteError is an answer of the server other than 200.
@@ -139,7 +144,7 @@ func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) er
 	case f.limitSet:
 		return usagef("--limit: with --server the server answers up to %d hits", engine.DefaultLimit)
 	}
-	r, err := newRemote(f.server, f.apiKey)
+	r, err := newRemote(f.server, f.apiKey, f.caBundle)
 	if err != nil {
 		return err
 	}
@@ -155,6 +160,12 @@ func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) er
 	if q.Fuzzy > 0 {
 		v.Set("fuzzy_search", strconv.Itoa(q.Fuzzy))
 	}
+	if q.Match == engine.Scored {
+		v.Set("match", "scored")
+		if q.MinScore != 0 {
+			v.Set("min_score", strconv.FormatFloat(q.MinScore, 'f', -1, 64))
+		}
+	}
 	ctx := context.Background()
 	body, err := r.get(ctx, checkPaths[q.Kind], v)
 	if err != nil {
@@ -165,15 +176,30 @@ func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) er
 		return err
 	}
 	var resp struct {
-		Total int              `json:"total_hits"`
-		Found []*record.Record `json:"found_records"`
+		Total int               `json:"total_hits"`
+		Found []json.RawMessage `json:"found_records"`
 	}
 	if err := json.Unmarshal(body, &resp); err != nil {
 		return fmt.Errorf("server %s: the answer is not a CheckResponse: %w", r.base, err)
 	}
 	res := &engine.Result{Total: resp.Total}
-	for _, rec := range resp.Found {
-		res.Hits = append(res.Hits, engine.Hit{Record: rec})
+	for _, raw := range resp.Found {
+		// A scored answer's records carry match_score and match_reason
+		// beside the record's own fields.
+		var rec record.Record
+		var scored struct {
+			Score  float64             `json:"match_score"`
+			Reason *engine.ScoreReason `json:"match_reason"`
+		}
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("server %s: a found record is not a record: %w", r.base, err)
+		}
+		if err := json.Unmarshal(raw, &scored); err != nil {
+			return fmt.Errorf("server %s: a found record's match_reason: %w", r.base, err)
+		}
+		delete(rec.Extra, "match_score")
+		delete(rec.Extra, "match_reason")
+		res.Hits = append(res.Hits, engine.Hit{Record: &rec, Score: scored.Score, Reason: scored.Reason})
 	}
 	return writeCheckTable(out, q, res, "server "+r.base, r.version(ctx))
 }

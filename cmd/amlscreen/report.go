@@ -38,6 +38,10 @@ hits"), then every hit with all its attributes and the reason it matched.
 Reports hold only sanction, PEP and criminal records: other sources are never
 searched, even when --includes names them.
 
+--match scored screens in scored mode (see the README's Match modes): the report
+names the mode and its threshold (--min-score, default 0.82) and shows each
+hit's score and its word pairs with what each added.
+
 The screening time defaults to now; --time fixes it, and with it the report id
 and every byte of the PDF, so that a report can be reproduced exactly.
 
@@ -49,7 +53,8 @@ flags.`,
 		Example: `  amlscreen report --type individual --names "vladimir putin" --fuzzy 1 --out putin.pdf
   amlscreen report --type individual --names "marina ivanova" --dob 00/00/1975 --gender female --citizenship RU --out ivanova.pdf
   amlscreen report --type entity --names "acme holdings llc" --includes us_ofac_sdn,eu_fsf --out acme.pdf
-  amlscreen report --type entity --names "acme" --data db.jsonl.gz --time 2026-11-22T09:30:00Z --out - | base64`,
+  amlscreen report --type entity --names "acme" --data db.jsonl.gz --time 2026-11-22T09:30:00Z --out - | base64
+  amlscreen report --type individual --names "vladimir michael putin" --fuzzy 1 --match scored --out putin.pdf`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), &f) },
 	}
@@ -58,7 +63,7 @@ flags.`,
 	fl.StringArrayVar(&f.data, "data", nil, dataUsage)
 	f.add(fl, querySpec{
 		kindUsage: "individual (generateIndividualReport) or entity (generateEntityReport); required",
-		with:      withNames | withFuzzy | withDOB | withGender | withCitizenship | withIncludes,
+		with:      withNames | withFuzzy | withDOB | withGender | withCitizenship | withIncludes | withMatch,
 	})
 	fl.StringVarP(&f.out, "out", "o", "", "PDF file to write, or - for standard output (not a terminal); required")
 	fl.StringVar(&f.at, "time", "", "screening time to print, RFC 3339 (default: now)")
@@ -98,7 +103,10 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		}
 		at = t.UTC()
 	}
-	q := f.query(kind)
+	q, err := f.query(kind)
+	if err != nil {
+		return err
+	}
 	// Validate before loading, so that a typo costs nothing.
 	if err := engine.Validate(q); err != nil {
 		return paramToUsage(err)

@@ -29,6 +29,9 @@ type serveFlags struct {
 	drainDelay  time.Duration
 	allowShrink bool
 	demo        bool
+	tlsCert     string
+	tlsKey      string
+	caBundle    string
 	// listener, when set, is listened on instead of --listen (--demo
 	// opens it first, to put its address in the demo key's webhook URL).
 	listener net.Listener
@@ -50,7 +53,7 @@ endpoints, getSourceList (signed), getConsolidatedFile and getConsolidatedDelta
 
 API keys, their quotas, sources and features come from the --keys file (see
 docs/OPERATIONS.md, "Keys file"); serve refuses to start when it holds no enabled key. SIGHUP
-reloads it; a file that does not load, or holds no enabled key, keeps the keys
+reloads it (and the --tls-cert and --tls-key files); a file that does not load, or holds no enabled key, keeps the keys
 in force and is logged at ERROR. Usage counters are kept in the store, written
 every second and at shutdown.
 Responses of getSourceList are signed with the keyring in --signing-keys
@@ -64,6 +67,15 @@ or what a primary announces for the key): an --every the limit cannot fit is
 stretched, with a warning. Give a replica's key "daily_download_limit": 0 in
 the primary's keys file to poll more often. serve holds the store open for writing, so amlscreen sync and import
 cannot run on the same store meanwhile; give serve --upstream instead.
+
+With --tls-cert and --tls-key, serve answers HTTPS only: TLS 1.2 at least,
+forward-secret AEAD ciphers only, HTTP/2. A renewed certificate is picked up
+on SIGHUP without dropping connections; a pair that does not load keeps the
+previous one and is logged at ERROR. --ca-bundle adds the CAs of a PEM file
+to the system's for the connections serve makes: the --upstream and the
+webhook receivers (an internal PKI, without touching the system store).
+
+The API is described in OpenAPI 3.1 at /openapi.json (no key needed).
 
 The analyst workbench is at /ui/ on the same address: sign in with a key of
 --keys to screen, read records, download reports, record decisions and
@@ -80,7 +92,8 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 		Example: `  amlscreen serve --demo
   amlscreen serve --store aml.db --keys keys.json --listen :8080
   AMLSCREEN_API_KEY=... amlscreen serve --store aml.db --keys keys.json --upstream https://api.example.com --every 1h
-  AMLSCREEN_API_KEY=replica-key amlscreen serve --store replica.db --keys keys.json --upstream http://primary:8080 --every 10m`,
+  AMLSCREEN_API_KEY=replica-key amlscreen serve --store replica.db --keys keys.json --upstream http://primary:8080 --every 10m
+  amlscreen serve --store aml.db --keys keys.json --listen :8443 --tls-cert /etc/amlscreen/tls.crt --tls-key /etc/amlscreen/tls.key --ca-bundle /etc/amlscreen/bank-ca.pem`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), cmd.ErrOrStderr(), &f)
@@ -96,6 +109,9 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval (stretched to fit the upstream's daily download limit)")
 	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")
 	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "with --upstream, let a full file remove more than half of the store's records (every sync while serve runs)")
+	fl.StringVar(&f.tlsCert, "tls-cert", "", "PEM file of the server certificate (chain): answer HTTPS only; with --tls-key; SIGHUP reloads both")
+	fl.StringVar(&f.tlsKey, "tls-key", "", "PEM file of the private key of --tls-cert")
+	addCABundleFlag(fl, &f.caBundle)
 	fl.BoolVar(&f.demo, "demo", false, "serve the embedded sample from a throw-away store with a generated key, on localhost only: try the workbench at /ui/")
 	return cmd
 }
@@ -127,6 +143,9 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	if f.every <= 0 {
 		return usagef("--every: %v is not a positive interval", f.every)
 	}
+	if f.demo && f.tlsCert != "" {
+		return usagef("--tls-cert: not with --demo, which listens on this machine only")
+	}
 	log := cliLogger(stderr)
 	if f.upstream != "" {
 		upstream, err := checkUpstream(f.upstream)
@@ -139,6 +158,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		Store: f.store, KeysFile: f.keys, Listen: f.listen, SigningKeys: f.signingKeys,
 		Upstream: f.upstream, UpstreamKey: upstreamKey, Every: f.every, AllowShrink: f.allowShrink,
 		DrainDelay: f.drainDelay, Log: log, Listener: f.listener, Demo: f.demo,
+		TLSCert: f.tlsCert, TLSKey: f.tlsKey, CABundle: f.caBundle,
 	})
 	if err != nil {
 		return serveConfigError(err)
@@ -153,6 +173,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 var serveFlagOf = map[string]string{
 	"Store": "--store", "KeysFile": "--keys", "Listen": "--listen", "SigningKeys": "--signing-keys",
 	"Upstream": "--upstream", "UpstreamKey": "--api-key", "Every": "--every", "DrainDelay": "--drain-delay",
+	"TLSCert": "--tls-cert", "TLSKey": "--tls-key", "CABundle": "--ca-bundle",
 }
 
 // serveConfigError turns a Config the service refuses into a usage error
@@ -166,7 +187,7 @@ func serveConfigError(err error) error {
 }
 
 // runUntilSignal runs svc until SIGTERM or SIGINT (or ctx ends), reloading
-// the keys on SIGHUP, then shuts it down gracefully; a second SIGTERM or
+// the keys and the TLS certificate on SIGHUP, then shuts it down gracefully; a second SIGTERM or
 // SIGINT ends the drain delay early.
 func runUntilSignal(ctx context.Context, svc *service.Service, log *slog.Logger) error {
 	if ctx == nil {
@@ -185,6 +206,9 @@ func runUntilSignal(ctx context.Context, svc *service.Service, log *slog.Logger)
 			case <-hup:
 				if err := svc.ReloadKeys(); err != nil {
 					log.Error("keys file not reloaded; the previous keys stay in force", "error", err.Error())
+				}
+				if err := svc.ReloadCertificate(); err != nil {
+					log.Error("TLS certificate not reloaded; the previous one stays in force", "error", err.Error())
 				}
 			}
 		}

@@ -414,6 +414,17 @@ func TestReadersAskTheRunningServer(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "S1") || !strings.Contains(out, "server "+url+" version v1") {
 		t.Errorf("check --server table: exit %d %s\n%s", code, errs, out)
 	}
+	// Scored mode travels as match and min_score; the table shows the
+	// score and why from the server's match_reason.
+	want = get(t, s.addr, "reader-key", "/v1/checkName?names=ivan%20sergeyevich%20petrov&fuzzy_search=1&match=scored&min_score=0.2")
+	code, out, errs = runStoreCLI(t, "check", "--server", url, "--names", "ivan sergeyevich petrov", "--fuzzy", "1", "--match", "scored", "--min-score", "0.2", "--format", "json")
+	if code != exitOK || !sameHits(t, want, out) || !strings.Contains(out, `"match_score"`) {
+		t.Errorf("check --server scored json: exit %d %s\n%s\nwant %s", code, errs, out, want)
+	}
+	code, out, errs = runStoreCLI(t, "check", "--server", url, "--names", "ivan sergeyevich petrov", "--fuzzy", "1", "--match", "scored", "--min-score", "0.2", "--format", "table")
+	if code != exitOK || !strings.Contains(out, "SCORE") || !strings.Contains(out, "unpaired query: sergeyevich") {
+		t.Errorf("check --server scored table: exit %d %s\n%s", code, errs, out)
+	}
 
 	for _, c := range []struct {
 		args []string

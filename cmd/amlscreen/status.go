@@ -20,10 +20,11 @@ import (
 func init() { register(newStatusCmd) }
 
 type statusFlags struct {
-	store  string
-	server string
-	apiKey string
-	format string
+	store    string
+	server   string
+	apiKey   string
+	format   string
+	caBundle string
 }
 
 func newStatusCmd() *cobra.Command {
@@ -57,6 +58,7 @@ unreachable or refusing the key), 2 bad flags.`,
 	addStoreFlag(fl, &f.store)
 	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL instead of opening the store")
 	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
+	addCABundleFlag(fl, &f.caBundle)
 	addFormatFlag(fl, &f.format)
 	return cmd
 }
@@ -73,6 +75,8 @@ func runStatus(ctx context.Context, stdout io.Writer, f *statusFlags, now time.T
 		return usagef("--store and --server exclude each other")
 	case f.apiKey != "" && f.server == "":
 		return usagef("--api-key: only with --server")
+	case f.caBundle != "" && f.server == "":
+		return usagef("--ca-bundle: only with --server")
 	}
 	if err := checkFormat(f.format); err != nil {
 		return err
@@ -111,7 +115,7 @@ func localStatus(path string, now time.Time) (*statusReport, error) {
 }
 
 func remoteStatus(ctx context.Context, f *statusFlags) (*statusReport, error) {
-	r, err := newRemote(f.server, f.apiKey)
+	r, err := newRemote(f.server, f.apiKey, f.caBundle)
 	if err != nil {
 		return nil, err
 	}

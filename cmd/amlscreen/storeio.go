@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/amlscreen/amlscreen/live"
-	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -43,7 +42,7 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	db.OnChange(monitor.Hook(monitor.Options{Log: opts.Log}))
+	db.OnChange(monitorHook(db, opts.Log))
 	// The persisted screening index is brought to each committed version.
 	log := opts.Log
 	if log == nil {

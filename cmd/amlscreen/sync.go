@@ -32,6 +32,7 @@ type syncFlags struct {
 	every    time.Duration
 	// allowShrink lets a full file remove more than half of the records.
 	allowShrink bool
+	caBundle    string
 }
 
 func newSyncCmd() *cobra.Command {
@@ -54,7 +55,8 @@ UTC day, or the limit a primary amlscreen serve announces for the key (none
 for a key with "daily_download_limit": 0). An --every that would poll more
 often than the limit allows (45 polls, leaving room for retries and full
 downloads: every 32m for 50) is stretched to fit, with a warning. A refused
-connection or a wrong --upstream fails at once. Transient failures (5xx, dropped connections) are retried
+connection, a wrong --upstream or an upstream certificate this machine does
+not trust fails at once; give an internal CA with --ca-bundle. Transient failures (5xx, dropped connections) are retried
 with backoff; a rejected key (401, 403) or a used-up quota (429) stops the
 run. With --every, sync keeps running and syncs on that interval; it stops
 on a rejected key and retries other failures at the next interval.
@@ -66,7 +68,8 @@ Exit codes: 0 synced (or up to date), 1 failure, 2 bad flags.`,
 		Example: `  export AMLSCREEN_API_KEY=...
   amlscreen sync --store aml.db --upstream https://api.example.com
   amlscreen sync --store aml.db --upstream https://api.example.com --includes included,un_sc --every 1h
-  amlscreen sync --store replica.db --upstream http://primary:8080    # a replica of a primary amlscreen serve`,
+  amlscreen sync --store replica.db --upstream http://primary:8080    # a replica of a primary amlscreen serve
+  amlscreen sync --store replica.db --upstream https://primary.bank.internal:8443 --ca-bundle /etc/amlscreen/bank-ca.pem`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSync(cmd.Context(), cmd.ErrOrStderr(), &f)
@@ -79,6 +82,7 @@ Exit codes: 0 synced (or up to date), 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included', passed to the service (default: the key's sources)")
 	fl.DurationVar(&f.every, "every", 0, "keep running and sync at this interval, e.g. 1h")
 	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "let a full file remove more than half of the store's records (an empty one never replaces it)")
+	addCABundleFlag(fl, &f.caBundle)
 	return cmd
 }
 
@@ -100,6 +104,10 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 	if f.every < 0 {
 		return usagef("--every: %v is negative", f.every)
 	}
+	roots, err := rootCAs(f.caBundle)
+	if err != nil {
+		return err
+	}
 	log := cliLogger(stderr)
 	noteUpstream(log, f.upstream, upstream)
 	c := &syncer.Client{
@@ -108,6 +116,9 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 		Includes: f.includes,
 		Log:      log,
 		Progress: cliProgress(stderr),
+	}
+	if roots != nil {
+		c.HTTP = syncer.NewHTTPClient(roots)
 	}
 	if ctx == nil {
 		ctx = context.Background()

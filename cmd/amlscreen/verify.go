@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/sign"
+	"github.com/amlscreen/amlscreen/tlsconf"
 )
 
 func init() { register(newVerifyCmd) }
@@ -23,6 +25,7 @@ type verifyFlags struct {
 	apiKey    string
 	keysDir   string
 	timeout   time.Duration
+	caBundle  string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -56,6 +59,7 @@ looked up), with the reason on one line, 2 bad flags.`,
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --keys-url (default $AMLSCREEN_API_KEY)")
 	fl.StringVar(&f.keysDir, "keys-dir", "", "local keyring directory to take keys from instead of --keys-url")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit for the key lookup")
+	addCABundleFlag(fl, &f.caBundle)
 	return c
 }
 
@@ -88,8 +92,15 @@ func runVerify(stdin io.Reader, stdout io.Writer, f *verifyFlags) error {
 		if apiKey == "" {
 			return usagef("--api-key: required with --keys-url (or set AMLSCREEN_API_KEY)")
 		}
-		fetch = sign.HTTPFetcher(f.keysURL, apiKey, nil)
+		roots, err := rootCAs(f.caBundle)
+		if err != nil {
+			return err
+		}
+		fetch = sign.HTTPFetcher(f.keysURL, apiKey, &http.Client{Timeout: f.timeout, Transport: tlsconf.Transport(roots)})
 	} else {
+		if f.caBundle != "" {
+			return usagef("--ca-bundle: only with --keys-url")
+		}
 		k, err := sign.LoadKeyring(f.keysDir)
 		if errors.Is(err, sign.ErrNoKeyring) {
 			return usagef("--keys-dir: %v", err)
