@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -173,7 +174,20 @@ func scrapeReplica(t *testing.T) map[string]bool {
 	if code, body := get("/v1/checkName?names=ivan"); code != 200 {
 		t.Fatalf("check on the replica: %d %s", code, body)
 	}
-	code, body := get("/metrics")
+	// The replica turns ready as soon as its index holds the synced
+	// version, which its index's own change hook applies at the commit;
+	// the sync loop records the apply in /metrics just after. Scrape until
+	// it has.
+	var code int
+	var body []byte
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if code, body = get("/metrics"); code == 200 && bytes.Contains(body, []byte("amlscreen_apply_last_success_timestamp_seconds")) {
+			break
+		}
+		if code != 200 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if code != 200 {
 		t.Fatalf("/metrics: %d", code)
 	}
