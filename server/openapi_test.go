@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -24,6 +25,7 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // The OpenAPI document (package api) is written by hand; these tests hold
@@ -360,6 +362,26 @@ func TestOpenAPIScoredRecords(t *testing.T) {
 		t.Fatalf("no scored hit to validate: %+v", res)
 	}
 	visitSchema(t, doc, "CheckResponse", res.AppendCheckResponse(nil, f.clock.Now(), record.WriteOptions{Case: record.Snake}))
+}
+
+// TestOpenAPIStoreStatusFull: the status of a store with every optional
+// part (local sources, the screening index as amlscreen status shows it,
+// a last sync) matches StoreStatus, so the document follows store.Status.
+func TestOpenAPIStoreStatusFull(t *testing.T) {
+	doc := loadDoc(t, "")
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	st := store.Status{
+		Index: &store.IndexStatus{State: "stale", Version: "v1", Segments: 2, Bytes: 4096, Records: 10, Tombstones: 1, Reason: "store ahead"},
+		Store: "aml.db", SizeBytes: 1 << 20, Version: "v2", AppliedAt: &at, Full: true, Records: 11,
+		BySourceType: map[string]int{"SANCTION": 11}, ByEntityType: map[string]int{"INDIVIDUAL": 11},
+		LocalSources: map[string]int{"my_list": 1}, DownloadsToday: 1, DownloadLimit: 50, Sources: 3,
+		SourcesAt: &at, DeltasFrom: "v1", LastSync: &store.LastSync{Upstream: "https://example.com", Attempt: &at, Success: &at},
+	}
+	body, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	visitSchema(t, doc, "StoreStatus", body)
 }
 
 func visitSchema(t *testing.T, doc *openapi3.T, name string, body []byte) {

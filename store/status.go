@@ -2,10 +2,6 @@ package store
 
 import "time"
 
-// Status is what a store holds and how its syncs went: the answer of
-// /v1/status, an amlscreen extension of the API, and of amlscreen status
-// (which adds Store and SizeBytes for a local store). Keys are snake_case
-// like the API's.
 // IndexStatus describes the persisted screening index beside a store
 // (written and read by package live): whether it reflects the store's
 // current version, and its size.
@@ -22,6 +18,10 @@ type IndexStatus struct {
 	Reason     string `json:"reason,omitempty"` // why it is not current
 }
 
+// Status is what a store holds and how its syncs went: the answer of
+// /v1/status, an amlscreen extension of the API, and of amlscreen status
+// (which adds Store and SizeBytes for a local store). Keys are snake_case
+// like the API's.
 type Status struct {
 	// Index is the persisted screening index, when the caller looked.
 	Index *IndexStatus `json:"index,omitempty"`

@@ -227,6 +227,30 @@ func (e StatusResponseStatus) Valid() bool {
 	}
 }
 
+// Defines values for StoreStatusIndexState.
+const (
+	Current    StoreStatusIndexState = "current"
+	Missing    StoreStatusIndexState = "missing"
+	Stale      StoreStatusIndexState = "stale"
+	Unreadable StoreStatusIndexState = "unreadable"
+)
+
+// Valid indicates whether the value is a known member of the StoreStatusIndexState enum.
+func (e StoreStatusIndexState) Valid() bool {
+	switch e {
+	case Current:
+		return true
+	case Missing:
+		return true
+	case Stale:
+		return true
+	case Unreadable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UsageTimezone.
 const (
 	UTC UsageTimezone = "UTC"
@@ -1010,22 +1034,39 @@ type StoreStatus struct {
 
 	// FullImport Whether the version came from a full file rather than a delta.
 	FullImport bool `json:"full_import"`
-	LastSync   *struct {
+
+	// Index The screening index persisted beside the store. Set by amlscreen status only.
+	Index *struct {
+		Bytes      int64                 `json:"bytes"`
+		Reason     *string               `json:"reason,omitempty"`
+		Records    int                   `json:"records"`
+		Segments   int                   `json:"segments"`
+		State      StoreStatusIndexState `json:"state"`
+		Tombstones int                   `json:"tombstones"`
+		Version    *string               `json:"version,omitempty"`
+	} `json:"index,omitempty"`
+	LastSync *struct {
 		Attempt  *time.Time `json:"attempt,omitempty"`
 		Error    *string    `json:"error,omitempty"`
 		Includes *string    `json:"includes,omitempty"`
 		Success  *time.Time `json:"success,omitempty"`
 		Upstream *string    `json:"upstream,omitempty"`
 	} `json:"last_sync,omitempty"`
-	Records            int        `json:"records"`
-	SizeBytes          int64      `json:"size_bytes"`
-	SourcesInCatalogue int        `json:"sources_in_catalogue"`
-	SourcesSyncedAt    *time.Time `json:"sources_synced_at,omitempty"`
+
+	// LocalSources Sources merged into the store (import --merge), which full imports keep, with their record counts.
+	LocalSources       *map[string]int `json:"local_sources,omitempty"`
+	Records            int             `json:"records"`
+	SizeBytes          int64           `json:"size_bytes"`
+	SourcesInCatalogue int             `json:"sources_in_catalogue"`
+	SourcesSyncedAt    *time.Time      `json:"sources_synced_at,omitempty"`
 
 	// Store Set by amlscreen status only.
 	Store   *string `json:"store,omitempty"`
 	Version string  `json:"version"`
 }
+
+// StoreStatusIndexState defines model for StoreStatus.Index.State.
+type StoreStatusIndexState string
 
 // Usage defines model for Usage.
 type Usage struct {
