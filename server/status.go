@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+
+	"github.com/amlscreen/amlscreen/live"
 )
 
 func init() {
 	register(Endpoint{Path: "/v1/status", Handle: statusReport})
 }
 
-// statusReport answers /v1/status: the store.Status of the server's store, so
+// statusReport answers /v1/status: the store.Status of the server's store
+// and of its persisted screening index, so
 // that amlscreen status can ask a running server, whose store it cannot
 // open (serve holds it for writing). Free of charge, any enabled key.
 func statusReport(s *Server, c *Call) error {
@@ -20,6 +23,11 @@ func statusReport(s *Server, c *Call) error {
 	rep, err := s.st.Status(c.Now)
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
+	}
+	if s.db.State().State != live.StateMemory {
+		// The index persisted beside the store: its MANIFEST and file
+		// sizes, read without opening the segments.
+		rep.Index = live.Inspect(s.st)
 	}
 	body, err := json.Marshal(rep)
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	"github.com/amlscreen/amlscreen/store"
 )
 
-// TestStatusEndpoint: /v1/status answers the store's status for any
-// enabled key, free of charge, and needs a key.
+// TestStatusEndpoint: /v1/status answers the store's status and its
+// screening index's for any enabled key, free of charge, and needs a key.
 func TestStatusEndpoint(t *testing.T) {
 	f := newFixture(t)
 	a := f.get(keyQuota, "/v1/status")
@@ -25,6 +25,10 @@ func TestStatusEndpoint(t *testing.T) {
 	}
 	if st.Version != testVersion || st.Records != want.Records || st.Store != "" || st.DownloadLimit != 50 || st.Sources != want.Sources {
 		t.Errorf("status %+v, want %+v", st, want)
+	}
+	// The server's index is persisted beside the store and current.
+	if ix := st.Index; ix == nil || ix.State != "current" || ix.Records != want.Records || ix.Segments < 1 || ix.Version != testVersion {
+		t.Errorf("index in status: %+v, want current at %s with %d records", ix, testVersion, want.Records)
 	}
 	f.get("", "/v1/status").errorMessage(t, 401)
 	if u := usageOf(t, f, keyQuota, ""); u.Summary.BilledUsed != 0 {

@@ -1035,7 +1035,7 @@ type StoreStatus struct {
 	// FullImport Whether the version came from a full file rather than a delta.
 	FullImport bool `json:"full_import"`
 
-	// Index The screening index persisted beside the store. Set by amlscreen status only.
+	// Index The screening index persisted beside the store (absent when the server's index lives in memory).
 	Index *struct {
 		Bytes      int64                 `json:"bytes"`
 		Reason     *string               `json:"reason,omitempty"`
