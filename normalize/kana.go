@@ -13,7 +13,7 @@ import "strings"
 // instead changes the Wikidata pairs' scores by 0.1 point, since those are
 // mostly foreign names. Hiragana and katakana read alike. Kanji are Han characters and read in Chinese (han.go): Japanese
 // readings of kanji names need a dictionary that names do not follow,
-// a limitation written in the README.
+// a limitation written in docs/MATCHING.md ("Text normalisation").
 
 // kanaRomaji is the reading of each katakana letter from U+30A1 (ァ) to
 // U+30FA (ヺ); hiragana are looked up at their katakana position.

@@ -20,7 +20,7 @@ import (
 // runtime series come from runtime/metrics, without the stop-the-world of
 // runtime.ReadMemStats, and the process series from /proc.
 //
-// The names are listed, with their meaning, in the README's "Metrics"; the
+// The names are listed, with their meaning, in docs/OPERATIONS.md "Metrics"; the
 // example dashboard in deploy/grafana uses exactly these.
 
 // latencyBuckets are the upper bounds of the request duration histogram, in

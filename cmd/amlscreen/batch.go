@@ -87,7 +87,7 @@ decision; every other hit is written with its decision, if any, in the
 columns decision, decision_note, decided_by, decided_at and
 changed_since_decision. The summary and the report count suppressed hits.
 
---match scored screens in scored mode (see the README's Match modes): hits are
+--match scored screens in scored mode (see docs/MATCHING.md, "Match modes"): hits are
 records scoring at least --min-score (default 0.82), best first, and each hit
 line gains a score column (CSV, after reason) or field (JSON Lines); reason
 says how each word pair matched and which words had no partner. A strict run's

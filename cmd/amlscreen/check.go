@@ -44,7 +44,7 @@ changed letter or a swap of two adjacent letters. --names and --search-all take
 at most 512 characters and 32 words. Legal forms (LLC, GmbH, OOO, ...)
 match all their equivalents.
 
---match scored (SEMANTICS.md is silent; see the README's Match modes) scores
+--match scored (see docs/MATCHING.md, "Match modes") scores
 partial and variant names instead: a query word without a partner lowers the
 score rather than rejecting the record, rare words weigh more than common ones,
 spelling and transliteration variants pair. Records scoring at least

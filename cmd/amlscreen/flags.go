@@ -135,7 +135,7 @@ const (
 	includesUsage     = "comma-separated source ids and/or 'included' (default: every source except OTHER ones)"
 	includeOtherUsage = "include sources of type OTHER in the default sources"
 	limitUsage        = "most records to return per name (total_hits and reports count all)"
-	matchUsage        = "strict (every query word pairs with a word of one name; the /v1 rule) or scored (partial and variant names, ranked by score; see the README's Match modes)"
+	matchUsage        = "strict (every query word pairs with a word of one name; the /v1 rule) or scored (partial and variant names, ranked by score; see docs/MATCHING.md, Match modes)"
 	minScoreUsage     = "with --match scored: the least score in (0, 1] a record needs to be a hit (default 0.82)"
 	// mediaSearchAllUsage is --search-all of the media commands, whose
 	// text is looked for in articles.

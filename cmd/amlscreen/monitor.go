@@ -140,7 +140,7 @@ individual, the default) or checkEntity (--type entity) and are checked the
 same way. No initial screening is done: only later changes notify. The key's
 profile_quota applies to new profiles.
 
---match scored makes a scored profile (see the README's Match modes): a changed
+--match scored makes a scored profile (see docs/MATCHING.md, "Match modes"): a changed
 record notifies when it scores at least --min-score (default 0.82) against the
 profile's names, scored with the word counts of the whole list, so import,
 apply and sync load the store's index when scored profiles exist. The profile

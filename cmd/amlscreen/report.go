@@ -38,7 +38,7 @@ hits"), then every hit with all its attributes and the reason it matched.
 Reports hold only sanction, PEP and criminal records: other sources are never
 searched, even when --includes names them.
 
---match scored screens in scored mode (see the README's Match modes): the report
+--match scored screens in scored mode (see docs/MATCHING.md, "Match modes"): the report
 names the mode and its threshold (--min-score, default 0.82) and shows each
 hit's score and its word pairs with what each added.
 
