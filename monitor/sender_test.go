@@ -310,12 +310,19 @@ func TestUnknownOwnerWaitsWithBackoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := fastSender(db, ring, "http://127.0.0.1:1/")
+	// A backoff far longer than the run: on a slow machine the fast
+	// sender's 20 ms could come due again within this one run and count
+	// a second attempt.
+	s.Backoff = Backoff{Initial: time.Minute, Max: time.Minute}
 	if err := s.RunOnce(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	q, _ := NewOutbox(db).Queued(0)
 	if len(q) != 1 || q[0].Attempts != 1 || q[0].LastError != ErrNoRecipient.Error() {
-		t.Fatalf("queue %+v", q)
+		for _, e := range q {
+			t.Logf("queued: %+v", *e)
+		}
+		t.Fatalf("%d queued, want one with 1 attempt and error %q", len(q), ErrNoRecipient)
 	}
 }
 
