@@ -219,15 +219,11 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 				if ss.dead(ord) || !ss.selects(vr.sel, ord) || !ss.passes(c, srcOK, ord) {
 					continue
 				}
-				ev, ok := ss.scoreName(sq, ns, scr, floor)
+				cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore)
 				if !ok {
 					continue
 				}
-				s := scoreOf(ev)
-				if s < c.minScore {
-					continue
-				}
-				cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns, sel: vr.sel}
+				cand.sel = vr.sel
 				key := uint64(si)<<32 | uint64(ord)
 				if old, ok := best[key]; ok && !betterScored(cand, old) {
 					continue
@@ -1025,8 +1021,25 @@ func keepReaching(cands []uint32, acc []float64, cnt []uint8, need float64, comp
 	return cands[:n], acc[:n], cnt[:n]
 }
 
+// scoreCandidate scores name string ns for sq and returns it as a
+// candidate when it reaches minScore: the one rule a scored search and
+// ScoreRecord both apply, so that the two agree.
+func (ss *scoredSeg) scoreCandidate(sq *scoredQuery, ns uint32, scr *scoredScratch, floor, minScore float64) (scoredBest, bool) {
+	ev, ok := ss.scoreName(sq, ns, scr, floor)
+	if !ok {
+		return scoredBest{}, false
+	}
+	s := scoreOf(ev)
+	if s < minScore {
+		return scoredBest{}, false
+	}
+	return scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns}, true
+}
+
 // markHeld sets has[k] for every cands[k] in the ascending list post,
-// walking the shorter list and searching the longer.
+// walking the shorter list and searching the longer. markGain walks the
+// same way; the two stay apart because a shared walk calling a function
+// per match measured 3–6 % slower scored checks (BenchmarkSearchScored).
 func markHeld(cands, post []uint32, has []bool) {
 	if len(post) == 0 {
 		return

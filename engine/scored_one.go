@@ -45,15 +45,10 @@ func (ix *Index) ScoreRecord(q Query, id string) (Hit, bool, error) {
 	var best *scoredBest
 	floor := logitFloor(c.minScore)
 	for ns := uint32(lo); int(ns) < len(ss.nsRec) && ss.nsRec[ns] == ord; ns++ {
-		ev, ok := ss.scoreName(sq, ns, scr, floor)
+		cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore)
 		if !ok {
 			continue
 		}
-		s := scoreOf(ev)
-		if s < c.minScore {
-			continue
-		}
-		cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns}
 		if best == nil || betterScored(cand, *best) {
 			best = &cand
 		}
