@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
@@ -83,8 +84,8 @@ func TestLiveCrashChild(t *testing.T) {
 
 // crashWorld is the world of the base store: 400 generated records at v1.
 func crashWorld(t *testing.T, path string) *world {
-	w := &world{t: t, path: path, cur: map[string]*record.Record{}}
-	w.g = newWorld(t).g
+	// No newWorld: its TempDir would outlive a killed child.
+	w := &world{t: t, path: path, cur: map[string]*record.Record{}, g: gen.New(3)}
 	for i := range 400 {
 		r := w.g.Record(i)
 		w.cur[r.ID] = r
