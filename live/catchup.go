@@ -3,6 +3,7 @@ package live
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
@@ -14,6 +15,7 @@ const (
 	StateCurrent  = "current"  // opened as it was on disk
 	StateReplayed = "replayed" // caught up from the store's change log
 	StateRebuilt  = "rebuilt"  // built again from the store's records
+	StateImported = "imported" // built from a full import's records as it read them
 	StateMemory   = "memory"   // a read-only store's stale index, caught up in memory only
 )
 
@@ -57,6 +59,9 @@ func (d *Index) catchUp(first bool) error {
 				}
 				if cv.ID != to {
 					return d.catchUp(first) // a change set committed meanwhile
+				}
+				if n, limit := len(changes), replayLimit(d.ix.Len()); n > limit {
+					return d.rebuild(fmt.Sprintf("%d changes to replay, more than %d: building afresh takes less memory", n, limit))
 				}
 				if err := d.applyChanges(changes, to, cseq); err != nil {
 					return err
@@ -222,71 +227,151 @@ func (d *Index) persist(w *writer) error {
 	return nil
 }
 
+// replayLimit is the most changes replayed into an index of live
+// records: a change set becomes one segment built in memory, so a larger
+// one (a full import that changed most records) is built afresh, in parts
+// of bounded size, instead.
+func replayLimit(live int) int { return max(partRecords, live/4) }
+
 // rebuild builds the index again from the store's records, with one log
-// line saying why, and (for a writable store) writes it.
+// line saying why, and (for a writable store) writes it: in parts of
+// bounded memory (build.go), merged into one segment.
 func (d *Index) rebuild(reason string) error {
 	if reason != "" {
 		d.log.Info("building the screening index from the store", "reason", reason, "index", d.dir)
 	}
-	bl := engine.NewSegmentBuilder()
-	var ver store.Version
-	var seq uint64
-	var loadErr error
-	build := func(sink engine.SegmentSink) ([]uint64, error) {
-		ver, seq, loadErr = d.st.LoadAllAt(func(r *record.Record) error {
-			bl.Add(r)
-			return nil
-		})
-		_, dead, err := bl.FinishSegment(sink)
-		if loadErr != nil {
-			return nil, fmt.Errorf("load store: %w", loadErr)
-		}
-		return dead, err
+	if !d.write {
+		return d.rebuildInMemory()
 	}
-	var seg *engine.Segment
-	var dead []uint64
-	if d.write {
-		w := &writer{dir: d.dir}
-		var err error
-		seg, err = w.segmentFile(func(sink engine.SegmentSink) error {
-			var err error
-			dead, err = build(sink)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	} else {
-		var buf memSink
-		var err error
-		if dead, err = build(&buf); err != nil {
-			return err
-		}
-		if seg, err = engine.OpenSegment(buf.b, nil); err != nil {
-			return err
-		}
+	c := newChunkedBuild(d.dir)
+	ver, seq, err := d.st.LoadAllAt(func(r *record.Record) error {
+		c.Add(r)
+		return c.err
+	})
+	if err != nil {
+		c.Discard()
+		return fmt.Errorf("load store: %w", err)
+	}
+	path, dead, err := c.Finish()
+	if err != nil {
+		return err
+	}
+	if err := d.installBuilt([]builtSegment{{path: path, dead: dead}}, ver.ID, seq, StateRebuilt); err != nil {
+		return err
+	}
+	return d.afterBuild(ver.ID, seq)
+}
+
+// afterBuild catches up with a change set that committed during a build
+// of the index at version and seq, or loads the catalogue.
+func (d *Index) afterBuild(version string, seq uint64) error {
+	if cur, cseq, err := d.st.Current(); err == nil && (cseq != seq || cur.ID != version) {
+		return d.catchUp(false)
+	}
+	return d.loadSources()
+}
+
+// rebuildInMemory builds the index of a read-only store, whose stale
+// index files it may not replace, in memory.
+func (d *Index) rebuildInMemory() error {
+	bl := engine.NewSegmentBuilder()
+	ver, seq, loadErr := d.st.LoadAllAt(func(r *record.Record) error {
+		bl.Add(r)
+		return nil
+	})
+	var buf memSink
+	_, dead, err := bl.FinishSegment(&buf)
+	if loadErr != nil {
+		return fmt.Errorf("load store: %w", loadErr)
+	}
+	if err != nil {
+		return err
+	}
+	seg, err := engine.OpenSegment(buf.b, nil)
+	if err != nil {
+		return err
 	}
 	ix, err := engine.NewPersisted([]*engine.Segment{seg}, [][]uint64{dead}, d.source(seq))
 	if err != nil {
 		seg.Close()
 		return err
 	}
-	crashPoint("rebuilt")
 	d.swap(ix, ver.ID, seq)
 	d.tombs = map[string]tombFile{}
-	if d.write {
-		d.state = StateRebuilt
-		if err := d.persist(&writer{dir: d.dir, seq: seq}); err != nil {
-			return err
+	d.state = StateMemory
+	return d.afterBuild(ver.ID, seq)
+}
+
+// installImport makes the index a full import built as the store read it
+// (importBuild), when the store is still at that import's version. It
+// reports whether it did; the build's files are gone either way.
+func (d *Index) installImport(b *importBuild) (bool, error) {
+	built, err := b.wait()
+	if err != nil {
+		return false, err
+	}
+	cur, seq, err := d.st.Current()
+	if err != nil || cur.ID != b.version {
+		// Another change set committed first: the index catches up
+		// the usual way.
+		for _, s := range built {
+			os.Remove(s.path)
+			claimBuildFile(s.path, false)
 		}
-	} else {
-		d.state = StateMemory
+		return false, err
 	}
-	// A change set may have committed during the build.
-	if cur, cseq, err := d.st.Current(); err == nil && (cseq != seq || cur.ID != ver.ID) {
-		return d.catchUp(false)
+	if err := d.installBuilt(built, cur.ID, seq, StateImported); err != nil {
+		return false, err
 	}
-	return d.loadSources()
+	// What the store holds and what the index counts must agree; a build
+	// that saw other records than the store kept is never trusted.
+	n, err := d.st.Count()
+	if err != nil {
+		return true, fmt.Errorf("count records: %w", err)
+	}
+	if live := d.ix.Len(); live != n {
+		return true, d.rebuild(fmt.Sprintf("the build of the import holds %d records, the store %d", live, n))
+	}
+	return true, nil
+}
+
+// installBuilt makes finished builds (build.go) the index, at version and
+// seq, and writes its MANIFEST. The builds' files are gone on error.
+func (d *Index) installBuilt(built []builtSegment, version string, seq uint64, state string) error {
+	w := &writer{dir: d.dir, seq: seq}
+	segs := make([]*engine.Segment, 0, len(built))
+	tombs := make([][]uint64, 0, len(built))
+	fail := func(err error, from int) error {
+		for _, s := range segs {
+			s.Close()
+		}
+		for _, b := range built[from:] {
+			os.Remove(b.path)
+			claimBuildFile(b.path, false)
+		}
+		return err
+	}
+	for i, b := range built {
+		seg, err := w.install(b)
+		if err != nil {
+			return fail(err, i+1)
+		}
+		segs = append(segs, seg)
+		tombs = append(tombs, b.dead)
+	}
+	// The renames are durable before a MANIFEST names the new files.
+	if err := syncDir(d.dir); err != nil {
+		return fail(fmt.Errorf("install index segments: %w", err), len(built))
+	}
+	ix, err := engine.NewPersisted(segs, tombs, d.source(seq))
+	if err != nil {
+		return fail(err, len(built))
+	}
+	crashPoint("rebuilt")
+	d.swap(ix, version, seq)
+	d.tombs = map[string]tombFile{}
+	d.state = state
+	return d.persist(w)
 }
 
 // memSink is a segment image built in memory.

@@ -24,9 +24,11 @@ import (
 // it, and is killed with SIGKILL at one point of the way: inside the
 // store's transaction, after the new segment file, after a merge's file,
 // after a rebuild's file (an open that finds no index), before and after
-// the MANIFEST's rename. Every
-// time, the next open must leave store and index agreeing: the index
-// current, replayed or rebuilt, answering like a fresh build.
+// the MANIFEST's rename; and a full import into a store without an index,
+// which builds it while reading (op "stream"), after one of its part
+// files. Every time, the next open must leave store and index agreeing:
+// the index current, replayed or rebuilt, answering like a fresh build,
+// and no build file left behind.
 
 func TestLiveCrashChild(t *testing.T) {
 	path := os.Getenv("AMLSCREEN_LIVE_CRASH_STORE")
@@ -51,12 +53,22 @@ func TestLiveCrashChild(t *testing.T) {
 		say("error " + err.Error())
 		return
 	}
-	d, err := Open(st, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		say("error " + err.Error())
-		return
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if op == "stream" {
+		// A full import into a store without an index builds it as it
+		// reads, in parts of 100 records, as a writing command does.
+		partRecords = 100
+		os.RemoveAll(IndexDir(path))
+		f := Follow(st, log)
+		defer f.Close()
+	} else {
+		d, err := Open(st, log)
+		if err != nil {
+			say("error " + err.Error())
+			return
+		}
+		defer d.Close()
 	}
-	defer d.Close()
 	hook := func(*bolt.Tx, *store.Applied) error {
 		if pause == "hook" {
 			wait()
@@ -65,7 +77,7 @@ func TestLiveCrashChild(t *testing.T) {
 	}
 	w := crashWorld(t, path)
 	switch op {
-	case "import":
+	case "import", "stream":
 		recs := w.g.Record
 		var all []*record.Record
 		for i := range 500 {
@@ -144,6 +156,7 @@ func TestCrashLeavesIndexAndStoreAgreeing(t *testing.T) {
 		{"apply", "hook"}, {"apply", "segment"}, {"apply", "merged"}, {"apply", "manifest"}, {"apply", "renamed"}, {"apply", "end"},
 		{"import", "hook"}, {"import", "segment"}, {"import", "merged"}, {"import", "manifest"}, {"import", "renamed"}, {"import", "end"},
 		{"open", "rebuilt"}, {"open", "manifest"}, {"open", "renamed"}, {"open", "end"},
+		{"stream", "part"}, {"stream", "hook"}, {"stream", "rebuilt"}, {"stream", "manifest"}, {"stream", "renamed"}, {"stream", "end"},
 	} {
 		run := c.op + "/" + c.pause
 		path := filepath.Join(dir, strings.ReplaceAll(run, "/", "-"), "s.db")
@@ -192,10 +205,13 @@ func TestCrashLeavesIndexAndStoreAgreeing(t *testing.T) {
 		if _, err := st.LoadAll(func(r *record.Record) error { cw.cur[r.ID] = r; return nil }); err != nil {
 			t.Fatal(err)
 		}
-		if (c.pause == "hook" || c.op == "open") != (ver.ID == "v1") {
+		if (c.pause == "hook" || c.pause == "part" || c.op == "open") != (ver.ID == "v1") {
 			t.Errorf("%s: store at %s", run, ver.ID)
 		}
 		cw.agrees(d)
+		if left := buildFiles(t, path); len(left) > 0 {
+			t.Errorf("%s: build files left after the next open: %v", run, left)
+		}
 		states[d.State().State]++
 		t.Logf("%s: store %s, index %s %s", run, ver.ID, d.State().State, strings.TrimSpace(logs.String()))
 		d.Close()

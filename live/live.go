@@ -88,48 +88,158 @@ func Load(st *store.Store) (*Index, error) {
 
 // Open is Load with a logger for the index's lines.
 func Open(st *store.Store, log *slog.Logger) (*Index, error) {
-	d, err := open(st, log)
+	d, err := open(st, log, nil)
 	if err != nil {
 		return nil, err
 	}
 	if d.write {
 		st.OnChange(d.hook)
+		st.OnImport(d.startImport)
 	}
 	return d, nil
 }
 
-func open(st *store.Store, log *slog.Logger) (*Index, error) {
+// open opens the index of st; a full import's build, when given, is
+// installed instead of what the files hold.
+func open(st *store.Store, log *slog.Logger, b *importBuild) (*Index, error) {
 	if log == nil {
 		log = slog.Default()
 	}
 	d := &Index{st: st, dir: IndexDir(st.Path()), write: !st.ReadOnly(), log: log, tombs: map[string]tombFile{}}
 	d.applyMu.Lock()
 	defer d.applyMu.Unlock()
-	if err := d.catchUp(true); err != nil {
+	if d.write {
+		removeStaleBuilds(d.dir)
+	}
+	first := true
+	if b != nil {
+		ok, err := d.installImport(b)
+		if err != nil {
+			log.Warn("the screening index built during the import was not used; building it from the store", "err", err)
+		}
+		first = !ok
+	}
+	if err := d.catchUp(first); err != nil {
 		return nil, fmt.Errorf("screening index: %w", err)
 	}
 	return d, nil
 }
 
-// Follow keeps the persisted index of st current for a process that
-// writes the store without answering from it (import, apply, sync): after
-// every commit, the index on disk is caught up with the store and closed.
-// Register it once, where the store is opened to write.
-func Follow(st *store.Store, log *slog.Logger) {
-	if st.ReadOnly() {
-		return
+// Follower keeps the persisted index of a store current for a process
+// that writes the store without answering from it (import, apply, sync):
+// the index is opened when first needed and brought to every version the
+// store commits, and a full import builds it from the records as the
+// store reads them.
+type Follower struct {
+	st  *store.Store
+	log *slog.Logger
+	mu  sync.Mutex
+	d   *Index // nil until first needed
+}
+
+// Follow returns the Follower of st, a store opened to write; register it
+// once, where the store is opened. A read-only store gets one that does
+// nothing but open the index on demand.
+func Follow(st *store.Store, log *slog.Logger) *Follower {
+	if log == nil {
+		log = slog.Default()
 	}
+	f := &Follower{st: st, log: log}
+	if st.ReadOnly() {
+		return f
+	}
+	st.OnImport(f.startImport)
 	st.OnChange(func(tx *bolt.Tx, a *store.Applied) error {
-		tx.OnCommit(func() {
-			d, err := open(st, log)
-			if err != nil {
-				log.Error("screening index not updated; the next open catches it up", "err", err)
-				return
-			}
-			d.Close()
-		})
+		tx.OnCommit(func() { f.committed(a) })
 		return nil
 	})
+	return f
+}
+
+// Index returns the index at the store's current version, opening it
+// when first needed: monitoring scores changed records with it. Inside a
+// write transaction, that is the version before the change set.
+func (f *Follower) Index() (*engine.Index, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.d == nil {
+		d, err := open(f.st, f.log, nil)
+		if err != nil {
+			return nil, err
+		}
+		f.d = d
+	}
+	return f.d.Index(), nil
+}
+
+// Close releases the index, if one was opened.
+func (f *Follower) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.d != nil {
+		f.d.Close()
+		f.d = nil
+	}
+}
+
+// committed brings the index to the version a committed.
+func (f *Follower) committed(a *store.Applied) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var err error
+	if f.d == nil {
+		f.d, err = open(f.st, f.log, ownBuild(a, IndexDir(f.st.Path())))
+	} else {
+		err = f.d.Apply(f.st, a)
+	}
+	if err != nil {
+		f.log.Error("screening index not updated; the next open catches it up", "err", err)
+	}
+}
+
+// startImport decides whether a full import builds the index as it is
+// read (store.OnImport): unless the index on disk is current with a
+// store that holds records, in which case the import's change set is
+// applied to it afterwards.
+func (f *Follower) startImport(version string) store.ImportTap {
+	f.mu.Lock()
+	d := f.d
+	f.mu.Unlock()
+	if d != nil {
+		return d.startImport(version)
+	}
+	dir := IndexDir(f.st.Path())
+	if m, err := readManifest(dir); err == nil && m.Records > 0 {
+		if cur, seq, err := f.st.Current(); err == nil && cur.ID == m.StoreVersion && seq == m.StoreSeq {
+			return nil
+		}
+	}
+	return startImportBuild(dir, version)
+}
+
+// startImport is the Index's store.OnImport function: see
+// Follower.startImport.
+func (d *Index) startImport(version string) store.ImportTap {
+	cur, seq, err := d.st.Current()
+	d.mu.RLock()
+	current := err == nil && d.ix != nil && d.ix.Len() > 0 && cur.ID == d.version && seq == d.seq
+	d.mu.RUnlock()
+	if current {
+		return nil
+	}
+	return startImportBuild(d.dir, version)
+}
+
+// ownBuild returns the import build that followed a, if it is one of the
+// index in dir.
+func ownBuild(a *store.Applied, dir string) *importBuild {
+	if a == nil {
+		return nil
+	}
+	if b, ok := a.Import.(*importBuild); ok && b != nil && b.dir == dir {
+		return b
+	}
+	return nil
 }
 
 // hook runs inside every transaction that changes the store's records and
@@ -203,6 +313,11 @@ func (d *Index) Apply(st *store.Store, a *store.Applied) error {
 	d.applyMu.Lock()
 	defer d.applyMu.Unlock()
 	if d.st != nil {
+		if b := ownBuild(a, d.dir); b != nil {
+			if _, err := d.installImport(b); err != nil {
+				d.log.Warn("the screening index built during the import was not used; building it from the store", "err", err)
+			}
+		}
 		return d.catchUp(false)
 	}
 	if a.Full {

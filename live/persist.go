@@ -182,8 +182,15 @@ func (w *writer) create(prefix, suffix string) (*os.File, string, error) {
 		return nil, "", fmt.Errorf("index directory: %w", err)
 	}
 	name := w.name(prefix, suffix)
-	f, err := os.OpenFile(filepath.Join(w.dir, name), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	path := filepath.Join(w.dir, name)
+	if prefix == buildPrefix {
+		// Claimed before it exists, so that no clean-up removes it
+		// while it is written.
+		claimBuildFile(path, true)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
+		claimBuildFile(path, false)
 		return nil, "", fmt.Errorf("create index file: %w", err)
 	}
 	return f, name, nil
@@ -207,9 +214,24 @@ func finishFile(f *os.File, err error) error {
 // segmentFile writes a segment with write (a build or a merge streaming
 // into the file), then maps it.
 func (w *writer) segmentFile(write func(engine.SegmentSink) error) (*engine.Segment, error) {
-	f, _, err := w.create("seg-", ".seg")
+	path, err := w.writeSegment("seg-", write)
 	if err != nil {
 		return nil, err
+	}
+	seg, err := engine.OpenSegmentFile(path)
+	if err != nil {
+		os.Remove(path)
+		return nil, err
+	}
+	return seg, nil
+}
+
+// writeSegment writes a new file named with prefix with write streaming
+// into it, fsyncs it, and returns its path.
+func (w *writer) writeSegment(prefix string, write func(engine.SegmentSink) error) (string, error) {
+	f, _, err := w.create(prefix, ".seg")
+	if err != nil {
+		return "", err
 	}
 	path := f.Name()
 	// Segment writers write section by section, some in small pieces:
@@ -220,14 +242,10 @@ func (w *writer) segmentFile(write func(engine.SegmentSink) error) (*engine.Segm
 		err = bw.w.Flush()
 	}
 	if err := finishFile(f, err); err != nil {
-		return nil, err
+		claimBuildFile(path, false)
+		return "", err
 	}
-	seg, err := engine.OpenSegmentFile(path)
-	if err != nil {
-		os.Remove(path)
-		return nil, err
-	}
-	return seg, nil
+	return path, nil
 }
 
 // bufSink is a buffered engine.SegmentSink over a file: writes go through

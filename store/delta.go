@@ -59,6 +59,10 @@ type Applied struct {
 	// Counts of Changes by effect; for a first import Added is the number
 	// of records, though Changes is nil.
 	Added, Updated, Deleted, Ignored int
+
+	// Import is the tap that followed this full import (see ImportTap),
+	// nil when none did.
+	Import ImportTap
 }
 
 func (a *Applied) count(effect string) {

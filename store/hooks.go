@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/amlscreen/amlscreen/record"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -18,8 +19,9 @@ import (
 
 // hooks are the change hooks of a Store.
 type hooks struct {
-	mu   sync.RWMutex
-	list []TxHook
+	mu          sync.RWMutex
+	list        []TxHook
+	importStart func(version string) ImportTap
 }
 
 // OnChange registers h to run inside every transaction that changes the
@@ -52,4 +54,45 @@ func (db *Store) runHooks(tx *bolt.Tx, a *Applied, own TxHook) error {
 		}
 	}
 	return nil
+}
+
+// ImportTap follows a full import (ReplaceAll) as it happens, so that
+// whatever is derived from the records (the screening index) can be built
+// while the store reads and writes them, rather than by reading them all
+// back after the commit. A tap sees exactly the records the import leaves
+// in the store: every record read, in the order read (of two with one id,
+// the later wins, as in the store), then the stored records of local
+// sources the import keeps.
+//
+// The calls come in this order: Record for each record read, from the
+// goroutine that reads them; Read once reading ended without error; Kept
+// for each local record kept, inside the write transaction; then either
+// the change hooks see the commit with Applied.Import set to the tap, or
+// Abort says the import failed or was refused and nothing was committed.
+// Records are shared, not copied: a tap must not change them.
+type ImportTap interface {
+	Record(r *record.Record)
+	Read()
+	Kept(r *record.Record)
+	Abort(err error)
+}
+
+// OnImport registers start, called as every full import begins, with the
+// version it imports; it returns the import's tap, or nil to follow none.
+// One function at most: a later registration replaces an earlier one.
+func (db *Store) OnImport(start func(version string) ImportTap) {
+	db.hooks.mu.Lock()
+	defer db.hooks.mu.Unlock()
+	db.hooks.importStart = start
+}
+
+// startImport returns the tap of an import of version, or nil.
+func (db *Store) startImport(version string) ImportTap {
+	db.hooks.mu.RLock()
+	start := db.hooks.importStart
+	db.hooks.mu.RUnlock()
+	if start == nil {
+		return nil
+	}
+	return start(version)
 }

@@ -197,25 +197,38 @@ func (db *Store) ReplaceAll(version string, next func() (*record.Record, error),
 	if version == "" {
 		return fmt.Errorf("import: %w", ErrNoVersion)
 	}
-	entries, err := db.readEntries(next)
+	tap := db.startImport(version)
+	entries, err := db.readEntries(next, tap)
 	if err != nil {
-		return fmt.Errorf("import %s: %w", version, err)
+		err = fmt.Errorf("import %s: %w", version, err)
+		if tap != nil {
+			tap.Abort(err)
+		}
+		return err
+	}
+	if tap != nil {
+		tap.Read()
 	}
 	var shrink bool
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
 		var a *Applied
 		var err error
-		a, shrink, err = db.replace(tx, version, entries)
+		a, shrink, err = db.replace(tx, version, entries, tap)
 		if err != nil {
 			return err
 		}
+		a.Import = tap
 		if err := db.runHooks(tx, a, hook); err != nil {
 			return err
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("import %s: %w", version, err)
+		err = fmt.Errorf("import %s: %w", version, err)
+		if tap != nil {
+			tap.Abort(err)
+		}
+		return err
 	}
 	if shrink {
 		db.guard.allowed.Add(1)
@@ -224,8 +237,9 @@ func (db *Store) ReplaceAll(version string, next func() (*record.Record, error),
 }
 
 // readEntries drains next, encoding records on all cores, and returns them
-// sorted by id with duplicates resolved.
-func (db *Store) readEntries(next func() (*record.Record, error)) ([]importEntry, error) {
+// sorted by id with duplicates resolved. tap, when not nil, sees every
+// record read.
+func (db *Store) readEntries(next func() (*record.Record, error), tap ImportTap) ([]importEntry, error) {
 	type job struct {
 		recs []*record.Record
 		ents []importEntry
@@ -281,6 +295,9 @@ func (db *Store) readEntries(next func() (*record.Record, error)) ([]importEntry
 			readErr = fmt.Errorf("record %d: %w", len(entries)+len(j.recs)+1, err)
 			break
 		}
+		if tap != nil {
+			tap.Record(r)
+		}
 		j.recs = append(j.recs, r)
 		if len(j.recs) == decodeBatchSize {
 			results <- j
@@ -311,7 +328,7 @@ func (db *Store) readEntries(next func() (*record.Record, error)) ([]importEntry
 // writes and the rebuilt counts happen in this order inside one
 // transaction, and share the cursor's findings (kept, deleted, updated,
 // local records kept).
-func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry) (*Applied, bool, error) {
+func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry, tap ImportTap) (*Applied, bool, error) {
 	recs := tx.Bucket(bucketRecords)
 	// Records go in in key order, so pages can be filled almost full; the
 	// store is read far more than it is changed.
@@ -343,6 +360,9 @@ func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry) (*A
 				return fmt.Errorf("record %s: %w", k, err)
 			}
 			if local[r.SourceID] {
+				if tap != nil {
+					tap.Kept(r)
+				}
 				localKept = append(localKept, importEntry{sourceType: intern(r.SourceType), entityType: intern(r.EntityType), sourceID: r.SourceID})
 				return nil
 			}

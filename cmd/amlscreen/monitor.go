@@ -632,18 +632,12 @@ func (r *reloadingKeys) recipient(owner string) (monitor.Recipient, error) {
 	return monitor.KeyRecipient(k, owner)
 }
 
-// monitorHook is the monitoring hook of the commands that change db
+// monitorHook is the monitoring hook of the commands that change a store
 // (openStoreToWrite registers it): it queues the notifications of each
-// change set.
-// Scored profiles score the changed records with the list's word counts,
-// so when there are any, the store's index is loaded for them, from the
-// version before the change set (only then: strict profiles need none).
-func monitorHook(db *store.Store, log *slog.Logger) store.TxHook {
-	return monitor.Hook(monitor.Options{Log: log, Index: func() (*engine.Index, error) {
-		l, err := live.Load(db)
-		if err != nil {
-			return nil, err
-		}
-		return l.Index(), nil
-	}})
+// change set. Scored profiles score the changed records with the list's
+// word counts, so when there are any, they take the store's index from
+// index, at the version before the change set (only then: strict
+// profiles need none).
+func monitorHook(index *live.Follower, log *slog.Logger) store.TxHook {
+	return monitor.Hook(monitor.Options{Log: log, Index: index.Index})
 }

@@ -42,13 +42,14 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	db.OnChange(monitorHook(db, opts.Log))
-	// The persisted screening index is brought to each committed version.
 	log := opts.Log
 	if log == nil {
 		log = slog.Default()
 	}
-	live.Follow(db, log)
+	// The persisted screening index is brought to each committed version;
+	// monitoring's scored profiles score changed records with it.
+	index := live.Follow(db, log)
+	db.OnChange(monitorHook(index, log))
 	return db, nil
 }
 
