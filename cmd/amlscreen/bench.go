@@ -120,7 +120,11 @@ queries drawn from the store's records.`,
 				}
 			}
 			cfg.Progress = func(s string) { fmt.Fprintln(os.Stderr, "bench:", s) }
-			rep, err := bench.Speed(cfg)
+			// A copy, so that Speed alone holds the records and can let
+			// them go (cfg lives on with the flags).
+			run := cfg
+			cfg.Data = nil
+			rep, err := bench.Speed(run)
 			if err != nil {
 				return err
 			}
