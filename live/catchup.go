@@ -159,13 +159,50 @@ func (d *Index) applyChanges(changes []record.Change, version string, seq uint64
 	d.mu.Lock()
 	d.version, d.seq = version, seq
 	d.mu.Unlock()
-	if d.write {
+	if !d.write {
+		return nil
+	}
+	if !d.background {
 		if err := d.merge(w); err != nil {
 			return err
 		}
 		return d.persist(w)
 	}
+	if err := d.persist(w); err != nil {
+		return err
+	}
+	d.mergeSoon()
 	return nil
+}
+
+// mergeSoon merges segments in a goroutine of its own when they pile up
+// (engine.PlanMerge), for an index that lives on (a server): the change
+// set that made them pile up is answered from at once, and its writer
+// (the sync loop) goes on, while the merge reads the segments and writes
+// one file. It holds applyMu, so the next change set waits for it, as
+// it would have; searches never do. Close waits for it.
+func (d *Index) mergeSoon() {
+	if _, ok := engine.PlanMerge(d.ix.Segments()); !ok || !d.merging.CompareAndSwap(false, true) {
+		return
+	}
+	d.bg.Add(1)
+	go func() {
+		defer d.bg.Done()
+		defer d.merging.Store(false)
+		d.applyMu.Lock()
+		defer d.applyMu.Unlock()
+		if d.closing.Load() {
+			return
+		}
+		w := &writer{dir: d.dir, seq: d.seq}
+		err := d.merge(w)
+		if err == nil {
+			err = d.persist(w)
+		}
+		if err != nil {
+			d.log.Error("screening index segments not merged; the next change set tries again", "err", err)
+		}
+	}()
 }
 
 // merge merges the segments engine.PlanMerge picks into a new file.

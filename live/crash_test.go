@@ -54,6 +54,7 @@ func TestLiveCrashChild(t *testing.T) {
 		return
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var d *Index
 	if op == "stream" {
 		// A full import into a store without an index builds it as it
 		// reads, in parts of 100 records, as a writing command does.
@@ -62,8 +63,8 @@ func TestLiveCrashChild(t *testing.T) {
 		f := Follow(st, log)
 		defer f.Close()
 	} else {
-		d, err := Open(st, log)
-		if err != nil {
+		var err error
+		if d, err = Open(st, log); err != nil {
 			say("error " + err.Error())
 			return
 		}
@@ -90,6 +91,9 @@ func TestLiveCrashChild(t *testing.T) {
 	if err != nil {
 		say("error " + err.Error())
 		return
+	}
+	if d != nil {
+		d.bg.Wait() // a merge the change set started, in the background
 	}
 	say("done")
 }

@@ -66,6 +66,13 @@ type Index struct {
 	tombs map[string]tombFile // tombstone files written, by segment file
 	// kicking is set while a catch-up a search asked for runs.
 	kicking atomic.Bool
+	// background: merges run in a goroutine (mergeSoon), for an index
+	// that outlives the change set; merging is set while one runs, bg
+	// counts them, closing stops the next.
+	background bool
+	merging    atomic.Bool
+	closing    atomic.Bool
+	bg         sync.WaitGroup
 }
 
 // New returns an Index over records that come from elsewhere than a store (data
@@ -93,6 +100,7 @@ func Open(st *store.Store, log *slog.Logger) (*Index, error) {
 		return nil, err
 	}
 	if d.write {
+		d.background = true
 		st.OnChange(d.hook)
 		st.OnImport(d.startImport)
 	}
@@ -253,8 +261,11 @@ func (d *Index) hook(tx *bolt.Tx, a *store.Applied) error {
 	return nil
 }
 
-// Close releases the index's segments once no search holds them.
+// Close releases the index's segments once no search holds them, after
+// a merge under way ended.
 func (d *Index) Close() {
+	d.closing.Store(true)
+	d.bg.Wait()
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.ix != nil {
@@ -312,6 +323,14 @@ func (d *Index) Apply(st *store.Store, a *store.Applied) error {
 	}
 	d.applyMu.Lock()
 	defer d.applyMu.Unlock()
+	if d.closing.Load() {
+		// Closed while still registered on its store: nothing to keep
+		// current. An import's build is dropped.
+		if b := ownBuild(a, d.dir); b != nil {
+			b.Abort(nil)
+		}
+		return nil
+	}
 	if d.st != nil {
 		if b := ownBuild(a, d.dir); b != nil {
 			if _, err := d.installImport(b); err != nil {

@@ -52,6 +52,7 @@ func TestFollowsTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer d.Close()
 	if d.Version() != "v1" || !reflect.DeepEqual(hits(t, d, "anna"), []string{"A"}) {
 		t.Fatalf("after load: version %q, hits %v", d.Version(), hits(t, d, "anna"))
 	}
@@ -117,6 +118,7 @@ func TestCompactsTombstones(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer d.Close()
 	apply := func(prev, next string, changes []record.Change) {
 		t.Helper()
 		a, err := st.ApplyDelta(prev, next, changes, nil)

@@ -54,6 +54,7 @@ func TestSearchesDuringChangesAndMerges(t *testing.T) {
 	merged := false
 	for i := 2; i <= 25; i++ {
 		w.changeSet(st, fmt.Sprintf("v%d", i), 15, 15, 5)
+		d.bg.Wait() // merges run in the background
 		if d.State().Segments == 1 && i > 2 {
 			merged = true
 		}
@@ -71,4 +72,43 @@ func TestSearchesDuringChangesAndMerges(t *testing.T) {
 		t.Fatal("no search ran")
 	}
 	w.agrees(d)
+}
+
+// A server's index merges in the background: the change set that makes
+// segments pile up is answered from at once, with its own segment, while
+// the merge runs; then the merged segment replaces them, on disk too.
+func TestMergesRunInTheBackground(t *testing.T) {
+	w := newWorld(t)
+	var logs bytes.Buffer
+	st, log := w.open(&logs)
+	defer st.Close()
+	w.importAll(st, 600, "v1")
+	d, err := Open(st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	release := make(chan struct{})
+	crashPoint = func(p string) {
+		if p == "merged" {
+			<-release
+		}
+	}
+	defer func() { crashPoint = func(string) {} }()
+
+	w.changeSet(st, "v2", 60, 20, 10) // more than a tenth of the base
+	if s := d.State(); s.Version != "v2" || s.Segments != 2 {
+		t.Fatalf("while the merge runs: %+v, want v2 answered from two segments", s)
+	}
+	w.agrees(d)
+	close(release)
+	d.bg.Wait()
+	if s := d.State(); s.Segments != 1 || s.Tombstones != 0 {
+		t.Fatalf("after the merge: %+v", s)
+	}
+	w.agrees(d)
+	m, err := readManifest(IndexDir(w.path))
+	if err != nil || len(m.Segments) != 1 || m.StoreVersion != "v2" {
+		t.Fatalf("MANIFEST after the merge: %+v, %v", m, err)
+	}
 }
