@@ -16,13 +16,21 @@
 // serialises work: one change set, merge or catch-up at a time. It builds
 // the change set's segment outside any lock searches see, writes it to a
 // file, publishes the new segment list (an atomic swap in the engine),
-// merges segments when they pile up, and writes the MANIFEST last. mu
-// only guards the swap of the index, version and catalogue fields.
-// Searches take neither lock for their duration: they hold one published
-// segment list, and read hit records from the store at the version that
-// list reflects. A kill between the store's commit and the MANIFEST
-// leaves an index behind its store, never ahead, which the next open
-// catches up.
+// and writes the MANIFEST; when segments pile up, a server's index merges
+// them in a goroutine of its own afterwards, a command's (Follower)
+// before its MANIFEST. mu only guards the swap of the index, version and
+// catalogue fields. Searches take neither lock for their duration: they
+// hold one published segment list, and read hit records from the store at
+// the version that list reflects. A kill between the store's commit and
+// the MANIFEST leaves an index behind its store, never ahead, which the
+// next open catches up.
+//
+// A full import that would leave the index to be built again (a first
+// import, or an index that is not current) builds it while the store
+// reads the file instead (build.go): the store hands every record to a
+// store.ImportTap, the index is built in parts of bounded memory merged
+// at the end, and installed after the commit. Rebuilds use the same
+// parts.
 //
 // It is the one place that knows both the engine and the store; neither of
 // those knows the other.
