@@ -234,3 +234,108 @@ func eachLine(t *testing.T, r io.Reader, fn func([]byte)) {
 		t.Fatal(err)
 	}
 }
+
+// fastCases are lines at the edges of the fast path: whether it reads
+// them (fast) and, either way, that the result is the general decoder's.
+var fastCases = []struct {
+	name string
+	line string
+	fast bool
+}{
+	{"plain", `{"id":"A1","name":"Anna","aliasNames":["a","b"],"listDate":"12","pepLevel":2}`, true},
+	{"empty object", `{}`, true},
+	{"whitespace everywhere", " \t\r\n{ \"id\" :\n\"A1\" , \"aliasNames\" : [ \"a\" ,\t\"b\" ] , \"x\" : { \"k\" : [ 1 , 2 ] } }\r\n", true},
+	{"escapes", `{"id":"A1","name":"q\"b\\s\/\b\f\n\r\t\u0041\u00e9\u2028<>&"}`, true},
+	{"surrogate pair", `{"id":"A1","name":"\ud83d\ude00"}`, true},
+	{"lone high surrogate", `{"id":"A1","name":"a\ud83db"}`, true},
+	{"lone low surrogate", `{"id":"A1","name":"a\ude00b"}`, true},
+	{"high surrogate then a letter escape", `{"id":"A1","name":"\ud83d\u0041"}`, true},
+	{"two high surrogates", `{"id":"A1","name":"\ud83d\ud83d\ude00"}`, true},
+	{"high surrogate at the end", `{"id":"A1","name":"\ud83d"}`, true},
+	{"invalid UTF-8 replaced", "{\"id\":\"A1\",\"name\":\"a\xffb\xe2\x82\",\"x\xfe\":1}", true},
+	{"UTF-8 surrogate bytes replaced", "{\"id\":\"A1\",\"name\":\"\xed\xa0\x80\"}", true},
+	{"names in many scripts", `{"id":"A1","name":"Путин 中国 محمد","aliasNames":["Ελλάδα"]}`, true},
+	{"null attribute", `{"id":"A1","name":null,"aliasNames":null,"pepLevel":null}`, true},
+	{"null and empty list elements dropped", `{"id":"A1","aliasNames":[null,"","a",null]}`, true},
+	{"empty list", `{"id":"A1","aliasNames":[],"titles":[""]}`, true},
+	{"single string for a list", `{"id":"A1","dateOfBirth":"01/01/1990","titles":""}`, true},
+	{"numbers as numbers", `{"id":"A1","pepLevel":3,"listDate":1577836800000}`, true},
+	{"numbers as strings", `{"id":"A1","pepLevel":"3","listDate":"1577836800000"}`, true},
+	{"float list date", `{"id":"A1","listDate":1.6e12}`, true},
+	{"float list date string", `{"id":"A1","listDate":"1.6e12"}`, true},
+	{"empty string number", `{"id":"A1","pepLevel":"","listDate":""}`, true},
+	{"signed number string", `{"id":"A1","pepLevel":"+3","listDate":"-5"}`, true},
+	{"escaped number string", `{"id":"A1","pepLevel":"\u0033"}`, true},
+	{"pep level past int32 wraps as before", `{"id":"A1","pepLevel":"4294967298"}`, true},
+	{"negative zero", `{"id":"A1","listDate":-0}`, true},
+	{"camel snake and odd casings", `{"ID":"A1","source_id":"s","SOURCE_TYPE":"PEP","Given_Names":["g"]}`, true},
+	{"escaped key", `{"id":"A1","n\u0061me":"x"}`, true},
+	{"Kelvin sign folds to k", "{\"id\":\"A1\",\"lin\u212as\":[\"l\"]}", true},
+	{"escaped Kelvin sign", `{"id":"A1","lin\u212As":["l"]}`, true},
+	{"extras of every kind", `{"id":"A1","s":"x","n":-1.5e+3,"t":true,"f":false,"z":null,"o":{"a":[1,{"b":"}"}]},"l":[]}`, true},
+	{"extra key with underscore only", `{"id":"A1","_":1,"__":2}`, true},
+	{"long unknown key", `{"id":"A1","` + strings.Repeat("k", 100) + `":1}`, true},
+	{"name at its limit", `{"id":"A1","name":"` + strings.Repeat("n", record.MaxNameLen) + `"}`, true},
+	{"id over the name limit is Validate's", `{"id":"` + strings.Repeat("i", record.MaxNameLen+1) + `"}`, true},
+
+	{"not an object", `["A1"]`, false},
+	{"byte order mark", "\ufeff{\"id\":\"A1\"}", false},
+	{"trailing garbage", `{"id":"A1"}x`, false},
+	{"two objects", `{"id":"A1"}{"id":"A2"}`, false},
+	{"unterminated", `{"id":"A1"`, false},
+	{"trailing comma", `{"id":"A1",}`, false},
+	{"duplicate key", `{"id":"A1","name":"a","name":"b"}`, false},
+	{"duplicate key through an escape", `{"id":"A1","name":"a","n\u0061me":"b"}`, false},
+	{"one attribute in two casings", `{"id":"A1","name":"a","Name":"b"}`, false},
+	{"null then a value", `{"id":"A1","name":null,"name":"b"}`, false},
+	{"duplicate extra", `{"id":"A1","x":1,"x":2}`, false},
+	{"duplicate extra through an escape", `{"id":"A1","x":1,"\u0078":2}`, false},
+	{"number for a string", `{"id":1}`, false},
+	{"object for a list", `{"id":"A1","aliasNames":{"a":1}}`, false},
+	{"number in a list", `{"id":"A1","aliasNames":["a",1]}`, false},
+	{"nested list", `{"id":"A1","aliasNames":[["a"]]}`, false},
+	{"bool for a number", `{"id":"A1","pepLevel":true}`, false},
+	{"not an integer", `{"id":"A1","pepLevel":"three"}`, false},
+	{"fraction", `{"id":"A1","listDate":1.5}`, false},
+	{"leading zero", `{"id":"A1","listDate":01}`, false},
+	{"NaN string", `{"id":"A1","listDate":"NaN"}`, false},
+	{"single quote escape", `{"id":"A1","name":"\'"}`, false},
+	{"bad escape", `{"id":"A1","name":"\x"}`, false},
+	{"short unicode escape", `{"id":"A1","name":"\u12"}`, false},
+	{"control character", "{\"id\":\"A1\",\"name\":\"a\tb\"}", false},
+	{"bad literal", `{"id":"A1","x":nul}`, false},
+	{"invalid nested extra", `{"id":"A1","x":{"a":}}`, false},
+	{"deep extra", `{"id":"A1","x":` + strings.Repeat("[", 65) + strings.Repeat("]", 65) + `}`, false},
+	{"too deep for encoding/json", `{"id":"A1","x":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`, false},
+	{"name over its limit", `{"id":"A1","name":"` + strings.Repeat("n", record.MaxNameLen+1) + `"}`, false},
+	{"alias over its limit", `{"id":"A1","aliasNames":["a","` + strings.Repeat("n", record.MaxNameLen+1) + `"]}`, false},
+	{"other value over its limit", `{"id":"A1","titles":"` + strings.Repeat("t", record.MaxValueLen+1) + `"}`, false},
+	{"extra over its limit", `{"id":"A1","x":"` + strings.Repeat("x", record.MaxValueLen-1) + `"}`, false},
+}
+
+// TestFastPathEdgeCases pins down which lines the fast path reads and that
+// it reads them as the general decoder does.
+func TestFastPathEdgeCases(t *testing.T) {
+	for _, tc := range fastCases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := sameAsGeneral(t, []byte(tc.line)); got != tc.fast {
+				_, err := record.DecodeGeneral([]byte(tc.line))
+				t.Errorf("fast path taken %v, want %v (general decoder: %v)", got, tc.fast, err)
+			}
+		})
+	}
+}
+
+// FuzzFastPath: whatever the input, the fast path either gives up or reads
+// it exactly as the general decoder does; it never reads a line the
+// general decoder refuses.
+//
+//	go test ./record -run '^$' -fuzz FuzzFastPath -fuzztime 3m
+func FuzzFastPath(f *testing.F) {
+	for _, tc := range fastCases {
+		f.Add([]byte(tc.line))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameAsGeneral(t, data)
+	})
+}
