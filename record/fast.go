@@ -28,6 +28,10 @@ import (
 // 10,000 levels, counted from the line's top) take the general decoder.
 const fastMaxDepth = 64
 
+// fastMaxExtras bounds the unknown attributes of a line the fast path
+// reads: it checks their keys for duplicates pair by pair.
+const fastMaxExtras = 32
+
 // fastSpan is one decoded string of the line: the attribute it belongs to
 // and its place in fastScratch.text.
 type fastSpan struct {
@@ -47,9 +51,43 @@ type fastScratch struct {
 	text   []byte // the decoded strings of the line, one after another
 	spans  []fastSpan
 	extras []fastExtra
+	// words are the values of source_type, entity_type and gender.
+	words []fastWord
 	// pepLevel and listDate are the numbers read; 0 when absent.
 	pepLevel int32
 	listDate int64
+}
+
+// fastWord is the value of an attribute with a small vocabulary.
+type fastWord struct {
+	attr  uint8
+	value string
+}
+
+// vocabulary holds the values source_type, entity_type and gender take.
+// Those attributes get the constant, or a string of their own, rather
+// than a piece of the line's text: the store keeps them apart from a
+// record it drops once encoded, and they must not keep its text alive.
+var vocabulary = map[string]string{}
+
+// hasVocabulary marks, by attribute index, the attributes vocabulary is
+// for.
+var hasVocabulary [64]bool
+
+func init() {
+	for _, w := range []string{
+		SourceSanction, SourcePEP, SourceCriminal, SourceNonCompliantTaxpayer, SourceOther,
+		EntityIndividual, EntityEntity, EntityVessel, EntityAircraft, EntityJurisdiction, EntityObject, EntityUnknown,
+		GenderMale, GenderFemale, GenderUnknown,
+	} {
+		vocabulary[w] = w
+	}
+	for i, a := range attributes {
+		switch a.snake {
+		case "source_type", "entity_type", "gender":
+			hasVocabulary[i] = true
+		}
+	}
 }
 
 var fastScratchPool = sync.Pool{New: func() any { return new(fastScratch) }}
@@ -63,12 +101,13 @@ const fastScratchKeep = 256 << 10
 // UnmarshalJSON's general decoder does.
 func decodeFast(data []byte, r *Record) bool {
 	sc := fastScratchPool.Get().(*fastScratch)
-	sc.text, sc.spans, sc.extras = sc.text[:0], sc.spans[:0], sc.extras[:0]
+	sc.text, sc.spans, sc.extras, sc.words = sc.text[:0], sc.spans[:0], sc.extras[:0], sc.words[:0]
 	sc.pepLevel, sc.listDate = 0, 0
 	ok := sc.decode(data, r)
 	for i := range sc.extras {
 		sc.extras[i].raw = nil // do not keep the line alive
 	}
+	clear(sc.words)
 	if cap(sc.text) <= fastScratchKeep {
 		fastScratchPool.Put(sc)
 	}
@@ -115,6 +154,9 @@ func (sc *fastScratch) decode(data []byte, r *Record) bool {
 			} else {
 				start := i
 				if i, ok = sc.skipValue(data, i); !ok || i-start > MaxValueLen {
+					return false
+				}
+				if len(sc.extras) == fastMaxExtras {
 					return false
 				}
 				key := sc.text[keyStart:]
@@ -169,6 +211,17 @@ func (sc *fastScratch) value(data []byte, i int, a *attribute) (int, bool) {
 		i, ok := sc.appendString(data, i)
 		if !ok || len(sc.text)-start > limit && a.snake != "id" {
 			return 0, false
+		}
+		if hasVocabulary[a.index] {
+			if w := sc.text[start:]; len(w) > 0 {
+				v, known := vocabulary[string(w)]
+				if !known {
+					v = string(w)
+				}
+				sc.words = append(sc.words, fastWord{attr: uint8(a.index), value: v})
+			}
+			sc.text = sc.text[:start]
+			return i, true
 		}
 		sc.addSpan(a, start)
 		return i, true
@@ -296,6 +349,9 @@ func (sc *fastScratch) assemble(out *Record) {
 		// A full slice expression, so that appending to one list never
 		// writes into the next.
 		*a.list(out) = backing[first:len(backing):len(backing)]
+	}
+	for _, w := range sc.words {
+		*attributes[w.attr].str(out) = w.value
 	}
 	if len(sc.extras) > 0 {
 		out.Extra = make(map[string]json.RawMessage, len(sc.extras))
