@@ -100,6 +100,11 @@ const fastScratchKeep = 256 << 10
 // leaving *r untouched, when the line is not one it reads exactly as
 // UnmarshalJSON's general decoder does.
 func decodeFast(data []byte, r *Record) bool {
+	if len(data) > MaxLine {
+		// Longer than any line a Reader hands over: keeps the offsets
+		// below in an int32.
+		return false
+	}
 	sc := fastScratchPool.Get().(*fastScratch)
 	sc.text, sc.spans, sc.extras, sc.words = sc.text[:0], sc.spans[:0], sc.extras[:0], sc.words[:0]
 	sc.pepLevel, sc.listDate = 0, 0

@@ -280,6 +280,7 @@ var fastCases = []struct {
 	{"name at its limit", `{"id":"A1","name":"` + strings.Repeat("n", record.MaxNameLen) + `"}`, true},
 	{"id over the name limit is Validate's", `{"id":"` + strings.Repeat("i", record.MaxNameLen+1) + `"}`, true},
 
+	{"longer than a line may be", `{"id":"A1"}` + strings.Repeat(" ", record.MaxLine), false},
 	{"not an object", `["A1"]`, false},
 	{"byte order mark", "\ufeff{\"id\":\"A1\"}", false},
 	{"trailing garbage", `{"id":"A1"}x`, false},
