@@ -126,7 +126,20 @@ func (r *Record) Append(dst []byte, o WriteOptions) []byte {
 // kept in Extra; a value of the wrong type, a key given twice (also in two
 // casings, as name and Name) is a *FieldError naming the key; a line that
 // is not an object is ErrNotObject.
+//
+// A line of the usual shape is read by decodeFast in one pass; any other,
+// and every line in error, by decodeGeneral, which gives the same Record
+// and alone words the errors.
 func (r *Record) UnmarshalJSON(data []byte) error {
+	if decodeFast(data, r) {
+		return nil
+	}
+	return r.decodeGeneral(data)
+}
+
+// decodeGeneral is UnmarshalJSON through encoding/json: every member into
+// a map of raw values, then every known attribute's value on its own.
+func (r *Record) decodeGeneral(data []byte) error {
 	m, err := decodeObject(data)
 	if err != nil {
 		return err
@@ -230,6 +243,12 @@ func parseNumber(v json.RawMessage, bits int) (int64, error) {
 		}
 		s = n.String()
 	}
+	return intFromText(s, bits)
+}
+
+// intFromText reads the integer s holds for parseNumber: "" is 0, a float
+// with no fraction is its integer.
+func intFromText(s string, bits int) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}

@@ -1,0 +1,45 @@
+package record_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// generatedLines returns the consolidated lines (camelCase, without their
+// newlines) of n generated records of seed, as `amlscreen gen` writes them.
+func generatedLines(tb testing.TB, n int, seed int64) [][]byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := gen.Write(&buf, n, seed); err != nil {
+		tb.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n"))
+	if len(lines) != n {
+		tb.Fatalf("%d lines, want %d", len(lines), n)
+	}
+	return lines
+}
+
+// BenchmarkParseRecordLine parses 1,000 generated consolidated lines per
+// iteration: the decoding and checking an import pays for every line.
+//
+//	go test ./record -run '^$' -bench ParseRecordLine -count 6
+func BenchmarkParseRecordLine(b *testing.B) {
+	lines := generatedLines(b, 1000, 1)
+	var size int64
+	for _, l := range lines {
+		size += int64(len(l))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, l := range lines {
+			if _, err := record.ParseRecordLine(l, i+1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
