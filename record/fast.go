@@ -20,7 +20,7 @@ import (
 // fault, duplicate keys, limits, the byte offset of bad JSON) comes from
 // one place. Anything it is not sure of makes it give up: a value of the
 // wrong type, a key given twice, a value over its limit, invalid JSON,
-// deep nesting. The differential test and FuzzRecordJSONFast pin the
+// deep nesting. The differential test and FuzzFastPath pin the
 // contract down.
 
 // fastMaxDepth bounds the nesting of the raw value of an unknown attribute

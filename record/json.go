@@ -260,6 +260,11 @@ func intFromText(s string, bits int) (int64, error) {
 			return 0, fmt.Errorf("%q is not an integer", s)
 		}
 		n = int64(f)
+		// A float past the field's width ("4294967298" for a pep level
+		// fails ParseInt and reads as a float) would wrap when narrowed.
+		if bits < 64 && (n < -(1<<(bits-1)) || n >= 1<<(bits-1)) {
+			return 0, fmt.Errorf("%q is out of range", s)
+		}
 	}
 	return n, nil
 }

@@ -281,6 +281,8 @@ func TestLineRules(t *testing.T) {
 		{"null", `null`, "", "expected one JSON object per line, found null"},
 		{"number", `12`, "", "expected one JSON object per line, found a number"},
 		{"pep level", `{"id":"A1","pepLevel":7}`, "pep_level", "outside 1..4"},
+		// Past int32 it once wrapped to 2 and passed the range check.
+		{"pep level past int32", `{"id":"A1","pepLevel":"4294967298"}`, "pepLevel", "out of range"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
