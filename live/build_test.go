@@ -19,6 +19,31 @@ func smallParts(t *testing.T, n int) {
 	t.Cleanup(func() { partRecords = old })
 }
 
+// followed opens a world's store to write with a Follower, as a writing
+// command does, building in parts of parts records; both close when the
+// test ends.
+func followed(t *testing.T, parts int) (*world, *store.Store, *Follower, *bytes.Buffer) {
+	smallParts(t, parts)
+	w := newWorld(t)
+	logs := &bytes.Buffer{}
+	st, log := w.open(logs)
+	f := Follow(st, log)
+	t.Cleanup(func() {
+		f.Close()
+		st.Close()
+	})
+	return w, st, f, logs
+}
+
+// generated returns n generated records from the i-th on.
+func (w *world) generated(from, n int) []*record.Record {
+	out := make([]*record.Record, 0, n)
+	for i := range n {
+		out = append(out, w.g.Record(from+i))
+	}
+	return out
+}
+
 // buildFiles lists the build files left in the index directory of path.
 func buildFiles(t *testing.T, path string) []string {
 	t.Helper()
@@ -39,18 +64,8 @@ func buildFiles(t *testing.T, path string) []string {
 // them, in parts merged into one segment, and the index answers like a
 // fresh build: later copies of an id win across parts, as in the store.
 func TestImportBuildsTheIndexAsItReads(t *testing.T) {
-	smallParts(t, 128)
-	w := newWorld(t)
-	var logs bytes.Buffer
-	st, log := w.open(&logs)
-	defer st.Close()
-	f := Follow(st, log)
-	defer f.Close()
-
-	var recs []*record.Record
-	for i := range 1000 {
-		recs = append(recs, w.g.Record(i))
-	}
+	w, st, f, logs := followed(t, 128)
+	recs := w.generated(0, 1000)
 	// Two later copies of early ids, in later parts, with other names.
 	for i, from := range []int{3, 200} {
 		r := *w.g.Record(5000 + i)
@@ -79,7 +94,7 @@ func TestImportBuildsTheIndexAsItReads(t *testing.T) {
 	}
 
 	// Opened again, the files are current.
-	d, err := Open(st, log)
+	d, err := Open(st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,10 +127,7 @@ func TestImportBuildKeepsLocalSources(t *testing.T) {
 	os.RemoveAll(IndexDir(w.path)) // no current index: the import builds one
 	f := Follow(st, log)
 	defer f.Close()
-	var recs []*record.Record
-	for i := range 250 {
-		recs = append(recs, w.g.Record(i))
-	}
+	recs := w.generated(0, 250)
 	for id, r := range w.cur {
 		if r.SourceID != "bank-own-list" {
 			delete(w.cur, id)
@@ -137,19 +149,10 @@ func TestImportBuildKeepsLocalSources(t *testing.T) {
 // An import that fails or is refused leaves no build files, and the index
 // as it was.
 func TestImportBuildAborted(t *testing.T) {
-	smallParts(t, 64)
-	w := newWorld(t)
-	var logs bytes.Buffer
-	st, log := w.open(&logs)
-	defer st.Close()
-	f := Follow(st, log)
-	defer f.Close()
+	w, st, _, _ := followed(t, 64)
 
 	// A bad record after several parts: nothing committed.
-	var recs []*record.Record
-	for i := range 400 {
-		recs = append(recs, w.g.Record(i))
-	}
+	recs := w.generated(0, 400)
 	bad := func() func() (*record.Record, error) {
 		next := feed(recs...)
 		n := 0
@@ -176,7 +179,7 @@ func TestImportBuildAborted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	f2 := Follow(st, log)
+	f2 := Follow(st, nil)
 	defer f2.Close()
 	var shrink *store.ShrinkError
 	if err := st.ReplaceAll("v2", feed(recs[:10]...), nil); !errors.As(err, &shrink) {
@@ -185,7 +188,7 @@ func TestImportBuildAborted(t *testing.T) {
 	if left := buildFiles(t, w.path); len(left) > 0 {
 		t.Fatalf("build files left after a refused import: %v", left)
 	}
-	d, err := Open(st, log)
+	d, err := Open(st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,13 +199,7 @@ func TestImportBuildAborted(t *testing.T) {
 // A full import over a current index applies its change set instead of
 // building; one that changes most records builds afresh.
 func TestReimportReplaysOrRebuilds(t *testing.T) {
-	smallParts(t, 64)
-	w := newWorld(t)
-	var logs bytes.Buffer
-	st, log := w.open(&logs)
-	defer st.Close()
-	f := Follow(st, log)
-	defer f.Close()
+	w, st, f, logs := followed(t, 64)
 	w.importAll(st, 400, "v1")
 
 	// A few changes: replayed as a small segment.
@@ -223,11 +220,9 @@ func TestReimportReplaysOrRebuilds(t *testing.T) {
 	w.agrees(f.d)
 
 	// Most records change: more than a quarter to replay, built afresh.
-	recs = nil
+	recs = w.generated(1000, 400)
 	w.cur = map[string]*record.Record{}
-	for i := range 400 {
-		r := w.g.Record(1000 + i)
-		recs = append(recs, r)
+	for _, r := range recs {
 		w.cur[r.ID] = r
 	}
 	logs.Reset()
