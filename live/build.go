@@ -239,7 +239,6 @@ type importBuild struct {
 	closeIn      sync.Once
 	done         chan struct{}
 	kept         []*record.Record
-	count        int // records handed over, kept ones included
 
 	// Set by the goroutine before done is closed.
 	out builtSegment
@@ -277,7 +276,6 @@ func (b *importBuild) run() {
 
 // Record implements store.ImportTap.
 func (b *importBuild) Record(r *record.Record) {
-	b.count++
 	b.cur = append(b.cur, r)
 	if len(b.cur) == importBatch {
 		b.in <- b.cur
@@ -299,7 +297,6 @@ func (b *importBuild) Read() {
 
 // Kept implements store.ImportTap.
 func (b *importBuild) Kept(r *record.Record) {
-	b.count++
 	b.kept = append(b.kept, r)
 }
 
