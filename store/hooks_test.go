@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/record"
@@ -51,5 +52,65 @@ func TestOnChangeRunsOnEveryWrite(t *testing.T) {
 	}
 	if _, err := db.Get("X2"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("after a failed hook X2 is stored: %v", err)
+	}
+}
+
+// tapLog records what an ImportTap is told.
+type tapLog struct{ calls []string }
+
+func (l *tapLog) Record(r *record.Record) { l.calls = append(l.calls, "record "+r.ID+" "+r.Name) }
+func (l *tapLog) Read()                   { l.calls = append(l.calls, "read") }
+func (l *tapLog) Kept(r *record.Record)   { l.calls = append(l.calls, "kept "+r.ID) }
+func (l *tapLog) Abort(error)             { l.calls = append(l.calls, "abort") }
+
+// TestImportTapSeesWhatTheImportLeaves: a full import's tap sees every
+// record read in order (a later copy of an id too), then reading's end,
+// then the local records the import keeps, inside the transaction, and the
+// change hooks find it in Applied; a refused import tells it to abort, and
+// merges and deltas have none.
+func TestImportTapSeesWhatTheImportLeaves(t *testing.T) {
+	db, _ := openTest(t, Options{})
+	var taps []*tapLog
+	db.OnImport(func(version string) ImportTap {
+		l := &tapLog{calls: []string{"start " + version}}
+		taps = append(taps, l)
+		return l
+	})
+	var hooked []ImportTap
+	db.OnChange(func(tx *bolt.Tx, a *Applied) error {
+		hooked = append(hooked, a.Import)
+		if a.Import != nil {
+			a.Import.(*tapLog).calls = append(a.Import.(*tapLog).calls, "hook "+a.Version)
+		}
+		return nil
+	})
+	if err := db.ReplaceAll("v1", feed([]*record.Record{rec("B", "us_ofac_sdn", "Bea One"), rec("A", "us_ofac_sdn", "Al One")}), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.MergeSources("v2", feed([]*record.Record{rec("my:1", "my", "Alice Example")}), MergeOptions{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ReplaceAll("v3", feed([]*record.Record{rec("A", "us_ofac_sdn", "Al Two"), rec("C", "us_ofac_sdn", "Cy One"), rec("A", "us_ofac_sdn", "Al Three")}), nil); err != nil {
+		t.Fatal(err)
+	}
+	// Refused: a file with no records never replaces the store.
+	if err := db.ReplaceAll("v4", feed(nil), nil); err == nil {
+		t.Fatal("empty file not refused")
+	}
+	want := [][]string{
+		{"start v1", "record B Bea One", "record A Al One", "read", "hook v1"},
+		{"start v3", "record A Al Two", "record C Cy One", "record A Al Three", "read", "kept my:1", "hook v3"},
+		{"start v4", "read", "abort"},
+	}
+	if len(taps) != len(want) {
+		t.Fatalf("%d taps, want %d", len(taps), len(want))
+	}
+	for i, w := range want {
+		if got := strings.Join(taps[i].calls, " | "); got != strings.Join(w, " | ") {
+			t.Errorf("import %d:\n got  %s\n want %s", i+1, got, strings.Join(w, " | "))
+		}
+	}
+	if len(hooked) != 3 || hooked[0] != taps[0] || hooked[1] != nil || hooked[2] != taps[1] {
+		t.Errorf("hooks saw taps %v", hooked)
 	}
 }
