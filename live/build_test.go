@@ -267,3 +267,26 @@ func TestStaleBuildFilesRemoved(t *testing.T) {
 		t.Errorf("a build file under way was removed: %v", err)
 	}
 }
+
+// A server's index (Open, on a store still empty, as serve's first sync
+// finds it) is built by the first import as it reads, and answers from it.
+func TestServerIndexBuiltByFirstImport(t *testing.T) {
+	smallParts(t, 100)
+	w := newWorld(t)
+	var logs bytes.Buffer
+	st, log := w.open(&logs)
+	defer st.Close()
+	d, err := Open(st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	w.importAll(st, 450, "v1")
+	if s := d.State(); s.State != StateImported || s.Records != 450 || s.Segments != 1 {
+		t.Fatalf("after the first import: %+v\n%s", s, logs.String())
+	}
+	w.agrees(d)
+	w.changeSet(st, "v2", 10, 10, 5)
+	d.bg.Wait()
+	w.agrees(d)
+}
