@@ -281,6 +281,11 @@ func (d *Index) Close() {
 	}
 }
 
+// WaitMerges waits for a merge of segments running in the background
+// (a server's index merges after the change set that made segments pile
+// up): what status and metrics say afterwards is the merged state.
+func (d *Index) WaitMerges() { d.bg.Wait() }
+
 // Index returns the current index. After a full import it is a new one:
 // callers take it per query rather than keeping it.
 func (d *Index) Index() *engine.Index {

@@ -97,6 +97,7 @@ func TestMetrics(t *testing.T) {
 	f.applyDelta("delta1.jsonl", "v-metrics")
 	f.clock.Add(time.Hour)
 
+	f.db.WaitMerges() // the index's size after a merge the apply started
 	fams := f.scrape()
 	wantValue(t, fams, 1, "amlscreen_http_requests_total", "endpoint", "/v1/checkIndividual", "code", "200")
 	wantValue(t, fams, 1, "amlscreen_http_requests_total", "endpoint", "/v1/checkIndividual", "code", "400")

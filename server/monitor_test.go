@@ -73,6 +73,7 @@ func TestMonitorEndpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer db.Close()
 	srv, err := New(Config{DB: db, Store: st, Keys: keys, Signer: ring, Endpoints: MonitorEndpoints(m), ProfileCount: m.Count})
 	if err != nil {
 		t.Fatal(err)

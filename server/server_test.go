@@ -127,6 +127,7 @@ func (f *fixture) start(edit ...func(*Config)) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(db.Close)
 	f.db = db
 	cfg := Config{DB: db, Store: f.st, KeysFile: f.keysPath, Signer: f.ring, Now: f.clock.Now, FlushEvery: 20 * time.Millisecond}
 	for _, e := range edit {

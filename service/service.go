@@ -333,6 +333,9 @@ func (s *Service) closeOpened() {
 	if s.srv != nil {
 		s.srv.Close()
 	}
+	if s.db != nil {
+		s.db.Close()
+	}
 	if s.st != nil {
 		s.st.Close()
 	}
@@ -469,6 +472,9 @@ func (s *Service) shutdown(ctx context.Context) error {
 	s.stopSend()
 	s.sends.Wait()
 	err := s.srv.Close()
+	// A merge of the index's segments under way ends before the store
+	// closes; one not started waits for the next change set.
+	s.db.Close()
 	if cerr := s.st.Close(); err == nil {
 		err = cerr
 	}

@@ -110,6 +110,7 @@ func openBench(t *testing.T, recs []*record.Record, srcs []record.Source) *bench
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(db.Close) // before the store closes: cleanups run last first
 	mon := monitor.New(st, monitor.Options{})
 	srv, err := server.New(server.Config{
 		DB: db, Store: st, Keys: testKeys(), FlushEvery: time.Hour,
