@@ -79,8 +79,8 @@ func removeStaleBuilds(dir string) {
 type chunkedBuild struct {
 	w     *writer
 	bl    *engine.Builder
-	parts []string // part files written, in order
-	dead  []uint64 // the only part's records replaced within it
+	parts []string   // part files written, in order
+	dead  [][]uint64 // per part, its records replaced within it
 	err   error
 }
 
@@ -117,7 +117,7 @@ func (c *chunkedBuild) flush() {
 		return
 	}
 	c.parts = append(c.parts, path)
-	c.dead = dead
+	c.dead = append(c.dead, dead)
 	crashPoint("part")
 }
 
@@ -137,8 +137,8 @@ func (c *chunkedBuild) Finish() (path string, dead []uint64, err error) {
 		return "", nil, c.err
 	}
 	if len(c.parts) == 1 {
-		path, dead = c.parts[0], c.dead
-		c.parts = nil
+		path, dead = c.parts[0], c.dead[0]
+		c.parts, c.dead = nil, nil
 		return path, dead, nil
 	}
 	path, err = c.merge()
@@ -162,14 +162,11 @@ func (c *chunkedBuild) merge() (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("merge the build's parts: %w", err)
 		}
-		// The last part's tombstones are the only ones known here; the
-		// others' replaced records are found again by the merge, which
-		// keeps the copy of an id in the latest part.
-		var tomb []uint64
-		if i == len(c.parts)-1 {
-			tomb = c.dead
-		}
-		parts = append(parts, engine.MergePart{Segment: seg, Tomb: tomb})
+		// A part's tombstones are the earlier copies of an id it holds
+		// twice, which its id order no longer lists: the merge must be
+		// told. Copies in different parts it finds itself, keeping the
+		// latest part's.
+		parts = append(parts, engine.MergePart{Segment: seg, Tomb: c.dead[i]})
 	}
 	path, err := c.w.writeSegment(buildPrefix, func(sink engine.SegmentSink) error {
 		_, err := engine.MergeSegments(sink, parts)
@@ -191,7 +188,7 @@ func (c *chunkedBuild) Discard() {
 		os.Remove(p)
 		claimBuildFile(p, false)
 	}
-	c.parts = nil
+	c.parts, c.dead = nil, nil
 }
 
 // discardSink is a segment sink that keeps nothing.

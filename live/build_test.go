@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,12 +67,17 @@ func buildFiles(t *testing.T, path string) []string {
 func TestImportBuildsTheIndexAsItReads(t *testing.T) {
 	w, st, f, logs := followed(t, 128)
 	recs := w.generated(0, 1000)
-	// Two later copies of early ids, in later parts, with other names.
+	// Later copies of early ids with other names: in later parts, and in
+	// the same part as the first copy (which the part's id order no longer
+	// lists, only its tombstones).
 	for i, from := range []int{3, 200} {
 		r := *w.g.Record(5000 + i)
 		r.ID, r.SourceID, r.SourceType = recs[from].ID, recs[from].SourceID, recs[from].SourceType
 		recs = append(recs, &r)
 	}
+	same := *w.g.Record(6000)
+	same.ID, same.SourceID, same.SourceType = recs[5].ID, recs[5].SourceID, recs[5].SourceType
+	recs = slices.Insert(recs, 10, &same)
 	for _, r := range recs {
 		w.cur[r.ID] = r
 	}
