@@ -36,6 +36,24 @@ func followed(t *testing.T, parts int) (*world, *store.Store, *Follower, *bytes.
 	return w, st, f, logs
 }
 
+// served opens a world's store to write with an index as a server opens
+// it (Open: registered on the store, merging in the background); both
+// close when the test ends.
+func served(t *testing.T) (*world, *store.Store, *Index, *bytes.Buffer) {
+	w := newWorld(t)
+	logs := &bytes.Buffer{}
+	st, log := w.open(logs)
+	d, err := Open(st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		d.Close()
+		st.Close()
+	})
+	return w, st, d, logs
+}
+
 // generated returns n generated records from the i-th on.
 func (w *world) generated(from, n int) []*record.Record {
 	out := make([]*record.Record, 0, n)
@@ -278,15 +296,7 @@ func TestStaleBuildFilesRemoved(t *testing.T) {
 // finds it) is built by the first import as it reads, and answers from it.
 func TestServerIndexBuiltByFirstImport(t *testing.T) {
 	smallParts(t, 100)
-	w := newWorld(t)
-	var logs bytes.Buffer
-	st, log := w.open(&logs)
-	defer st.Close()
-	d, err := Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	w, st, d, logs := served(t)
 	w.importAll(st, 450, "v1")
 	if s := d.State(); s.State != StateImported || s.Records != 450 || s.Segments != 1 {
 		t.Fatalf("after the first import: %+v\n%s", s, logs.String())

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"bytes"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -15,15 +14,7 @@ import (
 // old segment files are unmapped: no search fails, none sees a record
 // without its id, and (under -race) none touches memory a swap released.
 func TestSearchesDuringChangesAndMerges(t *testing.T) {
-	w := newWorld(t)
-	var logs bytes.Buffer
-	st, log := w.open(&logs)
-	defer st.Close()
-	d, err := Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	w, st, d, _ := served(t)
 	w.importAll(st, 600, "v1")
 	queries := []engine.Query{}
 	for _, r := range w.records()[:40] {
@@ -78,16 +69,8 @@ func TestSearchesDuringChangesAndMerges(t *testing.T) {
 // segments pile up is answered from at once, with its own segment, while
 // the merge runs; then the merged segment replaces them, on disk too.
 func TestMergesRunInTheBackground(t *testing.T) {
-	w := newWorld(t)
-	var logs bytes.Buffer
-	st, log := w.open(&logs)
-	defer st.Close()
+	w, st, d, _ := served(t)
 	w.importAll(st, 600, "v1")
-	d, err := Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
 	release := make(chan struct{})
 	crashPoint = func(p string) {
 		if p == "merged" {
