@@ -39,6 +39,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/amlscreen/amlscreen/record"
@@ -127,14 +128,21 @@ func Open(path string, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("open store: %w", err)
 		}
 	}
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
+	bopts := &bolt.Options{
 		Timeout:  timeout,
 		ReadOnly: opts.ReadOnly,
 		// The hashmap freelist stays fast when a big import has freed many
 		// pages; the array one degrades with fragmentation.
 		FreelistType:    bolt.FreelistMapType,
 		InitialMmapSize: initialMmapSize(opts.ReadOnly),
-	})
+	}
+	bdb, err := bolt.Open(path, 0o600, bopts)
+	if errors.Is(err, syscall.ENOMEM) && bopts.InitialMmapSize > 0 {
+		// A limit on the address space (ulimit -v) leaves no room for
+		// the reservation: map what the file holds, as readers do.
+		bopts.InitialMmapSize = 0
+		bdb, err = bolt.Open(path, 0o600, bopts)
+	}
 	lockPath := path + ".lock"
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, &LockedError{Path: path, PID: lockHolder(lockPath)}
