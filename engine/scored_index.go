@@ -1190,29 +1190,11 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 	words := ss.nameWords(ns)
 	edges := scr.edges[:0]
 	for k, id := range words {
-		for _, r := range sq.refs[id] {
-			switch r.unit {
-			case unitWord:
-				edges = append(edges, edge{q0: int8(r.j), q1: -1, k0: int8(k), k1: -1, kind: r.p.kind, edits: r.p.edits,
-					sim: r.p.sim, weight: r.p.w, value: sq.edgeValue(int(r.j), r.p)})
-			case unitCat:
-				edges = append(edges, edge{q0: int8(r.j), q1: int8(r.j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: r.p.edits,
-					sim: r.p.sim * joinSim, weight: sq.catWeight(int(r.j), r.p), value: sq.catValue(int(r.j), r.p)})
-			case unitPieceA:
-				if k+1 >= len(words) {
-					continue
-				}
-				sp := &sq.splits[r.j][r.s]
-				pb, ok := sp.b[words[k+1]]
-				if !ok {
-					continue
-				}
-				if e, ok := sq.splitEdge(int(r.j), sp, r.p, pb); ok {
-					e.k0, e.k1 = int8(k), int8(k+1)
-					edges = appendSplitEdge(edges, e)
-				}
-			}
+		next, hasNext := uint32(0), k+1 < len(words)
+		if hasNext {
+			next = words[k+1]
 		}
+		edges = sq.wordEdges(edges, id, k, next, hasNext)
 	}
 	scr.edges = edges
 	if len(edges) == 0 {
@@ -1261,4 +1243,36 @@ func appendSplitEdge(edges []edge, e edge) []edge {
 		}
 	}
 	return append(edges, e)
+}
+
+// wordEdges appends the edges of the word id at position k of a name
+// string: the query words it pairs with alone, joined with the next query
+// word, or as the first piece of a split query word whose second piece is
+// next, the word after it (hasNext). scoreName and unindexedEdges build
+// their edges with it.
+func (sq *scoredQuery) wordEdges(edges []edge, id uint32, k int, next uint32, hasNext bool) []edge {
+	for _, r := range sq.refs[id] {
+		switch r.unit {
+		case unitWord:
+			edges = append(edges, edge{q0: int8(r.j), q1: -1, k0: int8(k), k1: -1, kind: r.p.kind, edits: r.p.edits,
+				sim: r.p.sim, weight: r.p.w, value: sq.edgeValue(int(r.j), r.p)})
+		case unitCat:
+			edges = append(edges, edge{q0: int8(r.j), q1: int8(r.j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: r.p.edits,
+				sim: r.p.sim * joinSim, weight: sq.catWeight(int(r.j), r.p), value: sq.catValue(int(r.j), r.p)})
+		case unitPieceA:
+			if !hasNext {
+				continue
+			}
+			sp := &sq.splits[r.j][r.s]
+			pb, ok := sp.b[next]
+			if !ok {
+				continue
+			}
+			if e, ok := sq.splitEdge(int(r.j), sp, r.p, pb); ok {
+				e.k0, e.k1 = int8(k), int8(k+1)
+				edges = appendSplitEdge(edges, e)
+			}
+		}
+	}
+	return edges
 }

@@ -163,29 +163,14 @@ func (v *view) unindexedEdges(tq *textQuery, toks []string, edges []edge) []edge
 			edges = newWordEdges(tq, t, k, edges)
 			continue
 		}
-		for _, r := range sq.refs[ids[k]] {
-			switch r.unit {
-			case unitWord:
-				edges = append(edges, edge{q0: int8(r.j), q1: -1, k0: int8(k), k1: -1, kind: r.p.kind, edits: r.p.edits,
-					sim: r.p.sim, weight: r.p.w, value: sq.edgeValue(int(r.j), r.p)})
-			case unitCat:
-				edges = append(edges, edge{q0: int8(r.j), q1: int8(r.j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: r.p.edits,
-					sim: r.p.sim * joinSim, weight: sq.catWeight(int(r.j), r.p), value: sq.catValue(int(r.j), r.p)})
-			case unitPieceA:
-				if k+1 >= len(toks) || !known[k+1] {
-					continue
-				}
-				sp := &sq.splits[r.j][r.s]
-				pb, ok := sp.b[ids[k+1]]
-				if !ok {
-					continue
-				}
-				if e, ok := sq.splitEdge(int(r.j), sp, r.p, pb); ok {
-					e.k0, e.k1 = int8(k), int8(k+1)
-					edges = appendSplitEdge(edges, e)
-				}
-			}
+		// The next word pairs as a split's second piece only when the
+		// index knows it (an unknown word has no partner id to match).
+		hasNext := k+1 < len(toks) && known[k+1]
+		next := uint32(0)
+		if hasNext {
+			next = ids[k+1]
 		}
+		edges = sq.wordEdges(edges, ids[k], k, next, hasNext)
 	}
 	return edges
 }
