@@ -90,29 +90,31 @@ type merger struct {
 	err                    error
 }
 
-// idCursor walks one part's live ordinals in id order, for k-way merges.
+// idCursor is a position in one part's sorted ids or tokens, for the
+// k-way merges of MergeSegments.
 type idCursor struct {
 	part int
 	pos  int
 }
 
-type idHeap struct {
-	m   *merger
+// cursorHeap orders part cursors for a k-way merge by a key each cursor
+// points at (an id, a token); equal keys come in part order.
+type cursorHeap struct {
 	cur []idCursor
+	key func(c idCursor) []byte
 }
 
-func (h *idHeap) Len() int { return len(h.cur) }
-func (h *idHeap) Less(i, j int) bool {
+func (h *cursorHeap) Len() int { return len(h.cur) }
+func (h *cursorHeap) Less(i, j int) bool {
 	a, b := h.cur[i], h.cur[j]
-	pa, pb := &h.m.parts[a.part], &h.m.parts[b.part]
-	if c := bytes.Compare(pa.idBytes(pa.idOrder[a.pos]), pb.idBytes(pb.idOrder[b.pos])); c != 0 {
+	if c := bytes.Compare(h.key(a), h.key(b)); c != 0 {
 		return c < 0
 	}
 	return a.part < b.part
 }
-func (h *idHeap) Swap(i, j int) { h.cur[i], h.cur[j] = h.cur[j], h.cur[i] }
-func (h *idHeap) Push(x any)    { h.cur = append(h.cur, x.(idCursor)) }
-func (h *idHeap) Pop() any {
+func (h *cursorHeap) Swap(i, j int) { h.cur[i], h.cur[j] = h.cur[j], h.cur[i] }
+func (h *cursorHeap) Push(x any)    { h.cur = append(h.cur, x.(idCursor)) }
+func (h *cursorHeap) Pop() any {
 	x := h.cur[len(h.cur)-1]
 	h.cur = h.cur[:len(h.cur)-1]
 	return x
@@ -121,7 +123,10 @@ func (h *idHeap) Pop() any {
 // forEachID calls fn for every ordinal the parts list as live, in id
 // order, equal ids in part order; tombstoned ordinals are skipped.
 func (m *merger) forEachID(fn func(part int, ord uint32)) {
-	h := &idHeap{m: m}
+	h := &cursorHeap{key: func(c idCursor) []byte {
+		p := &m.parts[c.part]
+		return p.idBytes(p.idOrder[c.pos])
+	}}
 	next := func(c idCursor) {
 		p := &m.parts[c.part]
 		for ; c.pos < len(p.idOrder); c.pos++ {
@@ -182,29 +187,6 @@ func (m *merger) remapRecords() {
 	}
 }
 
-// tokCursor walks one part's live tokens in order, for the k-way merge of
-// the dictionaries.
-type tokHeap struct {
-	m   *merger
-	cur []idCursor // part, token
-}
-
-func (h *tokHeap) Len() int { return len(h.cur) }
-func (h *tokHeap) Less(i, j int) bool {
-	a, b := h.cur[i], h.cur[j]
-	if c := bytes.Compare(h.m.parts[a.part].TokenBytes(uint32(a.pos)), h.m.parts[b.part].TokenBytes(uint32(b.pos))); c != 0 {
-		return c < 0
-	}
-	return a.part < b.part
-}
-func (h *tokHeap) Swap(i, j int) { h.cur[i], h.cur[j] = h.cur[j], h.cur[i] }
-func (h *tokHeap) Push(x any)    { h.cur = append(h.cur, x.(idCursor)) }
-func (h *tokHeap) Pop() any {
-	x := h.cur[len(h.cur)-1]
-	h.cur = h.cur[:len(h.cur)-1]
-	return x
-}
-
 // mergeTokens finds the tokens live records still hold, and whether each
 // pairs fuzzily, and merges them into one sorted dictionary with a remap
 // per part.
@@ -244,7 +226,7 @@ func (m *merger) mergeTokens() {
 			}
 		}
 	}
-	h := &tokHeap{m: m}
+	h := &cursorHeap{key: func(c idCursor) []byte { return m.parts[c.part].TokenBytes(uint32(c.pos)) }}
 	next := func(part, from int) {
 		p := &m.parts[part]
 		for t := from; t < len(p.tokMap); t++ {
