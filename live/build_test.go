@@ -42,11 +42,7 @@ func followed(t *testing.T, parts int) (*world, *store.Store, *Follower, *bytes.
 func served(t *testing.T) (*world, *store.Store, *Index, *bytes.Buffer) {
 	w := newWorld(t)
 	logs := &bytes.Buffer{}
-	st, log := w.open(logs)
-	d, err := Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, d := w.openIndexed(logs)
 	t.Cleanup(func() {
 		d.Close()
 		st.Close()

@@ -43,6 +43,19 @@ func (w *world) open(buf *bytes.Buffer) (*store.Store, *slog.Logger) {
 	return st, slog.New(slog.NewTextHandler(buf, nil))
 }
 
+// openIndexed opens the store to write and its index as a server does
+// (Open), with logs into buf.
+func (w *world) openIndexed(buf *bytes.Buffer) (*store.Store, *Index) {
+	w.t.Helper()
+	st, log := w.open(buf)
+	d, err := Open(st, log)
+	if err != nil {
+		st.Close()
+		w.t.Fatal(err)
+	}
+	return st, d
+}
+
 // importAll imports n generated records as version v.
 func (w *world) importAll(st *store.Store, n int, v string) {
 	w.t.Helper()
@@ -157,11 +170,7 @@ func keys(r *engine.Result) []string {
 func TestPersistedIndexFollowsTheStore(t *testing.T) {
 	w := newWorld(t)
 	var logs bytes.Buffer
-	st, log := w.open(&logs)
-	d, err := Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, d := w.openIndexed(&logs)
 	w.importAll(st, 1500, "v1") // the hook rebuilds the index after the commit
 	if s := d.State(); s.Segments != 1 || s.Records != 1500 {
 		t.Fatalf("after import: %+v", s)
@@ -177,12 +186,8 @@ func TestPersistedIndexFollowsTheStore(t *testing.T) {
 	d.Close()
 	st.Close()
 
-	st, log = w.open(&logs)
+	st, d = w.openIndexed(&logs)
 	defer st.Close()
-	d, err = Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer d.Close()
 	if s := d.State(); s.State != StateCurrent {
 		t.Fatalf("reopened: %+v\n%s", s, logs.String())
@@ -236,11 +241,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t)
 			var logs bytes.Buffer
-			st, log := w.open(&logs)
-			d, err := Open(st, log)
-			if err != nil {
-				t.Fatal(err)
-			}
+			st, d := w.openIndexed(&logs)
 			w.importAll(st, 600, "v1")
 			w.changeSet(st, "v2", 10, 10, 10)
 			d.Close()
@@ -252,12 +253,8 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			}
 			c.damage(t, dir, m)
 			logs.Reset()
-			st, log = w.open(&logs)
+			st, d = w.openIndexed(&logs)
 			defer st.Close()
-			d, err = Open(st, log)
-			if err != nil {
-				t.Fatal(err)
-			}
 			defer d.Close()
 			if s := d.State(); s.State != StateRebuilt {
 				t.Errorf("state %+v, want rebuilt", s)
@@ -290,17 +287,13 @@ func flip(t *testing.T, path string, at int64) {
 func TestStaleIndexIsCaughtUp(t *testing.T) {
 	w := newWorld(t)
 	var logs bytes.Buffer
-	st, log := w.open(&logs)
-	d, err := Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, d := w.openIndexed(&logs)
 	w.importAll(st, 800, "v1")
 	d.Close()
 	st.Close()
 
 	// Change sets the index does not follow.
-	st, log = w.open(&logs)
+	st, _ = w.open(&logs)
 	w.changeSet(st, "v2", 10, 10, 10)
 	w.changeSet(st, "v3", 10, 10, 10)
 	st.Close()
@@ -311,7 +304,7 @@ func TestStaleIndexIsCaughtUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err = Open(ro, log)
+	d, err = Open(ro, slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,11 +318,7 @@ func TestStaleIndexIsCaughtUp(t *testing.T) {
 		t.Error("a read-only open rewrote the MANIFEST")
 	}
 
-	st, log = w.open(&logs)
-	d, err = Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, d = w.openIndexed(&logs)
 	if s := d.State(); s.State != StateReplayed {
 		t.Errorf("gap covered: state %+v\n%s", s, logs.String())
 	}
@@ -342,11 +331,7 @@ func TestStaleIndexIsCaughtUp(t *testing.T) {
 	st, _ = w.open(&logs)
 	w.importAll(st, 700, "v4")
 	st.Close()
-	st, log = w.open(&logs)
-	d, err = Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, d = w.openIndexed(&logs)
 	if s := d.State(); s.State != StateReplayed {
 		t.Errorf("after an unseen full import: state %+v", s)
 	}
@@ -366,12 +351,8 @@ func TestStaleIndexIsCaughtUp(t *testing.T) {
 	w.changeSet(st, "v6", 5, 5, 5)
 	st.Close()
 	logs.Reset()
-	st, log = w.open(&logs)
+	st, d = w.openIndexed(&logs)
 	defer st.Close()
-	d, err = Open(st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer d.Close()
 	if s := d.State(); s.State != StateRebuilt || !strings.Contains(logs.String(), "does not cover the gap") {
 		t.Errorf("after the log was pruned: state %+v, log %q", s, logs.String())
