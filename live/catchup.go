@@ -188,9 +188,11 @@ func (d *Index) mergeSoon() {
 	d.bg.Add(1)
 	go func() {
 		defer d.bg.Done()
-		defer d.merging.Store(false)
 		d.applyMu.Lock()
 		defer d.applyMu.Unlock()
+		// Cleared before the lock goes: an Apply that takes it next and
+		// finds segments piling up again must be able to start a merge.
+		defer d.merging.Store(false)
 		if d.closing.Load() {
 			return
 		}

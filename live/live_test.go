@@ -128,9 +128,11 @@ func TestCompactsTombstones(t *testing.T) {
 		if err := d.Apply(st, a); err != nil {
 			t.Fatal(err)
 		}
+		d.WaitMerges() // a server's index merges in the background
 	}
-	// The index merges its segments as change sets pile up: tombstones
-	// never outgrow a quarter of the records.
+	// The index merges its segments as change sets pile up: once the
+	// merge a change set starts has run, tombstones never outgrow a
+	// quarter of the records.
 	var small []record.Change
 	for i := range 999 {
 		small = append(small, record.Change{Type: record.ChangeUpdate, Record: person(i, fmt.Sprintf("Olga Renamed%d", i))})

@@ -178,6 +178,7 @@ func TestPersistedIndexFollowsTheStore(t *testing.T) {
 	w.agrees(d)
 	for i := 2; i <= 12; i++ {
 		w.changeSet(st, fmt.Sprintf("v%d", i), 20, 15, 10) // no Apply call: the hook does it
+		d.WaitMerges()                                     // the merge the change set started, if any
 		w.agrees(d)
 	}
 	if s := d.State(); s.Tombstones == 0 && s.Segments == 1 {
