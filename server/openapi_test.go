@@ -195,22 +195,28 @@ func TestOpenAPIResponses(t *testing.T) {
 		{name: "openapi.json", path: "/openapi.json", status: 200, valid: true},
 	}
 	seen := map[string]map[int]bool{}
+	var answers []servedAnswer
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.before != nil {
 				c.before(f)
 			}
-			route := f.checkAgainstDoc(router, c)
-			if seen[route] == nil {
-				seen[route] = map[int]bool{}
+			a := f.checkAgainstDoc(router, c)
+			answers = append(answers, a)
+			if seen[a.route] == nil {
+				seen[a.route] = map[int]bool{}
 			}
-			seen[route][c.status] = true
+			seen[a.route][c.status] = true
 		})
 	}
 	// Readiness off: 503, as during a shutdown.
 	f.srv.SetReady(false)
-	f.checkAgainstDoc(router, apiCase{name: "readyz not ready", path: "/readyz", status: 503})
+	answers = append(answers, f.checkAgainstDoc(router, apiCase{name: "readyz not ready", path: "/readyz", status: 503}))
 	f.srv.SetReady(true)
+
+	// A second, independent validator checks the same answers against the
+	// document as served at /openapi.json, which is what clients read.
+	validateServed(t, f, answers)
 
 	// Every operation of the document was answered with a success.
 	for path, item := range doc.Paths.Map() {
@@ -223,10 +229,19 @@ func TestOpenAPIResponses(t *testing.T) {
 	}
 }
 
+// servedAnswer is one answer of the server with the route it answered.
+type servedAnswer struct {
+	name        string
+	route       string // path template of the document
+	status      int
+	contentType string
+	body        []byte
+}
+
 // checkAgainstDoc sends c and validates the answer (and, for valid cases,
-// the request) against the document; it returns the path template of the
-// route.
-func (f *fixture) checkAgainstDoc(router routers.Router, c apiCase) string {
+// the request) against the document; it returns the answer with the path
+// template of its route.
+func (f *fixture) checkAgainstDoc(router routers.Router, c apiCase) servedAnswer {
 	t := f.t
 	t.Helper()
 	method := c.method
@@ -272,7 +287,7 @@ func (f *fixture) checkAgainstDoc(router routers.Router, c apiCase) string {
 	if err := validateAnswer(in, resp, body); err != nil {
 		t.Errorf("%s %s: answer %d does not match the document: %v\nbody: %.600s", method, c.path, resp.StatusCode, err, body)
 	}
-	return route.Path
+	return servedAnswer{name: c.name, route: route.Path, status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: body}
 }
 
 // validateAnswer validates a response to the request of in against the
