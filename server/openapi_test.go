@@ -151,12 +151,15 @@ func TestOpenAPIResponses(t *testing.T) {
 		{name: "generateEntityReport", key: keyBasic, path: "/v1/generateEntityReport?names=Acme&fuzzy_search=1", status: 200, valid: true},
 		{name: "getSourceList", key: keyBasic, path: "/v1/getSourceList", status: 200, valid: true},
 		{name: "getSourceList all", key: keyPicky, path: "/v1/getSourceList?scope=all", status: 200, valid: true},
+		{name: "listSources", key: keyBasic, path: "/v1/listSources", status: 200, valid: true},
+		{name: "listSources all", key: keyPicky, path: "/v1/listSources?scope=all", status: 200, valid: true},
+		{name: "listSources disabled key", key: keyDisabled, path: "/v1/listSources", status: 403},
 		{name: "getConsolidatedFile", key: keyFull, path: "/v1/getConsolidatedFile", status: 200, valid: true},
 		{name: "getConsolidatedFile includes", key: keyBasic, path: "/v1/getConsolidatedFile?includes=un_sc", status: 200, valid: true},
 		{name: "getConsolidatedFile unknown source", key: keyBasic, path: "/v1/getConsolidatedFile?includes=no_such_list", status: 400},
 		{name: "getConsolidatedDelta", key: keyFull, path: "/v1/getConsolidatedDelta?previous=" + q(testVersion), status: 200, valid: true},
 		{name: "getConsolidatedDelta current", key: keyBasic, path: "/v1/getConsolidatedDelta?previous=" + q(delta.Version), status: 200, valid: true},
-		{name: "getConsolidatedDelta unknown previous", key: keyBasic, path: "/v1/getConsolidatedDelta?previous=nope", status: 404},
+		{name: "getConsolidatedDelta unknown previous", key: keyBasic, path: "/v1/getConsolidatedDelta?previous=nope", status: 400},
 		{name: "getConsolidatedDelta without previous", key: keyBasic, path: "/v1/getConsolidatedDelta", status: 400},
 		{name: "getConsolidatedFile over the daily limit", key: keyDownload, path: "/v1/getConsolidatedFile", status: 429, before: func(f *fixture) {
 			f.get(keyDownload, "/v1/getConsolidatedFile")
