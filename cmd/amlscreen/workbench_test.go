@@ -27,6 +27,12 @@ func TestServeDemo(t *testing.T) {
 	if body := get(t, s.addr, key, "/v1/checkIndividual?names=vladimir%20putin"); !strings.Contains(body, "SEED0001") {
 		t.Errorf("the demo's API does not find the sample: %s", body)
 	}
+	// The demo key is a default key: a PEP that has pep_level and
+	// source_country in the sample is answered without them.
+	if body := get(t, s.addr, key, "/v1/checkIndividual?names=Abdoulaye%20Okafor"); !strings.Contains(body, "AML00000009") ||
+		strings.Contains(body, `"pep_level"`) || strings.Contains(body, `"source_country"`) {
+		t.Errorf("the demo key's answer: want AML00000009 without pep_level and source_country: %s", body)
+	}
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for path, want := range map[string]string{"/ui": "/ui/", "/ui/": "/ui/signin"} {
 		resp, err := noRedirect.Get("http://" + s.addr + path)
