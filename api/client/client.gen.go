@@ -1245,8 +1245,8 @@ type CheckIndividualParams struct {
 	// date of birth and records without one are returned.
 	Dob *Dob `form:"dob,omitempty" json:"dob,omitempty"`
 
-	// Gender male or female (m or f, any case). Records of that gender and records
-	// without gender are returned.
+	// Gender male or female, in any case; anything else is 400. Records of that
+	// gender and records without gender are returned.
 	Gender *Gender `form:"gender,omitempty" json:"gender,omitempty"`
 
 	// Citizenship One ISO 3166-1 alpha-2 code, any case. Records with that citizenship
@@ -1295,8 +1295,8 @@ type CheckNameParams struct {
 	// date of birth and records without one are returned.
 	Dob *Dob `form:"dob,omitempty" json:"dob,omitempty"`
 
-	// Gender male or female (m or f, any case). Records of that gender and records
-	// without gender are returned.
+	// Gender male or female, in any case; anything else is 400. Records of that
+	// gender and records without gender are returned.
 	Gender *Gender `form:"gender,omitempty" json:"gender,omitempty"`
 
 	// Citizenship One ISO 3166-1 alpha-2 code, any case. Records with that citizenship
@@ -1368,8 +1368,8 @@ type GenerateIndividualReportParams struct {
 	// date of birth and records without one are returned.
 	Dob *Dob `form:"dob,omitempty" json:"dob,omitempty"`
 
-	// Gender male or female (m or f, any case). Records of that gender and records
-	// without gender are returned.
+	// Gender male or female, in any case; anything else is 400. Records of that
+	// gender and records without gender are returned.
 	Gender *Gender `form:"gender,omitempty" json:"gender,omitempty"`
 
 	// Includes Comma-separated source ids and/or `included` (the key's sources); the
@@ -1525,8 +1525,8 @@ type RegisterIndividualParams struct {
 	// date of birth and records without one are returned.
 	Dob *Dob `form:"dob,omitempty" json:"dob,omitempty"`
 
-	// Gender male or female (m or f, any case). Records of that gender and records
-	// without gender are returned.
+	// Gender male or female, in any case; anything else is 400. Records of that
+	// gender and records without gender are returned.
 	Gender *Gender `form:"gender,omitempty" json:"gender,omitempty"`
 
 	// FuzzySearch Spelling distance applied to names, 1 or 2; 0 or absent for none.

@@ -160,7 +160,7 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 			if err != nil {
 				return err
 			}
-			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: q.gender, Fuzzy: q.fuzzy,
+			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: longGender(q.gender), Fuzzy: q.fuzzy,
 				Match: match, MinScore: minScore}
 			if err := p.Validate(); err != nil {
 				return paramToUsage(err)
