@@ -38,6 +38,10 @@ type Config struct {
 	// request did not come over TLS (behind a proxy that ends TLS).
 	// Requests over TLS get it anyway.
 	SecureCookies bool
+	// Sample reports whether the database answered from is the sample
+	// embedded in amlscreen (server.Server.Sample); every page then shows
+	// a banner saying no result here is a screening. Nil shows none.
+	Sample func() bool
 }
 
 // Prefix is where the workbench is served.
@@ -270,6 +274,7 @@ type page struct {
 	Error   string
 	Status  int
 	Version string // the assets' version, for cache busting
+	Sample  bool   // the database is the embedded sample: show the banner
 	Data    any
 }
 
@@ -281,6 +286,7 @@ func (h *handler) render(w http.ResponseWriter, name string, status int, p page)
 	}
 	p.Version = h.assetVersion
 	p.Status = status
+	p.Sample = h.cfg.Sample != nil && h.cfg.Sample()
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
 		h.log.Error("workbench page not rendered", "page", name, "error", err.Error())

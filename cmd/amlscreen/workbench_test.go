@@ -27,6 +27,18 @@ func TestServeDemo(t *testing.T) {
 	if body := get(t, s.addr, key, "/v1/checkIndividual?names=vladimir%20putin"); !strings.Contains(body, "SEED0001") {
 		t.Errorf("the demo's API does not find the sample: %s", body)
 	}
+	// The demo answers from the embedded sample and says so: one log line
+	// at start, a header on every answer.
+	if n := strings.Count(out, "the store holds the embedded sample"); n != 1 {
+		t.Errorf("the demo logged the sample %d times:\n%s", n, out)
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://"+s.addr+"/v1/checkName?names=zzyzx", nil)
+	req.Header.Set("x-api-key", key)
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.Header.Get("X-Amlscreen-Database") != "embedded sample" {
+		t.Errorf("a demo answer without X-Amlscreen-Database: %v", resp.Header)
+	}
 	// The demo key is a default key: a PEP that has pep_level and
 	// source_country in the sample is answered without them.
 	if body := get(t, s.addr, key, "/v1/checkIndividual?names=Abdoulaye%20Okafor"); !strings.Contains(body, "AML00000009") ||
