@@ -26,19 +26,19 @@ var YAML []byte
 func JSON() ([]byte, error) { return jsonDoc() }
 
 var jsonDoc = sync.OnceValues(func() ([]byte, error) {
-	b, err := ToJSON(YAML)
+	b, err := toJSON(YAML)
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
 	return b, nil
 })
 
-// ToJSON converts a YAML document to JSON, keeping the order of mapping
+// toJSON converts a YAML document to JSON, keeping the order of mapping
 // keys. It reads YAML 1.2, as OpenAPI 3.1 requires: a YAML 1.1 reader
 // takes keys such as y, n, on or off for booleans, and the JWK schema's y
 // would become "true". A key that is not a string is an error, since JSON
 // has no other kind.
-func ToJSON(doc []byte) ([]byte, error) {
+func toJSON(doc []byte) ([]byte, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(doc, &root); err != nil {
 		return nil, err

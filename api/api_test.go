@@ -20,7 +20,7 @@ func TestToJSONReadsYAML12(t *testing.T) {
 		{"quoting", "\"a\\\"b\": \"<&>\"\n", `{"a\"b":"\u003c\u0026\u003e"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ToJSON([]byte(tt.in))
+			got, err := toJSON([]byte(tt.in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -33,7 +33,7 @@ func TestToJSONReadsYAML12(t *testing.T) {
 		})
 	}
 	for _, in := range []string{"1: a\n", "[a]: b\n", "a: [\n"} {
-		if got, err := ToJSON([]byte(in)); err == nil {
+		if got, err := toJSON([]byte(in)); err == nil {
 			t.Errorf("%q: got %s, want an error", in, got)
 		}
 	}
