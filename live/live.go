@@ -138,6 +138,14 @@ func open(st *store.Store, log *slog.Logger, b *importBuild) (*Index, error) {
 	if err := d.catchUp(first); err != nil {
 		return nil, fmt.Errorf("screening index: %w", err)
 	}
+	why, err := d.countAgrees()
+	if err == nil && why != "" {
+		err = d.rebuild(why)
+	}
+	if err != nil {
+		d.ix.Close()
+		return nil, fmt.Errorf("screening index: %w", err)
+	}
 	return d, nil
 }
 
