@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
+	"log/slog"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -118,6 +119,25 @@ func TestMiscountedIndexIsRebuilt(t *testing.T) {
 			}
 			if c.name == "lost tombstone" {
 				w.agrees(d) // the deleted record is gone again
+			}
+			w.counts(d)
+		})
+		t.Run(c.name+"/read-only open", func(t *testing.T) {
+			w, m := damagedWorld(t)
+			c.damage(t, IndexDir(w.path), m)
+			ro, err := store.Open(w.path, store.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ro.Close()
+			var logs bytes.Buffer
+			d, err := Open(ro, slog.New(slog.NewTextHandler(&logs, nil)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if s := d.State(); s.State != StateMemory || !strings.Contains(logs.String(), c.reason) {
+				t.Errorf("state %+v, log %q", s, logs.String())
 			}
 			w.counts(d)
 		})

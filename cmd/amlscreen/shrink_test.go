@@ -54,3 +54,36 @@ func TestShrinkGuardCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusWarnsOfDamagedIndex: status verifies the index's checksums
+// and prints a WARNING naming the segment that fails them; check goes on
+// answering (the index is rebuilt, never fatal).
+func TestStatusWarnsOfDamagedIndex(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "aml.db")
+	if code, _, errs := runStoreCLI(t, "import", "--store", db, "testdata/small.jsonl", "--version", "v1"); code != exitOK {
+		t.Fatalf("import: %d %s", code, errs)
+	}
+	segs, _ := filepath.Glob(filepath.Join(db+".index", "seg-*.seg"))
+	if len(segs) != 1 {
+		t.Fatalf("segments %v", segs)
+	}
+	if code, out, _ := runStoreCLI(t, "status", "--store", db); code != exitOK || strings.Contains(out, "WARNING") {
+		t.Fatalf("status of a whole index: %d\n%s", code, out)
+	}
+	raw, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)-1] ^= 0x40
+	if err := os.WriteFile(segs[0], raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runStoreCLI(t, "status", "--store", db)
+	if code != exitOK || !strings.Contains(out, "WARNING") || !strings.Contains(out, "checksum") || !strings.Contains(out, filepath.Base(segs[0])) {
+		t.Errorf("status of a damaged index: %d\n%s", code, out)
+	}
+	if code, _, errs := runStoreCLI(t, "check", "--store", db, "--names", "nobody at all"); code != exitOK {
+		t.Errorf("check over a damaged index: %d %s", code, errs)
+	}
+}
