@@ -93,6 +93,9 @@ func (d *Index) openFiles() error {
 		return err
 	}
 	if id := d.st.ID(); m.StoreID != id {
+		if m.StoreID == "" {
+			return fmt.Errorf("%w: the MANIFEST names no store (written before stores had ids), this store is %q", errStale, id)
+		}
 		return fmt.Errorf("%w: the index was built from store %q, this store is %q", errStale, m.StoreID, id)
 	}
 	segs, tombs, err := openManifest(d.dir, m, nil)

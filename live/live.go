@@ -233,7 +233,7 @@ func (f *Follower) startImport(version string) store.ImportTap {
 		return d.startImport(version)
 	}
 	dir := IndexDir(f.st.Path())
-	if m, err := readManifest(dir); err == nil && m.Records > 0 {
+	if m, err := readManifest(dir); err == nil && m.Records > 0 && m.StoreID == f.st.ID() {
 		if cur, seq, err := f.st.Current(); err == nil && cur.ID == m.StoreVersion && seq == m.StoreSeq {
 			return nil
 		}
