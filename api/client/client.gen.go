@@ -1087,7 +1087,7 @@ type Usage struct {
 		// BilledRequestsQuota Absent when the key has no monthly quota.
 		BilledRequestsQuota *int64 `json:"billed_requests_quota,omitempty"`
 
-		// OngoingMonitoringProfilesQuota Absent when the key has no profile quota.
+		// OngoingMonitoringProfilesQuota The key's profile_quota (1000 when the keys file sets none) on a server with monitoring; absent without monitoring when the key sets none.
 		OngoingMonitoringProfilesQuota *int64 `json:"ongoing_monitoring_profiles_quota,omitempty"`
 
 		// OngoingMonitoringProfilesRegistered Absent when none are registered.
