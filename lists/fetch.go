@@ -89,6 +89,9 @@ type Result struct {
 	Version                 string
 	// Changes are the changes applied, as the store applied them.
 	Changes []store.AppliedChange
+	// Applied is the committed change set, nil when nothing changed: a
+	// server swaps it in as it does a sync's.
+	Applied *store.Applied
 	Err     error
 }
 
@@ -318,6 +321,7 @@ func (f *Fetcher) apply(db *store.Store, l List, st State, dir string, files []F
 		st.LastChange, st.Version = now, a.Version
 		st.Added, st.Updated, st.Deleted = a.Added, a.Updated, a.Deleted
 		res.Version, res.Added, res.Updated, res.Deleted, res.Changes = a.Version, a.Added, a.Updated, a.Deleted, a.Changes
+		res.Applied = a
 	}
 	if err := saveState(db, st); err != nil {
 		res.Err = err

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/amlscreen/amlscreen/lists"
+	"github.com/amlscreen/amlscreen/service"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -386,4 +387,117 @@ func runListsMirror(ctx context.Context, stderr io.Writer, src *listsSource, out
 		return err
 	}
 	return listsOutcome(res)
+}
+
+// syncListsHelp explains sync --lists; it is appended to sync's --help.
+const syncListsHelp = `
+
+Public lists (--lists): after each sync, or alone without --upstream (then no
+API key is needed), sync fetches the named lists from their issuers as lists
+fetch does, on the same --every. A list that fails keeps its previous edition,
+is reported in lists status, and is tried again at the next interval.`
+
+// addSyncListsFlags adds --lists, --url and --lists-file to sync.
+func addSyncListsFlags(cmd *cobra.Command, f *syncFlags) {
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.lists, "lists", nil, "public lists to fetch after each sync, or alone without --upstream (see lists available)")
+	f.listsSource.addFlags(fl, false)
+	cmd.Long += syncListsHelp
+	cmd.Example += "\n  amlscreen sync --store aml.db --lists ofac,un,csl,dpl --every 6h"
+}
+
+// syncListsStep checks sync's list flags and returns the step that
+// fetches the lists into the store once, nil without --lists.
+func syncListsStep(stderr io.Writer, f *syncFlags) (func(context.Context) error, error) {
+	if len(f.lists) == 0 {
+		if len(f.urls) > 0 || f.listsFile != "" {
+			return nil, usagef("--url, --lists-file: only with --lists")
+		}
+		return nil, nil
+	}
+	ls, err := resolveLists("--lists: ", f.lists)
+	if err != nil {
+		return nil, err
+	}
+	if f.every < 0 {
+		return nil, usagef("--every: %v is negative", f.every)
+	}
+	log := cliLogger(stderr)
+	f.listsSource.caBundle = f.caBundle
+	fe, err := f.listsSource.fetcher(stderr, log)
+	if err != nil {
+		return nil, err
+	}
+	fe.AllowShrink = f.allowShrink
+	return func(ctx context.Context) error {
+		// Opened for the time of one fetch, as syncOnce does, so that
+		// lists status can read the store between runs.
+		db, err := openStoreToWrite(f.store, store.Options{Log: log})
+		if err != nil {
+			return lockHint(err)
+		}
+		defer db.Close()
+		return listsOutcome(fe.Fetch(ctx, db, ls))
+	}, nil
+}
+
+// runListsLoop runs fetch once, or every interval until interrupted;
+// failures are logged and tried again at the next interval.
+func runListsLoop(ctx context.Context, log *slog.Logger, every time.Duration, fetch func(context.Context) error) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	for {
+		err := fetch(ctx)
+		if every == 0 {
+			return err
+		}
+		if err != nil && ctx.Err() == nil {
+			log.Error("lists not all updated; trying again at the next interval", "error", err.Error())
+		}
+		log.Info("next lists fetch", "at", time.Now().Add(every).UTC().Format(time.RFC3339))
+		select {
+		case <-ctx.Done():
+			log.Info("stopped")
+			return nil
+		case <-time.After(every):
+		}
+	}
+}
+
+// addServeListsFlags adds --lists, --lists-every, --url and --lists-file
+// to serve.
+func addServeListsFlags(cmd *cobra.Command, f *serveFlags) {
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.lists, "lists", nil, "public lists to fetch into the store at start and every --lists-every (see lists available)")
+	fl.DurationVar(&f.listsEvery, "lists-every", service.DefaultListsEvery, "with --lists, fetch them at this interval")
+	f.listsSource.addFlags(fl, false)
+	cmd.Example += "\n  amlscreen serve --store aml.db --keys keys.json --lists ofac,un,csl,dpl --lists-every 6h"
+}
+
+// serveLists checks serve's list flags and returns the lists and their
+// fetcher, none without --lists. The fetcher's client is the service's,
+// which trusts --ca-bundle.
+func serveLists(log *slog.Logger, f *serveFlags) ([]lists.List, *lists.Fetcher, error) {
+	if len(f.lists) == 0 {
+		if len(f.urls) > 0 || f.listsFile != "" {
+			return nil, nil, usagef("--url, --lists-file: only with --lists")
+		}
+		return nil, nil, nil
+	}
+	ls, err := resolveLists("--lists: ", f.lists)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.listsEvery <= 0 {
+		return nil, nil, usagef("--lists-every: %v is not a positive interval", f.listsEvery)
+	}
+	fe, err := f.listsSource.fetcher(io.Discard, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	fe.HTTP, fe.Progress = nil, nil
+	return ls, fe, nil
 }

@@ -1,16 +1,21 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/amlscreen/amlscreen/lists"
+	"github.com/amlscreen/amlscreen/sign"
 )
 
 // listsServer serves the lists package's small edition over loopback,
@@ -85,6 +90,13 @@ func TestListsCommands(t *testing.T) {
 		t.Errorf("lists fetch --from: exit %d: %s", code, errs)
 	}
 
+	// sync --lists without --upstream fetches the lists alone, no API key.
+	db3 := filepath.Join(dir, "synced.db")
+	code, _, errs = runStoreCLI(t, "sync", "--store", db3, "--lists", "un", "--lists-file", conf)
+	if code != exitOK || statusJSON(t, db3).LocalSources["un_sc_sanctions"] == 0 {
+		t.Errorf("sync --lists: exit %d: %s", code, errs)
+	}
+
 	code, out, _ = runStoreCLI(t, "lists", "available", "--format", "json")
 	var avail []map[string]any
 	if code != exitOK || json.Unmarshal([]byte(out), &avail) != nil || len(avail) < 7 {
@@ -96,9 +108,100 @@ func TestListsCommands(t *testing.T) {
 		{"lists", "fetch", "un", "--store", db, "--url", "un=ftp://x"},
 		{"lists", "mirror", "un"},
 		{"lists", "available", "--format", "xml"},
+		{"sync", "--store", db, "--url", "un=https://mirror/un.xml"},
+		{"sync", "--store", db, "--lists", "nope"},
+		{"serve", "--store", db, "--keys", "k.json", "--lists", "nope"},
 	} {
 		if code, _, _ := runStoreCLI(t, bad...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
 		}
+	}
+}
+
+// TestServeListsWebhook is the issue's promise: a scheduled refresh under
+// serve that adds a record matching a registered profile raises a signed
+// webhook.
+func TestServeListsWebhook(t *testing.T) {
+	// The issuer: edition 1 of the OFAC fixture, then edition 2, which adds
+	// NEWCO HOLDINGS.
+	var edition atomic.Value
+	edition.Store("../../lists/testdata/edition1")
+	issuer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.FileServer(http.Dir(edition.Load().(string))).ServeHTTP(w, r)
+	}))
+	defer issuer.Close()
+	ed2 := t.TempDir()
+	for _, n := range []string{"add.csv", "alt.csv", "sdn_comments.csv", "sdn.csv"} {
+		b, err := os.ReadFile(filepath.Join("../../lists/testdata/edition1", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == "sdn.csv" {
+			b = append([]byte(strings.TrimSuffix(string(b), "\x1a")), "1099,\"NEWCO HOLDINGS\",-0- ,\"SDGT\",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n\x1a"...)
+		}
+		os.WriteFile(filepath.Join(ed2, n), b, 0o644)
+	}
+
+	var mu sync.Mutex
+	var bodies, sigs []string
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies, sigs = append(bodies, string(b)), append(sigs, r.Header.Get(sign.HeaderName))
+		mu.Unlock()
+	}))
+	defer receiver.Close()
+
+	dir := t.TempDir()
+	db := filepath.Join(dir, "aml.db")
+	keys := filepath.Join(dir, "keys.json")
+	signing := filepath.Join(dir, "signing")
+	os.WriteFile(keys, []byte(`[{"key":"acme-secret","name":"acme","webhook_url":"`+receiver.URL+`/hook"}]`), 0o600)
+	for _, args := range [][]string{
+		{"lists", "fetch", "ofac", "--store", db, "--url", "ofac=" + issuer.URL + "/"},
+		{"monitor", "register", "--store", db, "--keys", keys, "--key", "acme", "--profile-id", "p-1", "--names", "Newco Holdings", "--type", "entity"},
+	} {
+		if code, out, errs := runStoreCLI(t, args...); code != exitOK {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	edition.Store(ed2)
+	s := startServe(t, &serveFlags{store: db, keys: keys, signingKeys: signing, listen: "127.0.0.1:0", every: time.Hour,
+		lists: []string{"ofac"}, listsEvery: time.Hour, listsSource: listsSource{urls: []string{"ofac=" + issuer.URL + "/"}}})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mu.Lock()
+		n := len(bodies)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no webhook 20 s after serve started:\n%s", s.log())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.stop(t)
+	ring, err := sign.LoadKeyring(signing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var b struct {
+		ProfileID string `json:"profile_id"`
+		MatchType string `json:"match_type"`
+		Entity    struct {
+			ID string `json:"id"`
+		} `json:"entity"`
+	}
+	if err := json.Unmarshal([]byte(bodies[0]), &b); err != nil || b.ProfileID != "p-1" || b.MatchType != "ADD" || b.Entity.ID != "OFAC-1099" {
+		t.Errorf("webhook %s (%v)", bodies[0], err)
+	}
+	if err := sign.NewVerifier(ring.Fetch, 0).Verify(context.Background(), []byte(bodies[0]), sigs[0]); err != nil {
+		t.Errorf("signature: %v", err)
+	}
+	if !strings.Contains(s.log(), "list applied") {
+		t.Errorf("serve log:\n%s", s.log())
 	}
 }
