@@ -428,3 +428,31 @@ func TestTable(t *testing.T) {
 		t.Errorf("Names: %v", got)
 	}
 }
+
+// TestOpenSanctionsLists fetches both OpenSanctions exports (fixtures
+// written from the published formats) and checks that one list replaces
+// the other only when asked: both give records the same ids.
+func TestOpenSanctionsLists(t *testing.T) {
+	s := newListServer(t)
+	s.addDir(t, "../convert/testdata/opensanctions")
+	db := openStore(t)
+	f := s.fetcher()
+	res := f.Fetch(context.Background(), db, mustResolve(t, "opensanctions"))
+	checkOK(t, res)
+	if res[0].Records != 8 {
+		t.Errorf("opensanctions: %+v", res[0])
+	}
+	st, _ := LoadState(db, "opensanctions")
+	if !slices.Contains(st.Sources, "os_us_ofac_sdn") || !slices.Contains(st.Sources, "os_everypolitician") {
+		t.Errorf("sources %v", st.Sources)
+	}
+	res = f.Fetch(context.Background(), db, mustResolve(t, "opensanctions-simple"))
+	if res[0].Err == nil || !strings.Contains(res[0].Err.Error(), "held by a record of source") {
+		t.Errorf("simple CSV over the FtM stream: %v", res[0].Err)
+	}
+	res = f.Fetch(context.Background(), openStore(t), mustResolve(t, "opensanctions-simple"))
+	checkOK(t, res)
+	if res[0].Records != 4 {
+		t.Errorf("opensanctions-simple: %+v", res[0])
+	}
+}

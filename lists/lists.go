@@ -190,6 +190,24 @@ var known = []List{
 		Sources: []string{convert.SourceUKSanctions},
 		Convert: readerList("UK_Sanctions_List.xml", convert.UK),
 	},
+	{
+		Name: "opensanctions", Title: "OpenSanctions default collection (sanctions, PEPs, crime)",
+		Issuer: "OpenSanctions", Format: "FollowTheMoney entity stream (JSON lines)",
+		Licence: licenceOS, MapsTo: "os_<first dataset>; topics to SANCTION, PEP (pep_type), CRIMINAL or OTHER; ids OS-<id>",
+		Files: []File{{Name: "entities.ftm.json", URL: osBase + "entities.ftm.json"}},
+		Convert: readerList("entities.ftm.json", func(r io.Reader, emit func(*record.Record) error) error {
+			return convert.FtM(r, convert.OpenSanctionsOptions{}, emit)
+		}),
+	},
+	{
+		Name: "opensanctions-simple", Title: "OpenSanctions default collection, simplified CSV of targets",
+		Issuer: "OpenSanctions", Format: "CSV (targets.simple.csv)",
+		Licence: licenceOS, MapsTo: "os_<first dataset title>; SANCTION for rows with sanctions, else OTHER; ids OS-<id>",
+		Files: []File{{Name: "targets.simple.csv", URL: osBase + "targets.simple.csv"}},
+		Convert: readerList("targets.simple.csv", func(r io.Reader, emit func(*record.Record) error) error {
+			return convert.OpenSanctionsSimple(r, convert.OpenSanctionsOptions{}, emit)
+		}),
+	},
 }
 
 // Known returns the lists amlscreen knows, in a fixed order; the caller
