@@ -106,7 +106,7 @@ func (f *Fetcher) fromDir(db *store.Store, dir string, l List, m Manifest, hasMa
 	// The converters read the files under the issuer's names: a manifest
 	// may name them otherwise, so they are linked into a directory of
 	// their own.
-	work, err := os.MkdirTemp("", "amlscreen-list-"+l.Name+"-")
+	work, err := os.MkdirTemp(workDir(db), ".amlscreen-list-"+l.Name+"-")
 	if err != nil {
 		fail(err)
 		return

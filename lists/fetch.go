@@ -184,7 +184,7 @@ func (f *Fetcher) fetchOne(ctx context.Context, db *store.Store, l List) Result 
 		res.Err = err
 		return res
 	}
-	dir, err := os.MkdirTemp("", "amlscreen-list-"+l.Name+"-")
+	dir, err := os.MkdirTemp(workDir(db), ".amlscreen-list-"+l.Name+"-")
 	if err != nil {
 		res.Err = fmt.Errorf("list %s: %w", l.Name, err)
 		return res
@@ -212,6 +212,16 @@ func (f *Fetcher) fetchOne(ctx context.Context, db *store.Store, l List) Result 
 	}
 	f.apply(db, l, st, dir, files, &res)
 	return res
+}
+
+// workDir is where a list's files wait for their conversion: beside the
+// store, whose file system has room for it, rather than a /tmp that may be
+// small (OpenSanctions' stream is gigabytes).
+func workDir(db *store.Store) string {
+	if p := db.Path(); p != "" {
+		return filepath.Dir(p)
+	}
+	return ""
 }
 
 // fail writes the error of a fetch to the list's state.
