@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/lists"
+	"github.com/amlscreen/amlscreen/server"
 )
 
 // DefaultListsEvery is how often serve fetches its lists without
@@ -41,10 +42,26 @@ func (s *Service) listsLoop(ctx context.Context) {
 			}
 		}
 		s.applyMu.Unlock()
+		s.noteLists()
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(every):
 		}
 	}
+}
+
+// noteLists hands the configured lists' states, as the store keeps them,
+// to the server's /readyz and /metrics.
+func (s *Service) noteLists() {
+	var states []server.ListState
+	for _, l := range s.cfg.Lists {
+		st, err := lists.LoadState(s.st, l.Name)
+		if err != nil {
+			s.log.Error("list state not read", "list", l.Name, "error", err.Error())
+			continue
+		}
+		states = append(states, server.ListState{Name: st.Name, Records: st.Records, LastSuccess: st.LastSuccess, LastError: st.LastError})
+	}
+	s.srv.NoteLists(states)
 }

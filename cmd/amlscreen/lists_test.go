@@ -167,7 +167,8 @@ func TestServeListsWebhook(t *testing.T) {
 	}
 	edition.Store(ed2)
 	s := startServe(t, &serveFlags{store: db, keys: keys, signingKeys: signing, listen: "127.0.0.1:0", every: time.Hour,
-		lists: []string{"ofac"}, listsEvery: time.Hour, listsSource: listsSource{urls: []string{"ofac=" + issuer.URL + "/"}}})
+		lists: []string{"ofac", "dpl"}, listsEvery: time.Hour,
+		listsSource: listsSource{urls: []string{"ofac=" + issuer.URL + "/", "dpl=" + issuer.URL + "/missing/dpl.txt"}}})
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		mu.Lock()
@@ -180,6 +181,34 @@ func TestServeListsWebhook(t *testing.T) {
 			t.Fatalf("no webhook 20 s after serve started:\n%s", s.log())
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	// The list that failed is named in /readyz (still 200: its previous
+	// edition, here none, is screened) and in /metrics.
+	for {
+		resp, err := http.Get("http://" + s.addr + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK && strings.Contains(string(body), `"lists_failing":{"dpl":`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz %d %s: no failing dpl list", resp.StatusCode, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	resp, err := http.Get("http://" + s.addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`amlscreen_list_failing{list="dpl"} 1`, `amlscreen_list_failing{list="ofac"} 0`, `amlscreen_list_records{list="ofac"} 8`} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 	s.stop(t)
 	ring, err := sign.LoadKeyring(signing)
