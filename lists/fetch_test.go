@@ -136,33 +136,10 @@ func TestChangedEditionDifferential(t *testing.T) {
 	res := f.Fetch(context.Background(), db, ofac)
 	checkOK(t, res)
 
-	old, err := Convert(ofac[0], "testdata/edition1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := diffEditions(t, ofac[0], "testdata/edition1", dir2)
 	cur, err := Convert(ofac[0], dir2)
 	if err != nil {
 		t.Fatal(err)
-	}
-	want := map[string]string{}
-	oldBy := map[string]*record.Record{}
-	for _, r := range old {
-		oldBy[r.ID] = r
-	}
-	curBy := map[string]bool{}
-	for _, r := range cur {
-		curBy[r.ID] = true
-		switch o, ok := oldBy[r.ID]; {
-		case !ok:
-			want[r.ID] = store.EffectAdd
-		case recordBytes(o) != recordBytes(r):
-			want[r.ID] = store.EffectUpdate
-		}
-	}
-	for id := range oldBy {
-		if !curBy[id] {
-			want[id] = store.EffectDelete
-		}
 	}
 	got := map[string]string{}
 	for _, c := range res[0].Changes {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // sharedLists is the directory of real list editions beside the checkout.
@@ -67,6 +70,80 @@ func TestRealLists(t *testing.T) {
 			t.Errorf("second fetch of %s: %+v", r.List, r)
 		}
 	}
+
+	// A changed edition of the real SDN list: every 40th entry gone, every
+	// 70th renamed. The change set applied must be exactly the difference
+	// between converting the one edition and the other.
+	dir1, dir2 := t.TempDir(), t.TempDir()
+	for _, n := range []string{"sdn.csv", "add.csv", "alt.csv", "sdn_comments.csv"} {
+		b, err := os.ReadFile(filepath.Join(sharedLists, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir1, n), b, 0o644)
+		if n == "sdn.csv" {
+			var out []string
+			for i, line := range strings.SplitAfter(string(b), "\n") {
+				switch {
+				case i%40 == 39:
+					continue
+				case i%70 == 69:
+					line = strings.Replace(line, `,"`, `,"RENAMED `, 1)
+				}
+				out = append(out, line)
+			}
+			b = []byte(strings.Join(out, ""))
+			s.set(n, b)
+		}
+		os.WriteFile(filepath.Join(dir2, n), b, 0o644)
+	}
+	ofac := mustResolve(t, "ofac")
+	changed := f.Fetch(context.Background(), db, ofac)
+	checkOK(t, changed)
+	expected := diffEditions(t, ofac[0], dir1, dir2)
+	got := map[string]string{}
+	for _, c := range changed[0].Changes {
+		got[c.ID] = c.Effect
+	}
+	if len(expected) < 300 || !mapsEqual(got, expected) {
+		t.Errorf("real edition: %d changes applied, %d expected (%d added, %d updated, %d deleted)",
+			len(got), len(expected), changed[0].Added, changed[0].Updated, changed[0].Deleted)
+	}
+}
+
+// diffEditions converts list l in dir1 and dir2 and returns the effect
+// on each record id that differs.
+func diffEditions(t testing.TB, l List, dir1, dir2 string) map[string]string {
+	t.Helper()
+	old, err := Convert(l, dir1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := Convert(l, dir2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	oldBy := map[string]string{}
+	for _, r := range old {
+		oldBy[r.ID] = recordBytes(r)
+	}
+	seen := map[string]bool{}
+	for _, r := range cur {
+		seen[r.ID] = true
+		switch o, ok := oldBy[r.ID]; {
+		case !ok:
+			want[r.ID] = store.EffectAdd
+		case o != recordBytes(r):
+			want[r.ID] = store.EffectUpdate
+		}
+	}
+	for id := range oldBy {
+		if !seen[id] {
+			want[id] = store.EffectDelete
+		}
+	}
+	return want
 }
 
 // BenchmarkFetchReal measures lists fetch ofac un csl dpl from the local
