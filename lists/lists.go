@@ -100,6 +100,23 @@ func ofacList(l func(string) convert.OFACList) func(string, func(*record.Record)
 	}
 }
 
+// ofacEnhanced returns the converter of an OFAC list in the enhanced XML
+// format, zipped as OFAC publishes it or not.
+func ofacEnhanced(name string, l func(string) convert.OFACList) func(string, func(*record.Record) error) error {
+	return func(dir string, emit func(*record.Record) error) error {
+		p, err := findIn(dir, name)
+		if err != nil {
+			return err
+		}
+		rc, err := convert.OpenOFACEnhanced(p)
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		return convert.OFACEnhanced(rc, l(""), emit)
+	}
+}
+
 const (
 	ofacBase = "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/"
 	osBase   = "https://data.opensanctions.org/datasets/latest/default/"
@@ -145,6 +162,22 @@ var known = []List{
 		},
 		Sources: []string{convert.SourceOFACNonSDN},
 		Convert: ofacList(convert.NonSDNList),
+	},
+	{
+		Name: "ofac-xml", Title: "OFAC Specially Designated Nationals (SDN) List, enhanced XML",
+		Issuer: "US Treasury, Office of Foreign Assets Control", Format: "XML (enhanced, zipped)",
+		Licence: licenceUSGov, MapsTo: "us_ofac_sdn, SANCTION; ids OFAC-<ent_num> (as ofac: load one of the two)",
+		Files:   []File{{Name: "SDN_ENHANCED.ZIP", URL: ofacBase + "SDN_ENHANCED.ZIP"}},
+		Sources: []string{convert.SourceOFACSDN},
+		Convert: ofacEnhanced("SDN_ENHANCED.ZIP", convert.SDNList),
+	},
+	{
+		Name: "ofac-cons-xml", Title: "OFAC Consolidated Sanctions List (non-SDN lists), enhanced XML",
+		Issuer: "US Treasury, Office of Foreign Assets Control", Format: "XML (enhanced, zipped)",
+		Licence: licenceUSGov, MapsTo: "us_ofac_cons, SANCTION; ids OFAC-CONS-<ent_num> (as ofac-cons: load one of the two)",
+		Files:   []File{{Name: "CONS_ENHANCED.ZIP", URL: ofacBase + "CONS_ENHANCED.ZIP"}},
+		Sources: []string{convert.SourceOFACNonSDN},
+		Convert: ofacEnhanced("CONS_ENHANCED.ZIP", convert.NonSDNList),
 	},
 	{
 		Name: "un", Title: "UN Security Council Consolidated List",

@@ -18,9 +18,10 @@ const sharedLists = "../../shared/lists"
 var realFiles = map[string]string{
 	"sdn.csv": "sdn.csv", "add.csv": "add.csv", "alt.csv": "alt.csv", "sdn_comments.csv": "sdn_comments.csv",
 	"cons_prim.csv": "cons_prim.csv", "cons_add.csv": "cons_add.csv", "cons_alt.csv": "cons_alt.csv", "cons_comments.csv": "cons_comments.csv",
-	"consolidated.xml": "UN_consolidated.xml",
-	"consolidated.csv": "consolidated.csv.gz", // gzip-compressed; the converter reads either
-	"dpl.txt":          "dpl.txt",
+	"consolidated.xml":  "UN_consolidated.xml",
+	"consolidated.csv":  "consolidated.csv.gz", // gzip-compressed; the converter reads either
+	"dpl.txt":           "dpl.txt",
+	"CONS_ENHANCED.ZIP": "CONS_ENHANCED.ZIP",
 }
 
 // realServer serves the real editions, or skips the test when they are
@@ -62,6 +63,13 @@ func TestRealLists(t *testing.T) {
 	}
 	if n, _ := db.Count(); n != total {
 		t.Errorf("store holds %d records, want %d", n, total)
+	}
+	// The enhanced XML edition of the non-SDN lists (2025) replaces the
+	// CSV one (2025) as a change set of the same source.
+	xml := f.Fetch(context.Background(), db, mustResolve(t, "ofac-cons-xml"))
+	checkOK(t, xml)
+	if xml[0].Records < 400 || xml[0].Version == "" {
+		t.Errorf("ofac-cons-xml over ofac-cons: %+v", xml[0])
 	}
 	again := f.Fetch(context.Background(), db, mustResolve(t, "ofac", "un", "csl", "dpl"))
 	checkOK(t, again)
