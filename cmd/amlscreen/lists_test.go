@@ -199,6 +199,10 @@ func TestServeListsWebhook(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// The list's change is swapped into the running server.
+	if body := get(t, s.addr, "acme-secret", "/v1/checkName?names=newco%20holdings"); !strings.Contains(body, "OFAC-1099") {
+		t.Errorf("checkName after the refresh: %s", body)
+	}
 	resp, err := http.Get("http://" + s.addr + "/metrics")
 	if err != nil {
 		t.Fatal(err)
