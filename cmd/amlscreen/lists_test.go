@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -236,5 +237,30 @@ func TestServeListsWebhook(t *testing.T) {
 	}
 	if !strings.Contains(s.log(), "list applied") {
 		t.Errorf("serve log:\n%s", s.log())
+	}
+}
+
+// TestListsCABundle: an issuer (or a bank's mirror) whose certificate the
+// machine does not trust fails at once, without retries, and --ca-bundle
+// makes it trusted, as for sync.
+func TestListsCABundle(t *testing.T) {
+	var requests atomic.Int64
+	fs := http.FileServer(http.Dir("../../lists/testdata/edition1"))
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		fs.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "aml.db")
+	code, _, errs := runStoreCLI(t, "lists", "fetch", "un", "--store", db, "--url", "un="+srv.URL+"/")
+	if code != exitError || !strings.Contains(errs, "--ca-bundle") || strings.Contains(errs, "retrying") {
+		t.Errorf("untrusted issuer: exit %d:\n%s", code, errs)
+	}
+	bundle := filepath.Join(dir, "ca.pem")
+	os.WriteFile(bundle, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600)
+	code, _, errs = runStoreCLI(t, "lists", "fetch", "un", "--store", db, "--url", "un="+srv.URL+"/", "--ca-bundle", bundle)
+	if code != exitOK || !strings.Contains(errs, "list applied") {
+		t.Errorf("with --ca-bundle: exit %d:\n%s", code, errs)
 	}
 }
