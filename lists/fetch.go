@@ -190,11 +190,20 @@ func (f *Fetcher) fetchOne(ctx context.Context, db *store.Store, l List) Result 
 		return res
 	}
 	defer os.RemoveAll(dir)
-	files, changed, notModified, err := f.download(ctx, l, st, dir, &res, true)
-	if err == nil && changed && notModified > 0 {
+	files, changed, notModified, err := f.download(ctx, l, st, dir, &res)
+	if err == nil && changed {
 		// A file the issuer answered 304 for is needed all the same to
-		// convert the list: fetch them whole.
-		files, _, _, err = f.download(ctx, l, st, dir, &res, false)
+		// convert the list: fetch it whole.
+		for _, i := range notModified {
+			fs := &files[i]
+			var got FileState
+			if got, err = f.get(ctx, fs.URL, nil, filepath.Join(dir, fs.Name), &res, l.Name+" "+fs.Name); err != nil {
+				err = fmt.Errorf("%s: %w", fs.Name, err)
+				break
+			}
+			got.Name, got.URL = fs.Name, fs.URL
+			*fs = got
+		}
 	}
 	if err != nil {
 		res.Err = fmt.Errorf("list %s: %w", l.Name, err)
@@ -233,11 +242,12 @@ func (f *Fetcher) fail(db *store.Store, st *State, err error) {
 	}
 }
 
-// download fetches every file of l into dir. With conditional set it asks
-// with the validators of the edition the store holds; a file the issuer
-// answers 304 for keeps the state it had. changed reports whether any file differs
-// from that edition; notModified counts the 304 answers.
-func (f *Fetcher) download(ctx context.Context, l List, st State, dir string, res *Result, conditional bool) (files []FileState, changed bool, notModified int, err error) {
+// download fetches every file of l into dir, asking with the validators
+// of the edition the store holds; a file the issuer answers 304 for keeps
+// the state it had. changed reports whether any file differs
+// from that edition; notModified are the indexes in files of those the
+// issuer answered 304 for, which are not in dir.
+func (f *Fetcher) download(ctx context.Context, l List, st State, dir string, res *Result) (files []FileState, changed bool, notModified []int, err error) {
 	if len(st.Files) != len(l.Files) {
 		changed = true
 	}
@@ -245,7 +255,7 @@ func (f *Fetcher) download(ctx context.Context, l List, st State, dir string, re
 		u := f.URL(l, file)
 		prev := st.file(file.Name)
 		var have *FileState
-		if conditional && prev != nil && prev.URL == u && !prev.Missing {
+		if prev != nil && prev.URL == u && !prev.Missing {
 			have = prev
 		}
 		fs, err := f.get(ctx, u, have, filepath.Join(dir, file.Name), res, l.Name+" "+file.Name)
@@ -253,19 +263,19 @@ func (f *Fetcher) download(ctx context.Context, l List, st State, dir string, re
 			fs, err = FileState{Missing: true}, nil
 		}
 		if err != nil {
-			return nil, false, 0, fmt.Errorf("%s: %w", file.Name, err)
+			return nil, false, nil, fmt.Errorf("%s: %w", file.Name, err)
 		}
 		fs.Name, fs.URL = file.Name, u
 		switch {
 		case fs.Size < 0:
 			fs = *prev
-			notModified++
+			notModified = append(notModified, len(files))
 		case prev == nil || prev.SHA256 != fs.SHA256 || prev.Missing != fs.Missing:
 			changed = true
 		}
 		files = append(files, fs)
 	}
-	return files, changed || !conditional, notModified, nil
+	return files, changed, notModified, nil
 }
 
 // apply converts the files of l in dir and merges the records into db as
