@@ -231,7 +231,9 @@ func runListsFetch(ctx context.Context, stderr io.Writer, f *listsFetchFlags, na
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	db, err := openStoreToWrite(f.store, store.Options{Log: log})
+	// AllowShrink also reaches the store's own guards, so that an allowed
+	// shrink of a list is not refused a second time.
+	db, err := openStoreToWrite(f.store, store.Options{Log: log, AllowShrink: f.allowShrink})
 	if err != nil {
 		return lockHint(err)
 	}
@@ -432,7 +434,7 @@ func syncListsStep(stderr io.Writer, f *syncFlags) (func(context.Context) error,
 	return func(ctx context.Context) error {
 		// Opened for the time of one fetch, as syncOnce does, so that
 		// lists status can read the store between runs.
-		db, err := openStoreToWrite(f.store, store.Options{Log: log})
+		db, err := openStoreToWrite(f.store, store.Options{Log: log, AllowShrink: f.allowShrink})
 		if err != nil {
 			return lockHint(err)
 		}
