@@ -193,6 +193,7 @@ type Server struct {
 	cat     atomic.Pointer[catalog]
 
 	ready     atomic.Bool
+	lists     listStates // the public lists serve fetches (lists.go)
 	stop      chan struct{}
 	flushDone chan struct{}
 	closeOnce sync.Once
@@ -669,7 +670,11 @@ func (s *Server) serveOps(w *responseWriter, r *http.Request) {
 			writeError(w, Errorf(http.StatusServiceUnavailable, "not ready: no database version loaded, or shutting down"))
 			return
 		}
-		body, _ := json.Marshal(map[string]string{"status": "ready", "version": s.db.Version()})
+		ready := map[string]any{"status": "ready", "version": s.db.Version()}
+		if failing := s.failingLists(); failing != nil {
+			ready["lists_failing"] = failing
+		}
+		body, _ := json.Marshal(ready)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(body)
 	case "/metrics":

@@ -32,6 +32,10 @@ type serveFlags struct {
 	tlsCert     string
 	tlsKey      string
 	caBundle    string
+	// lists are public lists fetched every listsEvery (lists.go).
+	lists      []string
+	listsEvery time.Duration
+	listsSource
 	// listener, when set, is listened on instead of --listen (--demo
 	// opens it first, to put its address in the demo key's webhook URL).
 	listener net.Listener
@@ -113,6 +117,7 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.tlsKey, "tls-key", "", "PEM file of the private key of --tls-cert")
 	addCABundleFlag(fl, &f.caBundle)
 	fl.BoolVar(&f.demo, "demo", false, "serve the embedded sample from a throw-away store with a generated key, on localhost only: try the workbench at /ui/")
+	addServeListsFlags(cmd, &f)
 	return cmd
 }
 
@@ -154,7 +159,12 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		}
 		noteUpstream(log, f.upstream, upstream)
 	}
+	ls, fetcher, err := serveLists(log, f)
+	if err != nil {
+		return err
+	}
 	svc, err := service.Open(service.Config{
+		Lists: ls, ListsFetcher: fetcher, ListsEvery: f.listsEvery,
 		Store: f.store, KeysFile: f.keys, Listen: f.listen, SigningKeys: f.signingKeys,
 		Upstream: f.upstream, UpstreamKey: upstreamKey, Every: f.every, AllowShrink: f.allowShrink,
 		DrainDelay: f.drainDelay, Log: log, Listener: f.listener, Demo: f.demo,
