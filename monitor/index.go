@@ -75,9 +75,6 @@ func indexKey(owner, id string) string { return owner + "\x00" + id }
 
 // put indexes p, replacing an earlier version of it. A profile whose query
 // cannot match anything (only legal forms) is kept but has no variants.
-//
-// It stays whole: removing the earlier version, compiling the query and
-// posting each variant's tokens share the profile's slot.
 func (ix *profileIndex) put(p *Profile) error {
 	if p.Match == engine.Scored {
 		q := p.Query()

@@ -235,10 +235,8 @@ func (s *Service) checkConfig() error {
 	return nil
 }
 
-// open builds the parts in the order they depend on each other.
-//
-// It stays long: each part needs the ones before it, and a failure at any
-// step must leave closeOpened a consistent set of parts to close.
+// open builds the parts in the order they depend on each other; on a
+// failure, closeOpened closes those already built.
 func (s *Service) open() error {
 	c := &s.cfg
 	log := s.log
