@@ -176,7 +176,9 @@ func TestFastPathConvertedLists(t *testing.T) {
 	}
 	td := "../convert/testdata"
 	lists := []list{
-		{"testdata ofac", func(emit func(*record.Record) error) error { return convert.OFAC(td+"/ofac", emit) }},
+		{"testdata ofac", func(emit func(*record.Record) error) error {
+			return convert.ConvertOFAC(convert.SDNList(td+"/ofac"), emit)
+		}},
 		{"testdata eu", open(td+"/eu/fsf.xml", convert.EU)},
 		{"testdata uk", open(td+"/uk/uk_sanctions_list.xml", convert.UK)},
 		{"testdata csl", open(td+"/csl/consolidated.csv", csl)},
@@ -188,7 +190,7 @@ func TestFastPathConvertedLists(t *testing.T) {
 		t.Logf("real lists not available (%s): converting the testdata lists only", shared)
 	} else {
 		lists = append(lists,
-			list{"real ofac sdn", func(emit func(*record.Record) error) error { return convert.OFAC(shared, emit) }},
+			list{"real ofac sdn", func(emit func(*record.Record) error) error { return convert.ConvertOFAC(convert.SDNList(shared), emit) }},
 			list{"real ofac non-sdn", func(emit func(*record.Record) error) error {
 				return convert.ConvertOFAC(convert.NonSDNList(shared), emit)
 			}},
