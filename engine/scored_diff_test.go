@@ -68,6 +68,7 @@ func scoredAgreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, queri
 }
 
 func TestScoredIndexAgreesWithBrute(t *testing.T) {
+	t.Parallel()
 	nRecs, nQueries := 2000, 400
 	if testing.Short() {
 		nRecs, nQueries = 600, 120
@@ -85,6 +86,7 @@ func TestScoredIndexAgreesWithBrute(t *testing.T) {
 // summed over the segments' live records, so both answer exactly like the
 // brute-force reference over the resulting records.
 func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
+	t.Parallel()
 	nBase, nQueries := 1500, 300
 	if testing.Short() {
 		nQueries = 100
