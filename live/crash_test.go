@@ -137,6 +137,7 @@ func TestCrashLeavesIndexAndStoreAgreeing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs child processes")
 	}
+	t.Parallel()
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base", "s.db")
 	os.MkdirAll(filepath.Dir(base), 0o755)

@@ -130,7 +130,7 @@ func (w *world) agrees(d *Index) {
 	}
 	fresh, brute := engine.NewIndex(recs), engine.NewBrute(recs)
 	hits := 0
-	for i, gq := range gen.Queries(recs, 90, int64(len(w.version))) {
+	for i, gq := range gen.Queries(recs, agreeQueries(), int64(len(w.version))) {
 		q := engine.Query{Names: gq.Names, Fuzzy: i % 3, DOB: gq.DOB, Limit: 20}
 		if i%2 == 1 {
 			q.Match = engine.Scored
@@ -168,11 +168,15 @@ func keys(r *engine.Result) []string {
 // an import and change sets (new segments, tombstones, merges), and
 // reopened as it was; its answers always equal a fresh build's.
 func TestPersistedIndexFollowsTheStore(t *testing.T) {
+	t.Parallel()
+	// 1,500 records: fewer, and the change sets below are big enough to
+	// merge into the base, leaving neither tombstones nor segments to test.
+	const n = 1500
 	w := newWorld(t)
 	var logs bytes.Buffer
 	st, d := w.openIndexed(&logs)
-	w.importAll(st, 1500, "v1") // the hook rebuilds the index after the commit
-	if s := d.State(); s.Segments != 1 || s.Records != 1500 {
+	w.importAll(st, n, "v1") // the hook rebuilds the index after the commit
+	if s := d.State(); s.Segments != 1 || s.Records != n {
 		t.Fatalf("after import: %+v", s)
 	}
 	w.agrees(d)
@@ -199,6 +203,7 @@ func TestPersistedIndexFollowsTheStore(t *testing.T) {
 // TestDamagedIndexIsRebuilt: a damaged, truncated, missing or foreign
 // index is never trusted: the next open rebuilds it with a log line.
 func TestDamagedIndexIsRebuilt(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		damage func(t *testing.T, dir string, m *manifest)
@@ -240,6 +245,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		}, "MANIFEST"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			var logs bytes.Buffer
 			st, d := w.openIndexed(&logs)
@@ -286,6 +292,7 @@ func flip(t *testing.T, path string, at int64) {
 // replays it; after a full import it cannot, and the index is rebuilt. A
 // read-only open catches up in memory and writes nothing.
 func TestStaleIndexIsCaughtUp(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	var logs bytes.Buffer
 	st, d := w.openIndexed(&logs)

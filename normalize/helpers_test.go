@@ -23,3 +23,15 @@ func (v *NameVariants) Len() int { return len(v.keys) }
 
 // Classes returns the canonical token of every class, in table order.
 func (t *LegalFormTable) Classes() []string { return t.classes }
+
+// SoundKey returns the sound key of tok (see PhoneticKeys).
+func SoundKey(tok string) string {
+	k, _ := phoneticKeys(tok)
+	return k
+}
+
+// Skeleton returns the consonant skeleton of tok (see PhoneticKeys).
+func Skeleton(tok string) string {
+	_, s := phoneticKeys(tok)
+	return s
+}
