@@ -51,10 +51,6 @@ type Arrays struct {
 	LenIDs []uint32
 }
 
-// NewFrozen returns the dictionary over a. It does not check a: the
-// caller (a file reader) validates what it did not write itself.
-func NewFrozen(a Arrays) *Frozen { return &Frozen{Arrays: a} }
-
 // Len returns the number of tokens.
 func (f *Frozen) Len() int { return len(f.Runes) }
 
