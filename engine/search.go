@@ -145,9 +145,9 @@ func (v *view) fill(hits []Hit, names bool) error {
 
 // admit holds the index's current view for s and looks up the query's
 // words (filling s.matches). A heavy query waits for an admission slot
-// before it holds a view, so a waiting query keeps no segment mapped. The
-// returned release gives back the view and the slot; on error nothing is
-// held.
+// before it holds a view, so a waiting query keeps no replaced segment
+// mapped. The returned release gives back the view and the slot; on error
+// nothing is held.
 func (ix *Index) admit(s *searcher, c *compiled) (release func(), err error) {
 	adm := admissionNow.Load()
 	slot := func() {}
