@@ -134,12 +134,8 @@ type scoredVariant struct {
 // Partners and weights are found for the whole view, so that a record
 // scores the same in whichever segment it lies; the candidates of each
 // segment are then read from its own postings, through the partners'
-// token ids there.
-//
-// It stays whole: admission, candidate generation, scoring and the
-// reasons of the hits share the compiled query, the pooled scratch buffers
-// and the view of the index, taken once; each step's work is a function of
-// its own (scoredCandidates, scoreName, buildReason).
+// token ids there. The view is taken once, so every step reads the same
+// state of the index.
 func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error) {
 	adm := admissionNow.Load()
 	slot := func() {}
@@ -893,10 +889,6 @@ func (ss *scoredSeg) unionGains(ids []uint32, gains []float64, scr *scoredScratc
 // that is left could not reach the threshold. Each candidate's gain is
 // thus an upper bound of what its words can bring, and those below the
 // threshold are never read.
-//
-// It stays whole: the essential words, the gains of the others and the
-// pruning bound are one running computation over the same buffers; split,
-// the bound that proves no hit is dropped would be spread over calls.
 func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *scoredScratch) []uint32 {
 	m := len(sq.words)
 	if m == 0 {

@@ -143,11 +143,11 @@ func (v *view) fill(hits []Hit, names bool) error {
 	return nil
 }
 
-// admit takes the index's read lock for s and looks up the query's words
-// (filling s.matches); a heavy query first waits for an admission slot,
-// without holding the lock, so that neither Apply nor the checks queued
-// behind it wait for the slot too. The returned release gives back the
-// lock and the slot; on error nothing is held.
+// admit holds the index's current view for s and looks up the query's
+// words (filling s.matches). A heavy query waits for an admission slot
+// before it holds a view, so a waiting query keeps no replaced segment
+// mapped. The returned release gives back the view and the slot; on error
+// nothing is held.
 func (ix *Index) admit(s *searcher, c *compiled) (release func(), err error) {
 	adm := admissionNow.Load()
 	slot := func() {}
@@ -201,8 +201,8 @@ func distinctWords(c *compiled) int {
 // the estimated cost of the search, in posting-list entries: the entries
 // its words' matches hold (gathered and intersected), plus, per spelling,
 // the candidates the rarest word allows times what verifying one costs in
-// entries (verifyCost). It runs under the read lock, and is cheap next to
-// the search: the look-ups it does are the search's own, cached.
+// entries (verifyCost). It runs while s holds a view, and is cheap next
+// to the search: the look-ups it does are the search's own, cached.
 func (s *searcher) lookUp(c *compiled) int {
 	weight := verifyCost
 	if c.searchAll {

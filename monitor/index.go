@@ -80,9 +80,6 @@ func indexKey(owner, id string) string { return owner + "\x00" + id }
 
 // put indexes p, replacing an earlier version of it. A profile whose query
 // cannot match anything (only legal forms) is kept but has no variants.
-//
-// It stays whole: removing the earlier version, compiling the query and
-// posting each variant's tokens share the profile's slot.
 func (ix *profileIndex) put(p *Profile) error {
 	// A profile stored before the cost limits: too many repeats of a word
 	// can match nothing until registered again, a threshold below the

@@ -401,9 +401,6 @@ func orNotGiven(s string) string {
 
 // cover writes the first page's band, the screening request, the result
 // statement and the hit summary.
-//
-// It stays long: the first page is laid out top to bottom, each block
-// placed below the one before, so the running y position ties them.
 func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at time.Time, version string, sources []record.Source, known bool) {
 	pdf := d.pdf
 	d.fill(navy)

@@ -249,10 +249,8 @@ func (s *Service) checkConfig() error {
 	return nil
 }
 
-// open builds the parts in the order they depend on each other.
-//
-// It stays long: each part needs the ones before it, and a failure at any
-// step must leave closeOpened a consistent set of parts to close.
+// open builds the parts in the order they depend on each other; on a
+// failure, closeOpened closes those already built.
 func (s *Service) open() error {
 	c := &s.cfg
 	log := s.log
@@ -362,9 +360,6 @@ func (s *Service) closeOpened() {
 // Addr returns the address the service listens on.
 func (s *Service) Addr() string { return s.ln.Addr().String() }
 
-// Server returns the HTTP API the service answers with.
-func (s *Service) Server() *server.Server { return s.srv }
-
 // ReloadKeys reads the keys file again (on SIGHUP): a file that does not
 // load, or holds no enabled key, keeps the keys in force and is returned
 // as the error.
@@ -384,9 +379,6 @@ func (s *Service) ReloadCertificate() error {
 	s.log.Info("TLS certificate loaded", "file", s.cfg.TLSCert, "not_after", s.cert.NotAfter().UTC().Format(time.RFC3339))
 	return nil
 }
-
-// TLS reports whether the service answers HTTPS.
-func (s *Service) TLS() bool { return s.cert != nil }
 
 // Run serves: it starts the HTTP server, the webhook sender and, with an
 // upstream, the sync loop, and returns when ctx ends (the service goes on
