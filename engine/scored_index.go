@@ -191,12 +191,14 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 		}
 		// Heavy by its postings: wait for a slot without holding the
 		// index, then look up again, since it may have changed meanwhile.
+		// A failed wait must leave slot as it was: the deferred call
+		// runs it.
 		v.release()
-		var err error
-		if slot, err = adm.acquire(ctx); err != nil {
+		release, err := adm.acquire(ctx)
+		if err != nil {
 			return nil, err
 		}
-		heavy = true
+		slot, heavy = release, true
 	}
 	defer v.release()
 	scr := scoredPool.Get().(*scoredScratch)

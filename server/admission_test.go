@@ -1,0 +1,31 @@
+package server
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/amlscreen/amlscreen/engine"
+)
+
+// TestScoredBusyIs503: a scored check heavy by its postings that finds no
+// admission slot in time is answered 503 with Retry-After, not a 500 from
+// a panic.
+func TestScoredBusyIs503(t *testing.T) {
+	defer engine.SetAdmission(engine.CurrentAdmission())
+	engine.SetAdmission(engine.Admission{Slots: 1, MinCost: 1, MaxWait: 20 * time.Millisecond})
+	f := newFixture(t)
+	release, err := engine.AcquireHeavySlot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := f.get(keyBasic, "/v1/checkName?names=vladimir+putin&match=scored")
+	msg := a.errorMessage(t, 503)
+	if a.Header.Get("Retry-After") != "1" || !strings.Contains(msg, "try again") {
+		t.Errorf("503 %q, Retry-After %q", msg, a.Header.Get("Retry-After"))
+	}
+	release()
+	if got := f.check(keyBasic, "/v1/checkName?names=vladimir+putin&match=scored").ids(); len(got) == 0 {
+		t.Error("with the slot free the scored check finds nothing")
+	}
+}
