@@ -29,3 +29,29 @@ func TestScoredBusyIs503(t *testing.T) {
 		t.Error("with the slot free the scored check finds nothing")
 	}
 }
+
+// TestMediaBusyIs503: media checks and searches share the admission slots
+// of heavy checks: with the only slot taken and every query heavy, they
+// are answered 503 with Retry-After; with it free, in full.
+func TestMediaBusyIs503(t *testing.T) {
+	defer engine.SetAdmission(engine.CurrentAdmission())
+	engine.SetAdmission(engine.Admission{Slots: 1, MinCost: 1, MaxWait: 20 * time.Millisecond})
+	f := mediaFixture(t)
+	release, err := engine.AcquireHeavySlot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/v1/media/checkIndividual?search_all=ivan+petrov", "/v1/media/search?search_all=ivan+petrov"} {
+		a := f.get(keyBasic, path)
+		msg := a.errorMessage(t, 503)
+		if a.Header.Get("Retry-After") != "1" || !strings.Contains(msg, "try again") {
+			t.Errorf("%s: 503 %q, Retry-After %q", path, msg, a.Header.Get("Retry-After"))
+		}
+	}
+	release()
+	for _, path := range []string{"/v1/media/checkIndividual?search_all=ivan+petrov", "/v1/media/search?search_all=ivan+petrov"} {
+		if a := f.get(keyBasic, path); a.StatusCode != 200 {
+			t.Errorf("%s with the slot free: %d %s", path, a.StatusCode, a.Body)
+		}
+	}
+}
