@@ -55,3 +55,27 @@ func TestMediaBusyIs503(t *testing.T) {
 		}
 	}
 }
+
+// TestReportBusyIs503: a long report waits for an admission slot of heavy
+// checks before it is rendered: with the only slot taken it is answered
+// 503 with Retry-After; a short one is rendered regardless.
+func TestReportBusyIs503(t *testing.T) {
+	defer engine.SetAdmission(engine.CurrentAdmission())
+	engine.SetAdmission(engine.Admission{Slots: 1, MaxWait: 20 * time.Millisecond})
+	defer func(n int) { reportHeavyHits = n }(reportHeavyHits)
+	reportHeavyHits = 1
+	f := newFixture(t)
+	release, err := engine.AcquireHeavySlot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	a := f.get(keyBasic, "/v1/generateIndividualReport?names=vladimir+putin")
+	msg := a.errorMessage(t, 503)
+	if a.Header.Get("Retry-After") != "1" || !strings.Contains(msg, "try again") {
+		t.Errorf("503 %q, Retry-After %q", msg, a.Header.Get("Retry-After"))
+	}
+	if a := f.get(keyBasic, "/v1/generateIndividualReport?names=nobody+at+all"); a.StatusCode != 200 {
+		t.Errorf("report without hits while the slot is taken: %d %s", a.StatusCode, a.body)
+	}
+}

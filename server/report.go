@@ -46,6 +46,15 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 			Query: q, Result: res, Time: c.Now, Version: version, Origin: "amlscreen serve",
 			Sources: cat.describe(q.Sources),
 		}
+		if len(res.Hits) >= reportHeavyHits {
+			// A long report costs as much as a heavy check: it waits for
+			// one of their admission slots (503 when none comes free).
+			release, err := engine.AcquireHeavySlot(c.Request.Context())
+			if err != nil {
+				return searchError(err)
+			}
+			defer release()
+		}
 		var pdf bytes.Buffer
 		if err := report.Render(&pdf, in); err != nil {
 			return err
@@ -55,6 +64,12 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 		return c.Reply("text/plain; charset=utf-8", out)
 	}
 }
+
+// reportHeavyHits is the number of hits from which rendering a report
+// takes an admission slot of heavy checks: a report of a thousand hits
+// costs about a second of a core, one of a few hits a millisecond. A
+// variable for the tests.
+var reportHeavyHits = 50
 
 // describe returns the catalogue entries of the selected sources, sorted
 // by id, for a report's list of sources searched.
