@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestScoredRepeatedWordsWorkBound: a scored query of one common word
+// repeated scores only the name strings long enough to pair its words
+// (an edge covers at most two query words and at least one record word),
+// not every name string holding the word, and answers as the brute-force
+// matcher does.
+func TestScoredRepeatedWordsWorkBound(t *testing.T) {
+	recs := generated(4000, 7)
+	ix := NewIndex(recs)
+	br := NewBrute(recs)
+	long, holding := 0, 0
+	for _, r := range recs {
+		for _, ns := range NameStrings(r) {
+			words := strings.Fields(ns.Text)
+			if len(words) >= 8 {
+				long++
+			}
+			for _, w := range words {
+				if strings.EqualFold(w, "al") || strings.HasPrefix(strings.ToLower(w), "al-") {
+					holding++
+					break
+				}
+			}
+		}
+	}
+	for _, names := range []string{
+		strings.TrimSpace(strings.Repeat("al ", 32)),
+		strings.TrimSpace(strings.Repeat("al-al ", 16)),
+		strings.TrimSpace(strings.Repeat("al-company ", 16)),
+	} {
+		q := Query{Names: names, Match: Scored}
+		res, err := ix.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := br.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Total != want.Total {
+			t.Errorf("%.20s…: %d hits, brute force %d", names, res.Total, want.Total)
+		}
+		// 32 query words need name strings of 16 words or more (fewer when
+		// legal forms are optional): a few times those of 8 words or more,
+		// where every name string holding al was scored before (about 800
+		// at this size).
+		if res.scored > 4*long {
+			t.Errorf("%.20s…: scored %d name strings, more than 4×%d of 8 words or more (%d hold al)", names, res.scored, long, holding)
+		}
+		t.Logf("%.20s…: scored %d name strings; %d have 8 words or more, %d hold al", names, res.scored, long, holding)
+	}
+}
