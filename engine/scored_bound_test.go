@@ -50,9 +50,42 @@ func TestScoredRepeatedWordsWorkBound(t *testing.T) {
 		// legal forms are optional): a few times those of 8 words or more,
 		// where every name string holding al was scored before (about 800
 		// at this size).
-		if res.scored > 4*long {
-			t.Errorf("%.20s…: scored %d name strings, more than 4×%d of 8 words or more (%d hold al)", names, res.scored, long, holding)
+		if res.work > 4*long {
+			t.Errorf("%.20s…: scored %d name strings, more than 4×%d of 8 words or more (%d hold al)", names, res.work, long, holding)
 		}
-		t.Logf("%.20s…: scored %d name strings; %d have 8 words or more, %d hold al", names, res.scored, long, holding)
+		t.Logf("%.20s…: scored %d name strings; %d have 8 words or more, %d hold al", names, res.work, long, holding)
+	}
+}
+
+// TestRepeatedWordPairingWorkBound: a strict search_all of one common word
+// repeated 32 times at fuzzy 2 looks up each record token once per
+// distinct query word, so it costs no more than the word alone (which
+// pairs every candidate), not 32 times that; and it answers as the
+// brute-force matcher does.
+func TestRepeatedWordPairingWorkBound(t *testing.T) {
+	recs := generated(3000, 5)
+	ix := NewIndex(recs)
+	br := NewBrute(recs)
+	one, err := ix.Search(Query{SearchAll: "the", Fuzzy: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 32} {
+		q := Query{SearchAll: strings.TrimSpace(strings.Repeat("the ", n)), Fuzzy: 2}
+		res, err := ix.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := br.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Total != want.Total {
+			t.Errorf("the×%d: %d hits, brute force %d", n, res.Total, want.Total)
+		}
+		if res.work > one.work {
+			t.Errorf("the×%d: %d tokens looked up, more than the %d of the word alone", n, res.work, one.work)
+		}
+		t.Logf("the×%d: %d tokens looked up (the alone: %d), %d hits", n, res.work, one.work, res.Total)
 	}
 }

@@ -242,7 +242,7 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 			seg: int32(si), ord: ord, slot: b.slot})
 	}
 	sortScoredHits(hits)
-	res := &Result{Total: len(hits), Hits: hits[:min(len(hits), c.limit)], scored: scored}
+	res := &Result{Total: len(hits), Hits: hits[:min(len(hits), c.limit)], work: scored}
 	if err := v.fill(res.Hits, false); err != nil {
 		return nil, err
 	}
