@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,28 @@ func TestRepeatedWordPairingWorkBound(t *testing.T) {
 			t.Errorf("the×%d: %d tokens looked up, more than the %d of the word alone", n, res.work, one.work)
 		}
 		t.Logf("the×%d: %d tokens looked up (the alone: %d), %d hits", n, res.work, one.work, res.Total)
+	}
+}
+
+// TestScoredCandidateCap: a scored query whose candidates exceed the cap
+// is refused with a ParamError naming its text parameter, never answered
+// in part; under the cap it is answered in full.
+func TestScoredCandidateCap(t *testing.T) {
+	ix := NewIndex(generated(3000, 5))
+	q := Query{Names: "mohammed al", Fuzzy: 2, Match: Scored, MinScore: 0.01}
+	full, err := ix.Search(q)
+	if err != nil || full.work < 2 {
+		t.Fatalf("%v, %v", full, err)
+	}
+	defer func(n int) { maxScoredCandidates = n }(maxScoredCandidates)
+	maxScoredCandidates = full.work - 1
+	res, err := ix.Search(q)
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "names" || res != nil {
+		t.Errorf("over the cap: %v, %v; want a ParamError on names", res, err)
+	}
+	maxScoredCandidates = 10 * full.work
+	if res, err := ix.Search(q); err != nil || res.Total != full.Total {
+		t.Errorf("under the cap: %v, %v; want %d hits", res, err, full.Total)
 	}
 }

@@ -118,6 +118,14 @@ type scoredSeg struct {
 	df   []uint32 // token id → live records of the whole view holding it
 }
 
+// maxScoredCandidates caps the name strings one scored query scores:
+// about half a second of a core (a variable for the tests). The candidates are those the model's
+// bounds leave (words that cannot lift a name string to min_score are not
+// scanned, names too short to pair the query are skipped); a query with
+// more is refused with a ParamError before any of them is scored beyond
+// the cap, never answered in part, so no hit is ever dropped silently.
+var maxScoredCandidates = 200_000
+
 // scoredVariant is one token list of a query (the raw or the legal-form
 // spelling) prepared for every segment of a view.
 type scoredVariant struct {
@@ -205,13 +213,17 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 	defer scoredPool.Put(scr)
 	best := make(map[uint64]scoredBest) // key: segment << 32 | ordinal
 	floor := logitFloor(c.minScore)
-	ticks, scored := 0, 0
+	ticks, scored, considered := 0, 0, 0
 	for si := range segs {
 		ss := &segs[si]
 		srcOK := ss.sourceMask(c)
 		for _, vr := range variants {
 			sq := vr.segs[si]
-			for _, ns := range ss.scoredCandidates(sq, c.minScore, scr) {
+			cands := ss.scoredCandidates(sq, c.minScore, scr)
+			if considered += len(cands); considered > maxScoredCandidates {
+				return nil, &ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
+			}
+			for _, ns := range cands {
 				if ticks++; ticks%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return nil, fmt.Errorf("search: %w", err)
