@@ -37,6 +37,7 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 		}
 		cat := s.catalog()
 		q.Sources = report.ReportableSources(q.Sources, cat.Types())
+		q.Limit = reportMaxHits
 		version := s.db.Version()
 		res, err := s.db.Index().SearchContext(c.Request.Context(), q)
 		if err != nil {
@@ -64,6 +65,11 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 		return c.Reply("text/plain; charset=utf-8", out)
 	}
 }
+
+// reportMaxHits is the most hits a report details: the best ones, with the
+// total stated. Rendering costs about a millisecond of a core per hit, so
+// a thousand (the limit of a check) would cost a second.
+const reportMaxHits = 250
 
 // reportHeavyHits is the number of hits from which rendering a report
 // takes an admission slot of heavy checks: a report of a thousand hits
