@@ -70,6 +70,11 @@ func (c *Corpus) Check(ctx context.Context, q CheckQuery) (*CheckResponse, error
 	if err != nil {
 		return nil, err
 	}
+	release, err := c.admit(ctx, nq)
+	if err != nil {
+		return nil, fmt.Errorf("media check %q: %w", q.Text, err)
+	}
+	defer release()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	docs, err := c.matchingDocs(ctx, nq)

@@ -73,6 +73,11 @@ func (c *Corpus) Search(ctx context.Context, q SearchQuery) (*SearchResponse, er
 	if err != nil {
 		return nil, err
 	}
+	release, err := c.admit(ctx, nq)
+	if err != nil {
+		return nil, fmt.Errorf("media search %q: %w", q.Text, err)
+	}
+	defer release()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	docs, err := c.matchingDocs(ctx, nq)

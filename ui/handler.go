@@ -113,8 +113,25 @@ func Handler(cfg Config) http.Handler {
 	h.assetVersion = hex.EncodeToString(sum.Sum(nil)[:6])
 	h.pages = parsePages(h.assetVersion)
 	sub, _ := fs.Sub(assets, "static")
-	h.static = http.StripPrefix(Prefix+"static/", http.FileServer(http.FS(sub)))
+	h.static = http.StripPrefix(Prefix+"static/", http.FileServer(http.FS(filesOnly{sub})))
 	return h
+}
+
+// filesOnly serves the files of an fs.FS and hides its directories, so
+// that http.FileServer answers 404 for them instead of listing them.
+type filesOnly struct{ fs.FS }
+
+// Open opens name, or fails with fs.ErrNotExist when it is a directory.
+func (f filesOnly) Open(name string) (fs.File, error) {
+	file, err := f.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := file.Stat(); err != nil || st.IsDir() {
+		file.Close()
+		return nil, fs.ErrNotExist
+	}
+	return file, nil
 }
 
 // route is a page or action: its method and whether it needs a session.
