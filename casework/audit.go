@@ -83,9 +83,15 @@ func hashOf(e Entry) (string, []byte, error) {
 		return "", nil, err
 	}
 	sum := sha256.Sum256(b)
-	e.Hash = hex.EncodeToString(sum[:])
-	enc, err := json.Marshal(e)
-	return e.Hash, enc, err
+	h := hex.EncodeToString(sum[:])
+	// Hash is the last field: the encoding with it set is b with the
+	// field added before the closing brace, as json.Marshal writes it.
+	enc := make([]byte, 0, len(b)+len(h)+10)
+	enc = append(enc, b[:len(b)-1]...)
+	enc = append(enc, `,"hash":"`...)
+	enc = append(enc, h...)
+	enc = append(enc, `"}`...)
+	return h, enc, nil
 }
 
 // auditWriter appends entries inside one write transaction.

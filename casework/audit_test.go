@@ -170,3 +170,19 @@ func TestLogScreeningLimits(t *testing.T) {
 		return nil
 	})
 }
+
+// TestCanonicalEncoding: the encoding hashOf builds is json.Marshal's of
+// the entry with its hash set.
+func TestCanonicalEncoding(t *testing.T) {
+	e := Entry{Seq: 3, Time: time.Date(2026, 11, 1, 9, 0, 0, 5, time.UTC), Actor: "ana", Action: ActionScreening,
+		Query: `names="x" <y>`, IDs: []string{"R1"}, Prev: genesis}
+	h, enc, err := hashOf(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Hash = h
+	want, _ := json.Marshal(e)
+	if !bytes.Equal(enc, want) {
+		t.Fatalf("encoding\n%s\nwant\n%s", enc, want)
+	}
+}
