@@ -196,6 +196,10 @@ func (c *Casework) Raise(actor string, hits []NewAlert) (RaiseResult, error) {
 		if err != nil {
 			return err
 		}
+		byRecord, err := tx.CreateBucketIfNotExists(BucketAlertRecords)
+		if err != nil {
+			return err
+		}
 		for _, p := range ps {
 			n := p.n
 			if idb := keys.Get(p.key); idb != nil {
@@ -238,6 +242,9 @@ func (c *Casework) Raise(actor string, hits []NewAlert) (RaiseResult, error) {
 				return err
 			}
 			if err := keys.Put(p.key, idKey(id)); err != nil {
+				return err
+			}
+			if err := byRecord.Put(recordKey(n.Hit.RecordID, n.Subject), idKey(id)); err != nil {
 				return err
 			}
 			res.Raised++

@@ -9,7 +9,9 @@
 // one transaction per call and never duplicates one: raising a hit that
 // already has an alert changes nothing while the record's content is the
 // one the alert was raised on (decision.Content, the fingerprint rule of
-// decisions), and reopens the alert when the record changed since.
+// decisions), and reopens the alert when the record changed since. Hook,
+// registered on a store that applies changes, reopens the alerts of every
+// updated record in the transaction that updates it.
 //
 // An alert moves open → proposed → closed: an analyst proposes
 // false_positive or true_match with a reason; a reviewer who is not the
@@ -41,7 +43,7 @@
 //
 // # Store
 //
-// The package owns the buckets alerts, alert_keys, users, audit and
-// casework (settings), created on first write; a store without them reads
+// The package owns the buckets alerts, alert_keys, alert_records, users,
+// audit and casework (settings and the audit log's head), created on first write; a store without them reads
 // as holding nothing. Every change is one bbolt transaction.
 package casework
