@@ -248,7 +248,7 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 	switch {
 	case f.since != "":
 		db, err = openSince(f.store, f.since)
-	case f.alerts:
+	case f.alerts && len(f.data) == 0: // with --data, openSource refuses the pair
 		db, err = openStoreForAlerts(f.store)
 	default:
 		db, err = openSource(f.data, f.store)

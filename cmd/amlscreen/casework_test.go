@@ -62,6 +62,8 @@ func TestCaseworkCLI(t *testing.T) {
 	os.WriteFile(book, []byte("id,name,type\nC-1,Ivan Petrov,individual\nC-2,Maria Gonzalez,individual\n"), 0o600)
 	delta := filepath.Join(dir, "delta.jsonl")
 	os.WriteFile(delta, []byte(`{"type":"UPDATE","record":{"id":"R1","sourceId":"ofac_sdn","sourceType":"SANCTION","entityType":"INDIVIDUAL","gender":"MALE","name":"Ivan Petrov","givenNames":["Ivan"],"lastNames":["Petrov"],"dateOfBirth":["12/03/1960"],"citizenship":["RU"],"address":["Limassol"]}}`+"\n"), 0o600)
+	keys := filepath.Join(dir, "keys.json")
+	os.WriteFile(keys, []byte(`[{"key":"acme-secret","name":"acme"}]`), 0o600)
 	hits := filepath.Join(dir, "hits.csv")
 	exported := filepath.Join(dir, "audit.csv")
 
@@ -104,6 +106,10 @@ func TestCaseworkCLI(t *testing.T) {
 		{args: []string{"batch", "--in", book, "--out", hits, "--alerts"}, code: exitUsage, errs: "--alerts: needs --store"},
 		{args: []string{"batch", "--store", db, "--in", book, "--out", hits, "--alerts"}, out: "alerts 2 raised, 0 reopened (record changed), 0 already in the queue"},
 		{args: []string{"batch", "--store", db, "--in", book, "--out", hits, "--alerts"}, out: "alerts 0 raised, 0 reopened (record changed), 2 already in the queue"},
+		// --key reads the decisions through the store the run holds for
+		// writing; --data and --store exclude each other as ever.
+		{args: []string{"batch", "--store", db, "--keys", keys, "--key", "acme", "--in", book, "--out", hits, "--alerts"}, out: "alerts 0 raised, 0 reopened (record changed), 2 already in the queue"},
+		{args: []string{"batch", "--store", db, "--data", monitorFixtures + "records.jsonl", "--in", book, "--out", hits, "--alerts"}, code: exitUsage, errs: "exclude each other"},
 		{args: []string{"alerts", "list", "--store", db, "--status", "pending"}, code: exitUsage, errs: "--status:"},
 		{args: []string{"alerts", "list", "--store", db, "--origin", "fax"}, code: exitUsage, errs: "--origin:"},
 		{args: []string{"alerts", "list", "--store", db, "--format", "xml"}, code: exitUsage, errs: "--format"},
