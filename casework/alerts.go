@@ -217,7 +217,7 @@ func (c *Casework) Raise(actor string, hits []NewAlert) (RaiseResult, error) {
 				a.Fingerprint, a.IdentityFingerprint = p.fp, p.ident
 				a.Updated = now
 				a.Reopened++
-				if err := putAlert(alerts, a); err != nil {
+				if err := putAlert(tx, a); err != nil {
 					return err
 				}
 				res.Reopened++
@@ -238,7 +238,7 @@ func (c *Casework) Raise(actor string, hits []NewAlert) (RaiseResult, error) {
 			a := &Alert{ID: id, Status: Open, Subject: n.Subject, Owner: owner, Query: n.Query, Hit: n.Hit,
 				Version: n.Version, Origin: n.Origin, Fingerprint: p.fp, IdentityFingerprint: p.ident,
 				Created: now, Updated: now}
-			if err := putAlert(alerts, a); err != nil {
+			if err := putAlert(tx, a); err != nil {
 				return err
 			}
 			if err := keys.Put(p.key, idKey(id)); err != nil {
@@ -285,12 +285,26 @@ func getAlert(bk *bolt.Bucket, id uint64) (*Alert, error) {
 	return &a, nil
 }
 
-func putAlert(bk *bolt.Bucket, a *Alert) error {
+// putAlert stores a and its summary in tx.
+func putAlert(tx *bolt.Tx, a *Alert) error {
 	v, err := json.Marshal(a)
 	if err != nil {
 		return err
 	}
-	return bk.Put(idKey(a.ID), v)
+	bk, err := tx.CreateBucketIfNotExists(BucketAlerts)
+	if err != nil {
+		return err
+	}
+	if err := bk.Put(idKey(a.ID), v); err != nil {
+		return err
+	}
+	ix := tx.Bucket(BucketAlertIndex)
+	if ix == nil {
+		if ix, err = tx.CreateBucket(BucketAlertIndex); err != nil {
+			return err
+		}
+	}
+	return ix.Put(idKey(a.ID), encodeSummary(summaryOf(a)))
 }
 
 // Alert returns the alert id.
@@ -325,9 +339,15 @@ func (c *Casework) AlertFor(subject, recordID string) (*Alert, error) {
 
 // Filter selects alerts; empty fields select everything.
 type Filter struct {
-	Status   string // open, proposed or closed
-	Origin   string // batch, monitor or screening
-	Assignee string
+	Status     string // open, proposed or closed
+	Origin     string // batch, monitor or screening
+	Assignee   string
+	SourceType string
+	// MinScore selects alerts of scored runs scoring at least this.
+	MinScore float64
+	// CreatedAfter and CreatedBefore bound the creation time: [after,
+	// before).
+	CreatedAfter, CreatedBefore time.Time
 	// Escalated selects closed true matches only.
 	Escalated bool
 }
@@ -340,33 +360,27 @@ func (f Filter) Validate() error {
 	if f.Origin != "" && !slices.Contains([]string{OriginBatch, OriginMonitor, OriginScreening}, f.Origin) {
 		return &FieldError{Field: "origin", Msg: fmt.Sprintf("%q is not batch, monitor or screening", f.Origin)}
 	}
+	if f.MinScore < 0 || f.MinScore > 1 {
+		return &FieldError{Field: "min_score", Msg: fmt.Sprintf("%v is not between 0 and 1", f.MinScore)}
+	}
 	return nil
 }
 
-func (f Filter) match(a *Alert) bool {
-	return (f.Status == "" || a.Status == f.Status) && (f.Origin == "" || a.Origin == f.Origin) &&
-		(f.Assignee == "" || a.Assignee == f.Assignee) && (!f.Escalated || a.Escalated())
-}
-
-// EachAlert calls fn for every alert f selects, by id.
+// EachAlert calls fn for every alert f selects, by id; the selection is
+// made on the summaries (BucketAlertIndex), and only the alerts selected
+// are decoded.
 func (c *Casework) EachAlert(f Filter, fn func(*Alert) error) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
 	return c.db.View(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(BucketAlerts)
-		if bk == nil {
-			return nil
-		}
-		return bk.ForEach(func(k, v []byte) error {
-			var a Alert
-			if err := json.Unmarshal(v, &a); err != nil {
-				return fmt.Errorf("alert %x: %w", k, err)
+		return eachSummary(tx, f, func(s *rawSummary) error {
+			a, err := getAlert(bk, s.id)
+			if err != nil {
+				return err
 			}
-			if !f.match(&a) {
-				return nil
-			}
-			return fn(&a)
+			return fn(a)
 		})
 	})
 }

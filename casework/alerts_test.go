@@ -2,6 +2,8 @@ package casework
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +123,106 @@ func TestWriterBatches(t *testing.T) {
 	}
 	if n := mustVerify(t, c); n != 1050 {
 		t.Fatalf("%d audit entries, want 1050", n)
+	}
+}
+
+// TestPage filters, sorts and pages the queue on the summaries, which
+// follow every change of an alert.
+func TestPage(t *testing.T) {
+	c, _ := openTest(t)
+	addUsers(t, c)
+	var hits []NewAlert
+	for i := range 30 {
+		h := hitOn(fmt.Sprintf("C-%02d", i), testRecord(i, []string{"SANCTION", "PEP"}[i%2]))
+		if i%3 != 0 {
+			score := float64(i) / 100
+			h.Hit.Score = &score
+		}
+		hits = append(hits, h)
+	}
+	if _, err := c.Raise("batch", hits); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Assign(User("rev"), []uint64{2, 4, 6}, "ana"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Propose(User("ana"), []uint64{4}, TrueMatch, "same passport"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Approve(User("rev"), []uint64{4}, ""); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(as []*Alert) string {
+		var s []string
+		for _, a := range as {
+			s = append(s, fmt.Sprint(a.ID))
+		}
+		return strings.Join(s, ",")
+	}
+	cases := []struct {
+		r     PageRequest
+		want  string
+		total int
+	}{
+		{PageRequest{Limit: 3}, "1,2,3", 30},
+		{PageRequest{Limit: 3, Offset: 28}, "29,30", 30},
+		{PageRequest{Offset: 30}, "", 30},
+		{PageRequest{Filter: Filter{Assignee: "ana"}}, "2,4,6", 3}, // 4 is closed and keeps its assignee
+		{PageRequest{Filter: Filter{Escalated: true}}, "4", 1},
+		{PageRequest{Filter: Filter{SourceType: "PEP", MinScore: 0.2}, Sort: SortScore, Desc: true, Limit: 4}, "30,26,24", 3}, // PEP: even ids; scored: i%3 != 0
+		{PageRequest{Filter: Filter{Status: Open, SourceType: "SANCTION"}, Sort: SortScore, Limit: 3}, "1,7,13", 15},
+		{PageRequest{Filter: Filter{Status: Closed}}, "4", 1},
+		{PageRequest{Sort: SortUpdated, Desc: true, Limit: 1}, "4", 30},
+	}
+	for _, tc := range cases {
+		page, total, err := c.Page(tc.r)
+		if err != nil || ids(page) != tc.want || total != tc.total {
+			t.Errorf("%+v: %s of %d, %v; want %s of %d", tc.r, ids(page), total, err, tc.want, tc.total)
+		}
+	}
+	for _, bad := range []PageRequest{{Sort: "name"}, {Limit: MaxPage + 1}, {Offset: -1}, {Filter: Filter{Origin: "fax"}}} {
+		if _, _, err := c.Page(bad); err == nil {
+			t.Errorf("%+v taken", bad)
+		}
+	}
+}
+
+// TestSummaries: the summary index says what the alerts say, after every
+// kind of change.
+func TestSummaries(t *testing.T) {
+	c, _ := openTest(t)
+	addUsers(t, c)
+	h := hitOn("C-1", testRecord(1, "PEP"))
+	score := 0.91
+	h.Hit.Score = &score
+	if _, err := c.Raise("batch", []NewAlert{h, hitOn("C-2", testRecord(2, "SANCTION"))}); err != nil {
+		t.Fatal(err)
+	}
+	c.Assign(User("rev"), []uint64{1}, "ana")
+	c.Propose(User("ana"), []uint64{1}, TrueMatch, "same passport")
+	c.Approve(User("rev"), []uint64{1}, "")
+	sums, err := c.Summaries(Filter{})
+	if err != nil || len(sums) != 2 {
+		t.Fatalf("summaries: %+v, %v", sums, err)
+	}
+	show := func(s Summary) string {
+		score := "none"
+		if s.Score != nil {
+			score = fmt.Sprint(*s.Score)
+		}
+		s.Score = nil
+		return fmt.Sprintf("%+v score %s", s, score)
+	}
+	for _, s := range sums {
+		a, _ := c.Alert(s.ID)
+		if got, want := show(s), show(summaryOf(a)); got != want {
+			t.Errorf("summary %s\nalert says %s", got, want)
+		}
+	}
+	if s := sums[0]; !s.Escalated || s.Status != Closed || s.Assignee != "ana" || s.SourceType != "PEP" || *s.Score != 0.91 || s.Origin != OriginBatch {
+		t.Errorf("summary of alert 1: %+v", s)
+	}
+	if _, err := readSummary(1, []byte{1, 1, 0}); err == nil {
+		t.Error("a short summary was read")
 	}
 }

@@ -60,7 +60,7 @@ func (c *Casework) Hook(tx *bolt.Tx, ap *store.Applied) error {
 			a.Hit.RecordName, a.Hit.SourceType = ch.After.Name, ch.After.SourceType
 			a.Version, a.Updated = ap.Version, log.now
 			a.Reopened++
-			if err := putAlert(alerts, a); err != nil {
+			if err := putAlert(tx, a); err != nil {
 				return err
 			}
 			if err := log.add(Entry{Actor: "store", Action: ActionReopen, Alert: a.ID, Subject: a.Subject, RecordID: a.Hit.RecordID,

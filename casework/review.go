@@ -43,7 +43,7 @@ func (c *Casework) changeMany(a Actor, min string, ids []uint64, fn func(tx *bol
 				return fmt.Errorf("alert %d: %w", id, err)
 			}
 			al.Updated = now
-			if err := putAlert(bk, al); err != nil {
+			if err := putAlert(tx, al); err != nil {
 				return err
 			}
 			for _, e := range es {
