@@ -18,24 +18,21 @@ import (
 
 // Actions of audit entries.
 const (
-	ActionRaise     = "alert.raise"     // an alert created by a hit
-	ActionReopen    = "alert.reopen"    // the record changed since the alert was raised or decided
-	ActionAssign    = "alert.assign"    // assignee set or cleared
-	ActionComment   = "alert.comment"   // a comment added
-	ActionPropose   = "alert.propose"   // an outcome proposed
-	ActionApprove   = "alert.approve"   // a proposal approved: the alert is closed
-	ActionSendBack  = "alert.send_back" // a proposal sent back: the alert is open again
-	ActionClose     = "alert.close"     // a proposal that closed the alert at once (four eyes off)
-	ActionDecision  = "decision"        // the decision an approval recorded in package decision
-	ActionUserAdd   = "user.add"
-	ActionUserOff   = "user.disable"
-	ActionUserReset = "user.reset"
-	ActionSettings  = "settings" // the four-eyes exemptions changed
-	ActionScreening = "screening"
+	ActionRaise       = "alert.raise"     // an alert created by a hit
+	ActionReopen      = "alert.reopen"    // the record changed since the alert was raised or decided
+	ActionAssign      = "alert.assign"    // assignee set or cleared
+	ActionComment     = "alert.comment"   // a comment added
+	ActionPropose     = "alert.propose"   // an outcome proposed
+	ActionApprove     = "alert.approve"   // a proposal approved: the alert is closed
+	ActionSendBack    = "alert.send_back" // a proposal sent back: the alert is open again
+	ActionClose       = "alert.close"     // a proposal that closed the alert at once (four eyes off)
+	ActionDecision    = "decision"        // the decision an approval recorded in package decision
+	ActionUserAdd     = "user.add"
+	ActionUserDisable = "user.disable"
+	ActionUserReset   = "user.reset"
+	ActionSettings    = "settings" // the four-eyes exemptions changed
+	ActionScreening   = "screening"
 )
-
-// ActionUserDisable is the action of DisableUser.
-const ActionUserDisable = ActionUserOff
 
 // Entry is one entry of the audit log. Its canonical encoding is its JSON
 // as encoding/json writes this struct (fields in this order, no spaces,

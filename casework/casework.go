@@ -146,7 +146,7 @@ func authorize(tx *bolt.Tx, a Actor, min string, operatorOK bool) (*UserInfo, er
 		if operatorOK && a.name != "" {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%s: %w: a review needs a signed-in person", a, ErrForbidden)
+		return nil, fmt.Errorf("%s: %w: working alerts needs a signed-in user", a, ErrForbidden)
 	}
 	u, err := userIn(tx, a.name)
 	if errors.Is(err, ErrNotFound) {
