@@ -39,6 +39,7 @@ import (
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/sampledata"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -300,9 +301,13 @@ func (s *Service) open() error {
 		Endpoints:    append(server.MonitorEndpoints(s.mon), server.MediaEndpoints(corpus)...),
 		ProfileCount: s.mon.Count,
 		Outbox:       monitor.NewOutbox(s.st).Stats,
+		Sample:       sampledata.Is,
 	})
 	if err != nil {
 		return err
+	}
+	if s.srv.Sample() {
+		log.Warn("the store holds the embedded sample: answers are generated records, not a screening; they carry "+server.HeaderDatabase+": "+server.SampleDatabase, "version", s.db.Version())
 	}
 	deliveries := ui.NewDeliveryLog()
 	s.sender = &monitor.Sender{Store: monitor.SharedStore(s.st), Recipients: s.srv.WebhookRecipient, Signer: s.ring, Log: log, OnAttempt: deliveries.Note, RootCAs: s.roots}

@@ -108,7 +108,7 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --upstream (default: $"+apiKeyEnv+")")
 	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval (stretched to fit the upstream's daily download limit)")
 	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")
-	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "with --upstream, let a full file remove more than half of the store's records (every sync while serve runs)")
+	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "with --upstream, let a full file or a delta remove more than half of the store's records (every sync while serve runs)")
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "PEM file of the server certificate (chain): answer HTTPS only; with --tls-key; SIGHUP reloads both")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "PEM file of the private key of --tls-cert")
 	addCABundleFlag(fl, &f.caBundle)

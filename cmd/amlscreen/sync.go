@@ -81,7 +81,7 @@ Exit codes: 0 synced (or up to date), 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (default: $"+apiKeyEnv+")")
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included', passed to the service (default: the key's sources)")
 	fl.DurationVar(&f.every, "every", 0, "keep running and sync at this interval, e.g. 1h")
-	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "let a full file remove more than half of the store's records (an empty one never replaces it)")
+	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "let a full file or a delta remove more than half of the store's records (an empty store never results)")
 	addCABundleFlag(fl, &f.caBundle)
 	return cmd
 }
