@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/amlscreen/amlscreen/internal/csvsafe"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -290,16 +290,16 @@ var AuditColumns = []string{"seq", "time", "actor", "action", "alert", "subject"
 
 // Export writes the entries whose time is in [from, to) to w, one a line:
 // format "json" writes each entry's canonical encoding (JSON Lines), "csv"
-// a header row and AuditColumns (ids separated by spaces; text starting
-// with = + - @ gets a leading ' so that a spreadsheet does not run it as a
-// formula). It returns the number of entries written.
+// a header row and AuditColumns (ids separated by spaces; cells quoted by
+// package csvsafe so that a spreadsheet runs no formula). It returns the
+// number of entries written.
 func (c *Casework) Export(w io.Writer, from, to time.Time, format string) (int, error) {
 	n := 0
-	var cw *csv.Writer
+	var cw *csvsafe.Writer
 	switch format {
 	case "json":
 	case "csv":
-		cw = csv.NewWriter(w)
+		cw = csvsafe.NewWriter(w)
 		if err := cw.Write(AuditColumns); err != nil {
 			return 0, err
 		}
@@ -318,9 +318,6 @@ func (c *Casework) Export(w io.Writer, from, to time.Time, format string) (int, 
 		}
 		row := []string{strconv.FormatUint(e.Seq, 10), e.Time.UTC().Format(time.RFC3339Nano), e.Actor, e.Action, alert,
 			e.Subject, e.RecordID, e.User, e.Status, e.Detail, e.Query, e.Version, strings.Join(e.IDs, " "), e.Prev, e.Hash}
-		for i := range row {
-			row[i] = cellSafe(row[i])
-		}
 		return cw.Write(row)
 	})
 	if cw != nil {
@@ -330,12 +327,4 @@ func (c *Casework) Export(w io.Writer, from, to time.Time, format string) (int, 
 		}
 	}
 	return n, err
-}
-
-// cellSafe keeps a spreadsheet from reading text as a formula.
-func cellSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/casework"
+	"github.com/amlscreen/amlscreen/internal/csvsafe"
 )
 
 func init() { register(newAlertsCmd) }
@@ -151,7 +151,7 @@ func writeAlerts(w io.Writer, c *casework.Casework, f casework.Filter, format st
 		enc := json.NewEncoder(w)
 		return c.EachAlert(f, func(a *casework.Alert) error { return enc.Encode(rowOf(a)) })
 	case "csv":
-		cw := csv.NewWriter(w)
+		cw := csvsafe.NewWriter(w)
 		cw.Write(alertColumns)
 		err := c.EachAlert(f, func(a *casework.Alert) error {
 			r := rowOf(a)
@@ -161,9 +161,6 @@ func writeAlerts(w io.Writer, c *casework.Casework, f casework.Filter, format st
 			}
 			rec := []string{strconv.FormatUint(r.ID, 10), r.Status, r.Subject, r.RecordID, r.RecordName, r.SourceType, r.MatchedName,
 				r.Reason, r.Origin, score, r.Created, r.Updated, r.Version, r.Assignee, r.Outcome, r.ProposedBy, r.ApprovedBy}
-			for i := range rec {
-				rec[i] = alertCell(rec[i])
-			}
 			return cw.Write(rec)
 		})
 		cw.Flush()
@@ -204,14 +201,6 @@ func alertText(s string) string {
 	}, s)
 	if r := []rune(s); len(r) > 60 {
 		s = string(r[:59]) + "…"
-	}
-	return s
-}
-
-// alertCell keeps a spreadsheet from reading a CSV value as a formula.
-func alertCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
 	}
 	return s
 }

@@ -63,7 +63,7 @@ entry at fault) or the store cannot be read, 2 bad flags.`,
 writes each entry as stored (JSON Lines: seq, time, actor, action, and as they
 apply alert, subject, record_id, user, status, detail, and for a screening
 query, version and ids; then prev and hash), csv a header row and the same
-columns (ids separated by spaces; a value starting with = + - or @ gets a
+columns (ids separated by spaces; a cell starting with = + - @ or ' gets a
 leading ' so that a spreadsheet shows it as text).
 
 --from and --to take a date (yyyy-mm-dd, UTC; --to includes that whole day) or
