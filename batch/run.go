@@ -86,6 +86,8 @@ type Config struct {
 	// Progress, when set, is called from one goroutine after every batch
 	// of rows written; it must be quick.
 	Progress func(Progress)
+	// Sink, when set, receives every row's hits as well (see HitSink).
+	Sink HitSink
 }
 
 // Progress is a run's state, for a progress display. The maps of its
@@ -143,6 +145,7 @@ type job struct {
 	out   bytes.Buffer
 	rej   bytes.Buffer
 	sup   bytes.Buffer // suppressed hits, when decisions apply
+	found []Found      // rows with hits, when a sink takes them
 	cnt   Counts
 	err   error
 	done  chan struct{}
@@ -511,6 +514,11 @@ func (r *run) save() error {
 			return fmt.Errorf("write %s: %w", r.supPath, err)
 		}
 	}
+	if r.cfg.Sink != nil {
+		if err := r.cfg.Sink.Flush(); err != nil {
+			return fmt.Errorf("hits sink: %w", err)
+		}
+	}
 	cp.NextRow, cp.Line, cp.Counts = r.next, r.line, r.counts
 	cp.ElapsedNS = int64(r.base + time.Since(r.start))
 	return writeCheckpoint(r.cpPath, cp)
@@ -542,7 +550,7 @@ func (r *run) screen(ctx context.Context) error {
 					if !ok {
 						return
 					}
-					work(&r.cfg.Screener, r.cfg.Format, b)
+					work(&r.cfg.Screener, r.cfg.Format, r.cfg.Sink != nil, b)
 					close(b.done)
 				case <-stop:
 					return
@@ -598,6 +606,12 @@ func (r *run) write(ctx context.Context, order <-chan *job) error {
 			if err := r.sup.w.write(b.sup.Bytes()); err != nil {
 				return fmt.Errorf("write %s: %w", r.supPath, err)
 			}
+		}
+		if r.cfg.Sink != nil && len(b.found) > 0 {
+			if err := r.cfg.Sink.Add(b.found); err != nil {
+				return fmt.Errorf("hits sink: %w", err)
+			}
+			b.found = nil
 		}
 		b.cnt.RowsOtherShards = b.other
 		r.counts.add(&b.cnt)
@@ -666,6 +680,11 @@ func (r *run) finish(runErr error) (*Summary, error) {
 			return sum, err
 		}
 	}
+	if r.cfg.Sink != nil {
+		if err := r.cfg.Sink.Flush(); err != nil {
+			return sum, fmt.Errorf("hits sink: %w", err)
+		}
+	}
 	if err := removeCheckpoint(r.cpPath); err != nil {
 		return sum, err
 	}
@@ -728,8 +747,9 @@ func produce(rd *Reader, from int64, shard Shard, jobs, order chan<- *job, stop 
 	}
 }
 
-// work screens a batch and encodes its output.
-func work(s *Screener, format OutputFormat, b *job) {
+// work screens a batch and encodes its output; collect keeps the rows
+// with hits for the sink.
+func work(s *Screener, format OutputFormat, collect bool, b *job) {
 	enc := newEncoder(format, &b.out, &b.rej)
 	enc.scored = s.Match == engine.Scored
 	if s.Decide != nil {
@@ -756,6 +776,9 @@ func work(s *Screener, format OutputFormat, b *job) {
 				b.err = err
 				return
 			}
+		}
+		if collect && len(res.Hits) > 0 {
+			b.found = append(b.found, Found{Row: *row, Hits: res.Hits})
 		}
 		for j := range res.Suppressed {
 			if err := enc.suppressed(&res.Suppressed[j]); err != nil {

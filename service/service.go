@@ -34,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/lists"
 	"github.com/amlscreen/amlscreen/live"
@@ -293,6 +294,9 @@ func (s *Service) open() error {
 	// Every change set of the store, whoever applies it, writes its
 	// notifications in its own transaction.
 	s.st.OnChange(s.mon.Hook())
+	// Alerts of casework reopen in the same transaction when their record
+	// changes.
+	s.st.OnChange(casework.New(s.st, casework.Options{}).Hook)
 	// Adverse media: the corpus imported into the store (amlscreen media
 	// import). An empty store answers with no articles, never with the
 	// embedded sample: synthetic news has no place in production answers.

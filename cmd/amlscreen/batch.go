@@ -39,6 +39,7 @@ type batchFlags struct {
 	shard     string
 	every     int
 	keys, key string // apply this key's decisions (decisions.go)
+	alerts    bool   // raise the hits as alerts in the store (batchalerts.go)
 }
 
 // newBatchCmd defines batch. It stays long: most of it is the --help text
@@ -87,6 +88,12 @@ decision; every other hit is written with its decision, if any, in the
 columns decision, decision_note, decided_by, decided_at and
 changed_since_decision. The summary and the report count suppressed hits.
 
+--alerts (with --store) also puts every hit into the store's alert queue
+(amlscreen alerts list; docs/WORKBENCH.md, "Casework"), with the customer id as
+subject: a re-run raises no alert twice, and reopens one whose record changed.
+The store is then opened for writing and held for the run. Hits a decision
+suppresses (--key) raise none.
+
 --match scored screens in scored mode (see docs/MATCHING.md, "Match modes"): hits are
 records scoring at least --min-score (default 0.82), best first, and each hit
 line gains a score column (CSV, after reason) or field (JSON Lines); reason
@@ -102,7 +109,8 @@ book without a single row, 2 bad flags.`,
   amlscreen batch --store aml.db --since 2026-11-01T00:00:00Z~1 --in book.csv --out new-hits.csv
   amlscreen batch --data db.jsonl.gz --in book.jsonl --out hits.jsonl --shard 0/4
   amlscreen batch --store aml.db --keys keys.json --key acme --in book.csv --out hits.csv
-  amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 2 --match scored --min-score 0.85`,
+  amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 2 --match scored --min-score 0.85
+  amlscreen batch --store aml.db --in book.csv --out hits.csv --alerts`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBatch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &f)
@@ -131,6 +139,7 @@ book without a single row, 2 bad flags.`,
 	fl.IntVar(&f.every, "checkpoint-every", batch.DefaultCheckpointEvery, "rows between checkpoints")
 	fl.StringVar(&f.keys, "keys", "", keysUsage)
 	fl.StringVar(&f.key, "key", "", "apply the decisions of this key of --keys (needs --store): suppressed hits go to HITS.suppressed.csv")
+	fl.BoolVar(&f.alerts, "alerts", false, "also put the hits into the store's alert queue (needs --store; see amlscreen alerts)")
 	return cmd
 }
 
@@ -164,6 +173,9 @@ func batchConfig(f *batchFlags) (batch.Config, error) {
 	}
 	if f.since != "" && f.store == "" {
 		return cfg, usagef("--since: needs --store, whose change log says what changed")
+	}
+	if f.alerts && f.store == "" {
+		return cfg, usagef("--alerts: needs --store, which keeps the alert queue")
 	}
 	if f.key != "" && (f.store == "" || f.keys == "") {
 		return cfg, usagef("--key: needs --store, which holds the decisions, and --keys, which names the key")
@@ -233,9 +245,12 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 		}
 	}
 	var db *database
-	if f.since != "" {
+	switch {
+	case f.since != "":
 		db, err = openSince(f.store, f.since)
-	} else {
+	case f.alerts && len(f.data) == 0: // with --data, openSource refuses the pair
+		db, err = openStoreForAlerts(f.store)
+	default:
 		db, err = openSource(f.data, f.store)
 	}
 	if err != nil {
@@ -251,8 +266,28 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 		cfg.Database += " version " + db.version
 	}
 	cfg.Settings = map[string]string{"since": f.since}
+	var alerts *batchAlerts
+	if f.alerts {
+		owner := ""
+		if f.key != "" {
+			k, err := keyNamed(f.keys, f.key)
+			if err != nil {
+				return err
+			}
+			owner = k.ID()
+		}
+		if alerts, err = startBatchAlerts(db.store, f.store, db, f, owner); err != nil {
+			return err
+		}
+		cfg.Sink = alerts.sink
+		defer alerts.close()
+	}
 	if f.key != "" {
-		if cfg.Decide, cfg.Settings["decisions"], err = batchDecisions(f.store, f.keys, f.key, db.index); err != nil {
+		var held *store.Store
+		if alerts != nil {
+			held = alerts.st
+		}
+		if cfg.Decide, cfg.Settings["decisions"], err = batchDecisions(held, f.store, f.keys, f.key, db.index); err != nil {
 			return err
 		}
 	}
@@ -281,6 +316,11 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 	if sum != nil && (err == nil || sum.Interrupted) {
 		if werr := sum.WriteText(stdout); werr != nil && err == nil {
 			err = werr
+		}
+	}
+	if alerts != nil {
+		if aerr := alerts.finish(stdout); aerr != nil && err == nil {
+			err = aerr
 		}
 	}
 	var se *batch.SetupError

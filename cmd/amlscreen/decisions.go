@@ -227,17 +227,21 @@ row.`,
 // batchDecisions loads the current decisions of the key --key names from
 // the store and returns the Screener hook that applies them, with a line
 // describing them for the checkpoint (a resume must see the same
-// decisions). The store is opened read-only for as long as that takes.
-func batchDecisions(storePath, keysFile, keyName string, ix *engine.Index) (func(string, []batch.Hit) ([]batch.Hit, []batch.Hit), string, error) {
+// decisions). The store is opened read-only for as long as that takes,
+// unless held is the store already open (batch --alerts holds it for
+// writing).
+func batchDecisions(held *store.Store, storePath, keysFile, keyName string, ix *engine.Index) (func(string, []batch.Hit) ([]batch.Hit, []batch.Hit), string, error) {
 	key, err := keyNamed(keysFile, keyName)
 	if err != nil {
 		return nil, "", err
 	}
-	db, err := openReadOnly(storePath)
-	if err != nil {
-		return nil, "", err
+	db := held
+	if db == nil {
+		if db, err = openReadOnly(storePath); err != nil {
+			return nil, "", err
+		}
+		defer db.Close()
 	}
-	defer db.Close()
 	book := decision.New(db, decision.Options{})
 	set, err := book.LoadSet(key.ID())
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
@@ -50,6 +51,7 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	// monitoring's scored profiles score changed records with it.
 	index := live.Follow(db, log)
 	db.OnChange(monitorHook(index, log))
+	db.OnChange(casework.New(db, casework.Options{}).Hook) // reopens the alerts of changed records
 	return db, nil
 }
 
