@@ -210,7 +210,10 @@ func TestCrashLeavesIndexAndStoreAgreeing(t *testing.T) {
 		if _, err := st.LoadAll(func(r *record.Record) error { cw.cur[r.ID] = r; return nil }); err != nil {
 			t.Fatal(err)
 		}
-		if (c.pause == "hook" || c.pause == "part" || c.op == "open") != (ver.ID == "v1") {
+		// A part file is written by the build's own goroutine, which races
+		// the store's commit: a kill there may land before or after it, and
+		// either version is whole. Every other point has one answer.
+		if c.pause != "part" && (c.pause == "hook" || c.op == "open") != (ver.ID == "v1") {
 			t.Errorf("%s: store at %s", run, ver.ID)
 		}
 		cw.agreesFresh(d) // the index against a fresh build over the store's records
