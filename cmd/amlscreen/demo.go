@@ -4,11 +4,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
@@ -38,10 +40,18 @@ func setupDemo(stderr io.Writer, f *serveFlags) (cleanup func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	cleanup = func() { os.RemoveAll(dir) }
+	// remove is a variable of its own: a "return nil, err" sets the
+	// named result cleanup to nil before the deferred call reads it.
+	var ln net.Listener
+	remove := func() {
+		if ln != nil {
+			ln.Close()
+		}
+		os.RemoveAll(dir)
+	}
 	defer func() {
 		if err != nil {
-			cleanup()
+			remove()
 		}
 	}()
 	f.store = filepath.Join(dir, "demo.db")
@@ -51,13 +61,10 @@ func setupDemo(stderr io.Writer, f *serveFlags) (cleanup func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	ln, err := net.Listen("tcp", f.listen)
-	if err != nil {
-		return nil, fmt.Errorf("--listen: %w", err)
+	if ln, err = net.Listen("tcp", f.listen); err != nil {
+		return nil, listenError(f.listen, err)
 	}
 	f.listener = ln
-	removeDir := cleanup
-	cleanup = func() { ln.Close(); removeDir() }
 	secret := make([]byte, 16)
 	rand.Read(secret)
 	key := "demo-" + hex.EncodeToString(secret)
@@ -80,7 +87,16 @@ Sign in with the key; the /v1 API answers on the same address with it
 (x-api-key). Ctrl-C stops the demo.
 
 `, n, ln.Addr().String(), key)
-	return cleanup, nil
+	return remove, nil
+}
+
+// listenError says why the address of --listen cannot be listened on; an
+// address in use, the usual case, is named as such with the way out.
+func listenError(addr string, err error) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("--listen %s: the address is in use (is another serve running?); stop it or give another address, e.g. --listen localhost:8081", addr)
+	}
+	return fmt.Errorf("--listen %s: %w", addr, err)
 }
 
 // importSample imports the embedded sample and its catalogue into a new

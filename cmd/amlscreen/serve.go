@@ -117,6 +117,14 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 }
 
 func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	// A signal during the start (the demo's import, the index build) is
+	// caught from here on, so the deferred clean-up runs: the default
+	// action would end the process and leave the demo's directory behind.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	if f.demo {
 		cleanup, err := setupDemo(stderr, f)
 		if err != nil {
@@ -162,6 +170,9 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	})
 	if err != nil {
 		return serveConfigError(err)
+	}
+	if ctx.Err() != nil {
+		return errors.Join(errors.New("stopped by a signal before serving"), svc.Shutdown(context.Background()))
 	}
 	if f.ready != nil {
 		f.ready(svc.Addr())
