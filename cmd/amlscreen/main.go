@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -68,6 +69,9 @@ the binary, so every command can be tried without a download.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --version prints one line; amlscreen version shows the whole build.
+	root.Version = versionLine(buildVersion(debug.ReadBuildInfo()))
+	root.SetVersionTemplate("amlscreen {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{err}
 	})
