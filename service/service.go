@@ -262,7 +262,7 @@ func (s *Service) open() error {
 	// Partial downloads of a serve killed while it synced.
 	syncer.RemoveLeftovers(s.st, filepath.Dir(c.Store), log)
 	start := time.Now()
-	if s.db, err = live.Load(s.st); err != nil {
+	if s.db, err = live.Open(s.st, log); err != nil {
 		return fmt.Errorf("store %s: %w", c.Store, err)
 	}
 	s.loaded = time.Since(start)

@@ -77,6 +77,11 @@ func setupDemo(stderr io.Writer, f *serveFlags) (cleanup func(), err error) {
 	}
 	// A demo stops at once on Ctrl-C: there is no load balancer to drain.
 	f.drainDelay = 0
+	if logsJSON() {
+		cliLogger(stderr).Info("demo: the embedded sample in a throw-away store, removed on exit; sign in at the URL with the key",
+			"records", n, "open", "http://"+ln.Addr().String()+"/ui/", "api_key", key)
+		return remove, nil
+	}
 	fmt.Fprintf(stderr, `
 amlscreen demo: the embedded sample (%d records) in a throw-away store, removed on exit.
 

@@ -75,6 +75,7 @@ the binary, so every command can be tried without a download.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{err}
 	})
+	addLogFlags(root)
 	for _, c := range commands {
 		root.AddCommand(c())
 	}
