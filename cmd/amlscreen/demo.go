@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
 	"github.com/amlscreen/amlscreen/service"
@@ -57,7 +59,7 @@ func setupDemo(stderr io.Writer, f *serveFlags) (cleanup func(), err error) {
 	f.store = filepath.Join(dir, "demo.db")
 	f.keys = filepath.Join(dir, "keys.json")
 	f.signingKeys = filepath.Join(dir, "signing-keys")
-	n, err := importSample(f.store)
+	n, err := importSample(f.store, store.Options{Log: cliLogger(stderr)})
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
@@ -104,9 +106,12 @@ func listenError(addr string, err error) error {
 	return fmt.Errorf("--listen %s: %w", addr, err)
 }
 
-// importSample imports the embedded sample and its catalogue into a new
-// store at path.
-func importSample(path string) (int, error) {
+// importSample imports the embedded sample into the store at path,
+// created when absent: its records and source catalogue (replacing what
+// the store held) and its media corpus, so that media checks answer as
+// media check does without --store. The screening index is built as the
+// records are read, as a full import builds it.
+func importSample(path string, opts store.Options) (int, error) {
 	recs, err := sampledata.Records()
 	if err != nil {
 		return 0, err
@@ -115,7 +120,7 @@ func importSample(path string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	st, err := store.Open(path, store.Options{})
+	st, err := openStoreToWrite(path, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -131,8 +136,23 @@ func importSample(path string) (int, error) {
 	if err == nil {
 		err = st.PutSources(srcs)
 	}
+	if err == nil {
+		err = importSampleMedia(st)
+	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
 	return len(recs), err
+}
+
+// importSampleMedia upserts the embedded media sample into st's corpus.
+func importSampleMedia(st *store.Store) error {
+	c, err := media.Load(st, media.Options{})
+	if err != nil {
+		return fmt.Errorf("media corpus: %w", err)
+	}
+	if _, err := c.Import(bytes.NewReader(media.SampleFile())); err != nil {
+		return fmt.Errorf("embedded media sample: %w", err)
+	}
+	return nil
 }
