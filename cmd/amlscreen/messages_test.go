@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,6 +28,39 @@ func TestMessages(t *testing.T) {
 			if !strings.Contains(stderr, w) {
 				t.Errorf("%v: stderr %q has no %q", tc.args, stderr, w)
 			}
+		}
+	}
+}
+
+// TestImportNotJSONLines: a list in its own format (the OFAC CSV) given to
+// import is refused with the advice to convert it, and leaves no store
+// behind; so does a JSON Lines file whose import fails into a new store.
+func TestImportNotJSONLines(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"id\":\"A1\",\"name\":\"x\"}\nnot json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{"../../convert/testdata/ofac/sdn.csv", []string{"sdn.csv: not JSON Lines", `line 1 starts "1001,`, "amlscreen convert"}},
+		{bad, []string{"line 2"}},
+	} {
+		db := filepath.Join(dir, "new.db")
+		code, _, stderr := runCLI(t, "import", "--store", db, tc.file)
+		if code != exitError {
+			t.Errorf("import %s: exit %d, want %d: %s", tc.file, code, exitError, stderr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("import %s: stderr %q has no %q", tc.file, stderr, w)
+			}
+		}
+		left, _ := filepath.Glob(db + "*")
+		if len(left) > 0 {
+			t.Errorf("import %s left %v behind", tc.file, left)
 		}
 	}
 }
