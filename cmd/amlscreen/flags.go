@@ -223,6 +223,15 @@ func (q *queryFlags) query(kind engine.Kind) (engine.Query, error) {
 	if err != nil {
 		return engine.Query{}, err
 	}
+	// The filters are of individuals: an entity check refuses them
+	// rather than drop them unseen.
+	if kind == engine.Entity {
+		for _, f := range []struct{ flag, value string }{{"--dob", q.dob}, {"--gender", q.gender}, {"--citizenship", q.citizenship}} {
+			if f.value != "" {
+				return engine.Query{}, usagef("%s: filters individuals only; --type entity would ignore it (use --type individual, or any to screen both)", f.flag)
+			}
+		}
+	}
 	return engine.Query{
 		Kind: kind, Names: q.names, SearchAll: q.searchAll, Fuzzy: q.fuzzy,
 		DOB: q.dob, Gender: q.gender, Citizenship: q.citizenship, Limit: q.limit,

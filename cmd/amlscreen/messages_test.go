@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,16 @@ func TestMessages(t *testing.T) {
 		// that works.
 		{[]string{"convert", "csv", "--in", "x.csv", "--out", "x.jsonl", "--source-id", "my bank", "--source-type", "OTHER"},
 			[]string{`--source-id: "my bank"`, "a space at byte 2", `"my_bank"`}},
+		// Mistyped flags and commands: the one meant.
+		{[]string{"check", "--name", "putin"}, []string{"unknown flag: --name", "did you mean --names?"}},
+		{[]string{"check", "--fuzy", "1", "--names", "x"}, []string{"did you mean --fuzzy?"}},
+		{[]string{"convert", "ofca"}, []string{`unknown command "ofca"`, "did you mean ofac?"}},
+		// The name given as arguments.
+		{[]string{"check", "vladimir", "putin"}, []string{`amlscreen check --names "vladimir putin"`}},
+		// Filters of individuals on an entity check: refused, not ignored.
+		{[]string{"check", "--type", "entity", "--names", "acme", "--dob", "00/00/1970"}, []string{"--dob: filters individuals only"}},
+		{[]string{"check", "--type", "entity", "--names", "acme", "--citizenship", "RU"}, []string{"--citizenship: filters individuals only"}},
+		{[]string{"check", "--names", "x", "--format", "xml"}, []string{"json, table or csv"}},
 	} {
 		code, _, stderr := runCLI(t, tc.args...)
 		if code != exitUsage {
@@ -62,5 +73,33 @@ func TestImportNotJSONLines(t *testing.T) {
 		if len(left) > 0 {
 			t.Errorf("import %s left %v behind", tc.file, left)
 		}
+	}
+}
+
+// TestCheckCSVAndFilterNote: check --format csv writes the hits with a
+// header row, and the table says how many name matches a filter removed.
+func TestCheckCSVAndFilterNote(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "check", "--names", "vladimir putin", "--fuzzy", "1", "--format", "csv")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatalf("not CSV: %v\n%s", err, stdout)
+	}
+	if len(rows) < 2 || rows[0][1] != "id" || rows[1][1] != "SEED0001" || rows[1][9] == "" {
+		t.Errorf("check --format csv:\n%s", stdout)
+	}
+
+	code, stdout, stderr = runCLI(t, "check", "--names", "vladimir putin", "--dob", "01/01/1990", "--format", "table")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "0 hit(s)") || !strings.Contains(stdout, "name match removed by --dob") {
+		t.Errorf("0 hits after --dob without saying the filter removed the name match:\n%s", stdout)
+	}
+	code, stdout, _ = runCLI(t, "check", "--names", "vladimir putin", "--format", "table")
+	if code != exitOK || strings.Contains(stdout, "removed by") {
+		t.Errorf("a check without filters mentions them:\n%s", stdout)
 	}
 }
