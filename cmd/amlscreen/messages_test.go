@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/csv"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +103,37 @@ func TestCheckCSVAndFilterNote(t *testing.T) {
 	code, stdout, _ = runCLI(t, "check", "--names", "vladimir putin", "--format", "table")
 	if code != exitOK || strings.Contains(stdout, "removed by") {
 		t.Errorf("a check without filters mentions them:\n%s", stdout)
+	}
+}
+
+// TestMonitorSendOnceNothingDelivered: send --once exits 1 when
+// notifications were due and the receiver took none, and 0 when nothing
+// was due.
+func TestMonitorSendOnceNothingDelivered(t *testing.T) {
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down for maintenance", http.StatusInternalServerError)
+	}))
+	defer rc.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "aml.db")
+	keys := filepath.Join(dir, "keys.json")
+	signing := filepath.Join(dir, "signing")
+	os.WriteFile(keys, []byte(`[{"key":"acme-secret","name":"acme","webhook_url":"`+rc.URL+`/hook"}]`), 0o600)
+	send := []string{"monitor", "send", "--store", db, "--keys", keys, "--signing-keys", signing, "--once"}
+	for _, s := range []struct {
+		args []string
+		code int
+		errs string
+	}{
+		{[]string{"import", "--store", db, monitorFixtures + "records.jsonl", "--version", "v1"}, exitOK, ""},
+		{[]string{"monitor", "register", "--store", db, "--keys", keys, "--key", "acme", "--profile-id", "c-1", "--names", "Olga Ivanova"}, exitOK, ""},
+		{send, exitOK, "delivered=0"}, // nothing due yet
+		{[]string{"apply", "--store", db, monitorFixtures + "delta1.jsonl", "--previous", "v1", "--version", "v2"}, exitOK, ""},
+		{send, exitError, "nothing delivered: 1 attempt(s) failed"},
+	} {
+		code, _, errs := runStoreCLI(t, s.args...)
+		if code != s.code || !strings.Contains(errs, s.errs) {
+			t.Fatalf("%v: exit %d, want %d with %q\nstderr: %s", s.args, code, s.code, s.errs, errs)
+		}
 	}
 }
