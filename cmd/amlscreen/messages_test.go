@@ -137,3 +137,30 @@ func TestMonitorSendOnceNothingDelivered(t *testing.T) {
 		}
 	}
 }
+
+// TestCountriesAsBatchReadsThem: check takes the countries batch's
+// citizenship column takes, codes and names, through one parser.
+func TestCountriesAsBatchReadsThem(t *testing.T) {
+	var want string
+	for _, c := range []string{"RU", "ru", "Russia", "Russian Federation"} {
+		code, stdout, stderr := runCLI(t, "check", "--names", "marina ivanova", "--citizenship", c, "--format", "json")
+		if code != exitOK {
+			t.Errorf("--citizenship %q: exit %d: %s", c, code, stderr)
+			continue
+		}
+		if !strings.Contains(stdout, `"total_hits":1`) {
+			t.Errorf("--citizenship %q: %s", c, stdout)
+		}
+		if want == "" {
+			want = stdout[strings.Index(stdout, `"total_hits"`):]
+		} else if got := stdout[strings.Index(stdout, `"total_hits"`):]; got != want {
+			t.Errorf("--citizenship %q answers differently from RU", c)
+		}
+	}
+	for _, c := range []string{"Narnia", "XX"} {
+		code, _, stderr := runCLI(t, "check", "--names", "marina ivanova", "--citizenship", c)
+		if code != exitUsage || !strings.Contains(stderr, "--citizenship: ") || !strings.Contains(stderr, c) {
+			t.Errorf("--citizenship %q: exit %d, %q", c, code, stderr)
+		}
+	}
+}
