@@ -259,6 +259,13 @@ func normalizeDOB(s string) (string, error) {
 		// The engine's message quotes the date as rewritten; the book's
 		// spelling is what a reader of the rejects file looks for.
 		why := strings.TrimPrefix(err.Error(), strconv.Quote(out)+": ")
+		if len(parts) == 3 && len(parts[0]) <= 2 {
+			if _, err := engine.ParseQueryDate(pad2(m) + "/" + pad2(d) + "/" + y); err == nil {
+				// 06/14/1971: a month-first column, which cannot be
+				// told from day-first until a day passes 12.
+				return "", fmt.Errorf("%s is not a valid date (%s): the column looks month-first (mm/dd/yyyy); batch reads dd/mm/yyyy or yyyy-mm-dd, so rewrite the column as one of them", engine.QuoteValue(s), why)
+			}
+		}
 		return "", fmt.Errorf("%s is not a valid date (%s)", engine.QuoteValue(s), why)
 	}
 	return out, nil
