@@ -138,6 +138,14 @@ func open(st *store.Store, log *slog.Logger, b *importBuild) (*Index, error) {
 	if err := d.catchUp(first); err != nil {
 		return nil, fmt.Errorf("screening index: %w", err)
 	}
+	why, err := d.countAgrees()
+	if err == nil && why != "" {
+		err = d.rebuild(why)
+	}
+	if err != nil {
+		d.ix.Close()
+		return nil, fmt.Errorf("screening index: %w", err)
+	}
 	return d, nil
 }
 
@@ -225,7 +233,7 @@ func (f *Follower) startImport(version string) store.ImportTap {
 		return d.startImport(version)
 	}
 	dir := IndexDir(f.st.Path())
-	if m, err := readManifest(dir); err == nil && m.Records > 0 {
+	if m, err := readManifest(dir); err == nil && m.Records > 0 && m.StoreID == f.st.ID() {
 		if cur, seq, err := f.st.Current(); err == nil && cur.ID == m.StoreVersion && seq == m.StoreSeq {
 			return nil
 		}

@@ -81,8 +81,9 @@ func consolidatedFile(s *Server, c *Call) error {
 // consolidatedDelta answers getConsolidatedDelta (docs/API.md "Deltas"): the
 // changes from previous to the current version, from the store's change
 // log, merged per record. An unknown previous, or one older than the log,
-// is 404 with the service's message; a delta from the current version is
-// empty and carries the same File-Version.
+// is 400 with the service's message (the service does not document the
+// status; its clients fall back to the full file on a 400); a delta from
+// the current version is empty and carries the same File-Version.
 //
 // With a selection of sources, ADD and DELETE lines of other sources are
 // left out, and an UPDATE of a record outside the selection is sent as a
@@ -102,7 +103,7 @@ func consolidatedDelta(s *Server, c *Call) error {
 	}
 	changes, current, err := s.st.ChangesSince(previous)
 	if errors.Is(err, store.ErrUnknownVersion) {
-		return Errorf(http.StatusNotFound, PreviousUnknown)
+		return Errorf(http.StatusBadRequest, PreviousUnknown)
 	}
 	if err != nil {
 		return err

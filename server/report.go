@@ -43,7 +43,7 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 			return searchError(err)
 		}
 		in := report.Input{
-			Query: q, Result: res, Time: c.Now, Version: version, Origin: "amlscreen serve",
+			Query: q, Result: res, Time: c.Now, Version: version, Origin: "amlscreen serve", Sample: s.sampleAt(version),
 			Sources: cat.describe(q.Sources),
 		}
 		var pdf bytes.Buffer

@@ -35,9 +35,11 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/lists"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/sampledata"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -101,6 +103,14 @@ type Config struct {
 	// system's, by the service's outgoing connections: the upstream it
 	// syncs from and the webhook receivers.
 	CABundle string
+	// Lists are public lists (package lists) fetched into the store at
+	// start and every ListsEvery (0: DefaultListsEvery) with ListsFetcher
+	// (nil: the issuers' addresses, CABundle's roots); each change is
+	// swapped in as a sync's is, and a list that fails keeps its previous
+	// edition.
+	Lists        []lists.List
+	ListsFetcher *lists.Fetcher
+	ListsEvery   time.Duration
 	// Log receives what the service does; nil discards it.
 	Log *slog.Logger
 }
@@ -158,6 +168,10 @@ type Service struct {
 	shutdownOnce sync.Once
 	shutdownErr  error
 	mu           sync.Mutex
+
+	// applyMu makes the sync loop's and the lists loop's commit and swap
+	// one at a time, so that the server takes change sets in order.
+	applyMu sync.Mutex
 }
 
 // Open checks cfg, opens the store, loads the index, the keys, the
@@ -296,9 +310,13 @@ func (s *Service) open() error {
 		Endpoints:    append(server.MonitorEndpoints(s.mon), server.MediaEndpoints(corpus)...),
 		ProfileCount: s.mon.Count,
 		Outbox:       monitor.NewOutbox(s.st).Stats,
+		Sample:       sampledata.Is,
 	})
 	if err != nil {
 		return err
+	}
+	if s.srv.Sample() {
+		log.Warn("the store holds the embedded sample: answers are generated records, not a screening; they carry "+server.HeaderDatabase+": "+server.SampleDatabase, "version", s.db.Version())
 	}
 	deliveries := ui.NewDeliveryLog()
 	s.sender = &monitor.Sender{Store: monitor.SharedStore(s.st), Recipients: s.srv.WebhookRecipient, Signer: s.ring, Log: log, OnAttempt: deliveries.Note, RootCAs: s.roots}
@@ -403,6 +421,9 @@ func (s *Service) Run(ctx context.Context) error {
 			}
 			s.syncs.Go(func() { s.syncLoop(s.syncCtx, c) })
 		}
+		if len(s.cfg.Lists) > 0 {
+			s.syncs.Go(func() { s.listsLoop(s.syncCtx) })
+		}
 	})
 	if !started {
 		return errors.New("service: Run called twice")
@@ -499,8 +520,10 @@ func (s *Service) syncLoop(ctx context.Context, c *syncer.Client) {
 	log := s.log
 	sched := &syncer.Schedule{Every: s.cfg.Every, Log: log}
 	for {
+		s.applyMu.Lock()
 		res, err := c.Sync(ctx, s.st)
 		if ctx.Err() != nil {
+			s.applyMu.Unlock()
 			return
 		}
 		s.srv.NoteSync(time.Now(), err)
@@ -511,6 +534,7 @@ func (s *Service) syncLoop(ctx context.Context, c *syncer.Client) {
 				log.Error("change committed to the store but not swapped in; restart serve", "version", res.Applied.Version, "error", aerr.Error())
 			}
 		}
+		s.applyMu.Unlock()
 		switch {
 		case err != nil && syncer.Permanent(err):
 			log.Error("upstream rejected the API key; serving the stored data and trying again at the next interval", "error", err.Error())

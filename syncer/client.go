@@ -8,7 +8,9 @@
 // first, so that a broken connection never reaches the store; the file is
 // then imported or applied in one store transaction. It falls back to the
 // full file when the store's version is older than the service keeps
-// deltas for (14 days), when the upstream no longer knows the version, or
+// deltas for (14 days), when the upstream no longer knows the version
+// (its message "Provided previous version does not exist.", with 400 as
+// the service's clients expect, or 404 as older amlscreen primaries sent), or
 // when the selection of sources (includes) changed. It counts every
 // download against the daily limit in the store, before making it, and
 // stops with a *store.DownloadLimitError when they are used up: the

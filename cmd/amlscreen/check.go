@@ -14,6 +14,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/sampledata"
 )
 
 func init() { register(newCheckCmd) }
@@ -143,16 +144,17 @@ func runCheck(out io.Writer, f *checkFlags) error {
 	if format == "csv" {
 		return writeCheckCSV(out, q, res)
 	}
-	if err := writeCheckTable(out, q, res, db.origin, db.version); err != nil {
+	note, err := noteFiltered(db, q, res.Total)
+	if err != nil {
 		return err
 	}
-	return noteFiltered(out, db, q, res.Total)
+	return writeCheckTable(out, q, res, db.origin, db.version, note...)
 }
 
 // noteFiltered says how many name matches the filters (--dob, --gender,
 // --citizenship) removed, so that "0 hits" after a filter does not read as
-// no match of the name at all.
-func noteFiltered(out io.Writer, db *database, q engine.Query, total int) error {
+// no match of the name at all; no line when they removed none.
+func noteFiltered(db *database, q engine.Query, total int) ([]string, error) {
 	var by []string
 	for _, f := range []struct{ flag, value string }{{"--dob", q.DOB}, {"--gender", q.Gender}, {"--citizenship", q.Citizenship}} {
 		if f.value != "" {
@@ -160,21 +162,22 @@ func noteFiltered(out io.Writer, db *database, q engine.Query, total int) error 
 		}
 	}
 	if len(by) == 0 {
-		return nil
+		return nil, nil
 	}
 	q.DOB, q.Gender, q.Citizenship = "", "", ""
 	all, err := db.index.Search(q)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if removed := all.Total - total; removed > 0 {
-		word := "matches"
-		if removed == 1 {
-			word = "match"
-		}
-		_, err = fmt.Fprintf(out, "%d name %s removed by %s\n", removed, word, strings.Join(by, " and "))
+	removed := all.Total - total
+	if removed <= 0 {
+		return nil, nil
 	}
-	return err
+	word := "matches"
+	if removed == 1 {
+		word = "match"
+	}
+	return []string{fmt.Sprintf("%d name %s removed by %s", removed, word, strings.Join(by, " and "))}, nil
 }
 
 // writeCheckCSV writes the hits as CSV with a header row: the table's
@@ -205,8 +208,10 @@ func writeCheckCSV(out io.Writer, q engine.Query, res *engine.Result) error {
 
 // writeCheckTable prints hits with the reason each matched; origin and
 // version say what was searched. A scored check adds each hit's score and
-// says why in the words of engine.ScoreReason.Summary.
-func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, version string) error {
+// says why in the words of engine.ScoreReason.Summary. On the embedded
+// sample (sampledata.Is of the version) a last line says it is no
+// screening, so that "0 hit(s)" there never reads as a clearance.
+func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, version string, notes ...string) error {
 	what := q.Names
 	if what == "" {
 		what = q.SearchAll + " (search_all)"
@@ -228,7 +233,7 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 		fmt.Fprintf(out, "showing the best %d\n", len(res.Hits))
 	}
 	if len(res.Hits) == 0 {
-		return nil
+		return sampleFooter(out, version, notes)
 	}
 	tw := newTable(out)
 	if q.Match == engine.Scored {
@@ -246,7 +251,26 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s (%s)\t%s%s\t%s\n", i+1, r.ID, clip(r.Name, 40), r.EntityType,
 			r.SourceID, strings.ToLower(r.SourceType), score, matched, why)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return sampleFooter(out, version, notes)
+}
+
+// sampleFooter writes the notes under a table, then ends a table of
+// results from the embedded sample with a line that says so; it writes
+// no such line for other databases.
+func sampleFooter(out io.Writer, version string, notes []string) error {
+	for _, n := range notes {
+		if _, err := fmt.Fprintln(out, n); err != nil {
+			return err
+		}
+	}
+	if !sampledata.Is(version) {
+		return nil
+	}
+	_, err := fmt.Fprintln(out, sampledata.Mark+": the embedded sample holds generated records, not the sanction, PEP and criminal lists")
+	return err
 }
 
 // reason explains a hit in words: which name string, which word pairs and

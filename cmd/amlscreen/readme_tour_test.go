@@ -12,9 +12,9 @@ import (
 // in order, in an empty directory holding only what the README says the
 // reader brings (a customer book, the OFAC files, a keys file, labelled
 // cases): each command must exit 0, and the examples must find what their
-// comments promise. sync needs an upstream on the network and serve runs
-// until stopped, so those two are only parsed (serve --demo has tests of
-// its own: TestServeDemo, TestDemoAnswersMedia).
+// comments promise. sync and lists fetch need the network and serve runs
+// until stopped, so those are only parsed (serve --demo has tests of its
+// own: TestServeDemo, TestDemoAnswersMedia).
 func TestReadmeTourRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every command of the README's tour (report, batch, import)")
@@ -65,7 +65,7 @@ func TestReadmeTourRuns(t *testing.T) {
 	ran := 0
 	for _, args := range tour {
 		line := strings.Join(args, " ")
-		if args[0] == "sync" || args[0] == "serve" {
+		if args[0] == "sync" || args[0] == "serve" || args[0] == "lists" {
 			if err := parseCommandLine(args); err != nil {
 				t.Errorf("amlscreen %s: %v", line, err)
 			}
