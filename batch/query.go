@@ -259,6 +259,13 @@ func normalizeDOB(s string) (string, error) {
 		// The engine's message quotes the date as rewritten; the book's
 		// spelling is what a reader of the rejects file looks for.
 		why := strings.TrimPrefix(err.Error(), strconv.Quote(out)+": ")
+		if len(parts) == 3 && len(parts[0]) <= 2 {
+			if _, err := engine.ParseQueryDate(pad2(m) + "/" + pad2(d) + "/" + y); err == nil {
+				// 06/14/1971: a month-first column, which cannot be
+				// told from day-first until a day passes 12.
+				return "", fmt.Errorf("%s is not a valid date (%s): the column looks month-first (mm/dd/yyyy); batch reads dd/mm/yyyy or yyyy-mm-dd, so rewrite the column as one of them", engine.QuoteValue(s), why)
+			}
+		}
 		return "", fmt.Errorf("%s is not a valid date (%s)", engine.QuoteValue(s), why)
 	}
 	return out, nil
@@ -280,6 +287,27 @@ func pad2(s string) string {
 	return s
 }
 
+// ParseCountry reads one country as customer books and the command line
+// write it: a two-letter code by the engine's rule (engine.ParseCitizenship:
+// ISO 3166-1 alpha-2, UK and EL as GB and GR, XK), or an English country
+// name or nationality (country.Code). It returns the ISO code; batch and
+// check read citizenship through it, so both take the same values.
+func ParseCountry(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if len(s) == 2 {
+		c, err := engine.ParseCitizenship(s)
+		if err != nil {
+			return "", errors.New(paramMsg(err))
+		}
+		return c, nil
+	}
+	c, ok := country.Code(s)
+	if !ok {
+		return "", fmt.Errorf("%s is not an ISO 3166-1 country code or country name", engine.QuoteValue(s))
+	}
+	return c, nil
+}
+
 // normalizeCitizenship reads what books write in a citizenship column: a
 // two-letter code, read by the engine's rule (engine.ParseCitizenship:
 // ISO 3166-1 alpha-2, UK and EL as GB and GR, XK), or an English country
@@ -294,17 +322,9 @@ func normalizeCitizenship(s string) (string, error) {
 		if p == "" {
 			continue
 		}
-		var c string
-		if len(p) == 2 {
-			var err error
-			if c, err = engine.ParseCitizenship(p); err != nil {
-				return "", errors.New(paramMsg(err))
-			}
-		} else {
-			var ok bool
-			if c, ok = country.Code(p); !ok {
-				return "", fmt.Errorf("%s is not an ISO 3166-1 country code or country name", engine.QuoteValue(p))
-			}
+		c, err := ParseCountry(p)
+		if err != nil {
+			return "", err
 		}
 		if !slices.Contains(codes, c) {
 			codes = append(codes, c)

@@ -20,6 +20,7 @@ func TestNormalizeDOB(t *testing.T) {
 		{"1952", "00/00/1952"},
 		{"00/00/1952", "00/00/1952"},
 		{" 1952 ", "00/00/1952"},
+		{"1971-06-14", "14/06/1971"},
 	}
 	for _, tc := range tests {
 		got, err := normalizeDOB(tc.in)
@@ -31,6 +32,20 @@ func TestNormalizeDOB(t *testing.T) {
 		if got, err := normalizeDOB(bad); err == nil {
 			t.Errorf("normalizeDOB(%q) = %q, accepted", bad, got)
 		}
+	}
+	// A date that reads only month-first names the column's format.
+	for in, want := range map[string]string{
+		"06/14/1971":   "the column looks month-first (mm/dd/yyyy)",
+		"14 June 1971": "dd/mm/yyyy or yyyy-mm-dd",
+		"31/02/1980":   "not a valid date",
+	} {
+		_, err := normalizeDOB(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("normalizeDOB(%q): %v, want %q", in, err, want)
+		}
+	}
+	if _, err := normalizeDOB("31/02/1980"); err != nil && strings.Contains(err.Error(), "month-first") {
+		t.Errorf("31/02/1980 is called month-first: %v", err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // There is no Docker engine to build the image with in the test
@@ -178,10 +179,11 @@ func TestDockerfile(t *testing.T) {
 		t.Errorf("final image from %s; want scratch or distroless: no shell", base)
 	}
 	for _, in := range final {
-		if in.cmd == "RUN" || in.cmd == "SHELL" || in.cmd == "HEALTHCHECK" {
+		if in.cmd == "RUN" || in.cmd == "SHELL" {
 			t.Errorf("line %d: %s in the final stage needs a shell", in.line, in.cmd)
 		}
 	}
+	checkHealthcheck(t, img, final)
 
 	// The build: static (no C library in the image), no build paths, the
 	// command itself.
@@ -278,5 +280,49 @@ func TestImageMatchesManifests(t *testing.T) {
 				t.Errorf("%s container %s: nothing mounted on the image's volume %s", w.name, c.Name, img.volumes[0])
 			}
 		}
+	}
+}
+
+// checkHealthcheck: the final stage has a HEALTHCHECK in exec form (the
+// image has no shell) that runs amlscreen probe on the port the default
+// command listens on, with a timeout inside Docker's.
+func checkHealthcheck(t *testing.T, img dockerImage, final []instruction) {
+	t.Helper()
+	var hc *instruction
+	for i := range final {
+		if final[i].cmd == "HEALTHCHECK" {
+			hc = &final[i]
+		}
+	}
+	if hc == nil {
+		t.Error("no HEALTHCHECK in the final stage: amlscreen probe serves as one")
+		return
+	}
+	opts, cmd, ok := strings.Cut(hc.args, "CMD ")
+	if !ok {
+		t.Errorf("line %d: HEALTHCHECK %s: want CMD [...]", hc.line, hc.args)
+		return
+	}
+	words, ok := execForm(strings.TrimSpace(cmd))
+	if !ok || len(words) < 2 || words[0] != "/usr/local/bin/amlscreen" {
+		t.Errorf("line %d: HEALTHCHECK %s: want the exec form [\"/usr/local/bin/amlscreen\", \"probe\", ...]: there is no shell", hc.line, cmd)
+		return
+	}
+	cl := parseCommandLine(t, "Dockerfile HEALTHCHECK", words[1:])
+	if cl.sub != "probe" {
+		t.Errorf("HEALTHCHECK runs amlscreen %s, want probe", cl.sub)
+	}
+	if got, want := listenPort(t, cl), listenPort(t, parseCommandLine(t, "Dockerfile CMD", img.cmd)); got != want {
+		t.Errorf("HEALTHCHECK probes port %d, the CMD listens on %d", got, want)
+	}
+	var timeout time.Duration
+	for _, f := range strings.Fields(opts) {
+		if v, ok := strings.CutPrefix(f, "--timeout="); ok {
+			timeout, _ = time.ParseDuration(v)
+		}
+	}
+	probeTimeout, err := time.ParseDuration(cl.flags["timeout"])
+	if timeout == 0 || err != nil || probeTimeout >= timeout {
+		t.Errorf("HEALTHCHECK --timeout=%v, probe --timeout %q: the probe must give up first and say why", timeout, cl.flags["timeout"])
 	}
 }

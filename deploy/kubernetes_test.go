@@ -820,6 +820,13 @@ func TestBatchJob(t *testing.T) {
 			return batchv1.PodFailurePolicyActionCount
 		}
 		for _, r := range spec.PodFailurePolicy.Rules {
+			// status is optional (default True) only since Kubernetes
+			// 1.29; older API servers refuse a pattern without it.
+			for _, pc := range r.OnPodConditions {
+				if pc.Status == "" {
+					t.Errorf("%s: podFailurePolicy onPodConditions %s has no status: older clusters refuse it", name, pc.Type)
+				}
+			}
 			if e := r.OnExitCodes; e != nil && e.ContainerName != nil && lines[*e.ContainerName].sub == "" {
 				t.Errorf("%s: podFailurePolicy names container %q, which the pod does not have", name, *e.ContainerName)
 			}

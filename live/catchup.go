@@ -41,6 +41,9 @@ func (d *Index) catchUp(first bool) error {
 				return err
 			}
 			reason = err.Error()
+			if errors.Is(err, errNoIndex) {
+				reason = errNoIndex.Error()
+			}
 		}
 	}
 	if d.ix != nil {

@@ -69,10 +69,18 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // errStale wraps the reasons a persisted index cannot be used as it is.
 var errStale = errors.New("persisted index not usable")
 
+// errNoIndex is the reason of errStale for a store whose index was never
+// written (no MANIFEST, no other file): its first start, nothing to warn
+// about.
+var errNoIndex = errors.New("none built yet")
+
 // readManifest reads and checks the MANIFEST of dir.
 func readManifest(dir string) (*manifest, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, manifestName))
 	if errors.Is(err, os.ErrNotExist) {
+		if entries, _ := os.ReadDir(dir); len(entries) == 0 {
+			return nil, fmt.Errorf("%w: %w", errStale, errNoIndex)
+		}
 		return nil, fmt.Errorf("%w: no MANIFEST", errStale)
 	}
 	if err != nil {

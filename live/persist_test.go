@@ -242,6 +242,11 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		{"missing MANIFEST", func(t *testing.T, dir string, m *manifest) {
 			os.Remove(filepath.Join(dir, manifestName))
 		}, "no MANIFEST"},
+		// A store whose index was never written (the first start after
+		// an import by a program that does not write it): no warning.
+		{"no index at all", func(t *testing.T, dir string, m *manifest) {
+			os.RemoveAll(dir)
+		}, "none built yet"},
 		{"missing segment", func(t *testing.T, dir string, m *manifest) {
 			os.Remove(filepath.Join(dir, m.Segments[len(m.Segments)-1].File))
 		}, "no such file"},
@@ -289,6 +294,9 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			}
 			if !strings.Contains(logs.String(), "building the screening index") || !strings.Contains(logs.String(), c.reason) {
 				t.Errorf("log %q does not say why (%q)", logs.String(), c.reason)
+			}
+			if c.reason == "none built yet" && strings.Contains(logs.String(), "not usable") {
+				t.Errorf("a first build is logged as a damaged index: %q", logs.String())
 			}
 			w.agrees(d)
 		})

@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -95,12 +97,36 @@ func newMetrics(s *Server, outbox func() (monitor.OutboxStats, error)) *metrics 
 		Name: "amlscreen_sync_failures_total",
 		Help: "Syncs from the upstream that failed.",
 	})
-	m.reg.MustRegister(m.requests, m.durations, m.applies, m.applyFailures, m.syncs, m.syncFailures,
+	m.reg.MustRegister(m.requests, m.durations, m.applies, m.applyFailures, m.syncs, m.syncFailures, buildInfo(),
 		&stateCollector{s: s, m: m, outbox: outbox},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 	return m
+}
+
+// buildInfo is amlscreen_build_info: 1, with the binary's module version,
+// version-control revision and Go version as labels, as the Go toolchain
+// recorded them, so a dashboard can tell which build answers.
+func buildInfo() prometheus.Collector {
+	version, revision, goVersion := "unknown", "unknown", runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				revision = s.Value
+			}
+		}
+	}
+	g := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name:        "amlscreen_build_info",
+		Help:        "Always 1; the labels name the build: module version, version-control revision, Go version.",
+		ConstLabels: prometheus.Labels{"version": version, "revision": revision, "goversion": goVersion},
+	})
+	g.Set(1)
+	return g
 }
 
 // observe counts one answered request.

@@ -122,6 +122,12 @@ func TestMetrics(t *testing.T) {
 	wantValue(t, fams, float64(f.db.Index().Stats().Bytes), "amlscreen_index_bytes")
 	wantValue(t, fams, float64(f.db.Index().Stats().Segments), "amlscreen_index_segments")
 	wantValue(t, fams, 1, "amlscreen_ready")
+	// A test binary records no module version or revision: "unknown"
+	// rather than no series.
+	wantValue(t, fams, 1, "amlscreen_build_info", "goversion", runtime.Version())
+	if bi := fams["amlscreen_build_info"]; bi == nil || len(bi.GetMetric()) != 1 || len(bi.GetMetric()[0].GetLabel()) != 3 {
+		t.Errorf("amlscreen_build_info: %v", bi)
+	}
 	wantValue(t, fams, 1, "amlscreen_webhook_outbox_entries", "state", "queued")
 	wantValue(t, fams, 0, "amlscreen_webhook_outbox_entries", "state", "dead")
 	// Queued before the clock moved a minute and an hour.

@@ -275,7 +275,7 @@ func (s *Service) open() error {
 	// Partial downloads of a serve killed while it synced.
 	syncer.RemoveLeftovers(s.st, filepath.Dir(c.Store), log)
 	start := time.Now()
-	if s.db, err = live.Load(s.st); err != nil {
+	if s.db, err = live.Open(s.st, log); err != nil {
 		return fmt.Errorf("store %s: %w", c.Store, err)
 	}
 	s.loaded = time.Since(start)
@@ -461,7 +461,8 @@ func (s *Service) shutdown(ctx context.Context) error {
 	// balancer, which by then sends them elsewhere.
 	s.srv.SetReady(false)
 	s.stopSync()
-	if running && !failed && s.cfg.DrainDelay > 0 {
+	// A ctx already done (an interactive Ctrl-C) skips the delay.
+	if running && !failed && s.cfg.DrainDelay > 0 && ctx.Err() == nil {
 		log.Info("shutting down: /readyz answers 503; still answering requests until the drain delay ends", "drain_delay", s.cfg.DrainDelay.String())
 		s.hs.SetKeepAlivesEnabled(false)
 		t := time.NewTimer(s.cfg.DrainDelay)

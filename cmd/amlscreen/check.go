@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,7 +85,7 @@ Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 		kindUsage: "individual (checkIndividual), entity (checkEntity) or any (checkName)", kindDefault: "any",
 		with: withNames | withSearchAll | withFuzzy | withDOB | withGender | withCitizenship | withIncludes | withIncludeOther | withLimit | withMatch,
 	})
-	fl.StringVar(&f.format, "format", "", "json (the API's CheckResponse) or table (with reasons); default table on a terminal, json otherwise")
+	fl.StringVar(&f.format, "format", "", "json (the API's CheckResponse), table (with reasons) or csv (the table's columns, a header row); default table on a terminal, json otherwise")
 	fl.StringVar(&f.server, "server", "", "ask a running amlscreen serve at this base URL (its /v1 API) instead of loading a database")
 	fl.StringVar(&f.apiKey, "api-key", "", "with --server, an API key of its keys file (default: $"+apiKeyEnv+")")
 	addCABundleFlag(fl, &f.caBundle)
@@ -102,8 +104,8 @@ func runCheck(out io.Writer, f *checkFlags) error {
 			format = "table"
 		}
 	}
-	if format != "json" && format != "table" {
-		return usagef("--format: %q is not json or table", f.format)
+	if format != "json" && format != "table" && format != "csv" {
+		return usagef("--format: %q is not json, table or csv", f.format)
 	}
 	if f.limit < 1 {
 		return usagef("--limit: must be at least 1")
@@ -139,7 +141,69 @@ func runCheck(out io.Writer, f *checkFlags) error {
 		_, err = out.Write(append(b, '\n'))
 		return err
 	}
-	return writeCheckTable(out, q, res, db.origin, db.version)
+	if format == "csv" {
+		return writeCheckCSV(out, q, res)
+	}
+	note, err := noteFiltered(db, q, res.Total)
+	if err != nil {
+		return err
+	}
+	return writeCheckTable(out, q, res, db.origin, db.version, note...)
+}
+
+// noteFiltered says how many name matches the filters (--dob, --gender,
+// --citizenship) removed, so that "0 hits" after a filter does not read as
+// no match of the name at all; no line when they removed none.
+func noteFiltered(db *database, q engine.Query, total int) ([]string, error) {
+	var by []string
+	for _, f := range []struct{ flag, value string }{{"--dob", q.DOB}, {"--gender", q.Gender}, {"--citizenship", q.Citizenship}} {
+		if f.value != "" {
+			by = append(by, f.flag)
+		}
+	}
+	if len(by) == 0 {
+		return nil, nil
+	}
+	q.DOB, q.Gender, q.Citizenship = "", "", ""
+	all, err := db.index.Search(q)
+	if err != nil {
+		return nil, err
+	}
+	removed := all.Total - total
+	if removed <= 0 {
+		return nil, nil
+	}
+	word := "matches"
+	if removed == 1 {
+		word = "match"
+	}
+	return []string{fmt.Sprintf("%d name %s removed by %s", removed, word, strings.Join(by, " and "))}, nil
+}
+
+// writeCheckCSV writes the hits as CSV with a header row: the table's
+// columns, the matched name apart from its field, for a spreadsheet.
+func writeCheckCSV(out io.Writer, q engine.Query, res *engine.Result) error {
+	w := csv.NewWriter(out)
+	w.Write([]string{"rank", "id", "name", "entity_type", "source_id", "source_type", "score", "matched_field", "matched_name", "why"})
+	for i, h := range res.Hits {
+		r := h.Record
+		field, name := h.Field, ""
+		var why string
+		if q.Match == engine.Scored {
+			if h.Reason != nil {
+				field, name, why = h.Reason.Field, h.Reason.Name, h.Reason.Summary()
+			}
+		} else if m, ok, err := engine.Explain(q, h.Record); err == nil && ok {
+			field, name, why = m.Field, m.Text, engine.Reason(m)
+		}
+		score := ""
+		if q.Match == engine.Scored {
+			score = engine.FormatScore(h.Score)
+		}
+		w.Write([]string{strconv.Itoa(i + 1), r.ID, r.Name, r.EntityType, r.SourceID, r.SourceType, score, field, name, why})
+	}
+	w.Flush()
+	return w.Error()
 }
 
 // writeCheckTable prints hits with the reason each matched; origin and
@@ -147,7 +211,7 @@ func runCheck(out io.Writer, f *checkFlags) error {
 // says why in the words of engine.ScoreReason.Summary. On the embedded
 // sample (sampledata.Is of the version) a last line says it is no
 // screening, so that "0 hit(s)" there never reads as a clearance.
-func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, version string) error {
+func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, version string, notes ...string) error {
 	what := q.Names
 	if what == "" {
 		what = q.SearchAll + " (search_all)"
@@ -169,7 +233,7 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 		fmt.Fprintf(out, "showing the best %d\n", len(res.Hits))
 	}
 	if len(res.Hits) == 0 {
-		return sampleFooter(out, version)
+		return sampleFooter(out, version, notes)
 	}
 	tw := newTable(out)
 	if q.Match == engine.Scored {
@@ -190,12 +254,18 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	return sampleFooter(out, version)
+	return sampleFooter(out, version, notes)
 }
 
-// sampleFooter ends a table of results from the embedded sample with a
-// line that says so; it writes nothing for other databases.
-func sampleFooter(out io.Writer, version string) error {
+// sampleFooter writes the notes under a table, then ends a table of
+// results from the embedded sample with a line that says so; it writes
+// no such line for other databases.
+func sampleFooter(out io.Writer, version string, notes []string) error {
+	for _, n := range notes {
+		if _, err := fmt.Fprintln(out, n); err != nil {
+			return err
+		}
+	}
 	if !sampledata.Is(version) {
 		return nil
 	}

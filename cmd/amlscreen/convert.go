@@ -273,7 +273,7 @@ The file is read twice, so it must be a file, not a pipe.`,
 				return err
 			}
 			if sourceID != "" && !validSourceID(sourceID) {
-				return usagef("--source-id: %q: use letters, digits and _ - only", sourceID)
+				return usagef("--source-id: %q: %s", sourceID, sourceIDProblem(sourceID))
 			}
 			o := convert.SenzingOptions{SourceID: sourceID}
 			if sourceType != "" {
@@ -392,6 +392,33 @@ func validSourceID(s string) bool {
 		}
 	}
 	return true
+}
+
+// sourceIDProblem says what keeps s from naming a source, "" when
+// nothing does, with a spelling that would do.
+func sourceIDProblem(s string) string {
+	if validSourceID(s) {
+		return ""
+	}
+	if len(s) > 64 {
+		return fmt.Sprintf("%d characters, more than 64", len(s))
+	}
+	for i, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			what := fmt.Sprintf("%q", c)
+			if c == ' ' {
+				what = "a space"
+			}
+			fixed := strings.Map(func(r rune) rune {
+				if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+					return r
+				}
+				return '_'
+			}, s)
+			return fmt.Sprintf("%s at byte %d is not allowed: a source id is letters, digits, _ and - only, e.g. %q", what, i, strings.ToLower(fixed))
+		}
+	}
+	return "empty"
 }
 
 // exportControlType reads --export-control-type.

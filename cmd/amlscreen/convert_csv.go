@@ -91,6 +91,9 @@ func watchlistOptions(cmd *cobra.Command, f *convertCSVFlags) (convert.Watchlist
 	if err := checkOut(f.out); err != nil {
 		return convert.WatchlistOptions{}, err
 	}
+	if f.sourceID != "" && !validSourceID(f.sourceID) {
+		return convert.WatchlistOptions{}, usagef("--source-id: %q: %s", f.sourceID, sourceIDProblem(f.sourceID))
+	}
 	if !validSourceID(f.sourceID) {
 		return convert.WatchlistOptions{}, usagef("--source-id: required: the source of the records, letters, digits, _ and - (e.g. my_bank_internal)")
 	}

@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"syscall"
 
+	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
 	"github.com/amlscreen/amlscreen/service"
@@ -38,26 +42,31 @@ func setupDemo(stderr io.Writer, f *serveFlags) (cleanup func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	cleanup = func() { os.RemoveAll(dir) }
+	// remove is a variable of its own: a "return nil, err" sets the
+	// named result cleanup to nil before the deferred call reads it.
+	var ln net.Listener
+	remove := func() {
+		if ln != nil {
+			ln.Close()
+		}
+		os.RemoveAll(dir)
+	}
 	defer func() {
 		if err != nil {
-			cleanup()
+			remove()
 		}
 	}()
 	f.store = filepath.Join(dir, "demo.db")
 	f.keys = filepath.Join(dir, "keys.json")
 	f.signingKeys = filepath.Join(dir, "signing-keys")
-	n, err := importSample(f.store)
+	n, err := importSample(f.store, store.Options{Log: cliLogger(stderr)})
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	ln, err := net.Listen("tcp", f.listen)
-	if err != nil {
-		return nil, fmt.Errorf("--listen: %w", err)
+	if ln, err = net.Listen("tcp", f.listen); err != nil {
+		return nil, listenError(f.listen, err)
 	}
 	f.listener = ln
-	removeDir := cleanup
-	cleanup = func() { ln.Close(); removeDir() }
 	secret := make([]byte, 16)
 	rand.Read(secret)
 	key := "demo-" + hex.EncodeToString(secret)
@@ -72,6 +81,11 @@ func setupDemo(stderr io.Writer, f *serveFlags) (cleanup func(), err error) {
 	}
 	// A demo stops at once on Ctrl-C: there is no load balancer to drain.
 	f.drainDelay = 0
+	if logsJSON() {
+		cliLogger(stderr).Info("demo: the embedded sample in a throw-away store, removed on exit; sign in at the URL with the key",
+			"records", n, "open", "http://"+ln.Addr().String()+"/ui/", "api_key", key)
+		return remove, nil
+	}
 	fmt.Fprintf(stderr, `
 amlscreen demo: the embedded sample (%d records) in a throw-away store, removed on exit.
 
@@ -82,12 +96,24 @@ Sign in with the key; the /v1 API answers on the same address with it
 (x-api-key). Ctrl-C stops the demo.
 
 `, n, ln.Addr().String(), key)
-	return cleanup, nil
+	return remove, nil
 }
 
-// importSample imports the embedded sample and its catalogue into a new
-// store at path.
-func importSample(path string) (int, error) {
+// listenError says why the address of --listen cannot be listened on; an
+// address in use, the usual case, is named as such with the way out.
+func listenError(addr string, err error) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("--listen %s: the address is in use (is another serve running?); stop it or give another address, e.g. --listen localhost:8081", addr)
+	}
+	return fmt.Errorf("--listen %s: %w", addr, err)
+}
+
+// importSample imports the embedded sample into the store at path,
+// created when absent: its records and source catalogue (replacing what
+// the store held) and its media corpus, so that media checks answer as
+// media check does without --store. The screening index is built as the
+// records are read, as a full import builds it.
+func importSample(path string, opts store.Options) (int, error) {
 	recs, err := sampledata.Records()
 	if err != nil {
 		return 0, err
@@ -96,7 +122,7 @@ func importSample(path string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	st, err := store.Open(path, store.Options{})
+	st, err := openStoreToWrite(path, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -112,8 +138,23 @@ func importSample(path string) (int, error) {
 	if err == nil {
 		err = st.PutSources(srcs)
 	}
+	if err == nil {
+		err = importSampleMedia(st)
+	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
 	return len(recs), err
+}
+
+// importSampleMedia upserts the embedded media sample into st's corpus.
+func importSampleMedia(st *store.Store) error {
+	c, err := media.Load(st, media.Options{})
+	if err != nil {
+		return fmt.Errorf("media corpus: %w", err)
+	}
+	if _, err := c.Import(bytes.NewReader(media.SampleFile())); err != nil {
+		return fmt.Errorf("embedded media sample: %w", err)
+	}
+	return nil
 }

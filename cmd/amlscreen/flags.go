@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/tlsconf"
 )
@@ -132,7 +133,7 @@ const (
 	fuzzyUsage        = "spelling edits allowed per word: 0, 1 or 2 (a swap of two adjacent letters is one)"
 	dobUsage          = "individuals: date of birth dd/mm/yyyy, 00 for an unknown day or month, e.g. 00/00/1952"
 	genderUsage       = "individuals: male or female (m, f; any case); records without gender always pass"
-	citizenshipUsage  = "individuals: ISO 3166-1 alpha-2 code, e.g. RU (UK and EL read as GB and GR; XK is Kosovo); records without citizenship always pass"
+	citizenshipUsage  = "individuals: ISO 3166-1 alpha-2 code, e.g. RU (UK and EL read as GB and GR; XK is Kosovo), or an English country name as batch reads it (Russia); records without citizenship always pass"
 	includesUsage     = "comma-separated source ids and/or 'included' (default: every source except OTHER ones)"
 	includeOtherUsage = "include sources of type OTHER in the default sources"
 	limitUsage        = "most records to return per name (total_hits and reports count all)"
@@ -224,9 +225,25 @@ func (q *queryFlags) query(kind engine.Kind) (engine.Query, error) {
 	if err != nil {
 		return engine.Query{}, err
 	}
+	// The filters are of individuals: an entity check refuses them
+	// rather than drop them unseen.
+	if kind == engine.Entity {
+		for _, f := range []struct{ flag, value string }{{"--dob", q.dob}, {"--gender", q.gender}, {"--citizenship", q.citizenship}} {
+			if f.value != "" {
+				return engine.Query{}, usagef("%s: filters individuals only; --type entity would ignore it (use --type individual, or any to screen both)", f.flag)
+			}
+		}
+	}
+	// The same countries as batch's citizenship column: codes and names.
+	citizenship := q.citizenship
+	if strings.TrimSpace(citizenship) != "" {
+		if citizenship, err = batch.ParseCountry(citizenship); err != nil {
+			return engine.Query{}, usagef("--citizenship: %v", err)
+		}
+	}
 	return engine.Query{
 		Kind: kind, Names: q.names, SearchAll: q.searchAll, Fuzzy: q.fuzzy,
-		DOB: q.dob, Gender: longGender(q.gender), Citizenship: q.citizenship, Limit: q.limit,
+		DOB: q.dob, Gender: longGender(q.gender), Citizenship: citizenship, Limit: q.limit,
 		Match: m, MinScore: ms,
 	}, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/sampledata"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -13,11 +14,11 @@ func init() { register(newImportCmd) }
 
 func newImportCmd() *cobra.Command {
 	var storePath, version string
-	var merge bool
+	var merge, sample bool
 	var sources []string
 	var allowShrink bool
 	cmd := &cobra.Command{
-		Use:   "import --store PATH FILE [--version V] [--merge [--sources IDS]]",
+		Use:   "import --store PATH (FILE | --sample) [--version V] [--merge [--sources IDS]]",
 		Short: "Replace the store's records with a consolidated file (air-gapped transfer)",
 		Long: `Import a full consolidated file (JSON Lines, plain or gzip, as
 getConsolidatedFile serves it or export writes it) into the store, replacing
@@ -32,6 +33,10 @@ created when absent.
 --merge replaces only the sources of the file's records and leaves the
 others (see Merging below).
 
+--sample imports the sample database embedded in the binary instead of a
+file: its records, its source catalogue and its media articles, at the
+sample's own version. A store to try every command on from a fresh clone.
+
 A file with no records (empty, blank lines only, a truncated download) never
 replaces the store. A file that would remove more than half of the store's
 records is refused too, unless --allow-shrink says the list really shrank;
@@ -41,9 +46,19 @@ one that removes more than half of its records needs --allow-shrink.
 
 Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 		Example: `  amlscreen import --store aml.db consolidated.jsonl.gz --version "2025-06-01T04:00:00Z~812"
+  amlscreen import --store aml.db --sample
   amlscreen export --store primary.db | amlscreen import --store copy.db - --version "$(amlscreen status --store primary.db --format json | jq -r .version)"`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if sample {
+				if len(args) > 0 || version != "" || merge || len(sources) > 0 {
+					return usagef("--sample: imports the embedded sample at its own version; it takes no FILE, --version, --merge or --sources")
+				}
+				return runImportSample(cmd.ErrOrStderr(), storePath, allowShrink)
+			}
+			if len(args) == 0 {
+				return usagef("give the FILE argument to import, or --sample for the embedded sample")
+			}
 			if merge || len(sources) > 0 {
 				return runMerge(cmd.ErrOrStderr(), storePath, args[0], version, merge, sources, allowShrink)
 			}
@@ -54,7 +69,22 @@ Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 	cmd.Flags().StringVar(&version, "version", "", "version of the file (default: a new version of the store's own)")
 	addMergeFlags(cmd, &merge, &sources)
 	cmd.Flags().BoolVar(&allowShrink, "allow-shrink", false, "let the file (or the merge) remove more than half of the store's records")
+	cmd.Flags().BoolVar(&sample, "sample", false, "import the sample database embedded in the binary (records, sources, media articles) instead of a file")
 	return cmd
+}
+
+// runImportSample is import --sample.
+func runImportSample(stderr io.Writer, storePath string, allowShrink bool) error {
+	if storePath == "" {
+		return usagef("--store: required")
+	}
+	log := cliLogger(stderr)
+	n, err := importSample(storePath, store.Options{AllowShrink: allowShrink, Log: log})
+	if err != nil {
+		return err
+	}
+	log.Info("imported the embedded sample", "store", storePath, "version", sampledata.Version, "records", n)
+	return nil
 }
 
 func runImport(stderr io.Writer, storePath, file, version string, allowShrink bool) error {

@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes scripts can rely on.
@@ -68,9 +70,13 @@ the binary, so every command can be tried without a download.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --version prints one line; amlscreen version shows the whole build.
+	root.Version = versionLine(buildVersion(debug.ReadBuildInfo()))
+	root.SetVersionTemplate("amlscreen {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{err}
+		return usageError{suggestFlag(c, err)}
 	})
+	addLogFlags(root)
 	for _, c := range commands {
 		root.AddCommand(c())
 	}
@@ -101,12 +107,65 @@ func unknownCommand(root *cobra.Command, args []string) error {
 	return nil
 }
 
+// suggestFlag adds "did you mean --names?" to an unknown flag error when
+// the command has flags near the name typed: within two edits, or
+// starting with it.
+func suggestFlag(c *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok || name == "" {
+		return err
+	}
+	var near []string
+	visit := func(f *pflag.Flag) {
+		if !f.Hidden && (editDistance(name, f.Name) <= 2 || strings.HasPrefix(f.Name, name)) {
+			near = append(near, "--"+f.Name)
+		}
+	}
+	c.Flags().VisitAll(visit)
+	c.InheritedFlags().VisitAll(visit)
+	if len(near) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w; did you mean %s? (see %s --help)", err, strings.Join(near, " or "), c.CommandPath())
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes (flag
+// names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // typeUsageErrors makes the argument checks of c and its subcommands
-// return usageError.
+// return usageError, and lets each command suggest its subcommands
+// within two edits of a mistyped name (cobra's default of 2 is set only
+// on its own error path, not for SuggestionsFor, which unknownCommand
+// calls).
 func typeUsageErrors(c *cobra.Command) {
+	c.SuggestionsMinimumDistance = 2
 	if check := c.Args; check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
+				// "check vladimir putin": the words were meant as the
+				// name to screen.
+				if len(args) > 0 && cmd.Flags().Lookup("names") != nil {
+					err = fmt.Errorf("%w; a name to screen goes in --names, quoted: %s --names %q", err, cmd.CommandPath(), strings.Join(args, " "))
+				}
 				return usageError{err}
 			}
 			return nil

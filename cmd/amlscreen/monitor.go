@@ -531,7 +531,8 @@ CA in --ca-bundle.
 send opens the store only for short steps, so sync, apply and import can run
 while it waits. The keys file is read again when it changes. It runs until
 interrupted (SIGINT, SIGTERM), finishing the deliveries in flight; --once
-delivers what is due and exits, for cron. amlscreen serve runs the same sender
+delivers what is due and exits, for cron: with exit code 1 when notifications
+were due and none could be delivered. amlscreen serve runs the same sender
 itself: do not run both on one store.
 
 Exit codes: 0 stopped, 1 failure, 2 bad flags.`,
@@ -606,6 +607,11 @@ func runMonitorSend(cmd *cobra.Command, f *monitorFlags, o *monitorSendFlags) er
 	}
 	st := s.Stats()
 	log.Info("sender stopped", "delivered", st.Delivered, "failed_attempts", st.Failed, "dead", st.Dead)
+	if err == nil && o.once && st.Delivered == 0 && st.Failed+st.Dead > 0 {
+		// A cron job that delivered nothing must not look like one
+		// that had nothing to deliver.
+		return fmt.Errorf("nothing delivered: %d attempt(s) failed (the log lines say why); they are retried at the next run", st.Failed)
+	}
 	return err
 }
 

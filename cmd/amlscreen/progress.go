@@ -18,7 +18,11 @@ import (
 // It is github.com/schollz/progressbar, which does the terminal work
 // (redraw throttling, rate, time left, erasing itself when done). A nil
 // *progressBar draws nothing, so callers need no checks.
-type progressBar struct{ pb *progressbar.ProgressBar }
+type progressBar struct {
+	pb *progressbar.ProgressBar
+	// stop and done end a spinner's redraw loop (nil for a bar).
+	stop, done chan struct{}
+}
 
 // progressUnitBytes counts bytes (shown as KB, MB, ...); any other unit
 // names what is counted ("records").
@@ -52,6 +56,40 @@ func newProgress(stderr io.Writer, stage string, total int64, unit string) *prog
 	return &progressBar{pb: progressbar.NewOptions64(total, opts...)}
 }
 
+// newSpinner starts a spinner with the time elapsed, for a stage whose
+// size is not known (the store's commit and the index build after an
+// import has read its input), or returns nil when stderr is not a
+// terminal. It turns until Finish, redrawn every 200 ms.
+func newSpinner(stderr io.Writer, stage string) *progressBar {
+	if !stderrTerminal(stderr) {
+		return nil
+	}
+	b := &progressBar{pb: progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription(stage),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionUseANSICodes(true),
+		progressbar.OptionSetRenderBlankState(true),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSpinnerType(14),
+	), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				b.pb.Add64(0)
+			case <-b.stop:
+				return
+			}
+		}
+	}()
+	return b
+}
+
 // Add64 advances the bar by n units.
 func (b *progressBar) Add64(n int64) error {
 	if b == nil {
@@ -78,6 +116,11 @@ func (b *progressBar) Describe(s string) {
 func (b *progressBar) Finish() error {
 	if b == nil {
 		return nil
+	}
+	if b.stop != nil {
+		close(b.stop)
+		<-b.done
+		b.stop = nil
 	}
 	return b.pb.Finish()
 }

@@ -52,6 +52,11 @@ func TestProgressOnTerminal(t *testing.T) {
 		if !strings.Contains(screen, tc.stage) || !strings.Contains(screen, "\r") {
 			t.Errorf("%v: no progress drawn on the terminal: %q", tc.args, screen)
 		}
+		// After the input is read, the commit and the index build are
+		// shown too, not silence after 100 %.
+		if tc.stage == "import" && !strings.Contains(screen, "import: writing the store and building the screening index") {
+			t.Errorf("%v: nothing drawn after the input was read: %q", tc.args, screen)
+		}
 	}
 }
 

@@ -201,6 +201,9 @@ func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) er
 		delete(rec.Extra, "match_reason")
 		res.Hits = append(res.Hits, engine.Hit{Record: &rec, Score: scored.Score, Reason: scored.Reason})
 	}
+	if format == "csv" {
+		return writeCheckCSV(out, q, res)
+	}
 	return writeCheckTable(out, q, res, "server "+r.base, r.version(ctx))
 }
 

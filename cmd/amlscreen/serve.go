@@ -87,10 +87,11 @@ manage monitoring (see docs/WORKBENCH.md). --demo serves it on the embedded samp
 from a throw-away store with a generated key, printed on start, listening
 on this machine only.
 
-SIGTERM or SIGINT stops it gracefully: /readyz turns 503 at once, requests
+SIGTERM stops it gracefully: /readyz turns 503 at once, requests
 are still answered for --drain-delay (5 s) so that load balancers notice and
 stop sending any, then the listener closes, requests in flight get up to 25 s,
-and usage counters are written. A second signal ends the delay early.
+and usage counters are written. A second signal ends the delay early. SIGINT
+(Ctrl-C) skips the delay, so the store is free for the next command at once.
 
 Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 		Example: `  amlscreen serve --demo
@@ -122,6 +123,14 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 }
 
 func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	// A signal during the start (the demo's import, the index build) is
+	// caught from here on, so the deferred clean-up runs: the default
+	// action would end the process and leave the demo's directory behind.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	if f.demo {
 		cleanup, err := setupDemo(stderr, f)
 		if err != nil {
@@ -173,6 +182,9 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	if err != nil {
 		return serveConfigError(err)
 	}
+	if ctx.Err() != nil {
+		return errors.Join(errors.New("stopped by a signal before serving"), svc.Shutdown(context.Background()))
+	}
 	if f.ready != nil {
 		f.ready(svc.Addr())
 	}
@@ -205,6 +217,11 @@ func runUntilSignal(ctx context.Context, svc *service.Service, log *slog.Logger)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Which signal stopped it: SIGINT is a person at a terminal, with no
+	// load balancer to wait for.
+	got := make(chan os.Signal, 1)
+	signal.Notify(got, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(got)
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
@@ -227,5 +244,15 @@ func runUntilSignal(ctx context.Context, svc *service.Service, log *slog.Logger)
 	stop()
 	again, stopAgain := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopAgain()
+	select {
+	case sig := <-got:
+		if sig == os.Interrupt {
+			// The store is released at once, so that the next command
+			// on it does not find it locked for the drain delay.
+			log.Info("interrupted: stopping without the drain delay (SIGTERM keeps it, for load balancers)")
+			stopAgain()
+		}
+	default:
+	}
 	return errors.Join(runErr, svc.Shutdown(again))
 }

@@ -207,8 +207,3 @@ func syncOnce(ctx context.Context, c *syncer.Client, path string, allowShrink bo
 	c.Log.Info("store updated", "version", res.Version, "records", res.Applied.Records, "downloads", res.Downloads)
 	return res, nil
 }
-
-// cliLogger writes one structured line per event to stderr.
-func cliLogger(stderr io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-}

@@ -141,6 +141,19 @@ func buildVersion(bi *debug.BuildInfo, ok bool) versionReport {
 	return rep
 }
 
+// versionLine is the one line of amlscreen --version: the module version,
+// the revision when the build recorded one, the Go version and platform.
+func versionLine(r versionReport) string {
+	line := r.Version
+	if r.Revision != "" {
+		line += ", revision " + r.Revision
+		if r.Modified != nil && *r.Modified {
+			line += " (modified)"
+		}
+	}
+	return line + ", " + r.GoVersion + " " + r.Platform
+}
+
 // readDatabaseVersion opens the store read-only and reads its current
 // version.
 func readDatabaseVersion(path string) (*databaseVersion, error) {
