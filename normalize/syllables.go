@@ -128,26 +128,45 @@ func koreanKeys(w string, fn func(key string)) {
 	}
 }
 
+// koreanKeyMap holds the sound keys of every romanised Korean syllable
+// spelling (koreanKeys), read once: the matcher asks about word pairs in
+// its inner loop.
+var koreanKeyMap = sync.OnceValue(func() map[string][]string {
+	m := make(map[string][]string, 8000)
+	for _, ini := range koreanInitials {
+		for _, v := range koreanVowels {
+			for _, t := range koreanFinals {
+				w := ini + v + t
+				if len(w) < 2 || m[w] != nil {
+					continue
+				}
+				koreanKeys(w, func(k string) {
+					for _, x := range m[w] {
+						if x == k {
+							return
+						}
+					}
+					m[w] = append(m[w], k)
+				})
+			}
+		}
+	}
+	return m
+})
+
 // SameKoreanSyllable reports whether folded words a and b can be one
 // Korean syllable in two romanisations (chol, chul; myong, myung), where
 // the sounds they write agree: not hyon and hoon, hyok and hyon, or song
 // and dong.
 func SameKoreanSyllable(a, b string) bool {
-	var ka [8]string
-	n := 0
-	koreanKeys(a, func(k string) {
-		if n < len(ka) {
-			ka[n] = k
-			n++
-		}
-	})
-	same := false
-	koreanKeys(b, func(k string) {
-		for _, x := range ka[:n] {
-			if x == k {
-				same = true
+	m := koreanKeyMap()
+	ka, kb := m[a], m[b]
+	for _, x := range ka {
+		for _, y := range kb {
+			if x == y {
+				return true
 			}
 		}
-	})
-	return same
+	}
+	return false
 }
