@@ -887,6 +887,14 @@ func (rep *QualityReport) WriteTable(w io.Writer) error {
 			}
 		}
 	}
+	for _, l := range rep.Levels {
+		if c := l.Class(ClassFalseClean); c != nil && c.FalseHitRate != nil {
+			// Alerts per 1,000 is what a screening team staffs for; it
+			// grows with the list, so the list's size goes with it.
+			fmt.Fprintf(w, "\nfalse_clean, %s at fuzzy %d: %.1f alerts per 1,000 clean names against %d records\n",
+				l.modeLabel(), l.Fuzzy, 1000**c.FalseHitRate, rep.Records)
+		}
+	}
 	if rep.Duplicates > 0 {
 		fmt.Fprintf(w, "\nleave_one_out: %d of the left-out aliases have exactly the words of another name of their record\n", rep.Duplicates)
 	}

@@ -47,8 +47,11 @@ type tokInfo struct {
 	runes       []rune
 	sound, skel string
 	class       int32 // given-name variant class, 0 for none
-	legal       bool  // a canonical legal-form token
-	digit       bool  // holds a digit: pairs only exactly
+	// syllables: the word is one or two romanised Chinese or Korean
+	// syllables (normalize.IsRomanSyllables).
+	syllables bool
+	legal     bool // a canonical legal-form token
+	digit     bool // holds a digit: pairs only exactly
 	// optional: a legal form or an initial, which names write or leave
 	// out at will; it does not count towards a complete match.
 	optional bool
@@ -77,7 +80,18 @@ func newTokInfo(s string) tokInfo {
 	}
 	t.sound, t.skel = normalize.PhoneticKeys(s)
 	t.class = normalize.Variants().Class(s)
+	t.syllables = normalize.IsRomanSyllables(s)
 	return t
+}
+
+// bySyllableOnly reports whether two different words of no common variant
+// class may not pair at all: both are romanised Chinese or Korean
+// syllables (hou, zhou; hailan, haiyan; hyok, hyon), where one edit makes
+// another real syllable, so only the variant table (pak, park; chen,
+// chan) and the romanisations of one Korean syllable (chol, chul) pair
+// them, the latter by the edit rules as other words.
+func bySyllableOnly(q, t *tokInfo) bool {
+	return q.syllables && t.syllables && !normalize.SameKoreanSyllable(q.text, t.text)
 }
 
 // partner is how one query unit pairs with one record word.
@@ -92,8 +106,10 @@ type partner struct {
 // fuzzy level fuzzy, and how: the same word; two spellings of one name of
 // the variant table; at fuzzy 1 and 2 also within the edit radius of
 // strict mode, or sharing a sound key or a consonant skeleton. Two words
-// of different variant classes never pair (Hassan, Hussein), nor do words
-// with digits beyond the edit radius, nor canonical legal forms unless
+// of different variant classes never pair (Hassan, Hussein; Jason,
+// Mason), nor two different romanised Chinese or Korean syllable words
+// outside one class (hou, zhou; hyok, hyon), nor words with digits beyond
+// the edit radius, nor canonical legal forms unless
 // equal: two different legal forms are each a word without a partner,
 // which costs a little.
 func relate(q, t *tokInfo, fuzzy int) (partner, bool) {
@@ -108,6 +124,9 @@ func relate(q, t *tokInfo, fuzzy int) (partner, bool) {
 			return partner{}, false
 		}
 		return partner{sim: max(variantSim, weightedSim(q.runes, t.runes)), kind: kindVariant, edits: osaEdits(q.runes, t.runes)}, true
+	}
+	if bySyllableOnly(q, t) {
+		return partner{}, false
 	}
 	if fuzzy == 0 {
 		return partner{}, false
@@ -157,6 +176,9 @@ func relatePiece(q, t *tokInfo, fuzzy int) (partner, bool) {
 			return partner{}, false
 		}
 		return partner{sim: max(variantSim, weightedSim(q.runes, t.runes)), kind: kindVariant, edits: osaEdits(q.runes, t.runes)}, true
+	}
+	if bySyllableOnly(q, t) {
+		return partner{}, false
 	}
 	if fuzzy == 0 || q.sound == "" || q.sound != t.sound {
 		return partner{}, false

@@ -1,0 +1,164 @@
+package engine
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// precisionRecords are listed people whose names have near neighbours
+// that are other people: the pairs of precisionCases.
+var precisionRecords = []struct{ id, name string }{
+	{"P-LIU", "刘丽华"},
+	{"P-ZHOU", "ZHOU Yan"},
+	{"P-LINHY", "林海燕"},
+	{"P-CHAN", "CHAN Tai Man"},
+	{"P-JASON", "Jason Miller"},
+	{"P-TONY", "Tony Smith"},
+	{"P-MICHAEL", "SMITH, Michael"},
+	{"P-DANIEL", "Daniel Lopes"},
+	{"P-ANJIHOON", "An Ji-hoon"},
+	{"P-KIMDH", "Kim Dong-hyun"},
+	{"P-SODH", "So Dong-hyun"},
+	{"P-PARK", "Park Chol Su"},
+	{"P-PASECHNIK", "PASECHNIK, Mikhail Mikhaylovich"},
+	{"P-HADDAD", "Muhammad Haddad"},
+	{"P-VAKILI", "MIRVAKILI, Aliakbar"},
+	{"P-ACME", "Acme Trading LLC"},
+}
+
+// precisionCases pin the rules of scored mode on real pairs, per script:
+// each query finds its record at the default threshold, or (want "")
+// finds none of precisionRecords.
+var precisionCases = []struct {
+	query, want, why string
+}{
+	// Rule 1: Han and Hangul compare their own units; a different family
+	// name character is another person; romanised syllables pair by table.
+	{"刘丽华", "P-LIU", "the same characters"},
+	{"Liu Lihua", "P-LIU", "pinyin against Han"},
+	{"邱丽华", "", "another family name character (qiu, liu)"},
+	{"侯艳", "", "hou is not zhou"},
+	{"林海兰", "", "hailan is not haiyan"},
+	{"Chen Tai Man", "P-CHAN", "Chan is the Cantonese Chen (syllable table)"},
+	{"안현지", "", "An Hyon-ji is not An Ji-hoon"},
+	{"김성훈", "", "Kim Song-hun is not Kim Dong-hyun"},
+	{"서정훈", "", "So Jong-hun is not So Dong-hyun"},
+	{"박철수", "P-PARK", "pak is park (Korean family name table)"},
+	{"Pak Chol Su", "P-PARK", "pak is park"},
+	// Rule 2: a given name of the table pairs by its variants only.
+	{"Mason Miller", "", "Mason is not Jason"},
+	{"Tonya Smith", "", "Tonya is not Tony"},
+	{"Michaela Smith", "", "Michaela is not Michael"},
+	{"Daniela Lopes", "", "Daniela is not Daniel"},
+	{"Jason Millar", "P-JASON", "a typing error in the family name"},
+	{"Jasonn Miller", "P-JASON", "a typing error in the given name"},
+	{"Michael Smyth", "P-MICHAEL", "a transliteration of the family name"},
+	// What scored mode found before stays found.
+	{"Mikhail Mikhailovich Pasichnyk", "P-PASECHNIK", "transliteration variants"},
+	{"Михаил Михайлович Пасечник", "P-PASECHNIK", "Cyrillic against Latin"},
+	{"محمد حداد", "P-HADDAD", "Arabic against Latin"},
+	{"Mohammed Hadad", "P-HADDAD", "given-name variant and a doubled letter"},
+	{"Ali Akbar Mir Vakili", "P-VAKILI", "joined words"},
+	{"Acme Trading Ltd", "P-ACME", "another legal form"},
+	{"Mikhail Pasechnik", "P-PASECHNIK", "a patronymic the query lacks"},
+}
+
+func precisionIndexRecords(t *testing.T) []*record.Record {
+	t.Helper()
+	recs := generated(600, 23)
+	for _, p := range precisionRecords {
+		r := &record.Record{ID: p.id, SourceID: "test", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: p.name}
+		if p.id == "P-ACME" {
+			r.EntityType = "ENTITY"
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+func TestScoredPrecisionRules(t *testing.T) {
+	recs := precisionIndexRecords(t)
+	ix := NewIndex(recs)
+	ours := map[string]bool{}
+	for _, p := range precisionRecords {
+		ours[p.id] = true
+	}
+	for _, tc := range precisionCases {
+		res, err := ix.Search(Query{Kind: Any, Names: tc.query, Fuzzy: 2, Match: Scored, Limit: 50})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.query, err)
+		}
+		var got []string
+		found := false
+		for _, h := range res.Hits {
+			if ours[h.Record.ID] {
+				got = append(got, fmt.Sprintf("%s %.3f %s", h.Record.ID, h.Score, h.Reason.Summary()))
+			}
+			if h.Record.ID == tc.want {
+				found = true
+			}
+		}
+		switch {
+		case tc.want != "" && !found:
+			t.Errorf("%q (%s): %s not found; hits %v", tc.query, tc.why, tc.want, got)
+		case tc.want == "" && len(got) > 0:
+			t.Errorf("%q (%s): want none of the listed neighbours, got %v", tc.query, tc.why, got)
+		}
+	}
+}
+
+// TestScoredPrecisionRulesAgreeWithBrute: the index and the brute-force
+// reference answer the rule cases alike at every fuzzy level and at a low
+// threshold, where the pairs the rules forbid would show.
+func TestScoredPrecisionRulesAgreeWithBrute(t *testing.T) {
+	recs := precisionIndexRecords(t)
+	var queries []Query
+	for _, tc := range precisionCases {
+		for f := 0; f <= 2; f++ {
+			for _, min := range []float64{0.2, 0} {
+				queries = append(queries, Query{Kind: Any, Names: tc.query, Fuzzy: f, Match: Scored, MinScore: min, Limit: 50})
+			}
+		}
+	}
+	if hits := scoredAgreesWithBrute(t, NewIndex(recs), recs, queries); hits == 0 {
+		t.Fatal("no query had a hit: the test proves nothing")
+	}
+}
+
+// TestRelateByWhatAWordIs pins the word rules of relate: romanised
+// syllables and given names of the table pair only by the table, other
+// words by edits as before.
+func TestRelateByWhatAWordIs(t *testing.T) {
+	for _, tc := range []struct {
+		q, t string
+		want bool
+	}{
+		{"jason", "mason", false},
+		{"tony", "tonya", false},
+		{"michael", "michaela", false},
+		{"daniel", "daniela", false},
+		{"valentin", "valentina", true}, // not in the table: left to edits
+		{"hou", "zhou", false},
+		{"qiu", "liu", false},
+		{"hailan", "haiyan", false},
+		{"hyok", "hyon", false},
+		{"hyon", "hoon", false},
+		{"chol", "chul", true},
+		{"myong", "myung", true},
+		{"song", "dong", false},
+		{"pak", "park", true},
+		{"chen", "chan", true},
+		{"mikhaylovich", "mikhailovich", true},
+		{"pasichnyk", "pasechnik", true},
+		{"smith", "smyth", true},
+		{"jasonn", "jason", true},
+		{"hassan", "hasan", true},
+	} {
+		q, r := newTokInfo(tc.q), newTokInfo(tc.t)
+		if _, ok := relate(&q, &r, 2); ok != tc.want {
+			t.Errorf("relate(%s, %s) = %v, want %v", tc.q, tc.t, ok, tc.want)
+		}
+	}
+}
