@@ -58,8 +58,8 @@ type Config struct {
 }
 
 // DefaultConfig is the configuration of a book imported without one:
-// strict mode, one edit, as batch screens by default.
-var DefaultConfig = Config{Match: "strict", Fuzzy: 1}
+// strict mode, no edits, as batch screens by default.
+var DefaultConfig = Config{Match: "strict", Fuzzy: 0}
 
 // Validate checks the match mode and fuzziness.
 func (c Config) Validate() error {
