@@ -235,60 +235,73 @@ func Remove(db *store.Store, ids []string) (missing []string, err error) {
 
 // ForEach calls fn with every customer, by id, in one read transaction.
 func ForEach(db *store.Store, fn func(*Customer) error) error {
-	return db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(BucketCustomers)
-		if b == nil {
-			return nil
+	return db.View(func(tx *bolt.Tx) error { return forEachTx(tx, fn) })
+}
+
+func forEachTx(tx *bolt.Tx, fn func(*Customer) error) error {
+	b := tx.Bucket(BucketCustomers)
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, v []byte) error {
+		var c Customer
+		if err := json.Unmarshal(v, &c); err != nil {
+			return fmt.Errorf("customer %s: %w", k, err)
 		}
-		return b.ForEach(func(k, v []byte) error {
-			var c Customer
-			if err := json.Unmarshal(v, &c); err != nil {
-				return fmt.Errorf("customer %s: %w", k, err)
-			}
-			return fn(&c)
-		})
+		return fn(&c)
 	})
 }
 
 // Load returns the book's customers, by id, and its configuration.
-func Load(db *store.Store) ([]Customer, Config, error) {
+func Load(db *store.Store) (customers []Customer, cfg Config, err error) {
+	err = db.View(func(tx *bolt.Tx) error {
+		customers, cfg, err = LoadTx(tx)
+		return err
+	})
+	return customers, cfg, err
+}
+
+// LoadTx is Load within tx, a read or write transaction of the store.
+func LoadTx(tx *bolt.Tx) ([]Customer, Config, error) {
 	var out []Customer
-	err := ForEach(db, func(c *Customer) error {
+	err := forEachTx(tx, func(c *Customer) error {
 		out = append(out, *c)
 		return nil
 	})
 	if err != nil {
 		return nil, Config{}, err
 	}
-	st, err := GetStatus(db)
+	st, err := statusTx(tx)
 	return out, Config{Match: st.Match, Fuzzy: st.Fuzzy}, err
 }
 
 // GetStatus returns the book's size, configuration and last import.
-func GetStatus(db *store.Store) (Status, error) {
-	st := Status{Match: DefaultConfig.Match, Fuzzy: DefaultConfig.Fuzzy}
-	err := db.View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(BucketCustomers); b != nil {
-			st.Customers = b.Stats().KeyN
-		}
-		mb := tx.Bucket(BucketMeta)
-		if mb == nil {
-			return nil
-		}
-		raw := mb.Get(metaKey)
-		if raw == nil {
-			return nil
-		}
-		var m meta
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return fmt.Errorf("book meta: %w", err)
-		}
-		st.Match, st.Fuzzy, st.LastImport = m.Match, m.Fuzzy, m.LastImport
-		return nil
+func GetStatus(db *store.Store) (st Status, err error) {
+	err = db.View(func(tx *bolt.Tx) error {
+		st, err = statusTx(tx)
+		return err
 	})
-	if err != nil {
+	return st, err
+}
+
+func statusTx(tx *bolt.Tx) (Status, error) {
+	st := Status{Match: DefaultConfig.Match, Fuzzy: DefaultConfig.Fuzzy}
+	if b := tx.Bucket(BucketCustomers); b != nil {
+		st.Customers = b.Stats().KeyN
+	}
+	mb := tx.Bucket(BucketMeta)
+	if mb == nil {
+		return st, nil
+	}
+	raw := mb.Get(metaKey)
+	if raw == nil {
+		return st, nil
+	}
+	var m meta
+	if err := json.Unmarshal(raw, &m); err != nil {
 		return Status{}, fmt.Errorf("book status: %w", err)
 	}
+	st.Match, st.Fuzzy, st.LastImport = m.Match, m.Fuzzy, m.LastImport
 	return st, nil
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+	bolt "go.etcd.io/bbolt"
 )
 
 // Match is one customer a changed record matches.
@@ -82,4 +84,28 @@ func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, so
 		return cmp.Or(cmp.Compare(a.CustomerID, b.CustomerID), cmp.Compare(a.RecordID, b.RecordID))
 	})
 	return out, nil
+}
+
+// MatchApplied returns the matches of a committed change set against the
+// book, reading the book with tx: the function a store change hook
+// (store.TxHook) calls to raise alerts in the transaction of the change,
+// so that a kill leaves book, alerts and records agreeing. The changed
+// records are those the change set added or updated, as they are after
+// it; deletions match nothing. A first import into an empty store lists no
+// changes and matches nothing here: screen the whole book with batch.
+func MatchApplied(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
+	var changed []*record.Record
+	for i := range a.Changes {
+		if c := &a.Changes[i]; c.After != nil && (c.Effect == store.EffectAdd || c.Effect == store.EffectUpdate) {
+			changed = append(changed, c.After)
+		}
+	}
+	if len(changed) == 0 {
+		return nil, nil
+	}
+	customers, cfg, err := LoadTx(tx)
+	if err != nil {
+		return nil, err
+	}
+	return MatchChanged(customers, cfg, changed, nil, a.Version)
 }

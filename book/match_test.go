@@ -19,6 +19,7 @@ import (
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
+	bolt "go.etcd.io/bbolt"
 )
 
 // world is a real store at v2 after a delta over a generated database, and
@@ -215,4 +216,59 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return strings.Join([]string{fmt.Sprint(len(a)), fmt.Sprint(len(b))}, " vs ")
+}
+
+// TestMatchAppliedInTheChangeHook registers MatchApplied as a change hook
+// of a store holding a book, applies a delta and checks the matches the
+// hook saw inside the transaction against batch restricted to the delta's
+// records.
+func TestMatchAppliedInTheChangeHook(t *testing.T) {
+	w := newWorld(t)
+	cfg := Config{Match: "strict", Fuzzy: 1}
+	customers := readBook(t, w.book, cfg)
+	if _, err := Import(w.db, customers, cfg, w.book, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var seen []Match
+	w.db.OnChange(func(tx *bolt.Tx, a *store.Applied) error {
+		ms, err := MatchApplied(tx, a)
+		seen = append(seen, ms...)
+		return err
+	})
+	// Records renamed to customers' names, one deleted, one added.
+	var delta []record.Change
+	for i, c := range customers[:40] {
+		r := w.changed[i].Clone()
+		r.Name = c.Name
+		delta = append(delta, record.Change{Type: record.ChangeUpdate, Record: *r})
+	}
+	delta = append(delta, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: w.changed[50].ID}},
+		record.Change{Type: record.ChangeAdd, Record: record.Record{ID: "NEW1", SourceID: w.changed[0].SourceID,
+			SourceType: w.changed[0].SourceType, EntityType: w.changed[0].EntityType, Name: customers[45].Name}})
+	if _, err := w.db.ApplyDelta("v2", "v3", delta, nil); err != nil {
+		t.Fatal(err)
+	}
+	changes, cur, err := w.db.ChangesSince("v2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w3 := *w
+	w3.version, w3.changed = cur, nil
+	for i := range changes {
+		if c := &changes[i]; c.Type != record.ChangeDelete {
+			w3.changed = append(w3.changed, &c.Record)
+		}
+	}
+	var got []string
+	for _, m := range seen {
+		got = append(got, key(m.CustomerID, m.RecordID, m.Reason, m.Score))
+	}
+	slices.Sort(got)
+	want := reference(t, &w3, cfg)
+	if len(want) < 40 {
+		t.Fatalf("only %d reference hits", len(want))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("hook saw %d matches, batch %d; first difference:\n%s", len(got), len(want), firstDiff(got, want))
+	}
 }
