@@ -44,6 +44,9 @@ type Customer struct {
 	DOB         string `json:"dob,omitempty"`
 	Gender      string `json:"gender,omitempty"`
 	Citizenship string `json:"citizenship,omitempty"`
+	// Extra holds the book's other columns, by header name, kept for the
+	// report; they are not screened.
+	Extra map[string]string `json:"extra,omitempty"`
 }
 
 // Row returns the customer as a book row, for batch's screening.
@@ -111,7 +114,8 @@ type Status struct {
 var ErrRejected = errors.New("rows were rejected")
 
 // Read reads every row of a book and checks it with batch's rules for the
-// configuration: it returns the customers, or the rejected rows (by line
+// configuration, keeping the other columns when rd was made with
+// batch.ReadOptions.KeepExtra: it returns the customers, or the rejected rows (by line
 // and field) with ErrRejected. A customer id given twice is a reject.
 func Read(rd *batch.Reader, cfg Config) ([]Customer, []batch.Reject, error) {
 	sc, err := cfg.Screener(nil)
@@ -142,7 +146,7 @@ func Read(rd *batch.Reader, cfg Config) ([]Customer, []batch.Reject, error) {
 			continue
 		}
 		seen[row.ID] = row.Line
-		out = append(out, Customer{ID: row.ID, Name: row.Name, Type: row.Type, DOB: row.DOB, Gender: row.Gender, Citizenship: row.Citizenship})
+		out = append(out, Customer{ID: row.ID, Name: row.Name, Type: row.Type, DOB: row.DOB, Gender: row.Gender, Citizenship: row.Citizenship, Extra: rd.Extra()})
 	}
 	if len(rejects) > 0 {
 		return nil, rejects, ErrRejected

@@ -14,7 +14,7 @@ import (
 
 func read(t *testing.T, text string) ([]Customer, []batch.Reject, error) {
 	t.Helper()
-	rd, err := batch.NewReader(strings.NewReader(text), batch.ReadOptions{})
+	rd, err := batch.NewReader(strings.NewReader(text), batch.ReadOptions{KeepExtra: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +42,16 @@ func TestImportIsADiff(t *testing.T) {
 	if st, err := GetStatus(db); err != nil || st.Customers != 0 || st.Match != "strict" || st.LastImport != nil {
 		t.Fatalf("empty book: %+v %v", st, err)
 	}
-	first, _, err := read(t, "id,name,dob,nationality\n1,Anna Sokolova,01/02/1970,RU\n2,Boris Kuznetsov,,\n3,Acme Ltd,,\n")
+	first, _, err := read(t, "id,name,dob,nationality,branch,rm\n1,Anna Sokolova,01/02/1970,RU,Riga, J. Ozols\n2,Boris Kuznetsov,,,,\n3,Acme Ltd,,,Tallinn,\n")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if e := first[0].Extra; len(e) != 2 || e["branch"] != "Riga" || e["rm"] != "J. Ozols" || first[1].Extra != nil || len(first[2].Extra) != 1 {
+		t.Fatalf("extra columns: %v %v %v", first[0].Extra, first[1].Extra, first[2].Extra)
+	}
+	jl, _, err := read(t, `{"id":"9","name":"Eva Novak","segment":"retail","score":3}`+"\n")
+	if err != nil || len(jl) != 1 || jl[0].Extra["segment"] != "retail" || jl[0].Extra["score"] != "3" || len(jl[0].Extra) != 2 {
+		t.Fatalf("extra keys: %+v %v", jl, err)
 	}
 	res, err := Import(db, first, DefaultConfig, "a.csv", time.Now())
 	if err != nil || res.Added != 3 || res.Changed+res.Removed+res.Unchanged != 0 {
@@ -56,7 +63,7 @@ func TestImportIsADiff(t *testing.T) {
 	}
 	cfg := Config{Match: "scored", Fuzzy: 2}
 	res, err = Import(db, second, cfg, "b.csv", time.Now())
-	if err != nil || res.Added != 1 || res.Changed != 1 || res.Removed != 1 || res.Unchanged != 1 {
+	if err != nil || res.Added != 1 || res.Changed != 2 || res.Removed != 1 || res.Unchanged != 0 {
 		t.Fatalf("re-import: %+v %v", res, err)
 	}
 	want := []string{"1=Anna Sokolova", "2=Boris Kusnezow", "4=Dmitri Volkov"}

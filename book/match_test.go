@@ -121,7 +121,7 @@ func readBook(t *testing.T, path string, cfg Config) []Customer {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := batch.NewReader(f, batch.ReadOptions{})
+	rd, err := batch.NewReader(f, batch.ReadOptions{KeepExtra: true})
 	if err != nil {
 		t.Fatal(err)
 	}

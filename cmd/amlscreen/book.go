@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -80,7 +82,7 @@ func runBookImport(stdout, stderr io.Writer, f *bookImportFlags, file string, ma
 	if f.store == "" {
 		return usagef("--store: required")
 	}
-	var ro batch.ReadOptions
+	ro := batch.ReadOptions{KeepExtra: true}
 	var err error
 	if ro.Format, err = batch.ParseInputFormat(f.inFormat); err != nil {
 		return usagef("--in-format: %v", err)
@@ -157,7 +159,8 @@ func newBookExportCmd() *cobra.Command {
 		Use:   "export --store PATH [--format csv|jsonl]",
 		Short: "Write the customer book to standard output",
 		Long: `Write the customer book, by customer id, as CSV (id, name, type, dob, gender,
-citizenship) or JSON Lines; book import reads either back.
+citizenship, then the other columns the book kept, by name) or JSON Lines;
+book import reads either back.
 
 Exit codes: 0 written, 1 failure, 2 bad flags.`,
 		Example: `  amlscreen book export --store aml.db > customers.csv
@@ -185,12 +188,41 @@ func runBookExport(stdout io.Writer, f *bookExportFlags) error {
 	if f.format == "jsonl" {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
-		return book.ForEach(db, func(c *book.Customer) error { return enc.Encode(c) })
+		// One flat object a line, the other columns beside the fields,
+		// so that book import reads it back as it was.
+		return book.ForEach(db, func(c *book.Customer) error {
+			obj := map[string]string{}
+			for k, v := range c.Extra {
+				obj[k] = v
+			}
+			for k, v := range map[string]string{"id": c.ID, "name": c.Name, "type": c.Type, "dob": c.DOB, "gender": c.Gender, "citizenship": c.Citizenship} {
+				if v != "" || k == "id" || k == "name" {
+					obj[k] = v
+				}
+			}
+			return enc.Encode(obj)
+		})
 	}
+	// The other columns the book kept follow the fields, by name: a first
+	// pass finds them.
+	extra := map[string]bool{}
+	if err := book.ForEach(db, func(c *book.Customer) error {
+		for k := range c.Extra {
+			extra[k] = true
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	cols := slices.Sorted(maps.Keys(extra))
 	cw := csv.NewWriter(stdout)
-	cw.Write([]string{"id", "name", "type", "dob", "gender", "citizenship"})
+	cw.Write(append([]string{"id", "name", "type", "dob", "gender", "citizenship"}, cols...))
 	err = book.ForEach(db, func(c *book.Customer) error {
-		return cw.Write([]string{c.ID, c.Name, c.Type, c.DOB, c.Gender, c.Citizenship})
+		row := []string{c.ID, c.Name, c.Type, c.DOB, c.Gender, c.Citizenship}
+		for _, k := range cols {
+			row = append(row, c.Extra[k])
+		}
+		return cw.Write(row)
 	})
 	cw.Flush()
 	if err == nil {

@@ -21,7 +21,7 @@ func TestBookCommands(t *testing.T) {
 		return p
 	}
 	first := write("a.csv", "customer_id,full_name,date_of_birth,nationality\nC1,Anna Sokolova,01/02/1970,RU\nC2,Boris Kuznetsov,,\nC3,Acme Ltd,,\n")
-	second := write("b.csv", "customer_id,full_name,date_of_birth,nationality\nC1,Anna Sokolova,01/02/1970,RU\nC2,Boris Kusnezow,,\nC4,Dmitri Volkov,,\n")
+	second := write("b.csv", "customer_id,full_name,date_of_birth,nationality,branch\nC1,Anna Sokolova,01/02/1970,RU,Riga\nC2,Boris Kusnezow,,,\nC4,Dmitri Volkov,,,Tallinn\n")
 	bad := write("c.csv", "customer_id,full_name,date_of_birth,nationality\nC5,Eva Novak,31/02/1980,\nC6,,,\n")
 
 	code, out, errs := runCLI(t, "book", "import", "--store", path, first)
@@ -29,7 +29,7 @@ func TestBookCommands(t *testing.T) {
 		t.Fatalf("import: exit %d %q %s", code, out, errs)
 	}
 	code, out, errs = runCLI(t, "book", "import", "--store", path, second, "--match", "scored", "--fuzzy", "1")
-	if code != exitOK || !strings.Contains(out, "(1 added, 1 changed, 1 removed, 1 unchanged); match scored, fuzzy 1") {
+	if code != exitOK || !strings.Contains(out, "(1 added, 2 changed, 1 removed, 0 unchanged); match scored, fuzzy 1") {
 		t.Fatalf("re-import: exit %d %q %s", code, out, errs)
 	}
 	code, _, errs = runCLI(t, "book", "import", "--store", path, bad)
@@ -37,7 +37,7 @@ func TestBookCommands(t *testing.T) {
 		t.Fatalf("bad rows: exit %d %s", code, errs)
 	}
 	code, out, _ = runCLI(t, "book", "export", "--store", path)
-	if want := "id,name,type,dob,gender,citizenship\nC1,Anna Sokolova,,01/02/1970,,RU\nC2,Boris Kusnezow,,,,\nC4,Dmitri Volkov,,,,\n"; code != exitOK || out != want {
+	if want := "id,name,type,dob,gender,citizenship,branch\nC1,Anna Sokolova,,01/02/1970,,RU,Riga\nC2,Boris Kusnezow,,,,,\nC4,Dmitri Volkov,,,,,Tallinn\n"; code != exitOK || out != want {
 		t.Fatalf("export: exit %d\n%s", code, out)
 	}
 	// The export reads back as the same book, and keeps the setting.
@@ -45,6 +45,14 @@ func TestBookCommands(t *testing.T) {
 	code, out, _ = runCLI(t, "book", "import", "--store", path, exported)
 	if code != exitOK || !strings.Contains(out, "(0 added, 0 changed, 0 removed, 3 unchanged); match scored, fuzzy 1") {
 		t.Fatalf("re-import of the export: exit %d %q", code, out)
+	}
+	code, out, _ = runCLI(t, "book", "export", "--store", path, "--format", "jsonl")
+	if want := `{"branch":"Riga","citizenship":"RU","dob":"01/02/1970","id":"C1","name":"Anna Sokolova"}`; code != exitOK || !strings.HasPrefix(out, want+"\n") {
+		t.Fatalf("export jsonl: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "book", "import", "--store", path, write("exported.jsonl", out))
+	if code != exitOK || !strings.Contains(out, "(0 added, 0 changed, 0 removed, 3 unchanged)") {
+		t.Fatalf("re-import of the jsonl export: exit %d %q", code, out)
 	}
 	code, _, errs = runCLI(t, "book", "remove", "--store", path, "C2", "C9")
 	if code != exitError || !strings.Contains(errs, "C9") {
@@ -57,7 +65,7 @@ func TestBookCommands(t *testing.T) {
 		Fuzzy      int
 		LastImport struct{ File string } `json:"last_import"`
 	}
-	if err := json.Unmarshal([]byte(out), &st); code != exitOK || err != nil || st.Customers != 2 || st.Match != "scored" || st.Fuzzy != 1 || st.LastImport.File != exported {
+	if err := json.Unmarshal([]byte(out), &st); code != exitOK || err != nil || st.Customers != 2 || st.Match != "scored" || st.Fuzzy != 1 || !strings.HasSuffix(st.LastImport.File, "exported.jsonl") {
 		t.Fatalf("status: exit %d %v %s", code, err, out)
 	}
 	for _, tc := range []struct {
