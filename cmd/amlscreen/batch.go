@@ -102,6 +102,7 @@ book without a single row, 2 bad flags.`,
   amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 1 --map id=CIF,name=FULL_NAME
   amlscreen batch --store aml.db --in book.csv --out hits.csv --resume
   amlscreen batch --store aml.db --since 2026-11-01T00:00:00Z~1 --in book.csv --out new-hits.csv
+  amlscreen batch --store aml.db --since last --in book.csv --out new-hits.csv
   amlscreen batch --data db.jsonl.gz --in book.jsonl --out hits.jsonl --shard 0/4
   amlscreen batch --store aml.db --keys keys.json --key acme --in book.csv --out hits.csv
   amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 2 --match scored --min-score 0.85`,
