@@ -133,13 +133,33 @@ func Count(changes []Change) Summary {
 	return s
 }
 
+// CountBySource returns the summary of changes per source id.
+func CountBySource(changes []Change) map[string]Summary {
+	out := map[string]Summary{}
+	for i := range changes {
+		c := &changes[i]
+		s := out[c.Source]
+		switch c.Type {
+		case record.ChangeAdd:
+			s.Added++
+		case record.ChangeUpdate:
+			s.Updated++
+		case record.ChangeDelete:
+			s.Deleted++
+		}
+		out[c.Source] = s
+	}
+	return out
+}
+
 // Document is the JSON answer: the period and its changes, /v1 style.
 type Document struct {
-	Since   string   `json:"since"`   // as asked: a version, a day or last
-	From    string   `json:"from"`    // the version the period starts after
-	Version string   `json:"version"` // the current version
-	Summary Summary  `json:"summary"`
-	Changes []Change `json:"changes"`
+	Since    string             `json:"since"`   // as asked: a version, a day or last
+	From     string             `json:"from"`    // the version the period starts after
+	Version  string             `json:"version"` // the current version
+	Summary  Summary            `json:"summary"`
+	BySource map[string]Summary `json:"by_source"` // the summary per source id
+	Changes  []Change           `json:"changes"`
 }
 
 // WriteJSON writes d as one indented JSON document.
@@ -148,6 +168,7 @@ func WriteJSON(w io.Writer, d *Document) error {
 		d.Changes = []Change{}
 	}
 	d.Summary = Count(d.Changes)
+	d.BySource = CountBySource(d.Changes)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -91,8 +91,9 @@ func TestDigestOfAppliedDeltas(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Summary Summary
-		Changes []struct {
+		Summary  Summary
+		BySource map[string]Summary `json:"by_source"`
+		Changes  []struct {
 			Type, ID, Version, Source string
 			Fields                    []struct {
 				Field    string
@@ -103,7 +104,8 @@ func TestDigestOfAppliedDeltas(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Summary != (Summary{Added: 1, Updated: 1, Deleted: 1}) || len(doc.Changes) != 3 {
+	if doc.Summary != (Summary{Added: 1, Updated: 1, Deleted: 1}) || len(doc.Changes) != 3 || len(doc.BySource) != 3 ||
+		doc.BySource["ofac"] != (Summary{Updated: 1}) || doc.BySource["un"] != (Summary{Deleted: 1}) || doc.BySource["eu"] != (Summary{Added: 1}) {
 		t.Fatalf("%s", buf.Bytes())
 	}
 	a := doc.Changes[0]

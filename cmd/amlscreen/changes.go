@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,8 +118,13 @@ func writeChangesTable(w io.Writer, d *digest.Document) error {
 	s := digest.Count(d.Changes)
 	fmt.Fprintf(tw, "since %s (after version %s) to %s: %d added, %d updated, %d deleted\n",
 		d.Since, d.From, d.Version, s.Added, s.Updated, s.Deleted)
+	by := digest.CountBySource(d.Changes)
+	for _, src := range slices.Sorted(maps.Keys(by)) {
+		s := by[src]
+		fmt.Fprintf(tw, "  %s\t%d added\t%d updated\t%d deleted\n", src, s.Added, s.Updated, s.Deleted)
+	}
 	if len(d.Changes) > 0 {
-		fmt.Fprint(tw, "TYPE\tID\tSOURCE\tVERSION\tAPPLIED\tNAME / CHANGES\n")
+		fmt.Fprint(tw, "\nTYPE\tID\tSOURCE\tVERSION\tAPPLIED\tNAME / CHANGES\n")
 	}
 	clean := func(s string) string { return strings.NewReplacer("\t", " ", "\n", " ").Replace(s) }
 	for _, c := range d.Changes {

@@ -94,7 +94,7 @@ func TestChanges(t *testing.T) {
 		t.Errorf("csv: exit %d %v %q %s", code, err, rows, errs)
 	}
 	code, out, _ = runCLI(t, "changes", "--store", path, "--since", "v1")
-	if code != exitOK || !strings.Contains(out, `citizenship: ["ru"] -> ["by"]`) || !strings.Contains(out, "1 added, 1 updated, 1 deleted") {
+	if code != exitOK || !strings.Contains(out, `citizenship: ["ru"] -> ["by"]`) || !strings.Contains(out, "1 added, 1 updated, 1 deleted") || !strings.Contains(out, "un_sc        0 added  0 updated  1 deleted") {
 		t.Errorf("table: exit %d\n%s", code, out)
 	}
 
