@@ -21,7 +21,7 @@ type Key struct {
 	// month; nil means no limit.
 	MonthlyQuota *int64 `json:"monthly_quota,omitempty"`
 	// ProfileQuota is the number of search profiles the key may register
-	// at the same time; nil means no limit.
+	// at the same time; nil means DefaultProfileQuota.
 	ProfileQuota *int64 `json:"profile_quota,omitempty"`
 	// IncludeOther includes sources of type OTHER by default.
 	IncludeOther bool `json:"include_other,omitempty"`
@@ -85,10 +85,16 @@ func (k *Key) Sources() Sources {
 // registers.
 func (k *Key) Policy() Policy { return Policy{Sources: k.Sources(), Features: k.Features} }
 
-// ProfileLimit returns the key's profile_quota, -1 for none.
+// DefaultProfileQuota is the profile_quota of a key whose entry sets
+// none. Every profile is matched against every change set, so profiles
+// are never free of limit: a key that needs more sets its own.
+const DefaultProfileQuota = 1000
+
+// ProfileLimit returns the key's profile_quota, DefaultProfileQuota when
+// the keys file sets none.
 func (k *Key) ProfileLimit() int64 {
 	if k.ProfileQuota == nil {
-		return -1
+		return DefaultProfileQuota
 	}
 	return *k.ProfileQuota
 }

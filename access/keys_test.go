@@ -21,7 +21,7 @@ func TestParse(t *testing.T) {
 		t.Fatalf("%d keys", len(keys))
 	}
 	full := keys[1]
-	if *full.MonthlyQuota != 10 || full.ProfileLimit() != 2 || keys[0].ProfileLimit() != -1 ||
+	if *full.MonthlyQuota != 10 || full.ProfileLimit() != 2 || keys[0].ProfileLimit() != DefaultProfileQuota ||
 		!full.Features.PEPLevel || *full.DailyDownloadLimit != 0 || full.ArticlesPerCategory != 20 {
 		t.Errorf("full key read as %+v", full)
 	}

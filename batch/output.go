@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/amlscreen/amlscreen/internal/csvsafe"
 )
 
 // OutputFormat is the shape of the hits file.
@@ -80,25 +82,25 @@ var RejectColumns = []string{"line", "customer_id", "field", "value", "reason"}
 type encoder struct {
 	format OutputFormat
 	out    *bytes.Buffer
-	cw     *csv.Writer
-	rw     *csv.Writer
+	cw     *csvsafe.Writer
+	rw     *csvsafe.Writer
 	rec    []string
 	// scored adds ScoreColumn.
 	scored bool
 	// decisions adds DecisionColumns; sup and sw take suppressed hits.
 	decisions bool
 	sup       *bytes.Buffer
-	sw        *csv.Writer
+	sw        *csvsafe.Writer
 }
 
 func newEncoder(f OutputFormat, out, rej *bytes.Buffer) *encoder {
-	return &encoder{format: f, out: out, cw: csv.NewWriter(out), rw: csv.NewWriter(rej), rec: make([]string, 0, len(HitColumns)+1+len(DecisionColumns))}
+	return &encoder{format: f, out: out, cw: csvsafe.NewWriter(out), rw: csvsafe.NewWriter(rej), rec: make([]string, 0, len(HitColumns)+1+len(DecisionColumns))}
 }
 
 // withDecisions makes the encoder write decision columns and suppressed
 // hits into sup.
 func (e *encoder) withDecisions(sup *bytes.Buffer) *encoder {
-	e.decisions, e.sup, e.sw = true, sup, csv.NewWriter(sup)
+	e.decisions, e.sup, e.sw = true, sup, csvsafe.NewWriter(sup)
 	return e
 }
 
@@ -106,7 +108,7 @@ func (e *encoder) hit(h *Hit) error { return e.write(h, e.out, e.cw) }
 
 func (e *encoder) suppressed(h *Hit) error { return e.write(h, e.sup, e.sw) }
 
-func (e *encoder) write(h *Hit, out *bytes.Buffer, cw *csv.Writer) error {
+func (e *encoder) write(h *Hit, out *bytes.Buffer, cw *csvsafe.Writer) error {
 	if e.format == JSONLOutput {
 		b, err := json.Marshal(h)
 		if err != nil {

@@ -97,9 +97,6 @@ var cslCode = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9 .-]*)\)`)
 // statements land where they do for OFAC; remarks likewise; vessel
 // columns to other_information. The list URLs name the list, not the
 // entry, and are left out.
-//
-// It stays long: the header check, the column look-ups and the row loop
-// share the column map and the counts; a row itself is cslRecord's.
 func CSL(r io.Reader, o CSLOptions, emit func(*record.Record) error) error {
 	in, err := maybeGunzip(limitReader(r, MaxInputBytes, "CSL"))
 	if err != nil {

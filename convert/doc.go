@@ -10,7 +10,9 @@
 //   - the US Consolidated Screening List, one source per list (CSL);
 //   - the BIS Denied Persons List (DPL);
 //   - OpenSanctions datasets in the Senzing entity format, such as its PEP
-//     lists (Senzing);
+//     lists (Senzing), as a FollowTheMoney entity stream (FtM) and as the
+//     simplified CSV of targets (OpenSanctionsSimple), the last two
+//     written from the published formats;
 //   - the EU financial sanctions list (EU) and the UK Sanctions List (UK),
 //     both written from their published formats without a real edition at
 //     hand, and tested on fixtures made from those formats;

@@ -79,3 +79,9 @@ func sharedLists(t *testing.T) string {
 	}
 	return lists
 }
+
+// OFAC converts the SDN list in dir (see SDNList), as the CLI's
+// "convert ofac" does.
+func OFAC(dir string, emit func(*record.Record) error) error {
+	return ConvertOFAC(SDNList(dir), emit)
+}

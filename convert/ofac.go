@@ -77,12 +77,6 @@ func NonSDNList(dir string) OFACList {
 	}
 }
 
-// OFAC converts the SDN list in dir (see SDNList) and calls emit with every
-// record, in the order of sdn.csv. It stops at the first error of emit.
-func OFAC(dir string, emit func(*record.Record) error) error {
-	return ConvertOFAC(SDNList(dir), emit)
-}
-
 // ConvertOFAC converts one OFAC list and calls emit with every record, in
 // the order of its primary file.
 //

@@ -5,8 +5,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/amlscreen/amlscreen/record"
@@ -60,57 +58,6 @@ func WriteJSONL(w io.Writer, gz bool, conv Converter) (n int, err error) {
 		if err := zw.Close(); err != nil {
 			return n, fmt.Errorf("write records: %w", err)
 		}
-	}
-	return n, nil
-}
-
-// WriteFile is WriteJSONL into the file at path, gzip-compressed when the
-// name ends in ".gz". The records are written under a temporary name in the
-// same directory and renamed into place only when all went well, so a failed
-// conversion never leaves a truncated file that looks complete.
-//
-// A path that exists and is not a regular file (/dev/null, /dev/stdout, a
-// named pipe) is written to as it is: renaming over it would replace the
-// device or pipe with a file.
-func WriteFile(path string, conv Converter) (n int, err error) {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		if fi.IsDir() {
-			return 0, fmt.Errorf("write %s: is a directory", path)
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return 0, fmt.Errorf("write %s: %w", path, err)
-		}
-		n, err = WriteJSONL(f, strings.HasSuffix(path, ".gz"), conv)
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write %s: %w", path, cerr)
-		}
-		return n, err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return 0, fmt.Errorf("create %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if n, err = WriteJSONL(f, strings.HasSuffix(path, ".gz"), conv); err != nil {
-		return n, err
-	}
-	if err = f.Sync(); err != nil {
-		return n, fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return n, fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return n, fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return n, fmt.Errorf("write %s: %w", path, err)
 	}
 	return n, nil
 }

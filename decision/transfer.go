@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/amlscreen/amlscreen/internal/csvsafe"
 	"github.com/amlscreen/amlscreen/record"
 	bolt "go.etcd.io/bbolt"
 )
@@ -57,7 +58,7 @@ type exported struct {
 func (b *Book) Export(w io.Writer, owner string, f Format) (int, error) {
 	n := 0
 	bw := bufio.NewWriter(w)
-	cw := csv.NewWriter(bw)
+	cw := csvsafe.NewWriter(bw) // cells a spreadsheet would run as formulas are quoted
 	if f == CSV {
 		if err := cw.Write(Columns); err != nil {
 			return 0, err
@@ -233,6 +234,7 @@ func readCSV(r io.Reader, add func(int, rowFields) error) error {
 		f := rowFields{}
 		blank := true
 		for i, v := range rec {
+			v = csvsafe.Unquote(v) // an export's quoted cells read back as they were
 			f[cols[i]] = v
 			if strings.TrimSpace(v) != "" {
 				blank = false

@@ -57,6 +57,7 @@ var seriesName = regexp.MustCompile(`\b(?:amlscreen|go|process)_[a-zA-Z0-9_]+`)
 // has synced and answered a check, so that the sync and request series
 // exist), and the dashboard holds together (ids, titles, queries).
 func TestGrafanaDashboard(t *testing.T) {
+	t.Parallel() // serves over its own store and ports, like TestProbesAnsweredByServe
 	raw, err := os.ReadFile("grafana/amlscreen.json")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // manifests' probes ask, so a renamed health endpoint fails here and not
 // in a cluster that restarts its pods for ever.
 func TestProbesAnsweredByServe(t *testing.T) {
+	t.Parallel()
 	cl := loadCluster(t)
 	paths := map[string]bool{}
 	for _, w := range cl.workloads() {

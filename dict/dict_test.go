@@ -3,6 +3,7 @@ package dict
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sort"
 	"testing"
@@ -148,10 +149,17 @@ func TestLookupFindsExactlyTheTokensWithinRadius(t *testing.T) {
 // included, which destroy three bigrams where the other edits destroy at
 // most two), Lookup returns exactly what a scan of every token does.
 func TestLookupLosslessRandom(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 8))
-	n := 3000
-	if testing.Short() {
-		n = 800
+	// Each query is checked against EditDistance over every word, so the
+	// cost grows with both; AMLSCREEN_LONG_TESTS=1 runs 3000 words and
+	// 1500 queries.
+	n, nQueries := 1000, 600
+	switch {
+	case os.Getenv("AMLSCREEN_LONG_TESTS") != "":
+		n, nQueries = 3000, 1500
+	case testing.Short():
+		n, nQueries = 800, 400
 	}
 	d := New()
 	var words []string
@@ -166,7 +174,7 @@ func TestLookupLosslessRandom(t *testing.T) {
 			}
 		}
 	}
-	for i := range 1500 {
+	for i := range nQueries {
 		q := mutate(rng, words[rng.IntN(len(words))], rng.IntN(4))
 		if q == "" {
 			continue

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -51,10 +50,6 @@ type Arrays struct {
 	LenOff []uint32
 	LenIDs []uint32
 }
-
-// NewFrozen returns the dictionary over a. It does not check a: the
-// caller (a file reader) validates what it did not write itself.
-func NewFrozen(a Arrays) *Frozen { return &Frozen{Arrays: a} }
 
 // Len returns the number of tokens.
 func (f *Frozen) Len() int { return len(f.Runes) }
@@ -126,15 +121,6 @@ func (f *Frozen) byLen(l int) []uint32 {
 	}
 	return f.LenIDs[f.LenOff[l]:f.LenOff[l+1]]
 }
-
-// GramKey is the key of the bigram index for the padded bigram (a, b) of
-// a token of length runes: Dict's key, for code that builds or checks the
-// arrays of a Frozen.
-func GramKey(a, b rune, length int) uint64 { return gramKey(a, b, length) }
-
-// RuneCount returns the rune length of tok as the dictionaries store it:
-// capped at 255.
-func RuneCount(tok []byte) uint8 { return uint8(min(255, utf8.RuneCount(tok))) }
 
 // BuildGrams builds the bigram-index arrays (GramKeys, GramOff, GramIDs,
 // LenOff, LenIDs) over n tokens, given by token(i) in id order, of which

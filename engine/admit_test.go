@@ -119,3 +119,35 @@ func isASCIILetters(s string) bool {
 	}
 	return s != ""
 }
+
+// TestScoredAdmissionTimeout: a scored query heavy by its postings that
+// finds no free slot in time is refused with ErrBusy, not a panic (it
+// used to call the nil release of its failed wait).
+func TestScoredAdmissionTimeout(t *testing.T) {
+	defer SetAdmission(CurrentAdmission())
+	SetAdmission(Admission{Slots: 1, MinCost: 1, MaxWait: 10 * time.Millisecond})
+	ix := NewIndex(loadRules(t))
+	q := Query{Names: "ivan", Fuzzy: 1, Match: Scored}
+	if _, err := ix.Search(q); err != nil {
+		t.Fatalf("scored query with a free slot: %v", err)
+	}
+	release, err := AcquireHeavySlot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if _, err := ix.Search(q); !errors.Is(err, ErrBusy) {
+		t.Errorf("scored query with no slot: %v, want ErrBusy", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	defer cancel()
+	SetAdmission(Admission{Slots: 1, MinCost: 1, MaxWait: time.Minute})
+	hold, err := AcquireHeavySlot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold()
+	if _, err := ix.SearchContext(ctx, q); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("scored query, deadline while waiting: %v", err)
+	}
+}

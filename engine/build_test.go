@@ -14,9 +14,13 @@ import (
 // checks it answers like the brute-force matcher over the records that
 // remain.
 func TestBuilderAcrossBatches(t *testing.T) {
-	n, nQueries := 2*buildBatchSize+1000, 150
-	if testing.Short() {
-		nQueries = 40
+	t.Parallel()
+	// The records must span three batches; the queries, each checked
+	// against the brute-force matcher over all of them, are few by default
+	// (AMLSCREEN_LONG_TESTS=1 runs 150).
+	n, nQueries := 2*buildBatchSize+1000, 30
+	if longTests() {
+		nQueries = 150
 	}
 	recs := generated(n, 17)
 	// Records 0, 5000 and 9000 reappear with the names of later records:

@@ -100,9 +100,13 @@ func generated(n int, seed int64) []*record.Record {
 }
 
 func TestIndexAgreesWithBrute(t *testing.T) {
-	nRecs, nQueries := 3000, 1500
-	if testing.Short() {
-		nRecs, nQueries = 1000, 300
+	t.Parallel()
+	nRecs, nQueries := 1000, 300
+	switch {
+	case longTests():
+		nRecs, nQueries = 3000, 1500
+	case testing.Short():
+		nRecs, nQueries = 600, 150
 	}
 	recs := generated(nRecs, 42)
 	agreesWithBrute(t, NewIndex(recs), recs, nQueries, 7)
@@ -138,6 +142,7 @@ func agreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, n int, seed
 // deletes to an index and checks it answers like the brute-force matcher
 // over the resulting records.
 func TestApplyAgreesWithRebuild(t *testing.T) {
+	t.Parallel()
 	const n = 1500
 	all := generated(n+300, 5)
 	base, extra := all[:n], all[n:]
@@ -181,7 +186,11 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 	if ix.Len() != len(final) {
 		t.Fatalf("index has %d records, want %d", ix.Len(), len(final))
 	}
-	agreesWithBrute(t, ix, final, 400, 11)
+	nQueries := 200 // AMLSCREEN_LONG_TESTS=1: 400
+	if longTests() {
+		nQueries = 400
+	}
+	agreesWithBrute(t, ix, final, nQueries, 11)
 	// Deleted and replaced names are gone.
 	for i := 0; i < 150; i++ {
 		if ix.Get(base[i*3+1].ID) != nil {
@@ -197,9 +206,12 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 func TestHungarianAgreesWithBrute(t *testing.T) {
 	defer func(p, b int) { pairStepBudget, bruteStepBudget = p, b }(pairStepBudget, bruteStepBudget)
 	pairStepBudget, bruteStepBudget = 0, -1
-	nRecs, n := 2000, 800
-	if testing.Short() {
-		nRecs, n = 1000, 300
+	nRecs, n := 1000, 300
+	switch {
+	case longTests():
+		nRecs, n = 2000, 800
+	case testing.Short():
+		nRecs, n = 600, 150
 	}
 	recs := generated(nRecs, 42)
 	agreesWithBrute(t, NewIndex(recs), recs, n, 8)

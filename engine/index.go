@@ -352,8 +352,8 @@ func (ix *Index) commitLocked(u *Update, src RecordSource) error {
 
 // Apply applies a change set to an index in memory: the records it adds
 // or replaces become a new segment, kept beside their records, and small
-// segments are merged as they pile up (see needsMerge). Tokenising
-// happens before any lock searches wait for.
+// segments are merged as they pile up (see mergePlan). Searches take no
+// lock: they keep reading the view published before the change.
 func (ix *Index) Apply(changes []record.Change) ApplyStats {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()

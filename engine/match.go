@@ -215,6 +215,9 @@ func (h *Hit) score() score { return score{exact: h.Exact, edits: h.Edits, extra
 type Result struct {
 	Total int   // every matching record
 	Hits  []Hit // at most the query's limit, best first
+	// work is what the search did, which tests bound: the name strings
+	// scored (scored mode), or the tokens looked up to pair (strict).
+	work int
 }
 
 // rankHits sorts hits best first, ties broken by record id, and cuts them

@@ -9,19 +9,6 @@ import "github.com/amlscreen/amlscreen/record"
 // profile matches a record exactly when a check with the same parameters
 // would return it.
 
-// MatchRecord reports whether r is a hit of q: the entity type, source, dob,
-// gender and citizenship filters pass and a name string (or, for
-// search_all, the record's words) matches. m explains the best match. An
-// invalid q gives its *ParamError.
-func MatchRecord(q Query, r *record.Record) (m Match, ok bool, err error) {
-	cq, err := CompileQuery(q)
-	if err != nil {
-		return Match{}, false, err
-	}
-	m, ok = cq.Match(PrepareRecord(r))
-	return m, ok, nil
-}
-
 // CompiledQuery is a validated query with its filters parsed and its text
 // tokenised, for matching against many records one at a time. It is
 // immutable and safe for concurrent use.

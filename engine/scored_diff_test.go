@@ -68,8 +68,12 @@ func scoredAgreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, queri
 }
 
 func TestScoredIndexAgreesWithBrute(t *testing.T) {
-	nRecs, nQueries := 2000, 400
-	if testing.Short() {
+	t.Parallel()
+	nRecs, nQueries := 1000, 200
+	switch {
+	case longTests():
+		nRecs, nQueries = 2000, 400
+	case testing.Short():
 		nRecs, nQueries = 600, 120
 	}
 	recs := generated(nRecs, 42)
@@ -85,8 +89,12 @@ func TestScoredIndexAgreesWithBrute(t *testing.T) {
 // summed over the segments' live records, so both answer exactly like the
 // brute-force reference over the resulting records.
 func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
-	nBase, nQueries := 1500, 300
-	if testing.Short() {
+	t.Parallel()
+	nBase, nQueries := 1500, 150
+	switch {
+	case longTests():
+		nQueries = 300
+	case testing.Short():
 		nQueries = 100
 	}
 	all := generated(nBase+400, 21)

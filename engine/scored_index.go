@@ -118,6 +118,14 @@ type scoredSeg struct {
 	df   []uint32 // token id → live records of the whole view holding it
 }
 
+// maxScoredCandidates caps the name strings one scored query scores:
+// about half a second of a core (a variable for the tests). The candidates are those the model's
+// bounds leave (words that cannot lift a name string to min_score are not
+// scanned, names too short to pair the query are skipped); a query with
+// more is refused with a ParamError before any of them is scored beyond
+// the cap, never answered in part, so no hit is ever dropped silently.
+var maxScoredCandidates = 200_000
+
 // scoredVariant is one token list of a query (the raw or the legal-form
 // spelling) prepared for every segment of a view.
 type scoredVariant struct {
@@ -134,12 +142,8 @@ type scoredVariant struct {
 // Partners and weights are found for the whole view, so that a record
 // scores the same in whichever segment it lies; the candidates of each
 // segment are then read from its own postings, through the partners'
-// token ids there.
-//
-// It stays whole: admission, candidate generation, scoring and the
-// reasons of the hits share the compiled query, the pooled scratch buffers
-// and the view of the index, taken once; each step's work is a function of
-// its own (scoredCandidates, scoreName, buildReason).
+// token ids there. The view is taken once, so every step reads the same
+// state of the index.
 func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error) {
 	adm := admissionNow.Load()
 	slot := func() {}
@@ -191,25 +195,31 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 		}
 		// Heavy by its postings: wait for a slot without holding the
 		// index, then look up again, since it may have changed meanwhile.
+		// A failed wait must leave slot as it was: the deferred call
+		// runs it.
 		v.release()
-		var err error
-		if slot, err = adm.acquire(ctx); err != nil {
+		release, err := adm.acquire(ctx)
+		if err != nil {
 			return nil, err
 		}
-		heavy = true
+		slot, heavy = release, true
 	}
 	defer v.release()
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
 	best := make(map[uint64]scoredBest) // key: segment << 32 | ordinal
 	floor := logitFloor(c.minScore)
-	ticks := 0
+	ticks, scored, considered := 0, 0, 0
 	for si := range segs {
 		ss := &segs[si]
 		srcOK := ss.sourceMask(c)
 		for _, vr := range variants {
 			sq := vr.segs[si]
-			for _, ns := range ss.scoredCandidates(sq, c.minScore, scr) {
+			cands := ss.scoredCandidates(sq, c.minScore, scr)
+			if considered += len(cands); considered > maxScoredCandidates {
+				return nil, &ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
+			}
+			for _, ns := range cands {
 				if ticks++; ticks%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return nil, fmt.Errorf("search: %w", err)
@@ -219,6 +229,7 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 				if ss.dead(ord) || !ss.selects(vr.sel, ord) || !ss.passes(c, srcOK, ord) {
 					continue
 				}
+				scored++
 				cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore)
 				if !ok {
 					continue
@@ -239,7 +250,7 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 			seg: int32(si), ord: ord, slot: b.slot})
 	}
 	sortScoredHits(hits)
-	res := &Result{Total: len(hits), Hits: hits[:min(len(hits), c.limit)]}
+	res := &Result{Total: len(hits), Hits: hits[:min(len(hits), c.limit)], work: scored}
 	if err := v.fill(res.Hits, false); err != nil {
 		return nil, err
 	}
@@ -893,10 +904,6 @@ func (ss *scoredSeg) unionGains(ids []uint32, gains []float64, scr *scoredScratc
 // that is left could not reach the threshold. Each candidate's gain is
 // thus an upper bound of what its words can bring, and those below the
 // threshold are never read.
-//
-// It stays whole: the essential words, the gains of the others and the
-// pruning bound are one running computation over the same buffers; split,
-// the bound that proves no hit is dropped would be spread over calls.
 func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *scoredScratch) []uint32 {
 	m := len(sq.words)
 	if m == 0 {
@@ -917,9 +924,6 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	for i := m - 1; i >= 0; i-- {
 		rem[i] = rem[i+1] + gain[order[i]]
 	}
-	if rem[0] < target {
-		return ss.completeCandidates(sq, scr)
-	}
 	// A complete match (every word that is not optional paired) earns up
 	// to maxBonus more: a candidate holding all those words is kept on
 	// that account too. cnt counts the non-optional words it holds, and
@@ -932,6 +936,9 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 		}
 	}
 	bonus := maxBonus(sq.lambda)
+	if rem[0] < target {
+		return ss.keepLongEnough(ss.completeCandidates(sq, scr), rem, target, needed[0], bonus)
+	}
 	cands, acc, cnt := scr.bufA[:0], scr.acc[:0], scr.cnt[:0]
 	i := 0
 	for ; i < m && rem[i] >= target; i++ {
@@ -980,7 +987,33 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	}
 	cands, acc, cnt = keepReaching(cands, acc, cnt, target, needed[0], target-bonus)
 	scr.bufA, scr.acc, scr.cnt = cands, acc, cnt
-	return cands
+	return ss.keepLongEnough(cands, rem, target, needed[0], bonus)
+}
+
+// keepLongEnough drops, in place, the candidates too short to reach the
+// target whatever words they hold. Every edge of a pairing covers at
+// least one record word and at most two query words, so a name string of
+// L words pairs at most 2L query words and gains at most the 2L largest
+// gains (rem[0] − rem[2L]; rem as in scoredCandidates); it is a complete
+// match only when 2L reaches the complete words. A query of many words
+// (one word repeated 32 times, say) thus scores only name strings long
+// enough to pair them, not every name string holding the word: the bound
+// follows from the model and leaves out nothing above the threshold.
+func (ss *scoredSeg) keepLongEnough(cands []uint32, rem []float64, target float64, complete int, bonus float64) []uint32 {
+	m := len(rem) - 1
+	if rem[0]-rem[min(2, m)] >= target {
+		return cands // a name of one word may reach it: nothing to drop
+	}
+	n := 0
+	for _, ns := range cands {
+		p := min(2*len(ss.nameWords(ns)), m)
+		top := rem[0] - rem[p]
+		if top >= target || complete <= p && top >= target-bonus {
+			cands[n] = ns
+			n++
+		}
+	}
+	return cands[:n]
 }
 
 // mergeGain merges the ascending candidates (with their gains and counts)

@@ -70,6 +70,7 @@ func (ix *Index) searchOnce(ctx context.Context, q Query) (*Result, error) {
 	s := searcherPool.Get().(*searcher)
 	defer s.release()
 	s.ctx = ctx
+	s.pairing.looked = 0
 	release, err := ix.admit(s, c)
 	if err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func (ix *Index) searchOnce(ctx context.Context, q Query) (*Result, error) {
 		hits = append(hits, Hit{ID: s.v.segs[si].id(ord), Exact: b.exact, Edits: b.edits, Extra: b.extra, Field: "search_all",
 			seg: int32(si), ord: ord, slot: b.slot})
 	}
-	res := &Result{Total: len(hits), Hits: rankHits(hits, c.limit)}
+	res := &Result{Total: len(hits), Hits: rankHits(hits, c.limit), work: s.pairing.looked}
 	if err := s.v.fill(res.Hits, !c.searchAll); err != nil {
 		return nil, err
 	}
@@ -143,11 +144,11 @@ func (v *view) fill(hits []Hit, names bool) error {
 	return nil
 }
 
-// admit takes the index's read lock for s and looks up the query's words
-// (filling s.matches); a heavy query first waits for an admission slot,
-// without holding the lock, so that neither Apply nor the checks queued
-// behind it wait for the slot too. The returned release gives back the
-// lock and the slot; on error nothing is held.
+// admit holds the index's current view for s and looks up the query's
+// words (filling s.matches). A heavy query waits for an admission slot
+// before it holds a view, so a waiting query keeps no replaced segment
+// mapped. The returned release gives back the view and the slot; on error
+// nothing is held.
 func (ix *Index) admit(s *searcher, c *compiled) (release func(), err error) {
 	adm := admissionNow.Load()
 	slot := func() {}
@@ -201,8 +202,8 @@ func distinctWords(c *compiled) int {
 // the estimated cost of the search, in posting-list entries: the entries
 // its words' matches hold (gathered and intersected), plus, per spelling,
 // the candidates the rarest word allows times what verifying one costs in
-// entries (verifyCost). It runs under the read lock, and is cheap next to
-// the search: the look-ups it does are the search's own, cached.
+// entries (verifyCost). It runs while s holds a view, and is cheap next
+// to the search: the look-ups it does are the search's own, cached.
 func (s *searcher) lookUp(c *compiled) int {
 	weight := verifyCost
 	if c.searchAll {
@@ -316,6 +317,7 @@ type searcher struct {
 	bufA, bufB, bufC []uint32
 	used             []bool
 	pairing          pairing
+	first            []int // by query word: its first occurrence (pair)
 }
 
 // searcherPool recycles searchers, whose scratch buffers and maps grow to
@@ -563,12 +565,17 @@ func (s *searcher) run(variants [][]string, sel recordSel) {
 		if !ok {
 			continue
 		}
-		// Candidates need each word once; pairing needs every repeat.
+		// Candidates need each word once; pairing needs every repeat, and
+		// finds a repeat's options once (s.first).
 		distinct := ms[:0:0]
+		s.first = s.first[:0]
 		for i, t := range v {
-			if !slices.Contains(v[:i], t) {
+			k := slices.Index(v[:i], t)
+			if k < 0 {
+				k = i
 				distinct = append(distinct, ms[i])
 			}
+			s.first = append(s.first, k)
 		}
 		if s.c.searchAll {
 			s.runBag(v, ms, distinct, sel)
@@ -653,7 +660,9 @@ outer:
 
 // pair finds the least total edits with which every query token pairs with
 // a different token of toks; tokens at positions ≥ fuzzyUpTo pair only
-// exactly. A depth-first search over query tokens, fewest options first,
+// exactly. s.first[i] is the first query word equal to word i, whose
+// options word i shares: a word repeated k times costs one look-up per
+// token, not k. A depth-first search over query tokens, fewest options first,
 // pruned by the best total so far: names have a handful of tokens, so this
 // is a few dozen steps. Past pairStepBudget steps the Hungarian method
 // (assign.go) answers instead, in polynomial time. It allocates nothing
@@ -665,8 +674,14 @@ func (s *searcher) pair(ms []map[uint32]uint8, toks []uint32, fuzzyUpTo int) (in
 	p := &s.pairing
 	p.opts = p.opts[:0]
 	p.start = p.start[:0]
-	for _, m := range ms {
+	for i, m := range ms {
 		p.start = append(p.start, len(p.opts))
+		if k := s.first[i]; k < i {
+			// A repeated word: the options of its first occurrence.
+			p.opts = append(p.opts, p.opts[p.start[k]:p.start[k+1]]...)
+			continue
+		}
+		p.looked += len(toks)
 		for j, t := range toks {
 			if d, ok := m[t]; ok && (d == 0 || j < fuzzyUpTo) {
 				p.opts = append(p.opts, pairOption{int32(j), int32(d)})
@@ -710,6 +725,9 @@ type pairing struct {
 	// steps counts the search's calls; past budget (unless negative) it
 	// gives up for the Hungarian method.
 	steps, budget int
+	// looked counts the tokens looked up in query words' matches, over a
+	// whole search (Result.work).
+	looked int
 	// The Hungarian method's matrix, over the columns some option uses.
 	cols []int32 // token position → column, -1 for none
 	cost []int

@@ -56,7 +56,12 @@ func sourceOf(recs []*record.Record) mapSource {
 // which reads its hits' records from a source, to the brute-force
 // matcher.
 func TestSegmentFileAnswersLikeBrute(t *testing.T) {
-	recs := generated(2500, 21)
+	t.Parallel()
+	nRecs, nQueries := 1000, 200 // AMLSCREEN_LONG_TESTS=1: 2500 and 600
+	if longTests() {
+		nRecs, nQueries = 2500, 600
+	}
+	recs := generated(nRecs, 21)
 	img, dead := segmentImage(t, recs)
 	path := filepath.Join(t.TempDir(), "seg")
 	if err := os.WriteFile(path, img, 0o600); err != nil {
@@ -74,7 +79,7 @@ func TestSegmentFileAnswersLikeBrute(t *testing.T) {
 	if seg.recs != nil {
 		t.Fatal("a persisted segment keeps records beside it")
 	}
-	agreesWithBrute(t, ix, recs, 600, 4)
+	agreesWithBrute(t, ix, recs, nQueries, 4)
 }
 
 // TestSegmentRefusesDamage: a segment file with any byte changed, cut

@@ -92,6 +92,12 @@ func (d *Index) openFiles() error {
 	if err != nil {
 		return err
 	}
+	if id := d.st.ID(); m.StoreID != id {
+		if m.StoreID == "" {
+			return fmt.Errorf("%w: the MANIFEST names no store (written before stores had ids), this store is %q", errStale, id)
+		}
+		return fmt.Errorf("%w: the index was built from store %q, this store is %q", errStale, m.StoreID, id)
+	}
 	segs, tombs, err := openManifest(d.dir, m, nil)
 	if err != nil {
 		return err
@@ -100,17 +106,38 @@ func (d *Index) openFiles() error {
 	if err != nil {
 		return err
 	}
+	// Counted before anything is kept: a MANIFEST or a tombstone file
+	// that disagrees with the segments is a damaged index, rebuilt.
+	if n := ix.Len(); n != m.Records {
+		ix.Close()
+		return fmt.Errorf("%w: %d live records, the MANIFEST says %d", errStale, n, m.Records)
+	}
 	for i, ms := range m.Segments {
 		if ms.Tomb != "" && len(tombs[i]) > 0 {
 			d.tombs[ms.File] = tombFile{bits: &tombs[i][0], name: ms.Tomb, crc: ms.TombCRC}
 		}
 	}
-	if ix.Len() != m.Records {
-		ix.Close()
-		return fmt.Errorf("%w: %d live records, the MANIFEST says %d", errStale, ix.Len(), m.Records)
-	}
 	d.swap(ix, m.StoreVersion, m.StoreSeq)
 	return nil
+}
+
+// countAgrees checks, at open, that an index at the store's version holds
+// as many records as the store: one that does not (a tombstone lost, a
+// MANIFEST and files from elsewhere) is rebuilt. It returns the reason, or
+// "" when the counts agree or the store moved meanwhile (the catch-up
+// that follows checks again).
+func (d *Index) countAgrees() (string, error) {
+	n, err := d.st.CountAt(d.seq)
+	if errors.Is(err, store.ErrMoved) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("count records: %w", err)
+	}
+	if live := d.ix.Len(); live != n {
+		return fmt.Sprintf("the index holds %d records, the store %d", live, n), nil
+	}
+	return "", nil
 }
 
 // swap makes ix the index, at version and seq, and closes the one before.
@@ -237,7 +264,7 @@ func (d *Index) merge(w *writer) error {
 // persist writes the tombstones not yet on disk and the MANIFEST of the
 // current state.
 func (d *Index) persist(w *writer) error {
-	m := &manifest{StoreVersion: d.version, StoreSeq: d.seq, Records: d.ix.Len()}
+	m := &manifest{StoreID: d.st.ID(), StoreVersion: d.version, StoreSeq: d.seq, Records: d.ix.Len()}
 	keep := map[string]tombFile{}
 	for _, s := range d.ix.Segments() {
 		name := s.Segment.Name()

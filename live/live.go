@@ -8,22 +8,17 @@
 // from the records, with one log line saying why. An index over data
 // files or the embedded sample (New) lives in memory with its records.
 //
-// The story of an applied change set. The store commits it first, in one
-// write transaction that also runs every change hook registered on the
-// store (monitoring's notifications). The index's own hook only registers
-// tx.OnCommit: once the commit is durable, Apply runs in the writer's
-// goroutine. Apply holds applyMu, the one lock of this package that
-// serialises work: one change set, merge or catch-up at a time. It builds
-// the change set's segment outside any lock searches see, writes it to a
-// file, publishes the new segment list (an atomic swap in the engine),
-// and writes the MANIFEST; when segments pile up, a server's index merges
-// them in a goroutine of its own afterwards, a command's (Follower)
-// before its MANIFEST. mu only guards the swap of the index, version and
-// catalogue fields. Searches take neither lock for their duration: they
-// hold one published segment list, and read hit records from the store at
-// the version that list reflects. A kill between the store's commit and
-// the MANIFEST leaves an index behind its store, never ahead, which the
-// next open catches up.
+// The store commits a change set first; the index applies it from the
+// commit's OnCommit hook, so an index is never ahead of its store. A kill
+// between the store's commit and the index's MANIFEST leaves the index
+// behind, and the next Load catches it up.
+//
+// applyMu serialises what changes the index: one change set, merge or
+// catch-up at a time. mu guards only the swap of the index, version and
+// catalogue fields. Searches take neither lock: they hold one published
+// segment list and read hit records from the store at the version that
+// list reflects. A server merges segments in a goroutine after Apply; a
+// command (Follower) merges them before it writes its MANIFEST.
 //
 // A full import that would leave the index to be built again (a first
 // import, or an index that is not current) builds it while the store
@@ -138,6 +133,14 @@ func open(st *store.Store, log *slog.Logger, b *importBuild) (*Index, error) {
 	if err := d.catchUp(first); err != nil {
 		return nil, fmt.Errorf("screening index: %w", err)
 	}
+	why, err := d.countAgrees()
+	if err == nil && why != "" {
+		err = d.rebuild(why)
+	}
+	if err != nil {
+		d.ix.Close()
+		return nil, fmt.Errorf("screening index: %w", err)
+	}
 	return d, nil
 }
 
@@ -225,7 +228,7 @@ func (f *Follower) startImport(version string) store.ImportTap {
 		return d.startImport(version)
 	}
 	dir := IndexDir(f.st.Path())
-	if m, err := readManifest(dir); err == nil && m.Records > 0 {
+	if m, err := readManifest(dir); err == nil && m.Records > 0 && m.StoreID == f.st.ID() {
 		if cur, seq, err := f.st.Current(); err == nil && cur.ID == m.StoreVersion && seq == m.StoreSeq {
 			return nil
 		}

@@ -43,7 +43,10 @@ const (
 
 // manifest is the MANIFEST of a persisted index.
 type manifest struct {
-	Format       int           `json:"format"`
+	Format int `json:"format"`
+	// StoreID is the id of the store the index was built from
+	// (store.Store.ID): an index beside another store is rebuilt.
+	StoreID      string        `json:"store_id,omitempty"`
 	StoreVersion string        `json:"store_version"`
 	StoreSeq     uint64        `json:"store_seq"`
 	Records      int           `json:"records"`
@@ -75,6 +78,11 @@ func readManifest(dir string) (*manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read MANIFEST: %w", err)
 	}
+	return parseManifest(raw)
+}
+
+// parseManifest parses and checks the bytes of a MANIFEST.
+func parseManifest(raw []byte) (*manifest, error) {
 	if len(raw) > 16<<20 {
 		return nil, fmt.Errorf("%w: MANIFEST of %d bytes", errStale, len(raw))
 	}
@@ -85,9 +93,15 @@ func readManifest(dir string) (*manifest, error) {
 	if m.Format != manifestFormat {
 		return nil, fmt.Errorf("%w: MANIFEST format %d, this program reads %d", errStale, m.Format, manifestFormat)
 	}
+	if m.Records < 0 {
+		return nil, fmt.Errorf("%w: MANIFEST counts %d records", errStale, m.Records)
+	}
 	for _, s := range m.Segments {
 		if !validName(s.File, "seg-", ".seg") || (s.Tomb != "" && !validName(s.Tomb, "tomb-", ".bits")) {
 			return nil, fmt.Errorf("%w: MANIFEST names file %q", errStale, s.File)
+		}
+		if s.Size < 0 || s.Records < 0 || s.Live < 0 || s.Live > s.Records {
+			return nil, fmt.Errorf("%w: MANIFEST gives segment %s %d bytes, %d records, %d live", errStale, s.File, s.Size, s.Records, s.Live)
 		}
 	}
 	return &m, nil
@@ -143,16 +157,27 @@ func readTomb(path string, records int, sum uint32) ([]uint64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: tombstones: %v", errStale, err)
 	}
+	return parseTomb(filepath.Base(path), raw, records, sum)
+}
+
+// parseTomb parses the bytes of the tombstone file name.
+func parseTomb(name string, raw []byte, records int, sum uint32) ([]uint64, error) {
+	if records < 0 {
+		return nil, fmt.Errorf("%w: tombstones %s for %d records", errStale, name, records)
+	}
 	words := (records + 63) / 64
 	if len(raw) != 8*words {
-		return nil, fmt.Errorf("%w: tombstones %s have %d bytes for %d records", errStale, filepath.Base(path), len(raw), records)
+		return nil, fmt.Errorf("%w: tombstones %s have %d bytes for %d records", errStale, name, len(raw), records)
 	}
-	if crc32.Checksum(raw, castagnoli) != sum {
-		return nil, fmt.Errorf("%w: tombstones %s fail their checksum", errStale, filepath.Base(path))
+	if got := crc32.Checksum(raw, castagnoli); got != sum {
+		return nil, fmt.Errorf("%w: tombstones %s fail their checksum (%08x, the MANIFEST says %08x)", errStale, name, got, sum)
 	}
 	out := make([]uint64, words)
 	for i := range out {
 		out[i] = binary.LittleEndian.Uint64(raw[8*i:])
+	}
+	if tail := records % 64; tail != 0 && out[words-1]>>tail != 0 {
+		return nil, fmt.Errorf("%w: tombstones %s mark records past the segment's %d", errStale, name, records)
 	}
 	return out, nil
 }
@@ -376,10 +401,18 @@ func (s storeRecords) Records(ids []string) ([]*record.Record, error) {
 }
 
 // Inspect describes the persisted index of st without opening its
-// segments: what its MANIFEST says, and whether that is the store's
-// current version. Files are only checked for their sizes; the checksums
-// are verified when an index is opened.
-func Inspect(st *store.Store) *store.IndexStatus {
+// segments: what its MANIFEST says, whether it was built from this store
+// and is at its current version with as many records. Files are only
+// checked for their sizes; InspectChecked verifies their checksums too.
+func Inspect(st *store.Store) *store.IndexStatus { return inspect(st, false) }
+
+// InspectChecked is Inspect that also reads every segment and tombstone
+// file and verifies its checksums, as an open does: a damaged file is
+// reported as "unreadable" with the mismatch. It reads the whole index,
+// so amlscreen status runs it and /v1/status does not.
+func InspectChecked(st *store.Store) *store.IndexStatus { return inspect(st, true) }
+
+func inspect(st *store.Store, verify bool) *store.IndexStatus {
 	out := &store.IndexStatus{State: "unreadable"}
 	dir := IndexDir(st.Path())
 	m, err := readManifest(dir)
@@ -400,15 +433,47 @@ func Inspect(st *store.Store) *store.IndexStatus {
 			return out
 		}
 	}
+	if id := st.ID(); m.StoreID != id {
+		out.State, out.Reason = "foreign", fmt.Sprintf("built from store %q, this store is %q", m.StoreID, id)
+		return out
+	}
+	if verify {
+		if why := verifyFiles(dir, m); why != "" {
+			out.State, out.Reason = "unreadable", why
+			return out
+		}
+	}
 	ver, seq, err := st.Current()
 	switch {
 	case err != nil:
 		out.Reason = err.Error()
 	case ver.ID == m.StoreVersion && seq == m.StoreSeq:
 		out.State = "current"
+		if n, err := st.CountAt(seq); err == nil && n != m.Records {
+			out.State, out.Reason = "unreadable", fmt.Sprintf("the MANIFEST counts %d records, the store %d", m.Records, n)
+		}
 	default:
 		out.State = "stale"
 		out.Reason = fmt.Sprintf("the store is at %q (change set %d), the index at %q (%d)", ver.ID, seq, m.StoreVersion, m.StoreSeq)
 	}
 	return out
+}
+
+// verifyFiles opens every file m names, checksums verified, and closes
+// it again; it returns what failed, or "".
+func verifyFiles(dir string, m *manifest) string {
+	for _, ms := range m.Segments {
+		seg, err := engine.OpenSegmentFile(filepath.Join(dir, ms.File))
+		if err != nil {
+			return fmt.Sprintf("segment %s: %v", ms.File, err)
+		}
+		records := seg.Records()
+		seg.Close()
+		if ms.Tomb != "" {
+			if _, err := readTomb(filepath.Join(dir, ms.Tomb), records, ms.TombCRC); err != nil {
+				return err.Error()
+			}
+		}
+	}
+	return ""
 }

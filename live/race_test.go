@@ -14,6 +14,7 @@ import (
 // old segment files are unmapped: no search fails, none sees a record
 // without its id, and (under -race) none touches memory a swap released.
 func TestSearchesDuringChangesAndMerges(t *testing.T) {
+	t.Parallel()
 	w, st, d, _ := served(t)
 	w.importAll(st, 600, "v1")
 	queries := []engine.Query{}

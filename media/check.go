@@ -70,6 +70,11 @@ func (c *Corpus) Check(ctx context.Context, q CheckQuery) (*CheckResponse, error
 	if err != nil {
 		return nil, err
 	}
+	release, err := c.admit(ctx, nq)
+	if err != nil {
+		return nil, fmt.Errorf("media check %q: %w", q.Text, err)
+	}
+	defer release()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	docs, err := c.matchingDocs(ctx, nq)
@@ -149,13 +154,10 @@ func (c *Corpus) keepNewest(top []uint32, d uint32, n int) []uint32 {
 	return top
 }
 
-// MarshalJSON writes the response with the categories in their standard
-// order (political, regulatory, terrorism, financial_crime,
-// organized_crime, violent_crime, then others by name), so that output is
-// stable and reads like the documentation.
-func (r *CheckResponse) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
-
-// AppendJSON appends the response's JSON to dst.
+// AppendJSON appends the response's JSON to dst, with the categories in
+// their standard order (political, regulatory, terrorism,
+// financial_crime, organized_crime, violent_crime, then others by name),
+// so that output is stable and reads like the documentation.
 func (r *CheckResponse) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"timestamp":"`...)
 	dst = r.Timestamp.UTC().AppendFormat(dst, ResponseTimeFormat)

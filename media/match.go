@@ -1,8 +1,10 @@
 package media
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 
@@ -27,6 +29,8 @@ type nameQuery struct {
 	// none: the name is only legal forms ("LLC") and matches nothing, as
 	// in the engine.
 	none bool
+	// steps counts the work of the mention programme so far.
+	steps int
 }
 
 // compileName validates text (the search_all parameter) and fuzzy for a
@@ -82,6 +86,57 @@ func allLegal(vs [][]string) bool {
 	return true
 }
 
+// admit waits for one of the slots heavy queries share
+// (engine.AcquireHeavySlot), as heavy checks do, when q is heavy under the
+// engine's admission: by its distinct words, or by the size of the
+// posting lists (documents and positions, in bytes) its words and their
+// spellings reach. It returns the function that gives the slot back, or
+// engine.ErrBusy or ctx's error when no slot came free in time. The
+// caller holds no lock: the corpus is read under c.mu only while the cost
+// is estimated.
+func (c *Corpus) admit(ctx context.Context, q *nameQuery) (release func(), err error) {
+	if q.none {
+		return func() {}, nil
+	}
+	adm := engine.CurrentAdmission()
+	words := map[string]bool{}
+	for _, v := range q.variants {
+		for _, t := range v {
+			words[t] = true
+		}
+	}
+	heavy := len(words) >= adm.MaxWords
+	if !heavy && adm.MinCost >= 0 {
+		heavy = c.cost(words, q.fuzzy) >= adm.MinCost
+	}
+	if !heavy {
+		return func() {}, nil
+	}
+	return engine.AcquireHeavySlot(ctx)
+}
+
+// cost returns the bytes of the posting lists of words and of the terms
+// they may pair with under fuzzy.
+func (c *Corpus) cost(words map[string]bool, fuzzy int) int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	seen := map[string]bool{}
+	n := 0
+	add := func(term string) {
+		if p := c.terms[term]; p != nil && !seen[term] {
+			seen[term] = true
+			n += len(p.blob)
+		}
+	}
+	for w := range words {
+		add(w)
+		if fuzzy > 0 && engine.MaxEdits(fuzzy, w) > 0 {
+			c.vocabulary().lookup(w, fuzzy, add)
+		}
+	}
+	return n
+}
+
 // decodedTerm is the document list of one term, decoded for one query.
 type decodedTerm struct {
 	p    *termPostings
@@ -122,7 +177,7 @@ func (c *Corpus) matchingDocs(ctx context.Context, q *nameQuery) ([]uint32, erro
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		docs, err := c.matchVariant(ctx, cache, v, q.fuzzy)
+		docs, err := c.matchVariant(ctx, cache, v, q.fuzzy, &q.steps)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +196,16 @@ type termMask struct {
 	mask uint32 // bit i: may stand for token i
 }
 
-func (c *Corpus) matchVariant(ctx context.Context, cache map[string]*decodedTerm, toks []string, fuzzy int) ([]uint32, error) {
+// maxMentionSteps bounds the steps of the mention programme
+// (mentionMatcher) one query may take, about a tenth of a second of a core.
+// A name of many distinct words whose spellings all stand for the same
+// common words of the articles could otherwise cost seconds; it is refused
+// with a ParamError instead, never answered in part.
+const maxMentionSteps = 30_000_000
+
+// matchVariant returns the live documents that mention the token list
+// toks, adding the steps of the mention programme to *steps.
+func (c *Corpus) matchVariant(ctx context.Context, cache map[string]*decodedTerm, toks []string, fuzzy int, steps *int) ([]uint32, error) {
 	masks := map[string]uint32{}
 	perToken := make([][]*decodedTerm, len(toks))
 	for i, tok := range toks {
@@ -180,6 +244,11 @@ func (c *Corpus) matchVariant(ctx context.Context, cache map[string]*decodedTerm
 	for t, m := range masks {
 		terms = append(terms, termMask{d: cache[t], mask: m})
 	}
+	tmasks := make([]uint32, len(terms))
+	for i, tm := range terms {
+		tmasks[i] = tm.mask
+	}
+	mm := newMentionMatcher(tmasks, len(toks))
 	var out []uint32
 	var events []event
 	var posBuf []uint32
@@ -204,10 +273,14 @@ func (c *Corpus) matchVariant(ctx context.Context, cache map[string]*decodedTerm
 				events = append(events, event{pos: p, mask: tm.mask})
 			}
 		}
-		if mentions(events, len(toks)) {
+		if mm.mentions(events) {
 			out = append(out, doc)
 		}
+		if *steps+mm.steps > maxMentionSteps {
+			return nil, &ParamError{Param: "search_all", Msg: "its words match the same words of the articles too often to be searched within the work bound of a request; use fewer or more distinctive words, or a lower fuzzy_search"}
+		}
 	}
+	*steps += mm.steps
 	return out, nil
 }
 
@@ -253,52 +326,200 @@ type event struct {
 
 // mentions reports whether the k query tokens can each be given a distinct
 // position from events such that, in position order, neighbouring ones are
-// at most MaxGap apart. It grows chains of positions left to right; a chain
-// is its set of tokens and its last position, and dies once the next event
-// is more than MaxGap past it.
+// at most MaxGap apart.
 func mentions(events []event, k int) bool {
-	if len(events) == 0 {
+	masks := make([]uint32, len(events))
+	for i, e := range events {
+		masks[i] = e.mask
+	}
+	m := newMentionMatcher(masks, k)
+	return m.mentions(events)
+}
+
+// tokenGroups partitions the query tokens into groups of interchangeable
+// ones: tokens that every term stands for alike (a repeated word, say).
+// A chain of positions is then described by how many tokens of each group
+// it has used, not by which, so that k copies of one word give k+1 states
+// instead of 2^k.
+type tokenGroups struct {
+	n     int                   // groups
+	rep   [MaxQueryWords]uint32 // one token bit of each group
+	mult  [MaxQueryWords]uint32 // tokens of each group
+	radix [MaxQueryWords]uint32 // weight of each group's count in a state
+	full  uint32                // the state that uses every token
+}
+
+// groupTokens groups the k tokens by the masks of the terms that may stand
+// for them.
+func groupTokens(masks []uint32, k int) tokenGroups {
+	var g tokenGroups
+	for i := 0; i < k; i++ {
+		gi := -1
+		for j := 0; j < g.n && gi < 0; j++ {
+			r := bits.TrailingZeros32(g.rep[j])
+			same := true
+			for _, m := range masks {
+				if (m>>i)&1 != (m>>r)&1 {
+					same = false
+					break
+				}
+			}
+			if same {
+				gi = j
+			}
+		}
+		if gi < 0 {
+			gi = g.n
+			g.rep[gi] = 1 << i
+			g.n++
+		}
+		g.mult[gi]++
+	}
+	size := uint32(1)
+	for j := 0; j < g.n; j++ {
+		g.radix[j] = size
+		size *= g.mult[j] + 1
+	}
+	g.full = size - 1
+	return g
+}
+
+// groupsOf returns the groups a term of token mask m may stand for, one bit
+// each.
+func (g *tokenGroups) groupsOf(m uint32) uint32 {
+	var out uint32
+	for j := 0; j < g.n; j++ {
+		if m&g.rep[j] != 0 {
+			out |= 1 << j
+		}
+	}
+	return out
+}
+
+// gevent is a position of a document and the token groups it may stand
+// for (every term at that position together: a position serves one token).
+type gevent struct {
+	pos    uint32
+	groups uint32
+}
+
+// mentionMatcher decides mentions for one query token list, document after
+// document, reusing its tables. Its work is counted in steps (one per state
+// looked at and per group tried from it).
+type mentionMatcher struct {
+	g     tokenGroups
+	k     int
+	last  []uint32 // by state: last position + 1 of its latest chain; 0 for none
+	live  []bool   // by state: listed in states
+	touch []uint32 // states whose last is set, to clear after a run
+	list  []uint32 // live states of the run
+	evs   []gevent
+	steps int
+}
+
+// newMentionMatcher prepares the matcher of k tokens whose terms have the
+// token masks masks.
+func newMentionMatcher(masks []uint32, k int) *mentionMatcher {
+	g := groupTokens(masks, k)
+	return &mentionMatcher{g: g, k: k, last: make([]uint32, g.full+1), live: make([]bool, g.full+1)}
+}
+
+// mentions reports whether the tokens can each be given a distinct
+// position from events such that, in position order, neighbouring ones are
+// at most MaxGap apart. events may be reordered.
+//
+// It is a dynamic programme over positions: a chain is the count of tokens
+// it used per group and its last position, and of the chains with the same
+// counts only the one ending last is kept (it can be extended by every
+// position the others can). Only runs of positions with neighbours at most
+// MaxGap apart and at least k positions can hold a mention, so the
+// programme runs on those alone. Its work is at most positions × states ×
+// groups, where states is the product of (tokens in the group + 1): k+1
+// for one word repeated k times.
+func (m *mentionMatcher) mentions(events []event) bool {
+	if len(events) < m.k {
 		return false
 	}
-	sort.Slice(events, func(a, b int) bool { return events[a].pos < events[b].pos })
-	full := uint32(1)<<k - 1
-	type chain struct {
-		mask uint32
-		last uint32
-	}
-	var chains, grown []chain
+	slices.SortFunc(events, func(a, b event) int { return cmp.Compare(a.pos, b.pos) })
+	m.evs = m.evs[:0]
 	for _, e := range events {
+		gm := m.g.groupsOf(e.mask)
+		if n := len(m.evs); n > 0 && m.evs[n-1].pos == e.pos {
+			m.evs[n-1].groups |= gm
+			continue
+		}
+		m.evs = append(m.evs, gevent{pos: e.pos, groups: gm})
+	}
+	m.steps += len(m.evs)
+	start := 0
+	for i := 1; i <= len(m.evs); i++ {
+		if i < len(m.evs) && m.evs[i].pos-m.evs[i-1].pos <= MaxGap {
+			continue
+		}
+		if i-start >= m.k && m.chain(m.evs[start:i]) {
+			return true
+		}
+		start = i
+	}
+	return false
+}
+
+// chain runs the programme over one run of positions.
+func (m *mentionMatcher) chain(run []gevent) bool {
+	defer m.clear()
+	g := &m.g
+	for _, e := range run {
+		// Chains that end too far back can never grow again.
 		n := 0
-		for _, ch := range chains {
-			if e.pos-ch.last <= MaxGap {
-				chains[n] = ch
+		for _, s := range m.list {
+			if e.pos-(m.last[s]-1) <= MaxGap {
+				m.list[n] = s
 				n++
+			} else {
+				m.live[s] = false
 			}
 		}
-		chains = chains[:n]
-		grown = grown[:0]
-		for m := e.mask; m != 0; m &= m - 1 {
-			bit := m & -m
-			if bit == full {
-				return true
+		m.list = m.list[:n]
+		// Grow the empty chain and every live one by this position. A state
+		// reached here is set to end at e.pos at once: growing it further
+		// by this same position gives only what growing its older chain
+		// gives, which is allowed.
+		for i := -1; i < n; i++ {
+			s := uint32(0)
+			if i >= 0 {
+				s = m.list[i]
 			}
-			grown = append(grown, chain{bit, e.pos})
-			for _, ch := range chains {
-				if ch.mask&bit != 0 || ch.last >= e.pos {
+			m.steps++
+			for gm := e.groups; gm != 0; gm &= gm - 1 {
+				j := bits.TrailingZeros32(gm)
+				m.steps++
+				if (s/g.radix[j])%(g.mult[j]+1) == g.mult[j] {
 					continue
 				}
-				nm := ch.mask | bit
-				if nm == full {
+				s2 := s + g.radix[j]
+				if s2 == g.full {
 					return true
 				}
-				grown = append(grown, chain{nm, e.pos})
-			}
-		}
-		for _, g := range grown {
-			if !slices.Contains(chains, g) {
-				chains = append(chains, g)
+				if m.last[s2] == 0 {
+					m.touch = append(m.touch, s2)
+				}
+				m.last[s2] = e.pos + 1
+				if !m.live[s2] {
+					m.live[s2] = true
+					m.list = append(m.list, s2)
+				}
 			}
 		}
 	}
 	return false
+}
+
+// clear resets the tables after a run.
+func (m *mentionMatcher) clear() {
+	for _, s := range m.touch {
+		m.last[s] = 0
+		m.live[s] = false
+	}
+	m.touch = m.touch[:0]
+	m.list = m.list[:0]
 }

@@ -37,9 +37,6 @@ func NewReader(r io.Reader) (*Reader, error) {
 	return &Reader{jr: jr}, nil
 }
 
-// Line returns the number of the last line read.
-func (r *Reader) Line() int { return r.jr.Line() }
-
 // Next returns the next article, io.EOF after the last one, or a
 // *LineError for a line that is not a valid article.
 func (r *Reader) Next() (*Article, error) {
@@ -70,23 +67,4 @@ func parseLine(line []byte) (*Article, string, error) {
 		return nil, field, err
 	}
 	return a, "", nil
-}
-
-// ReadAll reads every article of r, stopping at the first bad line.
-func ReadAll(r io.Reader) ([]*Article, error) {
-	rd, err := NewReader(r)
-	if err != nil {
-		return nil, err
-	}
-	var out []*Article
-	for {
-		a, err := rd.Next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
 }

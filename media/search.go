@@ -73,6 +73,11 @@ func (c *Corpus) Search(ctx context.Context, q SearchQuery) (*SearchResponse, er
 	if err != nil {
 		return nil, err
 	}
+	release, err := c.admit(ctx, nq)
+	if err != nil {
+		return nil, fmt.Errorf("media search %q: %w", q.Text, err)
+	}
+	defer release()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	docs, err := c.matchingDocs(ctx, nq)
@@ -135,11 +140,8 @@ func decodeCursor(s string) (position, error) {
 	return position{ts: int64(binary.BigEndian.Uint64(b[1:])), id: string(b[9:])}, nil
 }
 
-// MarshalJSON writes the response with its timestamp in milliseconds and
-// articles as [] rather than null on an empty page.
-func (r *SearchResponse) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
-
-// AppendJSON appends the response's JSON to dst.
+// AppendJSON appends the response's JSON to dst, with its timestamp in
+// milliseconds and articles as [] rather than null on an empty page.
 func (r *SearchResponse) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"timestamp":"`...)
 	dst = r.Timestamp.UTC().AppendFormat(dst, ResponseTimeFormat)

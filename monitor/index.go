@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/normalize"
@@ -41,6 +42,10 @@ type profileIndex struct {
 	hasAll    bool // some profile uses search_all: records need their bags
 	live      int
 	dead      int
+	// work counts the profiles tried against a record state (verified or
+	// scored) since the index was built: the work a change set costs,
+	// which the cost limits bound.
+	work atomic.Int64
 	// scored are the slots of scored profiles. They have no variants: a
 	// score depends on the whole list's word counts, so every changed
 	// record is scored against each of them with the list's index
@@ -75,14 +80,20 @@ func indexKey(owner, id string) string { return owner + "\x00" + id }
 
 // put indexes p, replacing an earlier version of it. A profile whose query
 // cannot match anything (only legal forms) is kept but has no variants.
-//
-// It stays whole: removing the earlier version, compiling the query and
-// posting each variant's tokens share the profile's slot.
 func (ix *profileIndex) put(p *Profile) error {
+	// A profile stored before the cost limits: too many repeats of a word
+	// can match nothing until registered again, a threshold below the
+	// floor is raised to it.
+	if err := p.checkRepeats(); err != nil {
+		return err
+	}
 	if p.Match == engine.Scored {
 		q := p.Query()
 		if err := engine.Validate(q); err != nil {
 			return err
+		}
+		if q.MinScore != 0 && q.MinScore < MinProfileScore {
+			q.MinScore = MinProfileScore
 		}
 		ix.remove(p.Owner, p.ID)
 		id := uint32(len(ix.slots))
@@ -326,6 +337,7 @@ func (ix *profileIndex) match(p *probe, hits fuzzyHits, s *matchScratch) {
 		if prepared == nil {
 			prepared = engine.PrepareRecord(p.rec)
 		}
+		ix.work.Add(1)
 		if _, ok := sl.cq.Match(prepared); ok {
 			p.matched = append(p.matched, v.slot)
 		}
@@ -496,6 +508,7 @@ func (ix *profileIndex) matchScored(eix *engine.Index, probes []*probe) error {
 				if !ix.slots[id].p.Access.Includes(p.rec.SourceID, p.rec.SourceType) {
 					continue
 				}
+				ix.work.Add(1)
 				if _, ok := prepared[i].ScorePrepared(rec); ok {
 					p.matched = append(p.matched, id)
 					added = true

@@ -12,6 +12,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -19,6 +20,22 @@ import (
 // MaxProfileIDLen bounds profile_id, which is a bbolt key and travels in
 // every notification.
 const MaxProfileIDLen = 256
+
+// The cost limits of a profile. A check is paid for once; a profile is
+// matched against every record of every change set, so what a profile may
+// ask for is bounded at registration, on top of a check's rules (at most
+// engine.MaxTextWords words).
+const (
+	// MaxWordRepeats is how often one word may come in a profile's names
+	// or search_all ("al" three times in an Arabic name is common; 32
+	// times only multiplies the matching work).
+	MaxWordRepeats = 4
+	// MinProfileScore is the lowest min_score a scored profile takes: a
+	// lower threshold makes nearly every changed record a hit to score in
+	// full. A stored profile below it (registered before the limit) is
+	// matched at this threshold.
+	MinProfileScore = 0.3
+)
 
 // Params are the parameters of registerIndividual and registerEntity
 // (registerIndividual, registerEntity): the query a profile stands for.
@@ -131,7 +148,31 @@ func (p *Params) Validate() error {
 	case p.Kind == engine.Entity && p.Gender != "":
 		return &engine.ParamError{Param: "gender", Msg: "registerEntity takes no gender"}
 	}
-	return engine.Validate(p.Query())
+	if err := engine.Validate(p.Query()); err != nil {
+		return err
+	}
+	if p.Match == engine.Scored && p.MinScore != 0 && p.MinScore < MinProfileScore {
+		return &engine.ParamError{Param: "min_score", Msg: fmt.Sprintf("%v is below %v, the least a search profile takes: a lower threshold makes nearly every changed record a hit", p.MinScore, MinProfileScore)}
+	}
+	return p.checkRepeats()
+}
+
+// checkRepeats refuses a query in which one word comes more than
+// MaxWordRepeats times.
+func (p *Params) checkRepeats() error {
+	text, param := p.Names, "names"
+	if text == "" {
+		text, param = p.SearchAll, "search_all"
+	}
+	for _, v := range normalize.QueryVariants(text, false) {
+		n := map[string]int{}
+		for _, t := range v {
+			if n[t]++; n[t] > MaxWordRepeats {
+				return &engine.ParamError{Param: param, Msg: fmt.Sprintf("the word %q comes more than %d times; a search profile takes one word at most %d times", t, MaxWordRepeats, MaxWordRepeats)}
+			}
+		}
+	}
+	return nil
 }
 
 // Store layout of store.BucketProfiles:

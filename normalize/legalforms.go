@@ -117,9 +117,6 @@ func ParseLegalForms(data string) (*LegalFormTable, error) {
 	return t, nil
 }
 
-// Classes returns the canonical token of every class, in table order.
-func (t *LegalFormTable) Classes() []string { return t.classes }
-
 // Canonicalize returns words with legal-form aliases replaced by their
 // class's canonical token. Where aliases overlap, it picks the rewriting
 // with the fewest tokens, and among those the one with the fewest words

@@ -93,24 +93,3 @@ func isLowerWord(s string) bool {
 // Class returns the class number of a folded token, or 0 when it is in no
 // class.
 func (v *NameVariants) Class(tok string) int32 { return v.class[tok] }
-
-// Key returns the key of class c ("muhammad"), or "" for 0 or an unknown
-// class.
-func (v *NameVariants) Key(c int32) string {
-	if c < 1 || int(c) > len(v.keys) {
-		return ""
-	}
-	return v.keys[c-1]
-}
-
-// Spellings returns the spellings of class c in the table's order (nil
-// for 0 or an unknown class). The slice is shared: read only.
-func (v *NameVariants) Spellings(c int32) []string {
-	if c < 1 || int(c) > len(v.members) {
-		return nil
-	}
-	return v.members[c-1]
-}
-
-// Len returns the number of classes.
-func (v *NameVariants) Len() int { return len(v.keys) }

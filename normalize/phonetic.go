@@ -25,34 +25,24 @@ const (
 	keyCh = keyJ
 )
 
-// SoundKey returns the sound key of a folded token, or "" when the token
-// has no key (anything but the letters a to z, or fewer than two
-// consonants: "ali" and "li" are too short to say anything by sound).
+// PhoneticKeys returns the sound key and the consonant skeleton of a
+// folded token, both "" when the token has no key (anything but the
+// letters a to z, or fewer than two consonants: "ali" and "li" are too
+// short to say anything by sound).
 //
-// The key rewrites the letter groups that transliteration schemes write
-// differently to one symbol (kh→h, gh→g, ph→f, th→t, dh→d, sh/sch→S,
-// ch/tch/zh/dj/dzh/j→J, ck/q→k, c→k or s, x→ks, w→v), drops a final h
-// after a vowel (Abdullah, Abdulla), writes every run of vowels (y
-// included) as one "a" and every doubled letter once. So Mikhaylovich and
-// Mikhailovich, Soleimany and Soleimani, Muhammad and Mohamed, Yevgeniy
-// and Evgenii share their keys.
-func SoundKey(tok string) string {
-	k, _ := phoneticKeys(tok)
-	return k
-}
-
-// Skeleton returns the consonant skeleton of a folded token: its sound key
-// without vowels, after an "a" when the token starts with a vowel, with
-// the consonants that scripts without the distinction write alike merged
-// (b/p, f/v, s/z, l/r, d/t). Aleksandr, Alexander and Oleksandr share the
-// skeleton "arksntr"; Ahmad ("ahmt") and Hamid ("hmt") do not, since a
-// leading vowel is kept. It is "" where SoundKey is.
-func Skeleton(tok string) string {
-	_, s := phoneticKeys(tok)
-	return s
-}
-
-// PhoneticKeys returns SoundKey and Skeleton of tok in one pass.
+// The sound key rewrites the letter groups that transliteration schemes
+// write differently to one symbol (kh→h, gh→g, ph→f, th→t, dh→d,
+// sh/sch→S, ch/tch/zh/dj/dzh/j→J, ck/q→k, c→k or s, x→ks, w→v), drops a
+// final h after a vowel (Abdullah, Abdulla), writes every run of vowels
+// (y included) as one "a" and every doubled letter once. So Mikhaylovich
+// and Mikhailovich, Soleimany and Soleimani, Muhammad and Mohamed,
+// Yevgeniy and Evgenii share their keys.
+//
+// The skeleton is the sound key without vowels, after an "a" when the
+// token starts with a vowel, with the consonants that scripts without the
+// distinction write alike merged (b/p, f/v, s/z, l/r, d/t). Aleksandr,
+// Alexander and Oleksandr share the skeleton "arksntr"; Ahmad ("ahmt")
+// and Hamid ("hmt") do not, since a leading vowel is kept.
 func PhoneticKeys(tok string) (sound, skeleton string) { return phoneticKeys(tok) }
 
 // skeletonClass merges in the skeleton the consonants that a script

@@ -30,9 +30,6 @@ func NewReader(r io.Reader) (*Reader, error) {
 	return &Reader{jr: jr}, nil
 }
 
-// Line returns the number of the last line read.
-func (r *Reader) Line() int { return r.jr.Line() }
-
 // lineError places err on line, with the field a *FieldError names.
 func lineError(line int, err error) error {
 	var fe *FieldError

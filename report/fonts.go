@@ -82,11 +82,8 @@ var errBadFont = errors.New("not a TrueType font with a Unicode character map")
 
 // parseCoverage reads the Unicode character map of a TrueType font: a
 // format 12 subtable (full Unicode) when there is one, else format 4 (the
-// Basic Multilingual Plane). Only glyphs other than .notdef count.
-//
-// It reads the table directory, the cmap and one subtable in the order of
-// the format, each read bounds-checked; it stays whole so that every
-// offset is checked against the same font.
+// Basic Multilingual Plane). Only glyphs other than .notdef count. Every
+// offset read from the font is checked against its length before use.
 func parseCoverage(font []byte) (*coverage, error) {
 	be := binary.BigEndian
 	if len(font) < 12 {

@@ -35,6 +35,7 @@ var (
 	white     = [3]int{255, 255, 255}
 	amberFill = [3]int{255, 243, 224}
 	amberLine = [3]int{214, 120, 0}
+	sampleRed = [3]int{198, 40, 40}
 	greenFill = [3]int{232, 245, 233}
 	greenLine = [3]int{46, 125, 50}
 )
@@ -296,6 +297,16 @@ func build(in Input, faces []*face) (*fpdf.Fpdf, error) {
 	}, true)
 	pdf.SetFooterFunc(func() {
 		y := pageH - 12
+		if in.Sample {
+			d.watermark(SampleMark)
+			// The mark again as a line of text, which extractors and
+			// screen readers read where they skip a turned watermark.
+			st := style{size: 8, bold: true, color: sampleRed}
+			for _, ln := range d.ts.lines(SampleMark+": generated records, not the sanction, PEP and criminal lists", st, contentW) {
+				d.ts.draw(ln, marginL, y+4.5, st)
+				break
+			}
+		}
 		d.rule(y-4, ruleGrey, 0.2)
 		left := fmt.Sprintf("Report %s · Database version %s", id, version)
 		for _, ln := range d.ts.lines(left, stSmall, contentW-30) {
@@ -390,9 +401,6 @@ func orNotGiven(s string) string {
 
 // cover writes the first page's band, the screening request, the result
 // statement and the hit summary.
-//
-// It stays long: the first page is laid out top to bottom, each block
-// placed below the one before, so the running y position ties them.
 func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at time.Time, version string, sources []record.Source, known bool) {
 	pdf := d.pdf
 	d.fill(navy)
@@ -452,14 +460,17 @@ func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at 
 	d.heading("Screening record", 20)
 	d.row("Screened at", []string{at.Format("2 January 2006, 15:04:05 UTC") + " (" + at.Format(time.RFC3339) + ")"}, stValue)
 	d.row("Database version", []string{version}, stValue)
-	if in.Origin != "" {
+	switch {
+	case in.Sample:
+		d.row("Database", []string{"The sample embedded in amlscreen: generated records and a few public entries, not the sanction, PEP and criminal lists"}, stValueB)
+	case in.Origin != "":
 		d.row("Database", []string{in.Origin}, stValue)
 	}
 	d.row("Report id", []string{id}, stValue)
 	d.row("Produced by", []string{"amlscreen, offline screening engine with the semantics of the /v1 screening service"}, stValue)
 
 	d.heading("Result", 24)
-	d.resultBox(q, res)
+	d.resultBox(q, res, in.Sample)
 
 	if len(res.Hits) == 0 {
 		return
@@ -478,13 +489,20 @@ func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at 
 	d.links = links
 }
 
+// sampleNote ends the result of a report on the embedded sample.
+const sampleNote = " The database searched is the sample embedded in amlscreen, generated records and a few public entries, not the sanction, PEP and criminal lists: this report screens no one. Screen against a store imported or synced from the lists."
+
 // resultBox states the outcome in one glance: amber with the count when
 // there are hits, green with a plain "no hits" statement when there are
-// none.
-func (d *doc) resultBox(q engine.Query, res *engine.Result) {
+// none. On the embedded sample it is never green: no hit there clears no
+// one.
+func (d *doc) resultBox(q engine.Query, res *engine.Result, sample bool) {
 	var big, body string
 	fillC, lineC := amberFill, amberLine
 	switch n := res.Total; {
+	case n == 0 && sample:
+		big = "No hits in the sample data: not a screening"
+		body = "No record of the sample matched “" + queryText(q) + "” with the parameters above."
 	case n == 0:
 		big = "No hits"
 		body = "No record in the sanction, PEP and criminal sources searched matched “" + queryText(q) + "” with the parameters above."
@@ -498,6 +516,9 @@ func (d *doc) resultBox(q engine.Query, res *engine.Result) {
 	}
 	if res.Total > len(res.Hits) {
 		body += fmt.Sprintf(" This report lists the best %d, ranked as the screening service ranks them.", len(res.Hits))
+	}
+	if sample {
+		body += sampleNote
 	}
 	bigLines := d.ts.lines(big, stBig, contentW-12)
 	bodyLines := d.ts.lines(body, stValue, contentW-12)
@@ -840,4 +861,23 @@ func (d *doc) signOff() {
 		d.pdf.Line(marginL+28, d.y+h-1, pageW-marginR, d.y+h-1)
 		d.y += h
 	}
+}
+
+// watermark draws text across the middle of the page, turned and
+// translucent, over the content so that no filled box hides it.
+func (d *doc) watermark(text string) {
+	pdf := d.pdf
+	st := style{size: 40, bold: true, color: sampleRed}
+	lines := d.ts.lines(text, st, 1000)
+	if len(lines) == 0 {
+		return
+	}
+	ln := lines[0]
+	cx, cy := pageW/2, pageH/2
+	pdf.SetAlpha(0.22, "Normal")
+	pdf.TransformBegin()
+	pdf.TransformRotate(55, cx, cy)
+	d.ts.draw(ln, cx-ln.width/2, cy+st.size*ptToMM/3, st)
+	pdf.TransformEnd()
+	pdf.SetAlpha(1, "Normal")
 }

@@ -8,7 +8,8 @@
 // per hit with every non-empty attribute of the record under readable
 // labels and the reason it matched, the list of sources searched and a
 // box for the reviewer's decision. Every page carries the report id, the
-// database version and its page number.
+// database version and its page number; a report on the embedded sample
+// database carries the watermark SampleMark on every page too.
 //
 // Only SANCTION, PEP and CRIMINAL records appear (docs/MATCHING.md "Filters"):
 // Render drops any other hit it is given, and ReportableSources narrows a
@@ -73,6 +74,12 @@ type Input struct {
 	// Origin says which database was searched ("embedded sample", a store
 	// or file name); printed when set.
 	Origin string
+	// Sample marks a screening of the sample database embedded in amlscreen
+	// (sampledata.Is of the version): generated records, not the lists.
+	// Every page then carries the watermark SampleMark, and the result says
+	// that a search of the sample screens no one, so that a "No hits" on it
+	// never reads as a clearance.
+	Sample bool
 	// Sources describes the sources searched, with their catalogue names
 	// where known; entries of types that reports leave out are not listed.
 	// When nil, the ids of Query.Sources are listed without names.
@@ -81,6 +88,10 @@ type Input struct {
 	// Version).
 	ID string
 }
+
+// SampleMark is the watermark on every page of a report on the embedded
+// sample.
+const SampleMark = "SAMPLE DATA — not a screening"
 
 // Reportable reports whether records of a source type may appear in a
 // report: SANCTION, PEP and CRIMINAL, in any case (the catalogue writes

@@ -26,6 +26,17 @@ import (
 // replica syncing from the sample sees new data.
 const Version = "2026-11-01T00:00:00Z~1"
 
+// Is reports whether a database at the File-Version version is the
+// embedded sample. The version travels with the records into every store
+// the sample is imported into and every index opened on it, so this is
+// the one test every output applies (reports, tables, the workbench, API
+// answers) to say that a result screens generated records, not the lists.
+func Is(version string) bool { return version == Version }
+
+// Mark is what outputs made from the embedded sample say on every page,
+// table or answer.
+const Mark = "SAMPLE DATA — not a screening"
+
 var (
 	//go:embed default.jsonl.gz
 	defaultFile []byte

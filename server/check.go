@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/amlscreen/amlscreen/access"
@@ -70,9 +72,13 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 		Names:       c.Param("names"),
 		SearchAll:   c.Param("search_all"),
 		DOB:         c.Param("dob"),
-		Gender:      c.Param("gender"),
 		Citizenship: c.Param("citizenship"),
 	}
+	gender, err := apiGender(c)
+	if err != nil {
+		return q, err
+	}
+	q.Gender = gender
 	fuzzy, err := engine.ParseFuzzy(c.Param("fuzzy_search"))
 	if err != nil {
 		return q, err
@@ -87,6 +93,19 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 		return q, err
 	}
 	return q, nil
+}
+
+// apiGender reads the gender parameter as the contract has it: male or
+// female in any case, or none. The engine also reads m and f, which the
+// command line keeps; /v1 refuses them, since a client that relies on them
+// fails against the hosted service.
+func apiGender(c *Call) (string, error) {
+	g := c.Param("gender")
+	switch strings.ToLower(strings.TrimSpace(g)) {
+	case "", "male", "female":
+		return g, nil
+	}
+	return "", &engine.ParamError{Param: "gender", Msg: fmt.Sprintf("%s is not male or female; leave it out for no gender filter", engine.QuoteValue(g))}
 }
 
 // parseMatch reads match and min_score: the mode and the threshold (0

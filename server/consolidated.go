@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/klauspost/compress/gzip"
@@ -33,14 +32,44 @@ const jsonLines = "application/x-ndjson"
 // record of the selected sources as camelCase JSON Lines, sorted by id,
 // with the File-Version they are at, gzip when the client accepts it.
 //
-// The records are the live index's, taken as a list of pointers while no
-// Apply runs (records in the index are never changed in place), so the
-// body is exactly the version of the header, and neither the store nor the
-// index stays locked while a slow client reads.
+// With a store, the records are streamed from one read transaction in
+// its id order, each line compressed and sent as it is made: the body is
+// exactly the version of the header, memory does not grow with the number
+// of records (docs/OPERATIONS.md "Memory"), and no lock is held while a
+// slow client reads. Without one (a server over an in-memory index only),
+// they are the live index's, taken as a list of pointers while no Apply
+// runs (records in the index are never changed in place).
 func consolidatedFile(s *Server, c *Call) error {
 	sel, err := s.catalog().Resolve(c.Key, c.Param("includes"))
 	if err != nil {
 		return err
+	}
+	opts := recordOptions(c.Key, record.Camel)
+	if s.st != nil {
+		var lw *lineWriter
+		n := 0
+		err := s.st.StreamAll(func(v store.Version) error {
+			if v.ID == "" {
+				return errNoVersion
+			}
+			lw = startLines(c, v.ID)
+			return nil
+		}, func(r *record.Record) error {
+			if !sel[r.SourceID] {
+				return nil
+			}
+			n++
+			return lw.line(n, func(buf []byte) []byte { return r.Append(buf, opts) })
+		})
+		switch {
+		case errors.Is(err, errNoVersion):
+			return Errorf(http.StatusServiceUnavailable, "the database is empty: there is no version to serve yet")
+		case err != nil && lw == nil:
+			return fmt.Errorf("read records: %w", err)
+		case err != nil:
+			return err
+		}
+		return lw.close()
 	}
 	s.applyMu.RLock()
 	version := s.db.Version()
@@ -51,19 +80,6 @@ func consolidatedFile(s *Server, c *Call) error {
 		}
 	})
 	s.applyMu.RUnlock()
-	if errors.Is(err, engine.ErrNoRecordsBeside) && s.st != nil {
-		// A persisted index keeps no records: read them from the store,
-		// with the version of the same transaction.
-		recs = recs[:0]
-		var v store.Version
-		v, err = s.st.LoadAll(func(r *record.Record) error {
-			if sel[r.SourceID] {
-				recs = append(recs, r)
-			}
-			return nil
-		})
-		version = v.ID
-	}
 	if err != nil {
 		return fmt.Errorf("read records: %w", err)
 	}
@@ -71,18 +87,20 @@ func consolidatedFile(s *Server, c *Call) error {
 		return Errorf(http.StatusServiceUnavailable, "the database is empty: there is no version to serve yet")
 	}
 	slices.SortFunc(recs, func(a, b *record.Record) int { return strings.Compare(a.ID, b.ID) })
-
-	opts := recordOptions(c.Key, record.Camel)
 	return writeLines(c, version, len(recs), func(buf []byte, i int) []byte {
 		return recs[i].Append(buf, opts)
 	})
 }
 
+// errNoVersion stops a stream from a store that holds no version yet.
+var errNoVersion = errors.New("no version")
+
 // consolidatedDelta answers getConsolidatedDelta (docs/API.md "Deltas"): the
 // changes from previous to the current version, from the store's change
 // log, merged per record. An unknown previous, or one older than the log,
-// is 404 with the service's message; a delta from the current version is
-// empty and carries the same File-Version.
+// is 400 with the service's message (the service does not document the
+// status; its clients fall back to the full file on a 400); a delta from
+// the current version is empty and carries the same File-Version.
 //
 // With a selection of sources, ADD and DELETE lines of other sources are
 // left out, and an UPDATE of a record outside the selection is sent as a
@@ -102,7 +120,7 @@ func consolidatedDelta(s *Server, c *Call) error {
 	}
 	changes, current, err := s.st.ChangesSince(previous)
 	if errors.Is(err, store.ErrUnknownVersion) {
-		return Errorf(http.StatusNotFound, PreviousUnknown)
+		return Errorf(http.StatusBadRequest, PreviousUnknown)
 	}
 	if err != nil {
 		return err
@@ -133,6 +151,27 @@ func consolidatedDelta(s *Server, c *Call) error {
 // client accepts it. An error after the header is sent cuts the body short;
 // the client notices the broken chunked encoding or gzip stream.
 func writeLines(c *Call, version string, n int, line func(buf []byte, i int) []byte) error {
+	lw := startLines(c, version)
+	for i := range n {
+		if err := lw.line(i+1, func(buf []byte) []byte { return line(buf, i) }); err != nil {
+			return err
+		}
+	}
+	return lw.close()
+}
+
+// lineWriter sends the JSON lines of a download as they are made: header
+// first, then each line through a buffer and, when the client accepts it,
+// gzip, straight to the response.
+type lineWriter struct {
+	zw  *gzip.Writer
+	bw  *bufio.Writer
+	buf []byte
+}
+
+// startLines sets the headers of a download at version and starts its
+// body.
+func startLines(c *Call, version string) *lineWriter {
 	h := c.Header()
 	h.Set("File-Version", version)
 	h.Set("Vary", "Accept-Encoding")
@@ -140,25 +179,33 @@ func writeLines(c *Call, version string, n int, line func(buf []byte, i int) []b
 	if gz {
 		h.Set("Content-Encoding", "gzip")
 	}
+	lw := &lineWriter{}
 	var w io.Writer = c.Stream(jsonLines)
-	var zw *gzip.Writer
 	if gz {
-		zw, _ = gzip.NewWriterLevel(w, gzip.DefaultCompression)
-		w = zw
+		lw.zw, _ = gzip.NewWriterLevel(w, gzip.DefaultCompression)
+		w = lw.zw
 	}
-	bw := bufio.NewWriterSize(w, 256<<10)
-	var buf []byte
-	for i := range n {
-		buf = append(line(buf[:0], i), '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return fmt.Errorf("write line %d: %w", i+1, err)
-		}
+	lw.bw = bufio.NewWriterSize(w, 256<<10)
+	return lw
+}
+
+// line writes line number i (from 1, for the error), made by mk into the
+// buffer it is given, and a newline.
+func (lw *lineWriter) line(i int, mk func(buf []byte) []byte) error {
+	lw.buf = append(mk(lw.buf[:0]), '\n')
+	if _, err := lw.bw.Write(lw.buf); err != nil {
+		return fmt.Errorf("write line %d: %w", i, err)
 	}
-	if err := bw.Flush(); err != nil {
+	return nil
+}
+
+// close ends the body.
+func (lw *lineWriter) close() error {
+	if err := lw.bw.Flush(); err != nil {
 		return fmt.Errorf("write body: %w", err)
 	}
-	if zw != nil {
-		if err := zw.Close(); err != nil {
+	if lw.zw != nil {
+		if err := lw.zw.Close(); err != nil {
 			return fmt.Errorf("write body: %w", err)
 		}
 	}

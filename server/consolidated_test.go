@@ -154,7 +154,7 @@ func TestConsolidatedDelta(t *testing.T) {
 // per-key daily limit; refused calls do not use it up.
 func TestDownloadLimit(t *testing.T) {
 	f := newFixture(t, func(c *Config) { c.DailyDownloads = 3 })
-	f.get(keyBasic, "/v1/getConsolidatedDelta?previous=nope").errorMessage(t, 404)
+	f.get(keyBasic, "/v1/getConsolidatedDelta?previous=nope").errorMessage(t, 400)
 	for _, p := range []string{"/v1/getConsolidatedFile", "/v1/getConsolidatedDelta?previous=" + testVersion, "/v1/getConsolidatedFile?includes=un_sc"} {
 		if a := f.get(keyBasic, p); a.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", p, a.StatusCode, a.body)
@@ -232,7 +232,7 @@ func TestPrimaryReplica(t *testing.T) {
 	// Two more change sets on the primary, fifteen days apart: the first
 	// leaves the change log, so the replica's version can no longer be
 	// answered with a delta. The replica's own clock does not move, so it
-	// asks for the delta and learns from the primary's 404.
+	// asks for the delta and learns from the primary's 400.
 	primary.clock.Add(time.Hour)
 	applyOK(t, primary, mustApply(t, primary.st, "v5", record.Change{Type: record.ChangeAdd,
 		Record: record.Record{ID: "AML016", SourceID: "un_sc", SourceType: "SANCTION", EntityType: "ENTITY", Name: "Blue Ocean Shipping"}}))
@@ -307,7 +307,7 @@ func TestDownloadLimitPerKey(t *testing.T) {
 		headers string
 	}{
 		{"/v1/getConsolidatedFile", 200, "2/1"},
-		{"/v1/getConsolidatedDelta?previous=unknown", 404, "2/1"},
+		{"/v1/getConsolidatedDelta?previous=unknown", 400, "2/1"},
 		{"/v1/getConsolidatedDelta?previous=" + testVersion, 200, "2/0"},
 		{"/v1/getConsolidatedFile", 429, "2/0"},
 	} {

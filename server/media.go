@@ -40,7 +40,7 @@ func mediaCheck(corpus *media.Corpus, kind engine.Kind) func(*Server, *Call) err
 		}
 		resp, err := corpus.Check(c.Request.Context(), q)
 		if err != nil {
-			return err
+			return searchError(err)
 		}
 		resp.Timestamp = c.Now
 		return c.JSON(resp.AppendJSON(nil))
@@ -55,7 +55,7 @@ func mediaSearch(corpus *media.Corpus) func(*Server, *Call) error {
 		}
 		resp, err := corpus.Search(c.Request.Context(), q)
 		if err != nil {
-			return err
+			return searchError(err)
 		}
 		resp.Timestamp = c.Now
 		return c.JSON(resp.AppendJSON(nil))

@@ -168,7 +168,7 @@ var (
 	descStoreRecords = prometheus.NewDesc("amlscreen_store_records",
 		"Records in the store at its current version.", nil, nil)
 	descShrinks = prometheus.NewDesc("amlscreen_full_import_shrinks_total",
-		"Full imports that would empty the store or remove more than half of its records: refused, or allowed by --allow-shrink.", []string{"outcome"}, nil)
+		"Full imports, change sets and merges that would empty the store or remove more than half of its records: refused, or allowed by --allow-shrink.", []string{"outcome"}, nil)
 	descLastApply = prometheus.NewDesc("amlscreen_apply_last_success_timestamp_seconds",
 		"When a change set or import was last swapped into the running index.", nil, nil)
 	descLastSyncOK = prometheus.NewDesc("amlscreen_sync_last_success_timestamp_seconds",

@@ -97,10 +97,14 @@ func registerHandler(m *monitor.Monitor, kind engine.Kind) func(*Server, *Call) 
 		if err != nil {
 			return err
 		}
+		gender, err := apiGender(c)
+		if err != nil {
+			return err
+		}
 		p := monitor.Params{
 			ID: id, Kind: kind, Fuzzy: fuzzy,
 			Names: c.Param("names"), SearchAll: c.Param("search_all"),
-			DOB: c.Param("dob"), Gender: c.Param("gender"),
+			DOB: c.Param("dob"), Gender: gender,
 			Match: match, MinScore: minScore,
 		}
 		_, _, err = m.Register(c.Key.ID(), p, c.Key.Policy(), c.Key.ProfileLimit())

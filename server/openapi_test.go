@@ -151,12 +151,15 @@ func TestOpenAPIResponses(t *testing.T) {
 		{name: "generateEntityReport", key: keyBasic, path: "/v1/generateEntityReport?names=Acme&fuzzy_search=1", status: 200, valid: true},
 		{name: "getSourceList", key: keyBasic, path: "/v1/getSourceList", status: 200, valid: true},
 		{name: "getSourceList all", key: keyPicky, path: "/v1/getSourceList?scope=all", status: 200, valid: true},
+		{name: "listSources", key: keyBasic, path: "/v1/listSources", status: 200, valid: true},
+		{name: "listSources all", key: keyPicky, path: "/v1/listSources?scope=all", status: 200, valid: true},
+		{name: "listSources disabled key", key: keyDisabled, path: "/v1/listSources", status: 403},
 		{name: "getConsolidatedFile", key: keyFull, path: "/v1/getConsolidatedFile", status: 200, valid: true},
 		{name: "getConsolidatedFile includes", key: keyBasic, path: "/v1/getConsolidatedFile?includes=un_sc", status: 200, valid: true},
 		{name: "getConsolidatedFile unknown source", key: keyBasic, path: "/v1/getConsolidatedFile?includes=no_such_list", status: 400},
 		{name: "getConsolidatedDelta", key: keyFull, path: "/v1/getConsolidatedDelta?previous=" + q(testVersion), status: 200, valid: true},
 		{name: "getConsolidatedDelta current", key: keyBasic, path: "/v1/getConsolidatedDelta?previous=" + q(delta.Version), status: 200, valid: true},
-		{name: "getConsolidatedDelta unknown previous", key: keyBasic, path: "/v1/getConsolidatedDelta?previous=nope", status: 404},
+		{name: "getConsolidatedDelta unknown previous", key: keyBasic, path: "/v1/getConsolidatedDelta?previous=nope", status: 400},
 		{name: "getConsolidatedDelta without previous", key: keyBasic, path: "/v1/getConsolidatedDelta", status: 400},
 		{name: "getConsolidatedFile over the daily limit", key: keyDownload, path: "/v1/getConsolidatedFile", status: 429, before: func(f *fixture) {
 			f.get(keyDownload, "/v1/getConsolidatedFile")
@@ -195,22 +198,28 @@ func TestOpenAPIResponses(t *testing.T) {
 		{name: "openapi.json", path: "/openapi.json", status: 200, valid: true},
 	}
 	seen := map[string]map[int]bool{}
+	var answers []servedAnswer
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.before != nil {
 				c.before(f)
 			}
-			route := f.checkAgainstDoc(router, c)
-			if seen[route] == nil {
-				seen[route] = map[int]bool{}
+			a := f.checkAgainstDoc(router, c)
+			answers = append(answers, a)
+			if seen[a.route] == nil {
+				seen[a.route] = map[int]bool{}
 			}
-			seen[route][c.status] = true
+			seen[a.route][c.status] = true
 		})
 	}
 	// Readiness off: 503, as during a shutdown.
 	f.srv.SetReady(false)
-	f.checkAgainstDoc(router, apiCase{name: "readyz not ready", path: "/readyz", status: 503})
+	answers = append(answers, f.checkAgainstDoc(router, apiCase{name: "readyz not ready", path: "/readyz", status: 503}))
 	f.srv.SetReady(true)
+
+	// A second, independent validator checks the same answers against the
+	// document as served at /openapi.json, which is what clients read.
+	validateServed(t, f, answers)
 
 	// Every operation of the document was answered with a success.
 	for path, item := range doc.Paths.Map() {
@@ -223,10 +232,19 @@ func TestOpenAPIResponses(t *testing.T) {
 	}
 }
 
+// servedAnswer is one answer of the server with the route it answered.
+type servedAnswer struct {
+	name        string
+	route       string // path template of the document
+	status      int
+	contentType string
+	body        []byte
+}
+
 // checkAgainstDoc sends c and validates the answer (and, for valid cases,
-// the request) against the document; it returns the path template of the
-// route.
-func (f *fixture) checkAgainstDoc(router routers.Router, c apiCase) string {
+// the request) against the document; it returns the answer with the path
+// template of its route.
+func (f *fixture) checkAgainstDoc(router routers.Router, c apiCase) servedAnswer {
 	t := f.t
 	t.Helper()
 	method := c.method
@@ -272,7 +290,7 @@ func (f *fixture) checkAgainstDoc(router routers.Router, c apiCase) string {
 	if err := validateAnswer(in, resp, body); err != nil {
 		t.Errorf("%s %s: answer %d does not match the document: %v\nbody: %.600s", method, c.path, resp.StatusCode, err, body)
 	}
-	return route.Path
+	return servedAnswer{name: c.name, route: route.Path, status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: body}
 }
 
 // validateAnswer validates a response to the request of in against the

@@ -37,14 +37,24 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 		}
 		cat := s.catalog()
 		q.Sources = report.ReportableSources(q.Sources, cat.Types())
+		q.Limit = reportMaxHits
 		version := s.db.Version()
 		res, err := s.db.Index().SearchContext(c.Request.Context(), q)
 		if err != nil {
 			return searchError(err)
 		}
 		in := report.Input{
-			Query: q, Result: res, Time: c.Now, Version: version, Origin: "amlscreen serve",
+			Query: q, Result: res, Time: c.Now, Version: version, Origin: "amlscreen serve", Sample: s.sampleAt(version),
 			Sources: cat.describe(q.Sources),
+		}
+		if len(res.Hits) >= reportHeavyHits {
+			// A long report costs as much as a heavy check: it waits for
+			// one of their admission slots (503 when none comes free).
+			release, err := engine.AcquireHeavySlot(c.Request.Context())
+			if err != nil {
+				return searchError(err)
+			}
+			defer release()
 		}
 		var pdf bytes.Buffer
 		if err := report.Render(&pdf, in); err != nil {
@@ -55,6 +65,17 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 		return c.Reply("text/plain; charset=utf-8", out)
 	}
 }
+
+// reportMaxHits is the most hits a report details: the best ones, with the
+// total stated. Rendering costs about a millisecond of a core per hit, so
+// a thousand (the limit of a check) would cost a second.
+const reportMaxHits = 250
+
+// reportHeavyHits is the number of hits from which rendering a report
+// takes an admission slot of heavy checks: a report of a thousand hits
+// costs about a second of a core, one of a few hits a millisecond. A
+// variable for the tests.
+var reportHeavyHits = 50
 
 // describe returns the catalogue entries of the selected sources, sorted
 // by id, for a report's list of sources searched.

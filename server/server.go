@@ -101,7 +101,23 @@ type Config struct {
 	// and oldest entry); nil leaves those series out. monitor.Outbox.Stats
 	// is one.
 	Outbox func() (monitor.OutboxStats, error)
+	// Sample reports whether the database at a File-Version is the sample
+	// embedded in amlscreen (sampledata.Is): while it is, every answer
+	// carries HeaderDatabase and reports the sample's watermark. Nil marks
+	// nothing. It is a function of the version, not a flag, so that the
+	// mark follows the database: a sync away from the sample drops it.
+	Sample func(version string) bool
 }
+
+// HeaderDatabase is the response header that marks answers from the
+// embedded sample with SampleDatabase: CheckResponse has no field for it,
+// and a client or a proxy log must be able to tell a demo's answers from
+// a screening.
+const HeaderDatabase = "X-Amlscreen-Database"
+
+// SampleDatabase is the value of HeaderDatabase on answers from the
+// embedded sample.
+const SampleDatabase = "embedded sample"
 
 // Endpoint is one row of the route table.
 type Endpoint struct {
@@ -160,6 +176,7 @@ type Server struct {
 	keysFile string
 	profiles func(string) (int, error)
 	maxDL    int64
+	sample   func(string) bool
 
 	keys    atomic.Pointer[access.Set]
 	routes  map[string]*Endpoint
@@ -176,6 +193,7 @@ type Server struct {
 	cat     atomic.Pointer[catalog]
 
 	ready     atomic.Bool
+	lists     listStates // the public lists serve fetches (lists.go)
 	stop      chan struct{}
 	flushDone chan struct{}
 	closeOnce sync.Once
@@ -197,6 +215,7 @@ func New(cfg Config) (*Server, error) {
 		keysFile:  cfg.KeysFile,
 		profiles:  cfg.ProfileCount,
 		maxDL:     int64(cfg.DailyDownloads),
+		sample:    cfg.Sample,
 		routes:    map[string]*Endpoint{},
 		billed:    map[string]bool{},
 		dl:        map[string]bool{},
@@ -267,6 +286,12 @@ var billedPaths = []string{
 // Handler returns the HTTP handler of the server: /v1, /healthz, /readyz,
 // /metrics and /openapi.json (the API's OpenAPI document, package api).
 func (s *Server) Handler() http.Handler { return s }
+
+// Sample reports whether the database is, at its current version, the
+// embedded sample (Config.Sample).
+func (s *Server) Sample() bool { return s.sampleAt(s.db.Version()) }
+
+func (s *Server) sampleAt(version string) bool { return s.sample != nil && s.sample(version) }
 
 // SetReady marks the server ready or not for /readyz. It starts ready;
 // a graceful shutdown clears it first, so that load balancers stop sending
@@ -449,6 +474,9 @@ func (w *responseWriter) Flush() {
 func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	w := &responseWriter{ResponseWriter: rw}
+	if s.Sample() {
+		w.Header().Set(HeaderDatabase, SampleDatabase)
+	}
 	switch r.URL.Path {
 	case "/healthz", "/readyz", "/metrics", "/openapi.json":
 		s.serveOps(w, r)
@@ -642,7 +670,11 @@ func (s *Server) serveOps(w *responseWriter, r *http.Request) {
 			writeError(w, Errorf(http.StatusServiceUnavailable, "not ready: no database version loaded, or shutting down"))
 			return
 		}
-		body, _ := json.Marshal(map[string]string{"status": "ready", "version": s.db.Version()})
+		ready := map[string]any{"status": "ready", "version": s.db.Version()}
+		if failing := s.failingLists(); failing != nil {
+			ready["lists_failing"] = failing
+		}
+		body, _ := json.Marshal(ready)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(body)
 	case "/metrics":

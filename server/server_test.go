@@ -295,7 +295,7 @@ func TestErrorRows(t *testing.T) {
 		{"keys previous before rotation", "GET", keyBasic, "/v1/keys/previous", 404, "unknown"},
 		{"keys without kid", "GET", keyBasic, "/v1/keys", 404, "unknown path"},
 		{"delta without previous", "GET", keyBasic, "/v1/getConsolidatedDelta", 400, "previous"},
-		{"delta unknown previous", "GET", keyBasic, "/v1/getConsolidatedDelta?previous=2020-01-01T00:00:00Z~9", 404, PreviousUnknown},
+		{"delta unknown previous", "GET", keyBasic, "/v1/getConsolidatedDelta?previous=2020-01-01T00:00:00Z~9", 400, PreviousUnknown},
 		{"file unknown includes", "GET", keyBasic, "/v1/getConsolidatedFile?includes=nowhere", 400, "nowhere"},
 		{"report without names", "GET", keyBasic, "/v1/generateIndividualReport?dob=07/10/1952", 400, "names"},
 	}
@@ -313,7 +313,7 @@ func TestErrorRows(t *testing.T) {
 	}
 	// The delta message is the service's exact text: clients match it.
 	a := f.get(keyBasic, "/v1/getConsolidatedDelta?previous=unknown")
-	if msg := a.errorMessage(t, 404); msg != PreviousUnknown {
+	if msg := a.errorMessage(t, 400); msg != PreviousUnknown {
 		t.Errorf("delta message %q, want %q", msg, PreviousUnknown)
 	}
 }

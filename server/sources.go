@@ -15,12 +15,37 @@ import (
 
 func init() {
 	register(Endpoint{Path: "/v1/getSourceList", Params: []string{"scope"}, Handle: sourceList})
+	// Clients written against the service's listSources read the same
+	// list in an envelope; it is an alias with the same rules.
+	register(Endpoint{Path: "/v1/listSources", Params: []string{"scope"}, Handle: listSources})
 }
 
 // sourceList answers getSourceList (docs/API.md "Sources"): a JSON array of
 // Source objects, every source with scope=all, else those included for the
 // key, signed with x-service-signature.
 func sourceList(s *Server, c *Call) error {
+	body, err := json.Marshal(s.sourceEntries(c))
+	if err != nil {
+		return fmt.Errorf("encode source list: %w", err)
+	}
+	return s.signedJSON(c, body)
+}
+
+// listSources answers listSources (docs/API.md "Sources"): the list of
+// getSourceList as {"sources": [...]}, signed the same way.
+func listSources(s *Server, c *Call) error {
+	body, err := json.Marshal(struct {
+		Sources []record.Source `json:"sources"`
+	}{s.sourceEntries(c)})
+	if err != nil {
+		return fmt.Errorf("encode source list: %w", err)
+	}
+	return s.signedJSON(c, body)
+}
+
+// sourceEntries lists the catalogue for c's key: every source with
+// scope=all, else those included for the key, each saying whether it is.
+func (s *Server) sourceEntries(c *Call) []record.Source {
 	cat := s.catalog()
 	inc := cat.Defaults(c.Key)
 	all := c.Param("scope") == "all"
@@ -33,10 +58,12 @@ func sourceList(s *Server, c *Call) error {
 		e.IncludedForAPIKey = &in
 		out = append(out, e)
 	}
-	body, err := json.Marshal(out)
-	if err != nil {
-		return fmt.Errorf("encode source list: %w", err)
-	}
+	return out
+}
+
+// signedJSON sends body with its x-service-signature, when the server
+// has signing keys.
+func (s *Server) signedJSON(c *Call, body []byte) error {
 	if s.signer != nil {
 		h, err := s.signer.Sign(body)
 		if err != nil {

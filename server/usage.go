@@ -67,6 +67,8 @@ func usageReport(s *Server, c *Call) error {
 	u.Summary.BilledQuota = c.Key.MonthlyQuota
 	u.Summary.ProfilesQuota = c.Key.ProfileQuota
 	if s.profiles != nil {
+		pq := c.Key.ProfileLimit() // the default when the keys file sets none
+		u.Summary.ProfilesQuota = &pq
 		n, err := s.profiles(c.Key.ID())
 		if err != nil {
 			return fmt.Errorf("count search profiles: %w", err)

@@ -35,9 +35,11 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/lists"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/sampledata"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -101,6 +103,14 @@ type Config struct {
 	// system's, by the service's outgoing connections: the upstream it
 	// syncs from and the webhook receivers.
 	CABundle string
+	// Lists are public lists (package lists) fetched into the store at
+	// start and every ListsEvery (0: DefaultListsEvery) with ListsFetcher
+	// (nil: the issuers' addresses, CABundle's roots); each change is
+	// swapped in as a sync's is, and a list that fails keeps its previous
+	// edition.
+	Lists        []lists.List
+	ListsFetcher *lists.Fetcher
+	ListsEvery   time.Duration
 	// Log receives what the service does; nil discards it.
 	Log *slog.Logger
 }
@@ -158,6 +168,10 @@ type Service struct {
 	shutdownOnce sync.Once
 	shutdownErr  error
 	mu           sync.Mutex
+
+	// applyMu makes the sync loop's and the lists loop's commit and swap
+	// one at a time, so that the server takes change sets in order.
+	applyMu sync.Mutex
 }
 
 // Open checks cfg, opens the store, loads the index, the keys, the
@@ -235,10 +249,8 @@ func (s *Service) checkConfig() error {
 	return nil
 }
 
-// open builds the parts in the order they depend on each other.
-//
-// It stays long: each part needs the ones before it, and a failure at any
-// step must leave closeOpened a consistent set of parts to close.
+// open builds the parts in the order they depend on each other; on a
+// failure, closeOpened closes those already built.
 func (s *Service) open() error {
 	c := &s.cfg
 	log := s.log
@@ -296,9 +308,13 @@ func (s *Service) open() error {
 		Endpoints:    append(server.MonitorEndpoints(s.mon), server.MediaEndpoints(corpus)...),
 		ProfileCount: s.mon.Count,
 		Outbox:       monitor.NewOutbox(s.st).Stats,
+		Sample:       sampledata.Is,
 	})
 	if err != nil {
 		return err
+	}
+	if s.srv.Sample() {
+		log.Warn("the store holds the embedded sample: answers are generated records, not a screening; they carry "+server.HeaderDatabase+": "+server.SampleDatabase, "version", s.db.Version())
 	}
 	deliveries := ui.NewDeliveryLog()
 	s.sender = &monitor.Sender{Store: monitor.SharedStore(s.st), Recipients: s.srv.WebhookRecipient, Signer: s.ring, Log: log, OnAttempt: deliveries.Note, RootCAs: s.roots}
@@ -344,9 +360,6 @@ func (s *Service) closeOpened() {
 // Addr returns the address the service listens on.
 func (s *Service) Addr() string { return s.ln.Addr().String() }
 
-// Server returns the HTTP API the service answers with.
-func (s *Service) Server() *server.Server { return s.srv }
-
 // ReloadKeys reads the keys file again (on SIGHUP): a file that does not
 // load, or holds no enabled key, keeps the keys in force and is returned
 // as the error.
@@ -366,9 +379,6 @@ func (s *Service) ReloadCertificate() error {
 	s.log.Info("TLS certificate loaded", "file", s.cfg.TLSCert, "not_after", s.cert.NotAfter().UTC().Format(time.RFC3339))
 	return nil
 }
-
-// TLS reports whether the service answers HTTPS.
-func (s *Service) TLS() bool { return s.cert != nil }
 
 // Run serves: it starts the HTTP server, the webhook sender and, with an
 // upstream, the sync loop, and returns when ctx ends (the service goes on
@@ -402,6 +412,9 @@ func (s *Service) Run(ctx context.Context) error {
 				c.HTTP = syncer.NewHTTPClient(s.roots)
 			}
 			s.syncs.Go(func() { s.syncLoop(s.syncCtx, c) })
+		}
+		if len(s.cfg.Lists) > 0 {
+			s.syncs.Go(func() { s.listsLoop(s.syncCtx) })
 		}
 	})
 	if !started {
@@ -498,8 +511,10 @@ func (s *Service) syncLoop(ctx context.Context, c *syncer.Client) {
 	log := s.log
 	sched := &syncer.Schedule{Every: s.cfg.Every, Log: log}
 	for {
+		s.applyMu.Lock()
 		res, err := c.Sync(ctx, s.st)
 		if ctx.Err() != nil {
+			s.applyMu.Unlock()
 			return
 		}
 		s.srv.NoteSync(time.Now(), err)
@@ -510,6 +525,7 @@ func (s *Service) syncLoop(ctx context.Context, c *syncer.Client) {
 				log.Error("change committed to the store but not swapped in; restart serve", "version", res.Applied.Version, "error", aerr.Error())
 			}
 		}
+		s.applyMu.Unlock()
 		switch {
 		case err != nil && syncer.Permanent(err):
 			log.Error("upstream rejected the API key; serving the stored data and trying again at the next interval", "error", err.Error())

@@ -142,7 +142,7 @@ func (db *Store) ApplyDelta(previous, version string, changes []record.Change, h
 			return &VersionMismatchError{Store: cur, Previous: previous, Version: version}
 		}
 		var err error
-		applied, err = db.applyChanges(tx, previous, version, changes)
+		applied, err = db.applyChanges(tx, "change set", previous, version, changes)
 		if err != nil {
 			return err
 		}
@@ -161,7 +161,9 @@ func (db *Store) ApplyDelta(previous, version string, changes []record.Change, h
 	return applied, nil
 }
 
-func (db *Store) applyChanges(tx *bolt.Tx, previous, version string, changes []record.Change) (*Applied, error) {
+// applyChanges applies the changes of a change set or merge (kind, for
+// the shrink guard) in tx.
+func (db *Store) applyChanges(tx *bolt.Tx, kind, previous, version string, changes []record.Change) (*Applied, error) {
 	recs := tx.Bucket(bucketRecords)
 	meta := tx.Bucket(bucketMeta)
 	count := int(getUint(meta, metaCount))
@@ -216,6 +218,15 @@ func (db *Store) applyChanges(tx *bolt.Tx, previous, version string, changes []r
 		a.Changes = append(a.Changes, ac)
 	}
 	a.Records = count
+	// The shrink guard (guard.go): the transaction rolls back on refusal.
+	before := count + a.Deleted - a.Added
+	shrink, err := db.guard.checkKind(kind, version, before, before-a.Deleted, count)
+	if err != nil {
+		return nil, err
+	}
+	if shrink {
+		tx.OnCommit(func() { db.guard.allowed.Add(1) })
+	}
 	if err := stats.apply(tx.Bucket(bucketStats)); err != nil {
 		return nil, err
 	}

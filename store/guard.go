@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 )
 
-// The full-import guard. A consolidated file replaces every record, so a
+// The shrink guard. A consolidated file replaces every record, so a
 // truncated download, an upstream answering an empty body, or the wrong
 // file would quietly turn sanctioned names into misses. ReplaceAll, the
 // one way every writer (import, sync, serve's sync loop) replaces the
@@ -17,6 +17,13 @@ import (
 //   - a file that would remove more than half of the records the store
 //     holds (ShrinkShare), unless the store was opened with
 //     Options.AllowShrink.
+//
+// A change set (ApplyDelta: apply, sync, serve's sync loop) and a merge
+// (MergeSources: import --merge) pass the same guard: one that would
+// leave a store that held records with none is refused always, one that
+// deletes more than ShrinkShare of them unless Options.AllowShrink (the
+// same --allow-shrink). Their refusal comes after the changes were made in
+// the transaction, which it rolls back.
 //
 // The counts come from the merge a full import makes anyway, and the
 // decision falls before anything is written, so the guard costs an
@@ -34,6 +41,9 @@ const ShrinkShare = 0.5
 // ShrinkError is the error of a refused full import: the file holds no
 // records, or it would remove more than ShrinkShare of the store's.
 type ShrinkError struct {
+	// Kind is what was refused: "full import" (also when empty),
+	// "change set" or "merge".
+	Kind    string
 	Version string // the version the import would have made current
 	Before  int    // records the store holds
 	After   int    // records the file holds
@@ -45,11 +55,18 @@ type ShrinkError struct {
 
 // Error says what the import would have done and how to override it.
 func (e *ShrinkError) Error() string {
-	if e.Empty {
+	kind := e.Kind
+	if kind == "" {
+		kind = "full import"
+	}
+	if e.Empty && kind == "full import" {
 		return fmt.Sprintf("full import of %s refused: the file holds no records (the store keeps its %d); an empty or truncated file never replaces a store", e.Version, e.Before)
 	}
-	return fmt.Sprintf("full import of %s refused: it would remove %d of the store's %d records (%.0f%%, more than %.0f%%) and leave %d; check the file, or pass --allow-shrink if the list really shrank",
-		e.Version, e.Removed, e.Before, 100*float64(e.Removed)/float64(e.Before), 100*ShrinkShare, e.After)
+	if e.Empty {
+		return fmt.Sprintf("%s %s refused: it would remove all %d records of the store and leave it empty (the store keeps them); an operator who wants an empty store deletes its file", kind, e.Version, e.Before)
+	}
+	return fmt.Sprintf("%s %s refused: it would remove %d of the store's %d records (%.0f%%, more than %.0f%%) and leave %d; check the file, or pass --allow-shrink if the list really shrank",
+		kind, e.Version, e.Removed, e.Before, 100*float64(e.Removed)/float64(e.Before), 100*ShrinkShare, e.After)
 }
 
 // GuardCounts are what the full-import guard did since the store was
@@ -77,22 +94,34 @@ func (db *Store) GuardCounts() GuardCounts {
 // *ShrinkError for a refusal, and whether the import is an allowed shrink
 // (to be counted once it commits).
 func (g *guard) check(version string, before, kept, after int) (shrink bool, err error) {
+	return g.checkKind("full import", version, before, kept, after)
+}
+
+// checkKind is check for a kind of writer (ShrinkError.Kind). A change
+// set or merge on an empty store, or one that deletes nothing, passes.
+func (g *guard) checkKind(kind, version string, before, kept, after int) (shrink bool, err error) {
 	removed := before - kept
+	full := kind == "full import"
 	switch {
+	case !full && (before == 0 || removed <= 0):
+		return false, nil
 	case after == 0:
-		err = &ShrinkError{Version: version, Before: before, Empty: true}
+		err = &ShrinkError{Kind: kind, Version: version, Before: before, Empty: true}
+		if !full {
+			err.(*ShrinkError).Removed = removed
+		}
 	case before > 0 && float64(removed) > ShrinkShare*float64(before):
 		if g.allowShrink {
-			g.log.Warn("full import removes more than half of the store's records; allowed by --allow-shrink",
+			g.log.Warn(kind+" removes more than half of the store's records; allowed by --allow-shrink",
 				"version", version, "records_before", before, "records_after", after, "removed", removed)
 			return true, nil
 		}
-		err = &ShrinkError{Version: version, Before: before, After: after, Removed: removed}
+		err = &ShrinkError{Kind: kind, Version: version, Before: before, After: after, Removed: removed}
 	default:
 		return false, nil
 	}
 	g.refused.Add(1)
-	g.log.Error("full import refused; the store keeps its records", "version", version,
+	g.log.Error(kind+" refused; the store keeps its records", "version", version,
 		"records_before", before, "records_after", after, "removed", removed, "error", err.Error())
 	return false, err
 }

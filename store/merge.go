@@ -117,7 +117,7 @@ func (db *Store) MergeSources(version string, next func() (*record.Record, error
 			// them from a merge that changes nothing.
 			return markLocalSources(tx, merged)
 		}
-		if applied, err = db.applyChanges(tx, previous, version, changes); err != nil {
+		if applied, err = db.applyChanges(tx, "merge", previous, version, changes); err != nil {
 			return err
 		}
 		if err := markLocalSources(tx, merged); err != nil {

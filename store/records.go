@@ -323,11 +323,6 @@ func (db *Store) readEntries(next func() (*record.Record, error), tap ImportTap)
 // It returns whether the import is a shrink allowed by Options.AllowShrink,
 // and a *ShrinkError, before anything is written, when the guard refuses
 // it.
-//
-// It stays whole: the read-only merge pass, the guard's decision, the
-// writes and the rebuilt counts happen in this order inside one
-// transaction, and share the cursor's findings (kept, deleted, updated,
-// local records kept).
 func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry, tap ImportTap) (*Applied, bool, error) {
 	recs := tx.Bucket(bucketRecords)
 	// Records go in in key order, so pages can be filled almost full; the

@@ -7,8 +7,9 @@ import "time"
 // current version, and its size.
 type IndexStatus struct {
 	// State is "current", "stale" (the store is ahead: the next open
-	// replays or rebuilds it), "missing" or "unreadable" (the next open
-	// rebuilds it).
+	// replays or rebuilds it), "missing", "unreadable" (damaged: a file
+	// fails its checksum or the record counts disagree) or "foreign"
+	// (built from another store); the next open rebuilds the last three.
 	State      string `json:"state"`
 	Version    string `json:"version,omitempty"` // the store version it reflects
 	Segments   int    `json:"segments"`

@@ -91,6 +91,7 @@ type Store struct {
 	retention time.Duration
 	guard     guard
 	hooks     hooks
+	id        string // ID
 }
 
 // ErrNotFound is returned by Get for an id the store does not hold.
@@ -247,6 +248,9 @@ func (db *Store) init() error {
 			c.schemas = append(c.schemas, bind(currentSchema))
 		}
 		db.codec = c
+		if meta != nil {
+			db.id = string(meta.Get(metaStoreID))
+		}
 		return nil
 	}
 	if db.readOnly {
@@ -263,6 +267,9 @@ func (db *Store) init() error {
 			if err := meta.Put(metaSchemaVersion, []byte(strconv.Itoa(schemaVersion))); err != nil {
 				return err
 			}
+		}
+		if _, err := ensureID(tx); err != nil {
+			return err
 		}
 		return load(tx)
 	})

@@ -8,7 +8,9 @@
 // first, so that a broken connection never reaches the store; the file is
 // then imported or applied in one store transaction. It falls back to the
 // full file when the store's version is older than the service keeps
-// deltas for (14 days), when the upstream no longer knows the version, or
+// deltas for (14 days), when the upstream no longer knows the version
+// (its message "Provided previous version does not exist.", with 400 as
+// the service's clients expect, or 404 as older amlscreen primaries sent), or
 // when the selection of sources (includes) changed. It counts every
 // download against the daily limit in the store, before making it, and
 // stops with a *store.DownloadLimitError when they are used up: the
@@ -33,6 +35,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -268,13 +271,30 @@ func (c *Client) syncFull(ctx context.Context, db *store.Store, res *Result) err
 	return nil
 }
 
-// redact removes the API key from err's message, in case an upstream
-// echoes it or a URL carries it.
+// redact removes the API key from err's message where it stands as a
+// credential, in case an upstream echoes it or a URL carries it: the value
+// after a word such as key, api_key, x-api-key, token, Authorization or
+// Bearer (with the usual quotes, colons and equals signs between), or the
+// value of a URL query parameter, and only as a whole value. Elsewhere the
+// key's text is left alone, so that a short key does not mangle ordinary
+// words of the message.
 func (c *Client) redact(err error) error {
 	if err == nil || c.APIKey == "" || !strings.Contains(err.Error(), c.APIKey) {
 		return err
 	}
-	return &redactedError{msg: strings.ReplaceAll(err.Error(), c.APIKey, "[api key]"), err: err}
+	msg := redactKey(err.Error(), c.APIKey)
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, err: err}
+}
+
+// redactKey replaces key in msg by "[api key]" where it stands as a
+// credential (Client.redact).
+func redactKey(msg, key string) string {
+	re := regexp.MustCompile(`(?i)((?:key|token|authorization|bearer)["']?\s*[:=]?\s*["']?(?:bearer\s+)?|[?&][^=&\s]*=)` +
+		regexp.QuoteMeta(key) + `([^A-Za-z0-9._~+/=-]|$)`)
+	return re.ReplaceAllString(msg, "${1}[api key]${2}")
 }
 
 type redactedError struct {

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -341,6 +342,9 @@ func (c *Client) fetch(ctx context.Context, db *store.Store, endpoint, u string,
 	if version == "" {
 		return nil, fmt.Errorf("%s: the answer carries no File-Version header: is --upstream the base URL of the service?", endpoint)
 	}
+	if !delimited(resp) {
+		return nil, fmt.Errorf("%s: the answer has neither a Content-Length nor chunked encoding, so a connection closed early could not be told from the end of the file; refused (a proxy between here and the upstream may strip both)", endpoint)
+	}
 	f, err := os.CreateTemp(c.tempDir(db), partPrefix(db, endpoint)+"*.part")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", endpoint, err)
@@ -378,6 +382,17 @@ func (c *Client) fetch(ctx context.Context, db *store.Store, endpoint, u string,
 	d.size = n
 	ok = true
 	return d, nil
+}
+
+// delimited reports whether the end of resp's body can be told from a
+// connection that closed early: it has a Content-Length (checked after
+// the copy), chunked encoding (whose last chunk Go's client requires), or
+// comes over HTTP/2 or later (frames end the stream). A body delimited by
+// closing the connection alone, cut at a line boundary, would read as a
+// whole file of fewer records; the protocol carries no record count to
+// check it against.
+func delimited(resp *http.Response) bool {
+	return resp.ContentLength >= 0 || resp.ProtoMajor >= 2 || slices.Contains(resp.TransferEncoding, "chunked")
 }
 
 // noteLimit follows the daily download limit the upstream announces in

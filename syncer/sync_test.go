@@ -2,6 +2,7 @@ package syncer
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,9 @@ type upstream struct {
 	gzip    bool              // answer with Content-Encoding: gzip
 	sources string            // getSourceList body; "" answers 404
 	limit   string            // X-Daily-Download-Limit of download answers; "" sends none
+	// unknownStatus is the status of "Provided previous version does not
+	// exist."; 0 sends 404, as amlscreen primaries did before they sent 400.
+	unknownStatus int
 
 	// fail lists answers to give before the normal ones, per endpoint:
 	// a status, or 0 to cut the connection in the middle of the body.
@@ -105,7 +109,7 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case u.deltas[prev] != "":
 			body = readFixture(u.t, u.deltas[prev])
 		default:
-			writeErr(w, 404, "Provided previous version does not exist.")
+			writeErr(w, cmp.Or(u.unknownStatus, 404), "Provided previous version does not exist.")
 			return
 		}
 		w.Header().Set("File-Version", u.current)
@@ -557,4 +561,56 @@ func TestSyncUpstreamDownCostsNoDownloads(t *testing.T) {
 	if n, _ := db.DownloadsToday(time.Now()); n != 0 {
 		t.Fatalf("%d downloads counted for requests that never reached the upstream", n)
 	}
+}
+
+// TestSyncFallsBackOnEitherStatus: the service's message for an unknown
+// previous version leads to the full file whether it comes with 400 (the
+// service's clients expect it, and amlscreen primaries send it) or 404
+// (older primaries); a 400 with another message is an error, not a
+// fallback.
+func TestSyncFallsBackOnEitherStatus(t *testing.T) {
+	for _, status := range []int{http.StatusBadRequest, http.StatusNotFound} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			up, srv := newUpstream(t)
+			up.unknownStatus = status
+			var logs bytes.Buffer
+			var sleeps []time.Duration
+			db := openStore(t)
+			c := testClient(srv, &logs, &sleeps, nil)
+			if _, err := c.Sync(context.Background(), db); err != nil {
+				t.Fatal(err)
+			}
+			up.current = "v-new"
+			res, err := c.Sync(context.Background(), db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Full || !strings.Contains(res.Fallback, "no longer knows") || res.Version != "v-new" {
+				t.Fatalf("result %+v, want a full download after %d", res, status)
+			}
+			if up.callsTo("getConsolidatedDelta") != 1 || up.callsTo("getConsolidatedFile") != 2 {
+				t.Fatalf("calls %v", up.calls)
+			}
+		})
+	}
+	t.Run("another 400", func(t *testing.T) {
+		up, srv := newUpstream(t)
+		var logs bytes.Buffer
+		var sleeps []time.Duration
+		db := openStore(t)
+		c := testClient(srv, &logs, &sleeps, nil)
+		if _, err := c.Sync(context.Background(), db); err != nil {
+			t.Fatal(err)
+		}
+		up.current = "v-new"
+		up.fail["getConsolidatedDelta"] = []int{http.StatusBadRequest}
+		_, err := c.Sync(context.Background(), db)
+		var he *HTTPError
+		if !errors.As(err, &he) || he.Status != http.StatusBadRequest {
+			t.Fatalf("got %v, want the upstream's 400", err)
+		}
+		if up.callsTo("getConsolidatedFile") != 1 {
+			t.Fatalf("a 400 without the message fell back to the full file: %v", up.calls)
+		}
+	})
 }

@@ -34,10 +34,17 @@ type Config struct {
 	IdleTimeout time.Duration
 	// MaxSessions bounds the sessions held at once; zero means 10,000.
 	MaxSessions int
+	// MaxSessionsPerKey bounds the sessions of one API key; a sign-in
+	// beyond it ends the key's oldest session. Zero means 20.
+	MaxSessionsPerKey int
 	// SecureCookies sets the Secure attribute on cookies also when the
 	// request did not come over TLS (behind a proxy that ends TLS).
 	// Requests over TLS get it anyway.
 	SecureCookies bool
+	// Sample reports whether the database answered from is the sample
+	// embedded in amlscreen (server.Server.Sample); every page then shows
+	// a banner saying no result here is a screening. Nil shows none.
+	Sample func() bool
 }
 
 // Prefix is where the workbench is served.
@@ -90,7 +97,14 @@ func Handler(cfg Config) http.Handler {
 	if max <= 0 {
 		max = 10000
 	}
-	h.sessions = newSessions(ttl, idle, max)
+	perKey := cfg.MaxSessionsPerKey
+	if perKey <= 0 {
+		perKey = 20
+	}
+	h.sessions = newSessions(ttl, idle, max, perKey, func(secret string) bool {
+		_, err := h.b.SignIn(secret)
+		return err == nil
+	})
 	sum := sha256.New()
 	for _, name := range []string{"static/app.css", "static/app.js"} {
 		b, _ := assets.ReadFile(name)
@@ -99,8 +113,25 @@ func Handler(cfg Config) http.Handler {
 	h.assetVersion = hex.EncodeToString(sum.Sum(nil)[:6])
 	h.pages = parsePages(h.assetVersion)
 	sub, _ := fs.Sub(assets, "static")
-	h.static = http.StripPrefix(Prefix+"static/", http.FileServer(http.FS(sub)))
+	h.static = http.StripPrefix(Prefix+"static/", http.FileServer(http.FS(filesOnly{sub})))
 	return h
+}
+
+// filesOnly serves the files of an fs.FS and hides its directories, so
+// that http.FileServer answers 404 for them instead of listing them.
+type filesOnly struct{ fs.FS }
+
+// Open opens name, or fails with fs.ErrNotExist when it is a directory.
+func (f filesOnly) Open(name string) (fs.File, error) {
+	file, err := f.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := file.Stat(); err != nil || st.IsDir() {
+		file.Close()
+		return nil, fs.ErrNotExist
+	}
+	return file, nil
 }
 
 // route is a page or action: its method and whether it needs a session.
@@ -195,8 +226,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if s != nil {
 			var err error
 			if id, err = h.b.SignIn(s.secret); err != nil {
-				// The key was disabled or removed since the sign-in.
-				h.sessions.end(s.token)
+				// The key was disabled or removed since the sign-in:
+				// every session of it ends.
+				h.sessions.endKey(s.keyID)
 				h.log.Info("workbench session ended: its key is no longer valid", "key", s.name)
 				s = nil
 			}
@@ -270,6 +302,7 @@ type page struct {
 	Error   string
 	Status  int
 	Version string // the assets' version, for cache busting
+	Sample  bool   // the database is the embedded sample: show the banner
 	Data    any
 }
 
@@ -281,6 +314,7 @@ func (h *handler) render(w http.ResponseWriter, name string, status int, p page)
 	}
 	p.Version = h.assetVersion
 	p.Status = status
+	p.Sample = h.cfg.Sample != nil && h.cfg.Sample()
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
 		h.log.Error("workbench page not rendered", "page", name, "error", err.Error())

@@ -450,6 +450,12 @@ func TestStaticAssets(t *testing.T) {
 	if r := c.get("/ui/static/nothing.css"); r.status != http.StatusNotFound {
 		t.Errorf("missing asset: %d", r.status)
 	}
+	// Directories are not listed.
+	for _, p := range []string{"/ui/static/", "/ui/static/./", "/ui/static/index.html"} {
+		if r := c.get(p); r.status == http.StatusOK || strings.Contains(r.body, "app.css") {
+			t.Errorf("%s: %d %.100q", p, r.status, r.body)
+		}
+	}
 }
 
 // TestFingerprintsAgree: the record a decision is fingerprinted from is

@@ -73,7 +73,7 @@ func (h *handler) signin(w http.ResponseWriter, r *http.Request, _ *session, _ *
 		h.showSignin(w, r, e.Status, msg, next)
 		return nil
 	}
-	s, ok := h.sessions.create(secret, id.Name, h.now())
+	s, ok := h.sessions.create(secret, id.ID, id.Name, h.now())
 	if !ok {
 		h.showSignin(w, r, http.StatusServiceUnavailable, "The workbench has too many open sessions; try again later.", next)
 		return nil

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
+	"slices"
 	"sync"
 	"time"
 )
@@ -14,8 +16,10 @@ type session struct {
 	token   string
 	csrf    string
 	secret  string // the API key, checked again on every request
+	keyID   string // the key's id: sessions per key are bounded
 	name    string // the key's name when signed in, for logs
 	created time.Time
+	n       uint64 // order of creation, for sessions created at one instant
 	seen    time.Time
 	flash   string // a message for the next page, shown once
 }
@@ -23,15 +27,22 @@ type session struct {
 // sessions holds the sessions of one handler, in memory: a restart signs
 // everyone out, which is what a workbench holding API keys should do.
 type sessions struct {
-	mu   sync.Mutex
-	m    map[string]*session
-	ttl  time.Duration // absolute lifetime
-	idle time.Duration // lifetime without a request
-	max  int
+	mu     sync.Mutex
+	m      map[string]*session
+	ttl    time.Duration // absolute lifetime
+	idle   time.Duration // lifetime without a request
+	max    int           // sessions at once
+	perKey int           // sessions of one key at once; a new one ends the oldest
+	// valid reports whether a key may still sign in (not disabled or
+	// removed since); nil: every key. Sessions of keys that may not are
+	// dropped when the table is full, and at most once a minute.
+	valid     func(secret string) bool
+	lastPrune time.Time
+	created   uint64 // sessions created so far
 }
 
-func newSessions(ttl, idle time.Duration, max int) *sessions {
-	return &sessions{m: map[string]*session{}, ttl: ttl, idle: idle, max: max}
+func newSessions(ttl, idle time.Duration, max, perKey int, valid func(string) bool) *sessions {
+	return &sessions{m: map[string]*session{}, ttl: ttl, idle: idle, max: max, perKey: perKey, valid: valid}
 }
 
 // randomToken returns 32 random bytes, URL-safe base64.
@@ -41,18 +52,68 @@ func randomToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// create starts a session for secret; ok is false when the handler
-// already holds its maximum of live sessions.
-func (ss *sessions) create(secret, name string, now time.Time) (*session, bool) {
+// create starts a session for secret, the key keyID; ok is false when
+// the handler already holds its maximum of live sessions. A key at its
+// own bound (perKey) loses its oldest session instead: one key can never
+// fill the table and lock the others out.
+func (ss *sessions) create(secret, keyID, name string, now time.Time) (*session, bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.sweepLocked(now)
+	if len(ss.m) >= ss.max || now.Sub(ss.lastPrune) >= time.Minute {
+		ss.pruneLocked(now)
+	}
+	var mine []*session
+	for _, s := range ss.m {
+		if s.keyID == keyID {
+			mine = append(mine, s)
+		}
+	}
+	if len(mine) >= ss.perKey {
+		slices.SortFunc(mine, func(a, b *session) int { return cmp.Or(a.created.Compare(b.created), cmp.Compare(a.n, b.n)) })
+		for _, s := range mine[:len(mine)-ss.perKey+1] {
+			delete(ss.m, s.token)
+		}
+	}
 	if len(ss.m) >= ss.max {
 		return nil, false
 	}
-	s := &session{token: randomToken(), csrf: randomToken(), secret: secret, name: name, created: now, seen: now}
+	ss.created++
+	s := &session{token: randomToken(), csrf: randomToken(), secret: secret, keyID: keyID, name: name, created: now, n: ss.created, seen: now}
 	ss.m[s.token] = s
 	return s, true
+}
+
+// pruneLocked drops the sessions of keys that may no longer sign in: a
+// key disabled or removed by a reload of the keys file frees its places
+// without waiting for its sessions' next request.
+func (ss *sessions) pruneLocked(now time.Time) {
+	ss.lastPrune = now
+	if ss.valid == nil {
+		return
+	}
+	ok := map[string]bool{}
+	for t, s := range ss.m {
+		v, seen := ok[s.secret]
+		if !seen {
+			v = ss.valid(s.secret)
+			ok[s.secret] = v
+		}
+		if !v {
+			delete(ss.m, t)
+		}
+	}
+}
+
+// endKey drops every session of the key keyID.
+func (ss *sessions) endKey(keyID string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for t, s := range ss.m {
+		if s.keyID == keyID {
+			delete(ss.m, t)
+		}
+	}
 }
 
 // get returns the live session of token and marks it seen; expired ones

@@ -39,26 +39,7 @@ func parsePages(version string) map[string]*template.Template {
 			}
 			return Prefix + "record?" + v.Encode()
 		},
-		// screenProfileURL screens a profile's query now, in its match mode.
-		"screenProfileURL": func(kind, names, dob, gender string, fuzzy int, id string, match engine.MatchMode, minScore float64) string {
-			v := url.Values{"type": {kind}, "names": {names}, "subject": {id}}
-			if match == engine.Scored {
-				v.Set("mode", "scored")
-				if minScore != 0 {
-					v.Set("min_score", strconv.FormatFloat(minScore, 'f', -1, 64))
-				}
-			}
-			if dob != "" {
-				v.Set("dob", dob)
-			}
-			if gender != "" {
-				v.Set("gender", strings.ToLower(gender))
-			}
-			if fuzzy > 0 {
-				v.Set("fuzzy", string(rune('0'+fuzzy)))
-			}
-			return Prefix + "screen?" + v.Encode()
-		},
+		"screenProfileURL": screenProfileURL,
 		"short": func(s string, n int) string {
 			if r := []rune(s); len(r) > n {
 				return string(r[:n]) + "…"
@@ -160,4 +141,30 @@ func size(n int64) string {
 		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// screenProfileURL is the workbench link that screens a profile's query
+// now, in its match mode.
+func screenProfileURL(kind, names, dob, gender string, fuzzy int, id string, match engine.MatchMode, minScore float64) string {
+	v := url.Values{"type": {kind}, "names": {names}, "subject": {id}}
+	if match == engine.Scored {
+		v.Set("mode", "scored")
+		if minScore != 0 {
+			v.Set("min_score", strconv.FormatFloat(minScore, 'f', -1, 64))
+		}
+	}
+	if dob != "" {
+		v.Set("dob", dob)
+	}
+	// A profile stored before /v1 refused m and f may hold them;
+	// ParseGender writes every form it reads as the contract's word.
+	if g, err := engine.ParseGender(gender); err == nil && g != "" {
+		v.Set("gender", strings.ToLower(g))
+	} else if gender != "" {
+		v.Set("gender", gender)
+	}
+	if fuzzy > 0 {
+		v.Set("fuzzy", string(rune('0'+fuzzy)))
+	}
+	return Prefix + "screen?" + v.Encode()
 }

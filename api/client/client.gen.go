@@ -1087,7 +1087,7 @@ type Usage struct {
 		// BilledRequestsQuota Absent when the key has no monthly quota.
 		BilledRequestsQuota *int64 `json:"billed_requests_quota,omitempty"`
 
-		// OngoingMonitoringProfilesQuota Absent when the key has no profile quota.
+		// OngoingMonitoringProfilesQuota The key's profile_quota (1000 when the keys file sets none) on a server with monitoring; absent without monitoring when the key sets none.
 		OngoingMonitoringProfilesQuota *int64 `json:"ongoing_monitoring_profiles_quota,omitempty"`
 
 		// OngoingMonitoringProfilesRegistered Absent when none are registered.
@@ -1141,6 +1141,9 @@ type SearchAll = string
 // BadRequest defines model for BadRequest.
 type BadRequest = Error
 
+// BadRequestDelta defines model for BadRequestDelta.
+type BadRequestDelta = Error
+
 // BadRequestDownload defines model for BadRequestDownload.
 type BadRequestDownload = Error
 
@@ -1161,9 +1164,6 @@ type MethodNotAllowed = Error
 
 // NotFound defines model for NotFound.
 type NotFound = Error
-
-// NotFoundDownload defines model for NotFoundDownload.
-type NotFoundDownload = Error
 
 // Success defines model for Success.
 type Success = StatusResponse
@@ -1245,8 +1245,8 @@ type CheckIndividualParams struct {
 	// date of birth and records without one are returned.
 	Dob *Dob `form:"dob,omitempty" json:"dob,omitempty"`
 
-	// Gender male or female (m or f, any case). Records of that gender and records
-	// without gender are returned.
+	// Gender male or female, in any case; anything else is 400. Records of that
+	// gender and records without gender are returned.
 	Gender *Gender `form:"gender,omitempty" json:"gender,omitempty"`
 
 	// Citizenship One ISO 3166-1 alpha-2 code, any case. Records with that citizenship
@@ -1295,8 +1295,8 @@ type CheckNameParams struct {
 	// date of birth and records without one are returned.
 	Dob *Dob `form:"dob,omitempty" json:"dob,omitempty"`
 
-	// Gender male or female (m or f, any case). Records of that gender and records
-	// without gender are returned.
+	// Gender male or female, in any case; anything else is 400. Records of that
+	// gender and records without gender are returned.
 	Gender *Gender `form:"gender,omitempty" json:"gender,omitempty"`
 
 	// Citizenship One ISO 3166-1 alpha-2 code, any case. Records with that citizenship
@@ -1368,8 +1368,8 @@ type GenerateIndividualReportParams struct {
 	// date of birth and records without one are returned.
 	Dob *Dob `form:"dob,omitempty" json:"dob,omitempty"`
 
-	// Gender male or female (m or f, any case). Records of that gender and records
-	// without gender are returned.
+	// Gender male or female, in any case; anything else is 400. Records of that
+	// gender and records without gender are returned.
 	Gender *Gender `form:"gender,omitempty" json:"gender,omitempty"`
 
 	// Includes Comma-separated source ids and/or `included` (the key's sources); the
@@ -1420,6 +1420,12 @@ type GetConsolidatedFileParams struct {
 
 // GetSourceListParams defines parameters for GetSourceList.
 type GetSourceListParams struct {
+	// Scope `all` for the whole catalogue; anything else lists the key's sources.
+	Scope *string `form:"scope,omitempty" json:"scope,omitempty"`
+}
+
+// ListSourcesParams defines parameters for ListSources.
+type ListSourcesParams struct {
 	// Scope `all` for the whole catalogue; anything else lists the key's sources.
 	Scope *string `form:"scope,omitempty" json:"scope,omitempty"`
 }
@@ -1519,8 +1525,8 @@ type RegisterIndividualParams struct {
 	// date of birth and records without one are returned.
 	Dob *Dob `form:"dob,omitempty" json:"dob,omitempty"`
 
-	// Gender male or female (m or f, any case). Records of that gender and records
-	// without gender are returned.
+	// Gender male or female, in any case; anything else is 400. Records of that
+	// gender and records without gender are returned.
 	Gender *Gender `form:"gender,omitempty" json:"gender,omitempty"`
 
 	// FuzzySearch Spelling distance applied to names, 1 or 2; 0 or absent for none.
@@ -1716,8 +1722,9 @@ type ClientInterface interface {
 	// The changes from previous to the current version, one per line and
 	// per record. With includes, ADD and DELETE lines of other sources are
 	// left out and an UPDATE of a record outside the selection is sent as a
-	// DELETE. An unknown previous, or one older than the change log, is 404
-	// with the message "Provided previous version does not exist."; a delta
+	// DELETE. An unknown previous, or one older than the change log, is 400
+	// with the message "Provided previous version does not exist." (the
+	// status clients of the service fall back to the full file on); a delta
 	// from the current version is empty. Counts toward the daily download
 	// limit like getConsolidatedFile.
 	//
@@ -1753,6 +1760,15 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/keys/{kid} (the `GetKey` operationId).
 	GetKey(ctx context.Context, kid string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSources The source catalogue in an envelope, signed
+	//
+	// An alias of getSourceList that clients of the service call: the same
+	// list, parameters and rules, as {"sources": [...]}, signed the same
+	// way (x-service-signature over this body). Free.
+	//
+	// Corresponds with GET /v1/listSources (the `ListSources` operationId).
+	ListSources(ctx context.Context, params *ListSourcesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// MediaCheckEntity Adverse-media screening of an entity
 	//
@@ -1995,8 +2011,9 @@ func (c *Client) GenerateIndividualReport(ctx context.Context, params *GenerateI
 // The changes from previous to the current version, one per line and
 // per record. With includes, ADD and DELETE lines of other sources are
 // left out and an UPDATE of a record outside the selection is sent as a
-// DELETE. An unknown previous, or one older than the change log, is 404
-// with the message "Provided previous version does not exist."; a delta
+// DELETE. An unknown previous, or one older than the change log, is 400
+// with the message "Provided previous version does not exist." (the
+// status clients of the service fall back to the full file on); a delta
 // from the current version is empty. Counts toward the daily download
 // limit like getConsolidatedFile.
 //
@@ -2063,6 +2080,25 @@ func (c *Client) GetSourceList(ctx context.Context, params *GetSourceListParams,
 // Corresponds with GET /v1/keys/{kid} (the `GetKey` operationId).
 func (c *Client) GetKey(ctx context.Context, kid string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetKeyRequest(c.Server, kid)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSources The source catalogue in an envelope, signed
+//
+// An alias of getSourceList that clients of the service call: the same
+// list, parameters and rules, as {"sources": [...]}, signed the same
+// way (x-service-signature over this body). Free.
+//
+// Corresponds with GET /v1/listSources (the `ListSources` operationId).
+func (c *Client) ListSources(ctx context.Context, params *ListSourcesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSourcesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3182,6 +3218,60 @@ func NewGetKeyRequest(server string, kid string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListSourcesRequest constructs an http.Request for the ListSources method
+func NewListSourcesRequest(server string, params *ListSourcesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/listSources")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Scope != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scope", *params.Scope, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewMediaCheckEntityRequest constructs an http.Request for the MediaCheckEntity method
 func NewMediaCheckEntityRequest(server string, params *MediaCheckEntityParams) (*http.Request, error) {
 	var err error
@@ -3956,8 +4046,9 @@ type ClientWithResponsesInterface interface {
 	// The changes from previous to the current version, one per line and
 	// per record. With includes, ADD and DELETE lines of other sources are
 	// left out and an UPDATE of a record outside the selection is sent as a
-	// DELETE. An unknown previous, or one older than the change log, is 404
-	// with the message "Provided previous version does not exist."; a delta
+	// DELETE. An unknown previous, or one older than the change log, is 400
+	// with the message "Provided previous version does not exist." (the
+	// status clients of the service fall back to the full file on); a delta
 	// from the current version is empty. Counts toward the daily download
 	// limit like getConsolidatedFile.
 	//
@@ -4001,6 +4092,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/keys/{kid} (the `GetKey` operationId).
 	GetKeyWithResponse(ctx context.Context, kid string, reqEditors ...RequestEditorFn) (*GetKeyResponse, error)
+
+	// ListSourcesWithResponse The source catalogue in an envelope, signed
+	//
+	// An alias of getSourceList that clients of the service call: the same
+	// list, parameters and rules, as {"sources": [...]}, signed the same
+	// way (x-service-signature over this body). Free.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/listSources (the `ListSources` operationId).
+	ListSourcesWithResponse(ctx context.Context, params *ListSourcesParams, reqEditors ...RequestEditorFn) (*ListSourcesResponse, error)
 
 	// MediaCheckEntityWithResponse Adverse-media screening of an entity
 	//
@@ -4918,12 +5020,6 @@ type GetConsolidatedDeltaResponse400Headers struct {
 	XDailyDownloadsRemaining *string
 }
 
-// GetConsolidatedDeltaResponse404Headers the declared response headers of an HTTP 404 response for GetConsolidatedDelta
-type GetConsolidatedDeltaResponse404Headers struct {
-	XDailyDownloadLimit      string
-	XDailyDownloadsRemaining *string
-}
-
 // GetConsolidatedDeltaResponse405Headers the declared response headers of an HTTP 405 response for GetConsolidatedDelta
 type GetConsolidatedDeltaResponse405Headers struct {
 	Allow string
@@ -4946,13 +5042,11 @@ type GetConsolidatedDeltaResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *BadRequestDownload
+	JSON400 *BadRequestDelta
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
-	// JSON404 the response for an HTTP 404 `application/json` response
-	JSON404 *NotFoundDownload
 	// JSON405 the response for an HTTP 405 `application/json` response
 	JSON405 *MethodNotAllowed
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -4965,8 +5059,6 @@ type GetConsolidatedDeltaResponse struct {
 	Headers200 *GetConsolidatedDeltaResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
 	Headers400 *GetConsolidatedDeltaResponse400Headers
-	// Headers404 the parsed response headers for an HTTP 404 response
-	Headers404 *GetConsolidatedDeltaResponse404Headers
 	// Headers405 the parsed response headers for an HTTP 405 response
 	Headers405 *GetConsolidatedDeltaResponse405Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -4976,7 +5068,7 @@ type GetConsolidatedDeltaResponse struct {
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r GetConsolidatedDeltaResponse) GetJSON400() *BadRequestDownload {
+func (r GetConsolidatedDeltaResponse) GetJSON400() *BadRequestDelta {
 	return r.JSON400
 }
 
@@ -4988,11 +5080,6 @@ func (r GetConsolidatedDeltaResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetConsolidatedDeltaResponse) GetJSON403() *Forbidden {
 	return r.JSON403
-}
-
-// GetJSON404 returns the response for an HTTP 404 `application/json` response
-func (r GetConsolidatedDeltaResponse) GetJSON404() *NotFoundDownload {
-	return r.JSON404
 }
 
 // GetJSON405 returns the response for an HTTP 405 `application/json` response
@@ -5351,6 +5438,101 @@ func (r GetKeyResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSourcesResponse200Headers the declared response headers of an HTTP 200 response for ListSources
+type ListSourcesResponse200Headers struct {
+	Warning           *string
+	XServiceSignature *string
+}
+
+// ListSourcesResponse405Headers the declared response headers of an HTTP 405 response for ListSources
+type ListSourcesResponse405Headers struct {
+	Allow string
+}
+
+type ListSourcesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Sources []Source `json:"sources"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSourcesResponse200Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *ListSourcesResponse405Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSourcesResponse) GetJSON200() *struct {
+	Sources []Source `json:"sources"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSourcesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSourcesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSourcesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r ListSourcesResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSourcesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSourcesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSourcesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSourcesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSourcesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6428,8 +6610,9 @@ func (c *ClientWithResponses) GenerateIndividualReportWithResponse(ctx context.C
 // The changes from previous to the current version, one per line and
 // per record. With includes, ADD and DELETE lines of other sources are
 // left out and an UPDATE of a record outside the selection is sent as a
-// DELETE. An unknown previous, or one older than the change log, is 404
-// with the message "Provided previous version does not exist."; a delta
+// DELETE. An unknown previous, or one older than the change log, is 400
+// with the message "Provided previous version does not exist." (the
+// status clients of the service fall back to the full file on); a delta
 // from the current version is empty. Counts toward the daily download
 // limit like getConsolidatedFile.
 //
@@ -6496,6 +6679,23 @@ func (c *ClientWithResponses) GetKeyWithResponse(ctx context.Context, kid string
 		return nil, err
 	}
 	return ParseGetKeyResponse(rsp)
+}
+
+// ListSourcesWithResponse The source catalogue in an envelope, signed
+//
+// An alias of getSourceList that clients of the service call: the same
+// list, parameters and rules, as {"sources": [...]}, signed the same
+// way (x-service-signature over this body). Free.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/listSources (the `ListSources` operationId).
+func (c *ClientWithResponses) ListSourcesWithResponse(ctx context.Context, params *ListSourcesParams, reqEditors ...RequestEditorFn) (*ListSourcesResponse, error) {
+	rsp, err := c.ListSources(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSourcesResponse(rsp)
 }
 
 // MediaCheckEntityWithResponse Adverse-media screening of an entity
@@ -7425,7 +7625,7 @@ func ParseGetConsolidatedDeltaResponse(rsp *http.Response) (*GetConsolidatedDelt
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest BadRequestDownload
+		var dest BadRequestDelta
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -7444,13 +7644,6 @@ func ParseGetConsolidatedDeltaResponse(rsp *http.Response) (*GetConsolidatedDelt
 			return nil, err
 		}
 		response.JSON403 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
-		var dest NotFoundDownload
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
 		var dest MethodNotAllowed
@@ -7531,23 +7724,6 @@ func ParseGetConsolidatedDeltaResponse(rsp *http.Response) (*GetConsolidatedDelt
 			headers.XDailyDownloadsRemaining = &value
 		}
 		response.Headers400 = &headers
-	case rsp.StatusCode == 404:
-		var headers GetConsolidatedDeltaResponse404Headers
-		if values := rsp.Header.Values("X-Daily-Download-Limit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Daily-Download-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XDailyDownloadLimit = value
-		}
-		if values := rsp.Header.Values("X-Daily-Downloads-Remaining"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Daily-Downloads-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XDailyDownloadsRemaining = &value
-		}
-		response.Headers404 = &headers
 	case rsp.StatusCode == 405:
 		var headers GetConsolidatedDeltaResponse405Headers
 		if values := rsp.Header.Values("Allow"); len(values) > 0 {
@@ -7943,6 +8119,99 @@ func ParseGetKeyResponse(rsp *http.Response) (*GetKeyResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 405:
 		var headers GetKeyResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = value
+		}
+		response.Headers405 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSourcesResponse parses an HTTP response from a ListSourcesWithResponse call
+func ParseListSourcesResponse(rsp *http.Response) (*ListSourcesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSourcesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Sources []Source `json:"sources"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSourcesResponse200Headers
+		if values := rsp.Header.Values("Warning"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Warning", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Warning = &value
+		}
+		if values := rsp.Header.Values("x-service-signature"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-service-signature", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XServiceSignature = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 405:
+		var headers ListSourcesResponse405Headers
 		if values := rsp.Header.Values("Allow"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/sampledata"
 )
 
 func init() { register(newCheckCmd) }
@@ -143,7 +144,9 @@ func runCheck(out io.Writer, f *checkFlags) error {
 
 // writeCheckTable prints hits with the reason each matched; origin and
 // version say what was searched. A scored check adds each hit's score and
-// says why in the words of engine.ScoreReason.Summary.
+// says why in the words of engine.ScoreReason.Summary. On the embedded
+// sample (sampledata.Is of the version) a last line says it is no
+// screening, so that "0 hit(s)" there never reads as a clearance.
 func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, version string) error {
 	what := q.Names
 	if what == "" {
@@ -166,7 +169,7 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 		fmt.Fprintf(out, "showing the best %d\n", len(res.Hits))
 	}
 	if len(res.Hits) == 0 {
-		return nil
+		return sampleFooter(out, version)
 	}
 	tw := newTable(out)
 	if q.Match == engine.Scored {
@@ -184,7 +187,20 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s (%s)\t%s%s\t%s\n", i+1, r.ID, clip(r.Name, 40), r.EntityType,
 			r.SourceID, strings.ToLower(r.SourceType), score, matched, why)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return sampleFooter(out, version)
+}
+
+// sampleFooter ends a table of results from the embedded sample with a
+// line that says so; it writes nothing for other databases.
+func sampleFooter(out io.Writer, version string) error {
+	if !sampledata.Is(version) {
+		return nil
+	}
+	_, err := fmt.Fprintln(out, sampledata.Mark+": the embedded sample holds generated records, not the sanction, PEP and criminal lists")
+	return err
 }
 
 // reason explains a hit in words: which name string, which word pairs and

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/convert"
+	"github.com/amlscreen/amlscreen/internal/csvsafe"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -205,7 +205,7 @@ func writeRejects(path string, rejects []batch.Reject) error {
 	if err != nil {
 		return fmt.Errorf("rejects file: %w", err)
 	}
-	w := csv.NewWriter(f)
+	w := csvsafe.NewWriter(f)
 	w.Write(batch.RejectColumns)
 	for _, r := range rejects {
 		w.Write([]string{strconv.Itoa(r.Line), r.CustomerID, r.Field, r.Value, r.Reason})

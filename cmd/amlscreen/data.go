@@ -23,6 +23,7 @@ type database struct {
 	sources []record.Source // catalogue; may not list every source of the records
 	version string
 	origin  string        // "embedded sample", "store PATH" or the data files
+	sample  bool          // the database is the embedded sample (sampledata.Is)
 	store   *store.Store  // the store the index reads hit records from; nil for data files
 	opened  time.Duration // how long the store's index took to open
 }
@@ -38,7 +39,7 @@ func (db *database) Close() {
 func newDatabase(d *live.Index, origin string) *database {
 	ix, sources := d.Index(), d.Sources()
 	return &database{Index: d, index: ix, catalog: access.NewCatalog(ix.SourceTypes(), sources),
-		sources: sources, version: d.Version(), origin: origin}
+		sources: sources, version: d.Version(), origin: origin, sample: sampledata.Is(d.Version())}
 }
 
 // openSource loads the database from a store (opened read-only, so a sync

@@ -61,9 +61,11 @@ func setupDemo(stderr io.Writer, f *serveFlags) (cleanup func(), err error) {
 	secret := make([]byte, 16)
 	rand.Read(secret)
 	key := "demo-" + hex.EncodeToString(secret)
+	// No features: the demo key answers as a hosted key does by default,
+	// without the experimental source_country and the beta pep_level that
+	// typed clients do not expect.
 	keys, _ := json.Marshal([]map[string]any{{
 		"key": key, "name": "demo", "webhook_url": "http://" + ln.Addr().String() + service.DemoWebhookPath,
-		"features": map[string]bool{"pep_level": true, "source_country": true},
 	}})
 	if err = os.WriteFile(f.keys, keys, 0o600); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)

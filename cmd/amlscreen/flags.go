@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -225,9 +226,23 @@ func (q *queryFlags) query(kind engine.Kind) (engine.Query, error) {
 	}
 	return engine.Query{
 		Kind: kind, Names: q.names, SearchAll: q.searchAll, Fuzzy: q.fuzzy,
-		DOB: q.dob, Gender: q.gender, Citizenship: q.citizenship, Limit: q.limit,
+		DOB: q.dob, Gender: longGender(q.gender), Citizenship: q.citizenship, Limit: q.limit,
 		Match: m, MinScore: ms,
 	}, nil
+}
+
+// longGender writes the short forms --gender takes (m, f, any case) as
+// male and female, the only values /v1 accepts, so that a query sent to a
+// running server (or stored in a profile) means what it meant here. Other
+// values pass unchanged, for the engine to judge.
+func longGender(s string) string {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "m":
+		return "male"
+	case "f":
+		return "female"
+	}
+	return s
 }
 
 // flagOf maps a parameter of the API (engine, monitoring and media

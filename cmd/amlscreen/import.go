@@ -36,6 +36,8 @@ A file with no records (empty, blank lines only, a truncated download) never
 replaces the store. A file that would remove more than half of the store's
 records is refused too, unless --allow-shrink says the list really shrank;
 either way it is logged, and nothing is applied or notified when refused.
+The same holds for --merge: a merge that would empty the store is refused,
+one that removes more than half of its records needs --allow-shrink.
 
 Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 		Example: `  amlscreen import --store aml.db consolidated.jsonl.gz --version "2025-06-01T04:00:00Z~812"
@@ -43,7 +45,7 @@ Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if merge || len(sources) > 0 {
-				return runMerge(cmd.ErrOrStderr(), storePath, args[0], version, merge, sources)
+				return runMerge(cmd.ErrOrStderr(), storePath, args[0], version, merge, sources, allowShrink)
 			}
 			return runImport(cmd.ErrOrStderr(), storePath, args[0], version, allowShrink)
 		},
@@ -51,7 +53,7 @@ Exit codes: 0 imported, 1 failure (bad line, I/O, store locked), 2 bad flags.`,
 	addStoreFlag(cmd.Flags(), &storePath)
 	cmd.Flags().StringVar(&version, "version", "", "version of the file (default: a new version of the store's own)")
 	addMergeFlags(cmd, &merge, &sources)
-	cmd.Flags().BoolVar(&allowShrink, "allow-shrink", false, "let the file remove more than half of the store's records")
+	cmd.Flags().BoolVar(&allowShrink, "allow-shrink", false, "let the file (or the merge) remove more than half of the store's records")
 	return cmd
 }
 

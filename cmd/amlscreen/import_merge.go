@@ -38,7 +38,7 @@ func addMergeFlags(cmd *cobra.Command, merge *bool, sources *[]string) {
 	cmd.Example += mergeExample
 }
 
-func runMerge(stderr io.Writer, storePath, file, version string, merge bool, sources []string) error {
+func runMerge(stderr io.Writer, storePath, file, version string, merge bool, sources []string, allowShrink bool) error {
 	switch {
 	case !merge:
 		return usagef("--sources: only with --merge")
@@ -51,7 +51,7 @@ func runMerge(stderr io.Writer, storePath, file, version string, merge bool, sou
 		}
 	}
 	var a *store.Applied
-	err := intoStore(stderr, storePath, file, "merge", store.Options{}, func(db *store.Store, r io.Reader) error {
+	err := intoStore(stderr, storePath, file, "merge", store.Options{AllowShrink: allowShrink}, func(db *store.Store, r io.Reader) error {
 		rd, err := record.NewReader(r)
 		if err != nil {
 			return err

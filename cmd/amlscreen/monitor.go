@@ -138,7 +138,9 @@ func newMonitorRegisterCmd(f *monitorFlags) *cobra.Command {
 with the new parameters. The parameters are those of checkIndividual (--type
 individual, the default) or checkEntity (--type entity) and are checked the
 same way. No initial screening is done: only later changes notify. The key's
-profile_quota applies to new profiles.
+profile_quota (1,000 when the keys file sets none) applies to new profiles.
+A profile is matched against every change set, so it is bounded more than a
+check: one word at most 4 times, and --min-score at least 0.3.
 
 --match scored makes a scored profile (see docs/MATCHING.md, "Match modes"): a changed
 record notifies when it scores at least --min-score (default 0.82) against the
@@ -160,7 +162,7 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
 			if err != nil {
 				return err
 			}
-			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: q.gender, Fuzzy: q.fuzzy,
+			p := monitor.Params{ID: id, Kind: k, Names: q.names, SearchAll: q.searchAll, DOB: q.dob, Gender: longGender(q.gender), Fuzzy: q.fuzzy,
 				Match: match, MinScore: minScore}
 			if err := p.Validate(); err != nil {
 				return paramToUsage(err)

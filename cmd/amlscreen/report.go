@@ -127,7 +127,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		return paramToUsage(err)
 	}
 	in := report.Input{
-		Query: q, Result: res, Time: at, Version: db.version, Origin: db.origin,
+		Query: q, Result: res, Time: at, Version: db.version, Origin: db.origin, Sample: db.sample,
 		Sources: sourcesOf(db, q.Sources, types),
 	}
 	var buf bytes.Buffer

@@ -32,6 +32,10 @@ type serveFlags struct {
 	tlsCert     string
 	tlsKey      string
 	caBundle    string
+	// lists are public lists fetched every listsEvery (lists.go).
+	lists      []string
+	listsEvery time.Duration
+	listsSource
 	// listener, when set, is listened on instead of --listen (--demo
 	// opens it first, to put its address in the demo key's webhook URL).
 	listener net.Listener
@@ -108,11 +112,12 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --upstream (default: $"+apiKeyEnv+")")
 	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval (stretched to fit the upstream's daily download limit)")
 	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")
-	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "with --upstream, let a full file remove more than half of the store's records (every sync while serve runs)")
+	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "with --upstream, let a full file or a delta remove more than half of the store's records (every sync while serve runs)")
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "PEM file of the server certificate (chain): answer HTTPS only; with --tls-key; SIGHUP reloads both")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "PEM file of the private key of --tls-cert")
 	addCABundleFlag(fl, &f.caBundle)
 	fl.BoolVar(&f.demo, "demo", false, "serve the embedded sample from a throw-away store with a generated key, on localhost only: try the workbench at /ui/")
+	addServeListsFlags(cmd, &f)
 	return cmd
 }
 
@@ -154,7 +159,12 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		}
 		noteUpstream(log, f.upstream, upstream)
 	}
+	ls, fetcher, err := serveLists(log, f)
+	if err != nil {
+		return err
+	}
 	svc, err := service.Open(service.Config{
+		Lists: ls, ListsFetcher: fetcher, ListsEvery: f.listsEvery,
 		Store: f.store, KeysFile: f.keys, Listen: f.listen, SigningKeys: f.signingKeys,
 		Upstream: f.upstream, UpstreamKey: upstreamKey, Every: f.every, AllowShrink: f.allowShrink,
 		DrainDelay: f.drainDelay, Log: log, Listener: f.listener, Demo: f.demo,

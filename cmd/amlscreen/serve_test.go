@@ -414,6 +414,13 @@ func TestReadersAskTheRunningServer(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "S1") || !strings.Contains(out, "server "+url+" version v1") {
 		t.Errorf("check --server table: exit %d %s\n%s", code, errs, out)
 	}
+	// --gender keeps its short forms: they reach /v1, which takes only
+	// male and female, written out.
+	want = get(t, s.addr, "reader-key", "/v1/checkIndividual?names=ivan%20petrov&gender=male")
+	code, out, errs = runStoreCLI(t, "check", "--server", url, "--type", "individual", "--names", "ivan petrov", "--gender", "M", "--format", "json")
+	if code != exitOK || !sameHits(t, want, out) {
+		t.Errorf("check --server --gender M: exit %d %s\n%s\nwant %s", code, errs, out, want)
+	}
 	// Scored mode travels as match and min_score; the table shows the
 	// score and why from the server's match_reason.
 	want = get(t, s.addr, "reader-key", "/v1/checkName?names=ivan%20sergeyevich%20petrov&fuzzy_search=1&match=scored&min_score=0.2")

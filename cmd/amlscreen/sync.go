@@ -33,6 +33,10 @@ type syncFlags struct {
 	// allowShrink lets a full file remove more than half of the records.
 	allowShrink bool
 	caBundle    string
+	// lists are public lists fetched after each sync (lists.go); without
+	// --upstream, the only thing sync does.
+	lists []string
+	listsSource
 }
 
 func newSyncCmd() *cobra.Command {
@@ -81,14 +85,22 @@ Exit codes: 0 synced (or up to date), 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (default: $"+apiKeyEnv+")")
 	fl.StringVar(&f.includes, "includes", "", "comma-separated source ids and/or 'included', passed to the service (default: the key's sources)")
 	fl.DurationVar(&f.every, "every", 0, "keep running and sync at this interval, e.g. 1h")
-	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "let a full file remove more than half of the store's records (an empty one never replaces it)")
+	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "let a full file or a delta remove more than half of the store's records (an empty store never results)")
 	addCABundleFlag(fl, &f.caBundle)
+	addSyncListsFlags(cmd, &f)
 	return cmd
 }
 
 func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 	if f.store == "" {
 		return usagef("--store: required")
+	}
+	fetchLists, err := syncListsStep(stderr, f)
+	if err != nil {
+		return err
+	}
+	if fetchLists != nil && f.upstream == "" {
+		return runListsLoop(ctx, cliLogger(stderr), f.every, fetchLists)
 	}
 	upstream, err := checkUpstream(f.upstream)
 	if err != nil {
@@ -128,6 +140,9 @@ func runSync(ctx context.Context, stderr io.Writer, f *syncFlags) error {
 	sched := &syncer.Schedule{Every: f.every, Log: log}
 	for {
 		res, err := syncOnce(ctx, c, f.store, f.allowShrink)
+		if fetchLists != nil && ctx.Err() == nil {
+			err = errors.Join(err, fetchLists(ctx))
+		}
 		if f.every == 0 {
 			return err
 		}

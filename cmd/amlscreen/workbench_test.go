@@ -27,6 +27,24 @@ func TestServeDemo(t *testing.T) {
 	if body := get(t, s.addr, key, "/v1/checkIndividual?names=vladimir%20putin"); !strings.Contains(body, "SEED0001") {
 		t.Errorf("the demo's API does not find the sample: %s", body)
 	}
+	// The demo answers from the embedded sample and says so: one log line
+	// at start, a header on every answer.
+	if n := strings.Count(out, "the store holds the embedded sample"); n != 1 {
+		t.Errorf("the demo logged the sample %d times:\n%s", n, out)
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://"+s.addr+"/v1/checkName?names=zzyzx", nil)
+	req.Header.Set("x-api-key", key)
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.Header.Get("X-Amlscreen-Database") != "embedded sample" {
+		t.Errorf("a demo answer without X-Amlscreen-Database: %v", resp.Header)
+	}
+	// The demo key is a default key: a PEP that has pep_level and
+	// source_country in the sample is answered without them.
+	if body := get(t, s.addr, key, "/v1/checkIndividual?names=Abdoulaye%20Okafor"); !strings.Contains(body, "AML00000009") ||
+		strings.Contains(body, `"pep_level"`) || strings.Contains(body, `"source_country"`) {
+		t.Errorf("the demo key's answer: want AML00000009 without pep_level and source_country: %s", body)
+	}
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for path, want := range map[string]string{"/ui": "/ui/", "/ui/": "/ui/signin"} {
 		resp, err := noRedirect.Get("http://" + s.addr + path)

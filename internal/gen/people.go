@@ -585,11 +585,9 @@ func (c *culture) cityFor(r *rng, cc string) (string, string) {
 	return city, code
 }
 
-// individual fills rec as a person of culture c listed by src.
-//
-// It stays whole: each field is a few weighted choices, and the order of
-// the random draws is part of what a seed means (the same seed, the same
-// database), which splitting invites changing.
+// individual fills rec as a person of culture c listed by src. The order
+// of its random draws is part of what a seed means (the same seed, the
+// same database): reordering them changes every generated database.
 func individual(r *rng, rec *record.Record, src *source, c *culture, rg *regime) {
 	female := r.chance(0.22)
 	if rec.SourceType == record.SourcePEP {

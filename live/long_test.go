@@ -1,0 +1,21 @@
+package live
+
+import "os"
+
+// longTests reports whether the long variants of the differential and
+// crash tests run, over more records and queries than the default run:
+//
+//	AMLSCREEN_LONG_TESTS=1 go test -count=1 -timeout 30m ./live
+//
+// CI's nightly run sets it (docs/TESTING.md); the default sizes keep the
+// package under 20 seconds.
+func longTests() bool { return os.Getenv("AMLSCREEN_LONG_TESTS") != "" }
+
+// agreeQueries is the number of generated queries world.agrees compares
+// with a fresh build and the brute-force matcher.
+func agreeQueries() int {
+	if longTests() {
+		return 90
+	}
+	return 40
+}
