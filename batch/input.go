@@ -128,6 +128,10 @@ type ReadOptions struct {
 	// Map names the columns (CSV) or keys (JSONL) of each field; fields it
 	// leaves out are found by their usual header names.
 	Map Mapping
+	// KeepExtra keeps the values of the columns (keys) no field is read
+	// from, for Reader.Extra: whoever keeps the book (package book) keeps
+	// them for the report.
+	KeepExtra bool
 }
 
 // The fields of a customer that a book's columns map to.
@@ -270,6 +274,22 @@ type Reader struct {
 	mapped Mapping
 
 	index int64
+
+	keepExtra bool
+	extra     []int             // CSV: the columns no field is read from
+	lastExtra map[string]string // the other values of the row Next returned last
+}
+
+// Extra returns the non-empty values of the columns (JSON keys) no field
+// is read from, by header name (key), of the row Next returned last; nil
+// unless ReadOptions.KeepExtra asked for them or when there are none.
+func (rd *Reader) Extra() map[string]string { return rd.lastExtra }
+
+func (rd *Reader) addExtra(k, v string) {
+	if rd.lastExtra == nil {
+		rd.lastExtra = map[string]string{}
+	}
+	rd.lastExtra[k] = v
 }
 
 // maxLine bounds a JSON line, so that a file that is not JSON Lines cannot
@@ -307,7 +327,7 @@ func NewReader(r io.Reader, o ReadOptions) (*Reader, error) {
 		br = bufio.NewReaderSize(transform.NewReader(br, dec), 64<<10)
 		enc = UTF8 // the decoder's output is UTF-8
 	}
-	rd := &Reader{format: o.Format, enc: enc, dec: charmap.Windows1252.NewDecoder(), br: br, mapped: o.Map}
+	rd := &Reader{format: o.Format, enc: enc, dec: charmap.Windows1252.NewDecoder(), br: br, mapped: o.Map, keepExtra: o.KeepExtra}
 	if rd.format == AutoFormat {
 		rd.format = sniffFormat(br)
 	}
@@ -551,6 +571,17 @@ func (rd *Reader) resolveColumns() error {
 		rd.cols[1] = append(rd.cols[1], l)
 	}
 	rd.noID = len(rd.cols[0]) == 0
+	used := map[int]bool{}
+	for _, cols := range rd.cols {
+		for _, c := range cols {
+			used[c] = true
+		}
+	}
+	for i := range rd.header {
+		if !used[i] && rd.header[i] != "" {
+			rd.extra = append(rd.extra, i)
+		}
+	}
 	return nil
 }
 
@@ -644,6 +675,7 @@ func isASCII(s string) bool {
 // Reject set and their line, so that nothing is skipped silently. Only
 // I/O errors are returned as errors.
 func (rd *Reader) Next() (*Row, error) {
+	rd.lastExtra = nil
 	if rd.format == JSONL {
 		return rd.nextJSON()
 	}
@@ -696,6 +728,13 @@ func (rd *Reader) Next() (*Row, error) {
 		}
 		if rd.noID {
 			row.ID = fmt.Sprint(row.Index + 1)
+		}
+		if rd.keepExtra {
+			for _, c := range rd.extra {
+				if v := strings.TrimSpace(rd.text(rec[c])); v != "" {
+					rd.addExtra(rd.header[c], v)
+				}
+			}
 		}
 		if rd.enc == UTF8 {
 			for _, v := range rec {
@@ -863,6 +902,7 @@ func (rd *Reader) fillJSON(row *Row, line []byte) error {
 		byKey[headerKey(k)] = v
 	}
 	vals := [6]*string{&row.ID, &row.Name, &row.Type, &row.DOB, &row.Gender, &row.Citizenship}
+	used := map[string]bool{}
 	for fi, keys := range rd.keys {
 		_, explicit := rd.mapped[fields[fi]]
 		var parts []string
@@ -871,6 +911,7 @@ func (rd *Reader) fillJSON(row *Row, line []byte) error {
 			if !ok {
 				continue
 			}
+			used[k] = true
 			if s := strings.TrimSpace(jsonText(v)); s != "" {
 				parts = append(parts, s)
 			}
@@ -886,6 +927,7 @@ func (rd *Reader) fillJSON(row *Row, line []byte) error {
 			for _, keys := range [][]string{givenColumns, middleColumns, lastColumns} {
 				for _, k := range keys {
 					if v, ok := byKey[k]; ok {
+						used[k] = true
 						if s := strings.TrimSpace(jsonText(v)); s != "" {
 							parts = append(parts, s)
 						}
@@ -901,6 +943,16 @@ func (rd *Reader) fillJSON(row *Row, line []byte) error {
 			// Without an id key, the row number identifies the customer,
 			// as for a CSV book without an id column.
 			row.ID = fmt.Sprint(row.Index + 1)
+		}
+	}
+	if rd.keepExtra {
+		for k, v := range obj {
+			if used[headerKey(k)] {
+				continue
+			}
+			if s := strings.TrimSpace(jsonText(v)); s != "" {
+				rd.addExtra(k, s)
+			}
 		}
 	}
 	return nil

@@ -133,6 +133,28 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 	return out, nil
 }
 
+// Check returns why row could not be screened (its read error, no name, a
+// bad date, an unknown country, gender or type), or nil: Screen's rules
+// without the screening, for whoever keeps a book to screen later.
+func (s *Screener) Check(row *Row) *Reject {
+	if row.Reject != nil {
+		r := *row.Reject
+		if r.CustomerID == "" {
+			r.CustomerID = row.ID
+		}
+		return &r
+	}
+	q, rej := s.query(row)
+	if rej != nil {
+		return rej
+	}
+	var pe *engine.ParamError
+	if err := engine.Validate(q); errors.As(err, &pe) {
+		return paramReject(row, pe)
+	}
+	return nil
+}
+
 // query builds the check for a row. Filters (dob, gender, citizenship) are
 // those of checkIndividual: an entity row's values there are ignored, not
 // rejected, since books put dates of incorporation and countries of

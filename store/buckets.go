@@ -12,9 +12,13 @@ var (
 	bucketRecords  = []byte("records")   // record id -> blob (codec.go)
 	bucketVersions = []byte("versions")  // seq (8 bytes) -> versionEntry JSON
 	bucketChanges  = []byte("changelog") // seq (8 bytes) + chunk (4 bytes) -> compressed change lines
-	bucketStats    = []byte("stats")     // "s:"+source_type, "e:"+entity_type, "i:"+source_id -> count
-	bucketSources  = []byte("sources")   // source id -> record.Source JSON
-	bucketSync     = []byte("sync")      // sync state and daily download counters
+	// bucketChangesBefore holds, for the UPDATEs of each logged change set,
+	// the records as they were before, keyed as bucketChanges: the change
+	// digest's old values. Change sets logged before it existed have none.
+	bucketChangesBefore = []byte("changelog_before")
+	bucketStats         = []byte("stats")   // "s:"+source_type, "e:"+entity_type, "i:"+source_id -> count
+	bucketSources       = []byte("sources") // source id -> record.Source JSON
+	bucketSync          = []byte("sync")    // sync state and daily download counters
 
 	// BucketProfiles holds the search profiles of ongoing monitoring.
 	BucketProfiles = []byte("profiles")
@@ -28,7 +32,7 @@ var (
 )
 
 var allBuckets = [][]byte{
-	bucketMeta, bucketRecords, bucketVersions, bucketChanges, bucketStats,
+	bucketMeta, bucketRecords, bucketVersions, bucketChanges, bucketChangesBefore, bucketStats,
 	bucketSources, bucketSync, BucketProfiles, BucketOutbox, BucketUsage, BucketKeys,
 }
 

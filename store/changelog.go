@@ -50,23 +50,41 @@ func logKey(seq uint64, chunk uint32) []byte {
 	return binary.BigEndian.AppendUint32(seqKey(seq), chunk)
 }
 
-// writeLog stores the effective changes of change set seq.
-func writeLog(tx *bolt.Tx, seq uint64, changes []AppliedChange) error {
-	b := tx.Bucket(bucketChanges)
-	var buf []byte
-	var chunk uint32
-	n := 0
-	flush := func() error {
-		if n == 0 {
-			return nil
-		}
-		if err := b.Put(logKey(seq, chunk), zstdEnc().EncodeAll(buf, nil)); err != nil {
-			return err
-		}
-		chunk++
-		buf, n = buf[:0], 0
+// logWriter writes change lines to one bucket in compressed chunks of
+// logChunk lines under the keys of one change set.
+type logWriter struct {
+	b     *bolt.Bucket
+	seq   uint64
+	buf   []byte
+	chunk uint32
+	n     int
+}
+
+func (w *logWriter) add(c *record.Change) error {
+	w.buf = append(c.Append(w.buf), '\n')
+	if w.n++; w.n == logChunk {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *logWriter) flush() error {
+	if w.n == 0 {
 		return nil
 	}
+	if err := w.b.Put(logKey(w.seq, w.chunk), zstdEnc().EncodeAll(w.buf, nil)); err != nil {
+		return err
+	}
+	w.chunk++
+	w.buf, w.n = w.buf[:0], 0
+	return nil
+}
+
+// writeLog stores the effective changes of change set seq, and the
+// records UPDATEs replaced (for the change digest's old values).
+func writeLog(tx *bolt.Tx, seq uint64, changes []AppliedChange) error {
+	log := &logWriter{b: tx.Bucket(bucketChanges), seq: seq}
+	before := &logWriter{b: tx.Bucket(bucketChangesBefore), seq: seq}
 	for i := range changes {
 		ac := &changes[i]
 		c := record.Change{Type: ac.Effect}
@@ -78,14 +96,23 @@ func writeLog(tx *bolt.Tx, seq uint64, changes []AppliedChange) error {
 		default:
 			continue
 		}
-		buf = append(c.Append(buf), '\n')
-		if n++; n == logChunk {
-			if err := flush(); err != nil {
+		if err := log.add(&c); err != nil {
+			return err
+		}
+		if ac.Effect == EffectUpdate && ac.Before != nil && before.b != nil {
+			old := record.Change{Type: EffectUpdate, Record: *ac.Before}
+			if err := before.add(&old); err != nil {
 				return err
 			}
 		}
 	}
-	return flush()
+	if err := log.flush(); err != nil {
+		return err
+	}
+	if before.b == nil {
+		return nil
+	}
+	return before.flush()
 }
 
 // pruneLog drops the change sets applied before cutoff and marks their
@@ -93,7 +120,6 @@ func writeLog(tx *bolt.Tx, seq uint64, changes []AppliedChange) error {
 // so its cost does not grow with the store's history.
 func pruneLog(tx *bolt.Tx, cutoff time.Time) error {
 	vb := tx.Bucket(bucketVersions)
-	cb := tx.Bucket(bucketChanges)
 	meta := tx.Bucket(bucketMeta)
 	type update struct {
 		key []byte
@@ -125,14 +151,20 @@ func pruneLog(tx *bolt.Tx, cutoff time.Time) error {
 		if err := vb.Put(u.key, u.raw); err != nil {
 			return err
 		}
-		var dead [][]byte
-		cc := cb.Cursor()
-		for k, _ := cc.Seek(u.key); k != nil && bytes.HasPrefix(k, u.key); k, _ = cc.Next() {
-			dead = append(dead, slices.Clone(k))
-		}
-		for _, k := range dead {
-			if err := cb.Delete(k); err != nil {
-				return err
+		for _, name := range [][]byte{bucketChanges, bucketChangesBefore} {
+			cb := tx.Bucket(name)
+			if cb == nil {
+				continue
+			}
+			var dead [][]byte
+			cc := cb.Cursor()
+			for k, _ := cc.Seek(u.key); k != nil && bytes.HasPrefix(k, u.key); k, _ = cc.Next() {
+				dead = append(dead, slices.Clone(k))
+			}
+			for _, k := range dead {
+				if err := cb.Delete(k); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -74,7 +74,9 @@ country, gender or type go to the rejects file with their line number.
 Interrupted runs (Ctrl-C, a crash) leave a checkpoint next to the hits file;
 the same command with --resume continues and yields the same files as an
 uninterrupted run. --since VERSION screens only against the records a store
-added or updated after that version: the daily run after a delta.
+added or updated after that version: the daily run after a delta; --since
+takes a day (YYYY-MM-DD, from 00:00 UTC) or last (the last change set) as
+amlscreen changes does.
 --shard i/n screens rows whose number modulo n is i, for several processes.
 Without --store or --data the embedded sample database is used; --store is
 opened read-only and held while the book is screened (hits read their
@@ -107,6 +109,7 @@ book without a single row, 2 bad flags.`,
   amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 1 --map id=CIF,name=FULL_NAME
   amlscreen batch --store aml.db --in book.csv --out hits.csv --resume
   amlscreen batch --store aml.db --since 2026-11-01T00:00:00Z~1 --in book.csv --out new-hits.csv
+  amlscreen batch --store aml.db --since last --in book.csv --out new-hits.csv
   amlscreen batch --data db.jsonl.gz --in book.jsonl --out hits.jsonl --shard 0/4
   amlscreen batch --store aml.db --keys keys.json --key acme --in book.csv --out hits.csv
   amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 2 --match scored --min-score 0.85
@@ -130,7 +133,7 @@ book without a single row, 2 bad flags.`,
 	fl.StringVar(&f.rejects, "rejects", "", "rejects file (default: HITS without extension + .rejects.csv)")
 	fl.StringVar(&f.report, "report", "", "Markdown report (default: HITS without extension + .report.md; - for none)")
 	fl.BoolVar(&f.resume, "resume", false, "continue an interrupted run from its checkpoint (HITS.checkpoint)")
-	fl.StringVar(&f.since, "since", "", "screen only against records added or updated since this store version (needs --store)")
+	fl.StringVar(&f.since, "since", "", "screen only against records added or updated since this store version, day (YYYY-MM-DD) or last (needs --store)")
 	fl.StringVar(&f.shard, "shard", "", "screen only rows i, i+n, i+2n, ... of the book: i/n")
 	f.add(fl, querySpec{
 		kindUsage: "check for rows without a type: individual, entity or any", kindDefault: "any",
@@ -176,6 +179,11 @@ func batchConfig(f *batchFlags) (batch.Config, error) {
 	}
 	if f.alerts && f.store == "" {
 		return cfg, usagef("--alerts: needs --store, which keeps the alert queue")
+	}
+	if f.since != "" {
+		if _, err := parseSince(f.since); err != nil {
+			return cfg, err
+		}
 	}
 	if f.key != "" && (f.store == "" || f.keys == "") {
 		return cfg, usagef("--key: needs --store, which holds the decisions, and --keys, which names the key")
@@ -356,7 +364,7 @@ func probeBook(path string, o batch.ReadOptions) error {
 }
 
 // openSince builds a database of the records the store added or updated
-// after version since: screening a book against it finds exactly the hits
+// since a version, a day or the last change set (store.ParseSince): screening a book against it finds exactly the hits
 // that are new since then. Deleted records cannot make hits and are left
 // out. The store's source catalogue comes along, so that --includes and
 // the default sources resolve as against the whole store.
@@ -369,7 +377,16 @@ func openSince(path, since string) (*database, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	defer st.Close()
-	changes, current, err := st.ChangesSince(since)
+	spec, err := parseSince(since)
+	if err != nil {
+		return nil, err
+	}
+	from, err := st.StartVersion(spec)
+	var changes []record.Change
+	var current string
+	if err == nil {
+		changes, current, err = st.ChangesSince(from)
+	}
 	if errors.Is(err, store.ErrUnknownVersion) {
 		return nil, usagef("--since: store %s cannot say what changed since %q (an unknown version, or older than its change log); screen against the whole store instead", path, since)
 	}

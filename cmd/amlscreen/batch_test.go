@@ -176,6 +176,8 @@ k7,Zorvak Quilbrem
 		{"since v1", []string{"--since", "v1"}, []string{"k2 B1", "k3 B1", "k5 D1"}},
 		{"since v1 with OTHER sources", []string{"--since", "v1", "--include-other"}, []string{"k2 B1", "k3 B1", "k5 D1", "k6 O1"}},
 		{"since the current version", []string{"--since", "v2"}, nil},
+		{"since the last change set", []string{"--since", "last"}, []string{"k2 B1", "k3 B1", "k5 D1"}},
+		{"since tomorrow", []string{"--since", time.Now().UTC().AddDate(0, 0, 1).Format("2006-01-02")}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,6 +195,10 @@ k7,Zorvak Quilbrem
 	code, _, errs := runCLI(t, "batch", "--store", path, "--since", "v0", "--in", book, "--out", filepath.Join(dir, "x.csv"))
 	if code != exitUsage || !strings.Contains(errs, "--since") {
 		t.Errorf("unknown --since version: exit %d, %s", code, errs)
+	}
+	code, _, errs = runCLI(t, "batch", "--store", path, "--since", "2026-13-01", "--in", book, "--out", filepath.Join(dir, "x.csv"))
+	if code != exitUsage || !strings.Contains(errs, "not a valid day") {
+		t.Errorf("bad --since day: exit %d, %s", code, errs)
 	}
 }
 

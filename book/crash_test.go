@@ -1,0 +1,141 @@
+package book
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/amlscreen/amlscreen/store"
+)
+
+// crashBook returns the customers of book generation gen: generation 2
+// changes a third of generation 1's, drops a third and adds as many.
+func crashBook(gen, n int) []Customer {
+	out := make([]Customer, 0, n)
+	for i := range n {
+		id := i
+		if gen == 2 && i%3 == 0 {
+			id = n + i // removed in 2, and a new one added
+		}
+		name := fmt.Sprintf("Customer Number%d Surname%d", id, id%97)
+		if gen == 2 && i%3 == 1 {
+			name += " Changed"
+		}
+		out = append(out, Customer{ID: fmt.Sprintf("C%07d", id), Name: name, Extra: map[string]string{"gen": strconv.Itoa(gen)}})
+	}
+	return out
+}
+
+const crashCustomers = 20_000
+
+// TestBookCrashChild is the child's side of TestBookImportSurvivesAKill;
+// it does nothing in a normal run.
+func TestBookCrashChild(t *testing.T) {
+	path := os.Getenv("AMLSCREEN_BOOK_CRASH_STORE")
+	if path == "" {
+		t.Skip("the child of TestBookImportSurvivesAKill: runs only when that test starts it")
+	}
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	customers := crashBook(2, crashCustomers)
+	fmt.Println("ready")
+	os.Stdout.Sync()
+	if _, err := Import(db, customers, Config{Match: "scored", Fuzzy: 1}, "gen2", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("done")
+	select {} // wait for the kill
+}
+
+// TestBookImportSurvivesAKill kills a book import at several points, from
+// before its transaction to after its commit: each time the book is
+// exactly the old one or exactly the new one, and the store takes the
+// next import.
+func TestBookImportSurvivesAKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills child processes: not with -short")
+	}
+	old, next := crashBook(1, crashCustomers), crashBook(2, crashCustomers)
+	sawOld, sawNew := false, false
+	for _, delay := range []time.Duration{0, 20 * time.Millisecond, 60 * time.Millisecond, -1} {
+		path := filepath.Join(t.TempDir(), "aml.db")
+		db, err := store.Open(path, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Import(db, old, DefaultConfig, "gen1", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestBookCrashChild$")
+		cmd.Env = append(os.Environ(), "AMLSCREEN_BOOK_CRASH_STORE="+path)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(out)
+		for sc.Scan() && sc.Text() != "ready" {
+		}
+		if delay < 0 {
+			for sc.Scan() && sc.Text() != "done" {
+			}
+		} else {
+			time.Sleep(delay)
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+
+		db, err = store.Open(path, store.Options{})
+		if err != nil {
+			t.Fatalf("after a kill at %v: %v", delay, err)
+		}
+		got, cfg, err := Load(db)
+		if err != nil {
+			t.Fatalf("after a kill at %v: %v", delay, err)
+		}
+		switch {
+		case sameBook(got, old) && cfg == DefaultConfig:
+			sawOld = true
+		case sameBook(got, next) && cfg == (Config{Match: "scored", Fuzzy: 1}):
+			sawNew = true
+		default:
+			t.Fatalf("after a kill at %v: a book of %d customers, config %+v, neither the old nor the new", delay, len(got), cfg)
+		}
+		if _, err := Import(db, old, DefaultConfig, "again", time.Now()); err != nil {
+			t.Fatalf("after a kill at %v: the store takes no import: %v", delay, err)
+		}
+		db.Close()
+	}
+	t.Logf("outcomes seen: old book %v, new book %v", sawOld, sawNew)
+	if !sawNew {
+		t.Error("no run reached the new book: the kills tested nothing after the commit")
+	}
+}
+
+func sameBook(got, want []Customer) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	byID := make(map[string]*Customer, len(want))
+	for i := range want {
+		byID[want[i].ID] = &want[i]
+	}
+	for i := range got {
+		w := byID[got[i].ID]
+		if w == nil || w.Name != got[i].Name || w.Extra["gen"] != got[i].Extra["gen"] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,111 @@
+package book
+
+import (
+	"cmp"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Match is one customer a changed record matches.
+type Match struct {
+	CustomerID string   `json:"customer_id"`
+	RecordID   string   `json:"record_id"`
+	Reason     string   `json:"reason"`
+	Field      string   `json:"matched_field"`
+	Name       string   `json:"matched_name"`
+	Score      *float64 `json:"score,omitempty"` // scored mode only
+}
+
+// MatchChanged returns the matches of the changed records (the records a
+// change set added or updated, as they are after it) against customers in
+// the book's configuration, sorted by customer id and record id. sources
+// is the store's catalogue and version its version.
+//
+// It builds an engine index over the changed records, as batch --since
+// does, and screens every customer against it with batch's per-customer
+// rules, in parallel: the matches are by construction those of batch
+// restricted to the changed records, in strict and scored mode (scored
+// mode's word statistics are those of the changed records, as there). The
+// cost is one check per customer against a small index; it does not
+// depend on the size of the database.
+func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, sources []record.Source, version string) ([]Match, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(changed) == 0 || len(customers) == 0 {
+		return nil, nil
+	}
+	sc, err := cfg.Screener(live.New(changed, sources, version).Index())
+	if err != nil {
+		return nil, err
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	parts := make([][]Match, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(customers); i += workers {
+				c := &customers[i]
+				s, err := sc.Screen(c.Row())
+				if err != nil {
+					errs[w] = fmt.Errorf("customer %s: %w", c.ID, err)
+					return
+				}
+				if s.Reject != nil {
+					errs[w] = fmt.Errorf("customer %s: %s: %s", c.ID, s.Reject.Field, s.Reject.Reason)
+					return
+				}
+				for _, h := range s.Hits {
+					parts[w] = append(parts[w], Match{CustomerID: c.ID, RecordID: h.RecordID, Reason: h.Reason,
+						Field: h.MatchedField, Name: h.MatchedName, Score: h.Score})
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	var out []Match
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	slices.SortFunc(out, func(a, b Match) int {
+		return cmp.Or(cmp.Compare(a.CustomerID, b.CustomerID), cmp.Compare(a.RecordID, b.RecordID))
+	})
+	return out, nil
+}
+
+// MatchApplied returns the matches of a committed change set against the
+// book, reading the book with tx: the function a store change hook
+// (store.TxHook) calls to raise alerts in the transaction of the change,
+// so that a kill leaves book, alerts and records agreeing. The changed
+// records are those the change set added or updated, as they are after
+// it; deletions match nothing. A first import into an empty store lists no
+// changes and matches nothing here: screen the whole book with batch.
+func MatchApplied(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
+	var changed []*record.Record
+	for i := range a.Changes {
+		if c := &a.Changes[i]; c.After != nil && (c.Effect == store.EffectAdd || c.Effect == store.EffectUpdate) {
+			changed = append(changed, c.After)
+		}
+	}
+	if len(changed) == 0 {
+		return nil, nil
+	}
+	customers, cfg, err := LoadTx(tx)
+	if err != nil {
+		return nil, err
+	}
+	return MatchChanged(customers, cfg, changed, nil, a.Version)
+}

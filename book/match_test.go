@@ -1,0 +1,274 @@
+package book
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/amlscreen/amlscreen/batch"
+	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+	bolt "go.etcd.io/bbolt"
+)
+
+// world is a real store at v2 after a delta over a generated database, and
+// a book file of customers derived from its records.
+type world struct {
+	db      *store.Store
+	book    string // the book's CSV file
+	changed []*record.Record
+	sources []record.Source
+	version string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := store.Open(filepath.Join(dir, "aml.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	g := gen.New(26)
+	const n, extra = 3000, 150
+	var recs []*record.Record
+	for i := range n {
+		recs = append(recs, g.Record(i))
+	}
+	i := 0
+	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
+		if i == len(recs) {
+			return nil, io.EOF
+		}
+		i++
+		return recs[i-1], nil
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutSources(gen.Sources()); err != nil {
+		t.Fatal(err)
+	}
+	// The delta: new records, records renamed or given an alias, records
+	// deleted.
+	var delta []record.Change
+	all := slices.Clone(recs)
+	for i := n; i < n+extra; i++ {
+		r := g.Record(i)
+		all = append(all, r)
+		delta = append(delta, record.Change{Type: record.ChangeAdd, Record: *r})
+	}
+	for i := 100; i < n; i += 25 {
+		r := recs[i].Clone()
+		if i%2 == 0 {
+			r.AliasNames = append(r.AliasNames, all[(i*7)%len(all)].Name)
+		} else {
+			r.Name = r.Name + " Junior"
+		}
+		delta = append(delta, record.Change{Type: record.ChangeUpdate, Record: *r})
+		all = append(all, r)
+	}
+	for i := 113; i < n; i += 97 {
+		delta = append(delta, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: recs[i].ID}})
+	}
+	if _, err := db.ApplyDelta("v1", "v2", delta, nil); err != nil {
+		t.Fatal(err)
+	}
+	changes, cur, err := db.ChangesSince("v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{db: db, version: cur, book: filepath.Join(dir, "book.csv")}
+	for i := range changes {
+		if c := &changes[i]; c.Type != record.ChangeDelete {
+			w.changed = append(w.changed, &c.Record)
+		}
+	}
+	if w.sources, err = db.Sources(); err != nil {
+		t.Fatal(err)
+	}
+	// Customers: queries derived from every record, changed or not.
+	f, err := os.Create(w.book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw := csv.NewWriter(f)
+	cw.Write([]string{"customer_id", "full_name", "type", "date_of_birth", "gender", "nationality"})
+	for k, q := range gen.Queries(all, 1500, 26) {
+		cw.Write([]string{fmt.Sprintf("C%05d", k), q.Names, q.EntityType, q.DOB, q.Gender, q.Citizenship})
+	}
+	cw.Flush()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func readBook(t *testing.T, path string, cfg Config) []Customer {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := batch.NewReader(f, batch.ReadOptions{KeepExtra: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, rejects, err := Read(rd, cfg)
+	if err != nil {
+		t.Fatalf("%v %+v", err, rejects)
+	}
+	return cs
+}
+
+// reference runs batch over the book file against an index of the changed
+// records, as batch --since does, and returns its hits as matches.
+func reference(t *testing.T, w *world, cfg Config) []string {
+	t.Helper()
+	sc, err := cfg.Screener(live.New(w.changed, w.sources, w.version).Index())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "hits.jsonl")
+	sum, err := batch.Run(context.Background(), batch.Config{Screener: *sc, Input: w.book, Out: out, Format: batch.JSONLOutput, Report: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.RowsRejected != 0 {
+		t.Fatalf("reference rejected %d rows", sum.RowsRejected)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var got []string
+	sc2 := bufio.NewScanner(f)
+	for sc2.Scan() {
+		var h batch.Hit
+		if err := json.Unmarshal(sc2.Bytes(), &h); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, key(h.CustomerID, h.RecordID, h.Reason, h.Score))
+	}
+	slices.Sort(got)
+	return got
+}
+
+func key(customer, rec, reason string, score *float64) string {
+	s := customer + " " + rec + " " + reason
+	if score != nil {
+		s += fmt.Sprintf(" %.6f", *score)
+	}
+	return s
+}
+
+// TestMatchChangedEqualsBatch is the differential test: the book in a real
+// store, matched against the records a delta changed, gives exactly the
+// hits batch finds screening the book file against those records, in
+// strict and scored mode.
+func TestMatchChangedEqualsBatch(t *testing.T) {
+	w := newWorld(t)
+	for _, cfg := range []Config{{Match: "strict", Fuzzy: 1}, {Match: "strict", Fuzzy: 2}, {Match: "scored", Fuzzy: 1}} {
+		t.Run(fmt.Sprintf("%s fuzzy %d", cfg.Match, cfg.Fuzzy), func(t *testing.T) {
+			if _, err := Import(w.db, readBook(t, w.book, cfg), cfg, w.book, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			customers, stored, err := Load(w.db)
+			if err != nil || stored != cfg {
+				t.Fatalf("load: %v, config %+v", err, stored)
+			}
+			ms, err := MatchChanged(customers, stored, w.changed, w.sources, w.version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range ms {
+				got = append(got, key(m.CustomerID, m.RecordID, m.Reason, m.Score))
+			}
+			slices.Sort(got)
+			want := reference(t, w, cfg)
+			if len(want) < 20 {
+				t.Fatalf("only %d reference hits: the test would prove little", len(want))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%d matches, batch %d; first difference:\n%s", len(got), len(want), firstDiff(got, want))
+			}
+		})
+	}
+}
+
+func firstDiff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return "got  " + a[i] + "\nwant " + b[i]
+		}
+	}
+	return strings.Join([]string{fmt.Sprint(len(a)), fmt.Sprint(len(b))}, " vs ")
+}
+
+// TestMatchAppliedInTheChangeHook registers MatchApplied as a change hook
+// of a store holding a book, applies a delta and checks the matches the
+// hook saw inside the transaction against batch restricted to the delta's
+// records.
+func TestMatchAppliedInTheChangeHook(t *testing.T) {
+	w := newWorld(t)
+	cfg := Config{Match: "strict", Fuzzy: 1}
+	customers := readBook(t, w.book, cfg)
+	if _, err := Import(w.db, customers, cfg, w.book, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var seen []Match
+	w.db.OnChange(func(tx *bolt.Tx, a *store.Applied) error {
+		ms, err := MatchApplied(tx, a)
+		seen = append(seen, ms...)
+		return err
+	})
+	// Records renamed to customers' names, one deleted, one added.
+	var delta []record.Change
+	for i, c := range customers[:40] {
+		r := w.changed[i].Clone()
+		r.Name = c.Name
+		delta = append(delta, record.Change{Type: record.ChangeUpdate, Record: *r})
+	}
+	delta = append(delta, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: w.changed[50].ID}},
+		record.Change{Type: record.ChangeAdd, Record: record.Record{ID: "NEW1", SourceID: w.changed[0].SourceID,
+			SourceType: w.changed[0].SourceType, EntityType: w.changed[0].EntityType, Name: customers[45].Name}})
+	if _, err := w.db.ApplyDelta("v2", "v3", delta, nil); err != nil {
+		t.Fatal(err)
+	}
+	changes, cur, err := w.db.ChangesSince("v2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w3 := *w
+	w3.version, w3.changed = cur, nil
+	for i := range changes {
+		if c := &changes[i]; c.Type != record.ChangeDelete {
+			w3.changed = append(w3.changed, &c.Record)
+		}
+	}
+	var got []string
+	for _, m := range seen {
+		got = append(got, key(m.CustomerID, m.RecordID, m.Reason, m.Score))
+	}
+	slices.Sort(got)
+	want := reference(t, &w3, cfg)
+	if len(want) < 40 {
+		t.Fatalf("only %d reference hits", len(want))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("hook saw %d matches, batch %d; first difference:\n%s", len(got), len(want), firstDiff(got, want))
+	}
+}
