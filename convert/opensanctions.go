@@ -286,10 +286,6 @@ func osDate(s string) int64 {
 	return 0
 }
 
-// osSimpleColumns are the columns of targets.simple.csv.
-var osSimpleColumns = []string{"id", "schema", "name", "aliases", "birth_date", "countries", "addresses",
-	"identifiers", "sanctions", "phones", "emails", "program_ids", "dataset", "first_seen", "last_seen", "last_change"}
-
 // OpenSanctionsSimple converts OpenSanctions' targets.simple.csv and calls
 // emit with a record for every row, keeping every column: aliases to
 // alias_names, birth dates, countries (citizenship for persons,
