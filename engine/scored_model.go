@@ -306,12 +306,15 @@ type pairSearch struct {
 	sh     *nameShape
 	edges  []edge // sorted by q0
 	start  []int  // edges of query word j: edges[start[j]:start[j+1]]
+	twin   []int  // the last earlier query word whose edges are j's, or -1
+	pick   []int  // per query word, the rank of its chosen edge (unpaired: noPick)
 	ub     []float64
 	stack  []edge
 	best   []edge
 	bestEv evaluation
 	found  bool
 	scr    []edge
+	steps  int // calls of dfs in the last run, which tests bound
 }
 
 // orderEdges puts edges in the order the pairing search tries them: by
@@ -403,10 +406,69 @@ func (ps *pairSearch) run(sh *nameShape, edges []edge) bool {
 		ps.ub[j] += ps.ub[j+1]
 	}
 	ps.ub = append(ps.ub, 0)
+	ps.findTwins()
 	ps.stack = ps.stack[:0]
 	ps.found = false
+	ps.steps = 0
 	ps.dfs(0, 0, 0, 0, true)
 	return len(edges) > 0
+}
+
+// noPick is the rank of "left unpaired", which the search tries last.
+const noPick = math.MaxInt32
+
+// findTwins marks the query words that are interchangeable: the same
+// edges to the same record words, the same miss cost and optionality, and
+// no joined edge. Swapping the record words of two twins changes no term
+// of the logit, so the search keeps only the pairings in which a twin's
+// edge ranks after its earlier twin's. That is the first of each set of
+// swaps the search would reach anyway, so it returns what the full search
+// returns, while a query that repeats a word ("al al al …") costs
+// combinations instead of permutations.
+func (ps *pairSearch) findTwins() {
+	sh := ps.sh
+	var joined uint64
+	for i := range ps.edges {
+		if e := &ps.edges[i]; e.q1 >= 0 {
+			joined |= e.qmask()
+		}
+	}
+	ps.twin = ps.twin[:0]
+	ps.pick = ps.pick[:0]
+	for j := 0; j < sh.m; j++ {
+		ps.twin = append(ps.twin, -1)
+		ps.pick = append(ps.pick, noPick)
+		if joined&(1<<j) != 0 {
+			continue
+		}
+		for t := j - 1; t >= 0; t-- {
+			if joined&(1<<t) == 0 && ps.sameEdges(t, j) {
+				ps.twin[j] = t
+				break
+			}
+		}
+	}
+}
+
+// sameEdges reports whether query words a and b pair alike with every
+// record word, in the same order.
+func (ps *pairSearch) sameEdges(a, b int) bool {
+	sh := ps.sh
+	if sh.qMiss[a] != sh.qMiss[b] || (sh.qOpt>>a)&1 != (sh.qOpt>>b)&1 {
+		return false
+	}
+	ea, eb := ps.edges[ps.start[a]:ps.start[a+1]], ps.edges[ps.start[b]:ps.start[b+1]]
+	if len(ea) != len(eb) {
+		return false
+	}
+	for i := range ea {
+		x, y := ea[i], eb[i]
+		x.q0, y.q0 = 0, 0
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // dfs tries the edges of query word j onwards; canComplete is false once
@@ -414,6 +476,7 @@ func (ps *pairSearch) run(sh *nameShape, edges []edge) bool {
 // completeness term out.
 func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64, canComplete bool) {
 	sh := ps.sh
+	ps.steps++
 	if ps.found {
 		if ps.bestEv.exact {
 			return
@@ -442,15 +505,25 @@ func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64, canComplete
 		ps.dfs(j+1, qCov, kCov, partial, canComplete)
 		return
 	}
-	for i := ps.start[j]; i < ps.start[j+1]; i++ {
+	first := ps.start[j]
+	if t := ps.twin[j]; t >= 0 {
+		if ps.pick[t] == noPick {
+			first = ps.start[j+1] // the earlier twin is unpaired: so is this one
+		} else {
+			first += ps.pick[t] + 1
+		}
+	}
+	for i := first; i < ps.start[j+1]; i++ {
 		e := &ps.edges[i]
 		if e.kmask()&kCov != 0 || e.q1 >= 0 && qCov&(1<<e.q1) != 0 {
 			continue
 		}
+		ps.pick[j] = i - ps.start[j]
 		ps.stack = append(ps.stack, *e)
 		ps.dfs(j+1, qCov|e.qmask(), kCov|e.kmask(), partial+e.value, canComplete)
 		ps.stack = ps.stack[:len(ps.stack)-1]
 	}
+	ps.pick[j] = noPick
 	ps.dfs(j+1, qCov, kCov, partial-sh.qMiss[j], canComplete && sh.qOpt&(1<<j) != 0)
 }
 
