@@ -329,7 +329,13 @@ func (f *Fetcher) apply(db *store.Store, l List, st State, dir string, files []F
 		}
 		return nil
 	}
-	a, err := db.MergeSources(version, next, store.MergeOptions{Sources: sortedSet(sources)}, guard)
+	a, err := db.MergeSources(version, next, store.MergeOptions{Sources: sortedSet(sources), AllowShrink: f.AllowShrink}, guard)
+	var whole *store.ShrinkError
+	if errors.As(err, &whole) {
+		// The store's own guard (a share of every record it holds) can
+		// refuse before the list's does; the refusal is the list's.
+		err = &ShrinkError{List: l.Name, Before: max(st.Records, whole.Removed), Deleted: whole.Removed}
+	}
 	if err != nil {
 		fail(err)
 		return

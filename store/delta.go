@@ -142,7 +142,7 @@ func (db *Store) ApplyDelta(previous, version string, changes []record.Change, h
 			return &VersionMismatchError{Store: cur, Previous: previous, Version: version}
 		}
 		var err error
-		applied, err = db.applyChanges(tx, "change set", previous, version, changes)
+		applied, err = db.applyChanges(tx, "change set", previous, version, changes, false)
 		if err != nil {
 			return err
 		}
@@ -163,7 +163,7 @@ func (db *Store) ApplyDelta(previous, version string, changes []record.Change, h
 
 // applyChanges applies the changes of a change set or merge (kind, for
 // the shrink guard) in tx.
-func (db *Store) applyChanges(tx *bolt.Tx, kind, previous, version string, changes []record.Change) (*Applied, error) {
+func (db *Store) applyChanges(tx *bolt.Tx, kind, previous, version string, changes []record.Change, allowShrink bool) (*Applied, error) {
 	recs := tx.Bucket(bucketRecords)
 	meta := tx.Bucket(bucketMeta)
 	count := int(getUint(meta, metaCount))
@@ -220,7 +220,7 @@ func (db *Store) applyChanges(tx *bolt.Tx, kind, previous, version string, chang
 	a.Records = count
 	// The shrink guard (guard.go): the transaction rolls back on refusal.
 	before := count + a.Deleted - a.Added
-	shrink, err := db.guard.checkKind(kind, version, before, before-a.Deleted, count)
+	shrink, err := db.guard.checkKind(kind, version, before, before-a.Deleted, count, allowShrink)
 	if err != nil {
 		return nil, err
 	}

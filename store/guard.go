@@ -94,12 +94,14 @@ func (db *Store) GuardCounts() GuardCounts {
 // *ShrinkError for a refusal, and whether the import is an allowed shrink
 // (to be counted once it commits).
 func (g *guard) check(version string, before, kept, after int) (shrink bool, err error) {
-	return g.checkKind("full import", version, before, kept, after)
+	return g.checkKind("full import", version, before, kept, after, false)
 }
 
 // checkKind is check for a kind of writer (ShrinkError.Kind). A change
-// set or merge on an empty store, or one that deletes nothing, passes.
-func (g *guard) checkKind(kind, version string, before, kept, after int) (shrink bool, err error) {
+// set or merge on an empty store, or one that deletes nothing, passes;
+// allow lets a shrink through for this writer as Options.AllowShrink does
+// for all (MergeOptions.AllowShrink).
+func (g *guard) checkKind(kind, version string, before, kept, after int, allow bool) (shrink bool, err error) {
 	removed := before - kept
 	full := kind == "full import"
 	switch {
@@ -111,7 +113,7 @@ func (g *guard) checkKind(kind, version string, before, kept, after int) (shrink
 			err.(*ShrinkError).Removed = removed
 		}
 	case before > 0 && float64(removed) > ShrinkShare*float64(before):
-		if g.allowShrink {
+		if g.allowShrink || allow {
 			g.log.Warn(kind+" removes more than half of the store's records; allowed by --allow-shrink",
 				"version", version, "records_before", before, "records_after", after, "removed", removed)
 			return true, nil

@@ -17,6 +17,11 @@ type MergeOptions struct {
 	// sources of the records read; naming them lets an empty file remove
 	// a source, and refuses a file that holds records of another.
 	Sources []string
+	// AllowShrink lets this merge delete more than ShrinkShare of the
+	// store's records, as Options.AllowShrink does for every writer: a
+	// caller with a guard of its own (a public list's) decides per merge.
+	// A merge that would leave the store empty is refused all the same.
+	AllowShrink bool
 }
 
 // ErrNothingToMerge is returned for a merge without records or sources:
@@ -117,7 +122,7 @@ func (db *Store) MergeSources(version string, next func() (*record.Record, error
 			// them from a merge that changes nothing.
 			return markLocalSources(tx, merged)
 		}
-		if applied, err = db.applyChanges(tx, "merge", previous, version, changes); err != nil {
+		if applied, err = db.applyChanges(tx, "merge", previous, version, changes, o.AllowShrink); err != nil {
 			return err
 		}
 		if err := markLocalSources(tx, merged); err != nil {
