@@ -41,27 +41,32 @@ func (db *Store) loadAll(meta func(tx *bolt.Tx), fn func(*record.Record) error) 
 		if v, err = currentVersion(tx); err != nil {
 			return err
 		}
-		b := tx.Bucket(bucketRecords)
-		if b == nil {
-			return nil
-		}
-		workers := min(runtime.GOMAXPROCS(0), 8)
-		if workers < 2 {
-			c := b.Cursor()
-			for k, v := c.First(); k != nil; k, v = c.Next() {
-				r, err := db.codec.decode(v)
-				if err != nil {
-					return fmt.Errorf("record %s: %w", k, err)
-				}
-				if err := fn(r); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		return db.forEachParallel(b, workers, fn)
+		return db.walkRecords(tx, min(runtime.GOMAXPROCS(0), 8), fn)
 	})
 	return v, err
+}
+
+// walkRecords calls fn for every record of tx in id order, decoding with
+// up to workers goroutines (one walks the cursor itself).
+func (db *Store) walkRecords(tx *bolt.Tx, workers int, fn func(*record.Record) error) error {
+	b := tx.Bucket(bucketRecords)
+	if b == nil {
+		return nil
+	}
+	if workers < 2 {
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			r, err := db.codec.decode(v)
+			if err != nil {
+				return fmt.Errorf("record %s: %w", k, err)
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return db.forEachParallel(b, workers, fn)
 }
 
 // decodeBatch is a run of consecutive blobs decoded by one worker. The

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"runtime"
 
 	"github.com/amlscreen/amlscreen/record"
@@ -28,24 +27,6 @@ func (db *Store) StreamAll(start func(Version) error, fn func(*record.Record) er
 		if err := start(v); err != nil {
 			return err
 		}
-		b := tx.Bucket(bucketRecords)
-		if b == nil {
-			return nil
-		}
-		workers := min(runtime.GOMAXPROCS(0), 2)
-		if workers < 2 {
-			c := b.Cursor()
-			for k, blob := c.First(); k != nil; k, blob = c.Next() {
-				r, err := db.codec.decode(blob)
-				if err != nil {
-					return fmt.Errorf("record %s: %w", k, err)
-				}
-				if err := fn(r); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		return db.forEachParallel(b, workers, fn)
+		return db.walkRecords(tx, min(runtime.GOMAXPROCS(0), 2), fn)
 	})
 }
