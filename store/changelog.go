@@ -175,6 +175,23 @@ func pruneLog(tx *bolt.Tx, cutoff time.Time) error {
 // version id, and the versions after it, oldest first. It gives up at the
 // first version whose change set is no longer logged, since no delta can
 // be answered across it.
+// versionsAfter is findVersion for a reader of the change log: the
+// sequence number of version id and the versions after it, or an error
+// wrapping ErrUnknownVersion when the log cannot answer from id.
+func versionsAfter(tx *bolt.Tx, id string) (uint64, []Version, error) {
+	if id == "" {
+		return 0, nil, ErrUnknownVersion
+	}
+	seq, later, ok, err := findVersion(tx, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	if !ok {
+		return 0, nil, ErrUnknownVersion
+	}
+	return seq, later, nil
+}
+
 func findVersion(tx *bolt.Tx, id string) (uint64, []Version, bool, error) {
 	vb := tx.Bucket(bucketVersions)
 	if vb == nil {
@@ -233,15 +250,9 @@ func (db *Store) ChangesSince(version string) ([]record.Change, string, error) {
 	var current string
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		current = currentID(tx)
-		if version == "" {
-			return ErrUnknownVersion
-		}
-		seq, later, ok, err := findVersion(tx, version)
+		seq, later, err := versionsAfter(tx, version)
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return ErrUnknownVersion
 		}
 		type state struct {
 			existedBefore bool

@@ -131,15 +131,9 @@ func (db *Store) Digest(from string) ([]DigestEntry, string, error) {
 	var current string
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		current = currentID(tx)
-		if from == "" {
-			return ErrUnknownVersion
-		}
-		seq, later, ok, err := findVersion(tx, from)
+		seq, later, err := versionsAfter(tx, from)
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return ErrUnknownVersion
 		}
 		type state struct {
 			existedBefore bool
