@@ -73,3 +73,10 @@ func FuzzUK(f *testing.F) {
 		UK(bytes.NewReader(data), checkEmitted(t))
 	})
 }
+
+func FuzzEUCSV(f *testing.F) {
+	fuzzSeed(f, "testdata/eucsv/csvFullSanctionsList_1_1.csv")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		EUCSV(bytes.NewReader(data), checkEmitted(t))
+	})
+}

@@ -216,6 +216,14 @@ var known = []List{
 		Convert: readerList("xmlFullSanctionsList_1_1.xml", convert.EU),
 	},
 	{
+		Name: "eu-csv", Title: "EU Consolidated Financial Sanctions List, CSV",
+		Issuer: "European Commission (FISMA)", Format: "CSV (FSF 1.1, semicolon-separated)",
+		Licence: "EU Commission reuse policy (Decision 2011/833/EU), free with attribution", MapsTo: "eu_fsf, SANCTION; ids EU-<logicalId> (as eu: load one of the two)",
+		Files:   []File{{Name: "csvFullSanctionsList_1_1.csv", URL: "https://webgate.ec.europa.eu/fsd/fsf/public/files/csvFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw"}},
+		Sources: []string{convert.SourceEUFSF},
+		Convert: readerList("csvFullSanctionsList_1_1.csv", convert.EUCSV),
+	},
+	{
 		Name: "uk", Title: "UK Sanctions List",
 		Issuer: "UK Foreign, Commonwealth & Development Office", Format: "XML",
 		Licence: "Open Government Licence v3.0", MapsTo: "gb_fcdo_sanctions, SANCTION; ids UK-<UniqueID>",
