@@ -80,3 +80,11 @@ func FuzzEUCSV(f *testing.F) {
 		EUCSV(bytes.NewReader(data), checkEmitted(t))
 	})
 }
+
+func FuzzUKCSV(f *testing.F) {
+	fuzzSeed(f, "testdata/ukcsv/UK-Sanctions-List.csv")
+	fuzzSeed(f, "testdata/ukcsv/ConList.csv")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		UKCSV(bytes.NewReader(data), checkEmitted(t))
+	})
+}

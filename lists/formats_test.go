@@ -14,6 +14,8 @@ func TestFormatLists(t *testing.T) {
 		records   int
 	}{
 		{"eu-csv", "../convert/testdata/eucsv", 2},
+		{"uk-csv", "../convert/testdata/ukcsv", 3},
+		{"uk-ofsi", "../convert/testdata/ukcsv", 2},
 	} {
 		s := newListServer(t)
 		s.addDir(t, c.dir)

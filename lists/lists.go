@@ -232,6 +232,22 @@ var known = []List{
 		Convert: readerList("UK_Sanctions_List.xml", convert.UK),
 	},
 	{
+		Name: "uk-csv", Title: "UK Sanctions List, CSV",
+		Issuer: "UK Foreign, Commonwealth & Development Office", Format: "CSV",
+		Licence: "Open Government Licence v3.0", MapsTo: "gb_fcdo_sanctions, SANCTION; ids UK-<Unique ID> (as uk: load one of the two)",
+		Files:   []File{{Name: "UK-Sanctions-List.csv", URL: "https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.csv"}},
+		Sources: []string{convert.SourceUKSanctions},
+		Convert: readerList("UK-Sanctions-List.csv", convert.UKCSV),
+	},
+	{
+		Name: "uk-ofsi", Title: "OFSI Consolidated List of Financial Sanctions Targets",
+		Issuer: "HM Treasury, Office of Financial Sanctions Implementation", Format: "CSV (ConList.csv)",
+		Licence: "Open Government Licence v3.0", MapsTo: "gb_hmt_ofsi, SANCTION; ids OFSI-<Group ID> (the people of uk under other ids: load uk or uk-ofsi)",
+		Files:   []File{{Name: "ConList.csv", URL: "https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv"}},
+		Sources: []string{convert.SourceOFSI},
+		Convert: readerList("ConList.csv", convert.UKCSV),
+	},
+	{
 		Name: "opensanctions", Title: "OpenSanctions default collection (sanctions, PEPs, crime)",
 		Issuer: "OpenSanctions", Format: "FollowTheMoney entity stream (JSON lines)",
 		Licence: licenceOS, MapsTo: "os_<first dataset>; topics to SANCTION, PEP (pep_type), CRIMINAL or OTHER; ids OS-<id>",
