@@ -88,3 +88,11 @@ func FuzzUKCSV(f *testing.F) {
 		UKCSV(bytes.NewReader(data), checkEmitted(t))
 	})
 }
+
+func FuzzOpenSanctionsDetect(f *testing.F) {
+	fuzzSeed(f, "testdata/opensanctions/entities.ftm.json")
+	fuzzSeed(f, "testdata/opensanctions/targets.simple.csv")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		OpenSanctions(bytes.NewReader(data), OpenSanctionsOptions{}, checkEmitted(t))
+	})
+}
