@@ -202,6 +202,9 @@ func EU(r io.Reader, emit func(*record.Record) error) error {
 			return fmt.Errorf("read EU list: sanctionEntity at line %d: %w", line, err)
 		}
 		rec, err := euRecord(&e)
+		if err == nil {
+			err = CheckRecord(rec)
+		}
 		if err != nil {
 			return fmt.Errorf("EU list: sanctionEntity at line %d: %w", line, err)
 		}

@@ -83,6 +83,9 @@ func EUCSV(r io.Reader, emit func(*record.Record) error) error {
 	}
 	for _, id := range order {
 		rec, err := euRecord(byID[id])
+		if err == nil {
+			err = CheckRecord(rec)
+		}
 		if err != nil {
 			return fmt.Errorf("EU list CSV: entity %s: %w", id, err)
 		}

@@ -69,6 +69,7 @@ func TestEUCSVErrors(t *testing.T) {
 		{"no rows", "Entity_LogicalId;NameAlias_WholeName\n", "no entity rows"},
 		{"no name", "Entity_LogicalId;NameAlias_WholeName;Citizenship_CountryIso2Code\n5;;FR\n", "has no name"},
 		{"broken quote", "Entity_LogicalId;NameAlias_WholeName\n1;\"A\n", "EU list CSV"},
+		{"name too long", "Entity_LogicalId;NameAlias_WholeName\n1;A\n1;" + strings.Repeat("B", 1100) + "\n", "entity 1: field \"alias_names\""},
 	} {
 		err := EUCSV(strings.NewReader(c.in), func(*record.Record) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), c.want) {

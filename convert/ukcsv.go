@@ -166,6 +166,9 @@ func UKCSV(r io.Reader, emit func(*record.Record) error) error {
 		if ofsi {
 			rec.ID, rec.SourceID = makeID("OFSI-", key), SourceOFSI
 		}
+		if err := CheckRecord(rec); err != nil {
+			return fmt.Errorf("UK list CSV: %s %s: %w", keyName, key, err)
+		}
 		if err := emit(rec); err != nil {
 			return err
 		}

@@ -77,6 +77,7 @@ func TestUKCSVErrors(t *testing.T) {
 		{"no rows", "Report Date: 1\nName 6,Unique ID\n", "no designation rows"},
 		{"no name", "Name 6,Unique ID,Regime Name\n,U1,Russia\n", "Unique ID U1: designation U1 has no name"},
 		{"broken quote", "Name 6,Unique ID\n\"A,1\n", "UK list CSV"},
+		{"name too long", "Name 6,Unique ID\nA,U1\n" + strings.Repeat("B", 1100) + ",U1\n", "Unique ID U1: field \"alias_names\""},
 	} {
 		err := UKCSV(strings.NewReader(c.in), func(*record.Record) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), c.want) {
