@@ -296,12 +296,12 @@ func TestSourcesCLI(t *testing.T) {
 	}
 	mine := filepath.Join(dir, "mine.json")
 	os.WriteFile(mine, []byte(`[{"source":"ofac-sdn","name":"OFAC SDN (as synced)","source_type":"SANCTION","size":99,"included_for_api_key":true}]`), 0o600)
-	if code, _, errs := runStoreCLI(t, "sources", "import", "--merge", "--store", db, mine); code != exitOK || !strings.Contains(errs, "entries=20") {
+	if code, _, errs := runStoreCLI(t, "sources", "import", "--merge", "--store", db, mine); code != exitOK || !strings.Contains(errs, "entries=21") {
 		t.Fatalf("merge: exit %d: %s", code, errs)
 	}
 	code, out, _ := runStoreCLI(t, "sources", "export", "--store", db)
 	var got []record.Source
-	if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || len(got) != 20 {
+	if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || len(got) != 21 {
 		t.Fatalf("export: exit %d, %v, %d entries", code, err, len(got))
 	}
 	for _, s := range got {
