@@ -39,6 +39,10 @@ func Catalogue() []record.Source {
 			Description: "Persons, entities and ships designated under UK sanctions regulations.",
 			Link:        "https://www.gov.uk/government/publications/the-uk-sanctions-list",
 			SourceType:  "sanction", Region: "emea", CountryCode: "gb", CountryName: "United Kingdom", IssuerName: "Foreign, Commonwealth & Development Office (FCDO)"},
+		{Source: SourceOFSI, Name: "OFSI Consolidated List of Financial Sanctions Targets",
+			Description: "Persons, entities and ships subject to UK financial sanctions, as HM Treasury's Office of Financial Sanctions Implementation lists them.",
+			Link:        "https://www.gov.uk/government/publications/financial-sanctions-consolidated-list-of-targets",
+			SourceType:  "sanction", Region: "emea", CountryCode: "gb", CountryName: "United Kingdom", IssuerName: "Office of Financial Sanctions Implementation (OFSI), HM Treasury"},
 	}
 	for _, l := range CSLLists {
 		name, issuer, _ := strings.Cut(l.Name, " - ")

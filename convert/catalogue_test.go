@@ -8,7 +8,7 @@ import (
 // TestCatalogueCoversEverySource: every source a converter writes has an
 // entry, once, with a name and a link.
 func TestCatalogueCoversEverySource(t *testing.T) {
-	want := []string{SourceOFACSDN, SourceOFACNonSDN, SourceUN, SourceBISDPL, SourceEUFSF, SourceUKSanctions}
+	want := []string{SourceOFACSDN, SourceOFACNonSDN, SourceUN, SourceBISDPL, SourceEUFSF, SourceUKSanctions, SourceOFSI}
 	for _, l := range CSLLists {
 		want = append(want, l.SourceID)
 	}

@@ -23,79 +23,100 @@ const SourceEUFSF = "eu_fsf"
 // follows the published format and is tested on fixtures made from it.
 
 type euEntity struct {
-	LogicalID      string   `xml:"logicalId,attr"`
-	EUReference    string   `xml:"euReferenceNumber,attr"`
-	UNID           string   `xml:"unitedNationId,attr"`
-	Designation    string   `xml:"designationDetails,attr"`
-	DesignatedOn   string   `xml:"designationDate,attr"`
-	RemarkElements []string `xml:"remark"`
-	Regulations    []struct {
-		Type        string `xml:"regulationType,attr"`
-		Published   string `xml:"publicationDate,attr"`
-		InForce     string `xml:"entryIntoForceDate,attr"`
-		NumberTitle string `xml:"numberTitle,attr"`
-		Programme   string `xml:"programme,attr"`
-		URL         string `xml:"publicationUrl"`
-	} `xml:"regulation"`
-	SubjectType struct {
-		Code string `xml:"code,attr"`
-	} `xml:"subjectType"`
-	Names []struct {
-		First    string   `xml:"firstName,attr"`
-		Middle   string   `xml:"middleName,attr"`
-		Last     string   `xml:"lastName,attr"`
-		Whole    string   `xml:"wholeName,attr"`
-		Function string   `xml:"function,attr"`
-		Gender   string   `xml:"gender,attr"`
-		Title    string   `xml:"title,attr"`
-		Language string   `xml:"nameLanguage,attr"`
-		Strong   string   `xml:"strong,attr"`
-		Remarks  []string `xml:"remark"`
-	} `xml:"nameAlias"`
-	Citizenships []euCountry `xml:"citizenship"`
-	Birthdates   []struct {
-		euCountry
-		Circa     string   `xml:"circa,attr"`
-		Calendar  string   `xml:"calendarType,attr"`
-		City      string   `xml:"city,attr"`
-		ZipCode   string   `xml:"zipCode,attr"`
-		Place     string   `xml:"place,attr"`
-		Date      string   `xml:"birthdate,attr"`
-		Day       string   `xml:"dayOfMonth,attr"`
-		Month     string   `xml:"monthOfYear,attr"`
-		Year      string   `xml:"year,attr"`
-		RangeFrom string   `xml:"yearRangeFrom,attr"`
-		RangeTo   string   `xml:"yearRangeTo,attr"`
-		Remarks   []string `xml:"remark"`
-	} `xml:"birthdate"`
-	Identifications []struct {
-		euCountry
-		Diplomatic  string   `xml:"diplomatic,attr"`
-		Expired     string   `xml:"knownExpired,attr"`
-		False       string   `xml:"knownFalse,attr"`
-		Lost        string   `xml:"reportedLost,attr"`
-		Revoked     string   `xml:"revokedByIssuer,attr"`
-		IssuedBy    string   `xml:"issuedBy,attr"`
-		IssueDate   string   `xml:"issueDate,attr"`
-		LatinNumber string   `xml:"latinNumber,attr"`
-		Number      string   `xml:"number,attr"`
-		TypeCode    string   `xml:"identificationTypeCode,attr"`
-		TypeText    string   `xml:"identificationTypeDescription,attr"`
-		Remarks     []string `xml:"remark"`
-	} `xml:"identification"`
-	Addresses []struct {
-		euCountry
-		City     string `xml:"city,attr"`
-		Street   string `xml:"street,attr"`
-		POBox    string `xml:"poBox,attr"`
-		ZipCode  string `xml:"zipCode,attr"`
-		Place    string `xml:"place,attr"`
-		Contacts []struct {
-			Key   string `xml:"key,attr"`
-			Value string `xml:"value,attr"`
-		} `xml:"contactInfo"`
-		Remarks []string `xml:"remark"`
-	} `xml:"address"`
+	LogicalID       string             `xml:"logicalId,attr"`
+	EUReference     string             `xml:"euReferenceNumber,attr"`
+	UNID            string             `xml:"unitedNationId,attr"`
+	Designation     string             `xml:"designationDetails,attr"`
+	DesignatedOn    string             `xml:"designationDate,attr"`
+	RemarkElements  []string           `xml:"remark"`
+	Regulations     []euRegulation     `xml:"regulation"`
+	SubjectType     euSubjectType      `xml:"subjectType"`
+	Names           []euName           `xml:"nameAlias"`
+	Citizenships    []euCountry        `xml:"citizenship"`
+	Birthdates      []euBirth          `xml:"birthdate"`
+	Identifications []euIdentification `xml:"identification"`
+	Addresses       []euAddress        `xml:"address"`
+}
+
+// euRegulation is a regulation that lists an entity.
+type euRegulation struct {
+	Type        string `xml:"regulationType,attr"`
+	Published   string `xml:"publicationDate,attr"`
+	InForce     string `xml:"entryIntoForceDate,attr"`
+	NumberTitle string `xml:"numberTitle,attr"`
+	Programme   string `xml:"programme,attr"`
+	URL         string `xml:"publicationUrl"`
+}
+
+// euSubjectType says whether an entity is a person or an enterprise.
+type euSubjectType struct {
+	Code string `xml:"code,attr"`
+}
+
+// euName is a name alias.
+type euName struct {
+	First    string   `xml:"firstName,attr"`
+	Middle   string   `xml:"middleName,attr"`
+	Last     string   `xml:"lastName,attr"`
+	Whole    string   `xml:"wholeName,attr"`
+	Function string   `xml:"function,attr"`
+	Gender   string   `xml:"gender,attr"`
+	Title    string   `xml:"title,attr"`
+	Language string   `xml:"nameLanguage,attr"`
+	Strong   string   `xml:"strong,attr"`
+	Remarks  []string `xml:"remark"`
+}
+
+// euBirth is a date and place of birth.
+type euBirth struct {
+	euCountry
+	Circa     string   `xml:"circa,attr"`
+	Calendar  string   `xml:"calendarType,attr"`
+	City      string   `xml:"city,attr"`
+	ZipCode   string   `xml:"zipCode,attr"`
+	Place     string   `xml:"place,attr"`
+	Date      string   `xml:"birthdate,attr"`
+	Day       string   `xml:"dayOfMonth,attr"`
+	Month     string   `xml:"monthOfYear,attr"`
+	Year      string   `xml:"year,attr"`
+	RangeFrom string   `xml:"yearRangeFrom,attr"`
+	RangeTo   string   `xml:"yearRangeTo,attr"`
+	Remarks   []string `xml:"remark"`
+}
+
+// euIdentification is an identity document or registration number.
+type euIdentification struct {
+	euCountry
+	Diplomatic  string   `xml:"diplomatic,attr"`
+	Expired     string   `xml:"knownExpired,attr"`
+	False       string   `xml:"knownFalse,attr"`
+	Lost        string   `xml:"reportedLost,attr"`
+	Revoked     string   `xml:"revokedByIssuer,attr"`
+	IssuedBy    string   `xml:"issuedBy,attr"`
+	IssueDate   string   `xml:"issueDate,attr"`
+	LatinNumber string   `xml:"latinNumber,attr"`
+	Number      string   `xml:"number,attr"`
+	TypeCode    string   `xml:"identificationTypeCode,attr"`
+	TypeText    string   `xml:"identificationTypeDescription,attr"`
+	Remarks     []string `xml:"remark"`
+}
+
+// euAddress is an address with its contacts.
+type euAddress struct {
+	euCountry
+	City     string      `xml:"city,attr"`
+	Street   string      `xml:"street,attr"`
+	POBox    string      `xml:"poBox,attr"`
+	ZipCode  string      `xml:"zipCode,attr"`
+	Place    string      `xml:"place,attr"`
+	Contacts []euContact `xml:"contactInfo"`
+	Remarks  []string    `xml:"remark"`
+}
+
+// euContact is a telephone, e-mail or web contact of an address.
+type euContact struct {
+	Key   string `xml:"key,attr"`
+	Value string `xml:"value,attr"`
 }
 
 // euCountry is the country attributes several elements share.
@@ -181,6 +202,9 @@ func EU(r io.Reader, emit func(*record.Record) error) error {
 			return fmt.Errorf("read EU list: sanctionEntity at line %d: %w", line, err)
 		}
 		rec, err := euRecord(&e)
+		if err == nil {
+			err = CheckRecord(rec)
+		}
 		if err != nil {
 			return fmt.Errorf("EU list: sanctionEntity at line %d: %w", line, err)
 		}

@@ -59,6 +59,7 @@ func TestEUErrors(t *testing.T) {
 		{"no id", `<export><sanctionEntity euReferenceNumber="EU.1"><nameAlias wholeName="A" strong="true"/></sanctionEntity></export>`, "no logicalId"},
 		{"no name", `<export><sanctionEntity logicalId="5"><subjectType code="person"/></sanctionEntity></export>`, "has no name"},
 		{"broken", `<export><sanctionEntity logicalId="5">`, "EU list"},
+		{"name too long", `<export><sanctionEntity logicalId="5"><nameAlias wholeName="A"/><nameAlias wholeName="` + strings.Repeat("B", 1100) + `"/></sanctionEntity></export>`, `field "alias_names"`},
 	} {
 		err := EU(strings.NewReader(c.in), func(*record.Record) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -73,3 +73,26 @@ func FuzzUK(f *testing.F) {
 		UK(bytes.NewReader(data), checkEmitted(t))
 	})
 }
+
+func FuzzEUCSV(f *testing.F) {
+	fuzzSeed(f, "testdata/eucsv/csvFullSanctionsList_1_1.csv")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		EUCSV(bytes.NewReader(data), checkEmitted(t))
+	})
+}
+
+func FuzzUKCSV(f *testing.F) {
+	fuzzSeed(f, "testdata/ukcsv/UK-Sanctions-List.csv")
+	fuzzSeed(f, "testdata/ukcsv/ConList.csv")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		UKCSV(bytes.NewReader(data), checkEmitted(t))
+	})
+}
+
+func FuzzOpenSanctionsDetect(f *testing.F) {
+	fuzzSeed(f, "testdata/opensanctions/entities.ftm.json")
+	fuzzSeed(f, "testdata/opensanctions/targets.simple.csv")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		OpenSanctions(bytes.NewReader(data), OpenSanctionsOptions{}, checkEmitted(t))
+	})
+}

@@ -137,6 +137,9 @@ func UK(r io.Reader, emit func(*record.Record) error) error {
 			return fmt.Errorf("read UK list: Designation at line %d: %w", line, err)
 		}
 		rec, err := ukRecord(n)
+		if err == nil {
+			err = CheckRecord(rec)
+		}
 		if err != nil {
 			return fmt.Errorf("UK list: Designation at line %d: %w", line, err)
 		}

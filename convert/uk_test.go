@@ -77,6 +77,7 @@ func TestUKErrors(t *testing.T) {
 		{"no id", `<Designations><Designation><Names><Name><Name6>A</Name6></Name></Names></Designation></Designations>`, "no UniqueID"},
 		{"no name", `<Designations><Designation><UniqueID>X1</UniqueID></Designation></Designations>`, "has no name"},
 		{"broken", `<Designations><Designation><UniqueID>X1`, "UK list"},
+		{"name too long", `<Designations><Designation><UniqueID>X1</UniqueID><Names><Name><Name6>A</Name6></Name><Name><Name6>` + strings.Repeat("B", 1100) + `</Name6></Name></Names></Designation></Designations>`, `field "alias_names"`},
 	} {
 		err := UK(strings.NewReader(c.in), func(*record.Record) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -31,7 +31,7 @@ The eu and uk converters were written from the published formats without a
 real edition of those lists at hand.`,
 		Args: cobra.NoArgs,
 	}
-	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd(), newConvertDPLCmd(), newConvertSenzingCmd(), newConvertEUCmd(), newConvertUKCmd(), newConvertCSVCmd())
+	c.AddCommand(newConvertOFACCmd(), newConvertOFACNonSDNCmd(), newConvertUNCmd(), newConvertCSLCmd(), newConvertDPLCmd(), newConvertSenzingCmd(), newConvertEUCmd(), newConvertUKCmd(), newConvertOpenSanctionsCmd(), newConvertCSVCmd())
 	return c
 }
 
@@ -308,11 +308,14 @@ The file is read twice, so it must be a file, not a pipe.`,
 func newConvertEUCmd() *cobra.Command {
 	var file, out string
 	c := &cobra.Command{
-		Use:   "eu --file FILE.xml --out FILE.jsonl.gz",
-		Short: "Convert the EU consolidated financial sanctions list (FSF XML; written from the format)",
+		Use:   "eu --file FILE --out FILE.jsonl.gz",
+		Short: "Convert the EU consolidated financial sanctions list (FSF XML or CSV; written from the format)",
 		Long: `eu converts the EU consolidated list of persons, groups and entities subject to
 financial sanctions, in the XML format of the Financial Sanctions Files
-(xmlFullSanctionsList_1_1), into the source eu_fsf with ids EU-<logicalId>.
+(xmlFullSanctionsList_1_1) or their semicolon-separated CSV
+(csvFullSanctionsList_1_1), told by content, into the source eu_fsf with ids
+EU-<logicalId>: both formats give the same records, but the CSV does not mark
+weak aliases.
 
 Written from the published format, without a real edition of the list at hand:
 it is tested on files made from the format. Check the counts it prints against
@@ -321,19 +324,20 @@ the list's own before relying on it, and report what it misreads.
 Weak aliases (strong="false") go to name_remarks, as the other lists' weak
 aliases do; names in other scripts are aliases. Entries that are neither a
 person nor an enterprise are UNKNOWN.`,
-		Example: `  amlscreen convert eu --file xmlFullSanctionsList_1_1.xml --out eu_fsf.jsonl.gz`,
-		Args:    cobra.NoArgs,
+		Example: `  amlscreen convert eu --file xmlFullSanctionsList_1_1.xml --out eu_fsf.jsonl.gz
+  amlscreen convert eu --file csvFullSanctionsList_1_1.csv --out eu_fsf.jsonl.gz`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if file == "" {
-				return usagef("--file: required: the EU financial sanctions XML")
+				return usagef("--file: required: the EU financial sanctions XML or CSV")
 			}
 			if err := checkOut(out); err != nil {
 				return err
 			}
-			return convertFile(cmd, file, out, convert.EU)
+			return convertFile(cmd, file, out, convert.EUAnyFormat)
 		},
 	}
-	c.Flags().StringVar(&file, "file", "", "the EU financial sanctions list XML (xmlFullSanctionsList_1_1)")
+	c.Flags().StringVar(&file, "file", "", "the EU financial sanctions list, XML (xmlFullSanctionsList_1_1) or CSV (csvFullSanctionsList_1_1)")
 	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
 	return c
 }
@@ -341,30 +345,90 @@ person nor an enterprise are UNKNOWN.`,
 func newConvertUKCmd() *cobra.Command {
 	var file, out string
 	c := &cobra.Command{
-		Use:   "uk --file UK_Sanctions_List.xml --out FILE.jsonl.gz",
-		Short: "Convert the UK Sanctions List (FCDO XML; written from the format)",
+		Use:   "uk --file FILE --out FILE.jsonl.gz",
+		Short: "Convert the UK Sanctions List (FCDO XML or CSV, OFSI CSV; written from the format)",
 		Long: `uk converts the UK Sanctions List the FCDO publishes, in its XML format
-(UK_Sanctions_List.xml), into the source gb_fcdo_sanctions with ids
-UK-<UniqueID>. Individuals, entities and ships; names are Name1 to Name6 with
-Name6 the family name; low-quality aliases go to name_remarks.
+(UK_Sanctions_List.xml) or its CSV (UK-Sanctions-List.csv), into the source
+gb_fcdo_sanctions with ids UK-<UniqueID>; or OFSI's consolidated list in CSV
+(ConList.csv), whose Group IDs are another numbering, into the source
+gb_hmt_ofsi with ids OFSI-<Group ID>. The format is told by content.
+Individuals, entities and ships; names are Name1 to Name6 with Name6 the
+family name; low-quality aliases go to name_remarks.
 
 Written from the published format, without a real edition of the list at hand:
 it is tested on files made from the format. Check the counts it prints against
 the list's own before relying on it, and report what it misreads.`,
-		Example: `  amlscreen convert uk --file UK_Sanctions_List.xml --out uk_sanctions.jsonl.gz`,
-		Args:    cobra.NoArgs,
+		Example: `  amlscreen convert uk --file UK_Sanctions_List.xml --out uk_sanctions.jsonl.gz
+  amlscreen convert uk --file ConList.csv --out ofsi.jsonl.gz`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if file == "" {
-				return usagef("--file: required: the UK Sanctions List XML")
+				return usagef("--file: required: the UK Sanctions List XML or CSV, or OFSI's ConList.csv")
 			}
 			if err := checkOut(out); err != nil {
 				return err
 			}
-			return convertFile(cmd, file, out, convert.UK)
+			return convertFile(cmd, file, out, convert.UKAnyFormat)
 		},
 	}
-	c.Flags().StringVar(&file, "file", "", "the UK Sanctions List XML (UK_Sanctions_List.xml)")
+	c.Flags().StringVar(&file, "file", "", "the UK Sanctions List, XML or CSV, or OFSI's ConList.csv")
 	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	return c
+}
+
+func newConvertOpenSanctionsCmd() *cobra.Command {
+	var file, out, sourceID, sourceType string
+	c := &cobra.Command{
+		Use:   "opensanctions --file FILE --out FILE.jsonl.gz",
+		Short: "Convert an OpenSanctions export: the FtM entity stream or targets.simple.csv",
+		Long: `opensanctions converts an OpenSanctions export, telling its format by content:
+the FollowTheMoney entity stream (entities.ftm.json, one JSON entity a line) or
+the simplified CSV of targets (targets.simple.csv); either plain or
+gzip-compressed. Ids are OS-<id> in both, so one replaces the other.
+
+From the FtM stream, targets of the schemata Person, Organization, Company,
+LegalEntity, PublicBody, Vessel and Airplane become records: names, aliases,
+birth dates, nationalities, identifiers, addresses; the source is os_ and the
+first dataset; topics give the source_type (sanction: SANCTION, crime:
+CRIMINAL, role.pep and role.rca: PEP with a pep_type, else OTHER). From the
+CSV, every column is kept; the source is os_ and the first dataset's title,
+the source_type SANCTION for rows with sanctions, else OTHER. --source-id and
+--source-type fix them instead. --in is accepted for --file, as convert csv
+names it.`,
+		Example: `  amlscreen convert opensanctions --file entities.ftm.json --out opensanctions.jsonl.gz
+  amlscreen convert opensanctions --file targets.simple.csv --source-id os_default --out os.jsonl.gz`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return usagef("--file: required: the OpenSanctions export (entities.ftm.json or targets.simple.csv)")
+			}
+			if err := checkOut(out); err != nil {
+				return err
+			}
+			if sourceID != "" && !validSourceID(sourceID) {
+				return usagef("--source-id: %q: %s", sourceID, sourceIDProblem(sourceID))
+			}
+			o := convert.OpenSanctionsOptions{SourceID: sourceID}
+			if sourceType != "" {
+				t, err := parseSourceType(sourceType)
+				if err != nil {
+					return err
+				}
+				o.SourceType = t
+			}
+			return convertFile(cmd, file, out, func(r io.Reader, emit func(*record.Record) error) error {
+				return convert.OpenSanctions(r, o, emit)
+			})
+		},
+	}
+	c.Flags().StringVar(&file, "file", "", "the OpenSanctions export: entities.ftm.json or targets.simple.csv, plain or .gz")
+	// --in is the name the issue gave the flag; --file is the name every
+	// other convert command uses.
+	c.Flags().StringVar(&file, "in", "", "the same as --file")
+	c.Flags().MarkHidden("in")
+	c.Flags().StringVarP(&out, "out", "o", "", `output file; ".gz" compresses, "-" writes to stdout`)
+	c.Flags().StringVar(&sourceID, "source-id", "", "source_id of every record (default: os_ and the record's first dataset)")
+	c.Flags().StringVar(&sourceType, "source-type", "", "source_type of every record: SANCTION, PEP, CRIMINAL, NON_COMPLIANT_TAXPAYER or OTHER (default: from the topics, or the sanctions column)")
 	return c
 }
 

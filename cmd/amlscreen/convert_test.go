@@ -56,6 +56,11 @@ func TestConvertListsCLI(t *testing.T) {
 		{"senzing", []string{"senzing", "--file", convertFixtures + "senzing/senzing.json"}, 4, "os_example"},
 		{"eu", []string{"eu", "--file", convertFixtures + "eu/fsf.xml"}, 2, "eu_fsf"},
 		{"uk", []string{"uk", "--file", convertFixtures + "uk/uk_sanctions_list.xml"}, 3, "gb_fcdo_sanctions"},
+		{"opensanctions ftm", []string{"opensanctions", "--file", convertFixtures + "opensanctions/entities.ftm.json"}, 8, "os_us_ofac_sdn"},
+		{"opensanctions simple", []string{"opensanctions", "--in", convertFixtures + "opensanctions/targets.simple.csv", "--source-id", "os_default"}, 4, "os_default"},
+		{"eu csv", []string{"eu", "--file", convertFixtures + "eucsv/csvFullSanctionsList_1_1.csv"}, 2, "eu_fsf"},
+		{"uk csv", []string{"uk", "--file", convertFixtures + "ukcsv/UK-Sanctions-List.csv"}, 3, "gb_fcdo_sanctions"},
+		{"uk ofsi csv", []string{"uk", "--file", convertFixtures + "ukcsv/ConList.csv"}, 2, "gb_hmt_ofsi"},
 		{"ofac-nonsdn xml", []string{"ofac-nonsdn", "--file", convertFixtures + "ofacxml/cons.xml"}, 2, "us_ofac_cons"},
 		{"ofac-nonsdn csv", []string{"ofac-nonsdn", "--dir", cons}, 7, "us_ofac_cons"},
 		// The flag of earlier versions still selects the non-SDN list.
@@ -86,6 +91,9 @@ func TestConvertListsCLI(t *testing.T) {
 		{[]string{"senzing", "--file", "x", "--out", "-", "--source-id", "a b"}, exitUsage, "--source-id"},
 		{[]string{"eu", "--file", filepath.Join(dir, "absent.xml"), "--out", "-"}, exitError, "no such file"},
 		{[]string{"uk", "--file", convertFixtures + "eu/fsf.xml", "--out", "-"}, exitError, "no <Designation>"},
+		{[]string{"opensanctions", "--out", "-"}, exitUsage, "--file"},
+		{[]string{"opensanctions", "--file", "x", "--out", "-", "--source-type", "NOPE"}, exitUsage, "--source-type"},
+		{[]string{"opensanctions", "--file", convertFixtures + "eu/fsf.xml", "--out", "-"}, exitError, "an XML file"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"convert"}, c.args...)...)
 		if code != c.code || !strings.Contains(errs, c.errs) {
@@ -288,12 +296,12 @@ func TestSourcesCLI(t *testing.T) {
 	}
 	mine := filepath.Join(dir, "mine.json")
 	os.WriteFile(mine, []byte(`[{"source":"ofac-sdn","name":"OFAC SDN (as synced)","source_type":"SANCTION","size":99,"included_for_api_key":true}]`), 0o600)
-	if code, _, errs := runStoreCLI(t, "sources", "import", "--merge", "--store", db, mine); code != exitOK || !strings.Contains(errs, "entries=20") {
+	if code, _, errs := runStoreCLI(t, "sources", "import", "--merge", "--store", db, mine); code != exitOK || !strings.Contains(errs, "entries=21") {
 		t.Fatalf("merge: exit %d: %s", code, errs)
 	}
 	code, out, _ := runStoreCLI(t, "sources", "export", "--store", db)
 	var got []record.Source
-	if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || len(got) != 20 {
+	if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || len(got) != 21 {
 		t.Fatalf("export: exit %d, %v, %d entries", code, err, len(got))
 	}
 	for _, s := range got {
