@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
@@ -29,12 +30,15 @@ type Match struct {
 // is the store's catalogue and version its version.
 //
 // It builds an engine index over the changed records, as batch --since
-// does, and screens every customer against it with batch's per-customer
-// rules, in parallel: the matches are by construction those of batch
-// restricted to the changed records, in strict and scored mode (scored
-// mode's word statistics are those of the changed records, as there). The
-// cost is one check per customer against a small index; it does not
-// depend on the size of the database.
+// does, and screens customers against it with batch's per-customer rules,
+// in parallel: the matches are by construction those of batch restricted
+// to the changed records, in strict and scored mode (scored mode's word
+// statistics are those of the changed records, as there). In strict mode
+// only the customers an index of the customers' names finds for the
+// changed records are screened (candidates: the reverse direction, which
+// loses no match); in scored mode, whose word pairs (name variants, sound
+// keys, joined words) have no such index yet, every customer is. The cost
+// does not depend on the size of the database.
 func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, sources []record.Source, version string) ([]Match, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -46,13 +50,26 @@ func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, so
 	if err != nil {
 		return nil, err
 	}
+	// The customers to screen: in strict mode only those the reverse
+	// index finds (candidates), in scored mode all of them.
+	all := sc.Match != engine.Strict
+	var todo []int
+	n := len(customers)
+	if !all {
+		todo = candidates(customers, cfg.Fuzzy, changed)
+		n = len(todo)
+	}
 	workers := max(1, runtime.GOMAXPROCS(0))
 	parts := make([][]Match, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			for i := w; i < len(customers); i += workers {
+			for k := w; k < n; k += workers {
+				i := k
+				if !all {
+					i = todo[k]
+				}
 				c := &customers[i]
 				s, err := sc.Screen(c.Row())
 				if err != nil {
