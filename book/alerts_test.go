@@ -123,4 +123,24 @@ func TestHookRaisesAlerts(t *testing.T) {
 	if as := monitor(t); len(as) != 2 || as[1].Subject != "C2" || as[1].Hit.RecordID != "NEW-3" || as[1].Version != "v5" {
 		t.Fatalf("after v5: %+v", as)
 	}
+
+	// A book screened in scored mode: the alert carries the score. Its
+	// word weights are those of the changed records (as batch --since
+	// scores), so the change set sends fifty records again beside it.
+	if _, err := Import(db, customers, Config{Match: "scored", Fuzzy: 1}, "book.csv", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	fourth := recs[3].Clone()
+	fourth.ID, fourth.Name, fourth.AliasNames = "NEW-4", "Philippa Vandersloot Achterberg", nil
+	delta := []record.Change{{Type: record.ChangeAdd, Record: *fourth}}
+	for _, r := range recs[10:60] {
+		delta = append(delta, record.Change{Type: record.ChangeUpdate, Record: *r})
+	}
+	if _, err := db.ApplyDelta("v5", "v6", delta, nil); err != nil {
+		t.Fatal(err)
+	}
+	as = monitor(t)
+	if len(as) != 3 || as[2].Subject != "C2" || as[2].Hit.RecordID != "NEW-4" || as[2].Hit.Score == nil || *as[2].Hit.Score <= 0 {
+		t.Fatalf("after v6, scored: %+v", as[len(as)-1])
+	}
 }
