@@ -22,12 +22,18 @@ const Actor = "monitor (book)"
 // An alert already raised on the record's content is left alone, one on
 // older content is reopened (casework's rule). A store without a book
 // costs one bucket look-up.
+//
+// The hook keeps the book's customers and their index in memory from one
+// change set to the next while the book does not change, so that a
+// long-running serve pays for them once per book import, not per change
+// set.
 func Hook(cw *casework.Casework) store.TxHook {
+	w := new(watcher)
 	return func(tx *bolt.Tx, a *store.Applied) error {
 		if tx.Bucket(BucketCustomers) == nil || len(a.Changes) == 0 {
 			return nil
 		}
-		ms, err := MatchApplied(tx, a)
+		ms, err := w.match(tx, a)
 		if err != nil {
 			return fmt.Errorf("book: %w", err)
 		}

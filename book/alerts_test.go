@@ -18,7 +18,8 @@ import (
 // real store holding a book, and applies change sets: a record added with
 // a customer's name raises one monitor alert in the change's transaction;
 // the same record applied again raises no second one; a change to the
-// record reopens it; a change set rolled back raises nothing.
+// record reopens it; a change set rolled back raises nothing; a book
+// re-imported in scored mode or with a customer removed is followed.
 func TestHookRaisesAlerts(t *testing.T) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "aml.db"), store.Options{})
 	if err != nil {
@@ -142,5 +143,23 @@ func TestHookRaisesAlerts(t *testing.T) {
 	as = monitor(t)
 	if len(as) != 3 || as[2].Subject != "C2" || as[2].Hit.RecordID != "NEW-4" || as[2].Hit.Score == nil || *as[2].Hit.Score <= 0 {
 		t.Fatalf("after v6, scored: %+v", as[len(as)-1])
+	}
+
+	// A customer removed from the book is matched no more: the hook's
+	// copy of the book follows the store's.
+	if missing, err := Remove(db, []string{"C1"}); err != nil || len(missing) != 0 {
+		t.Fatalf("remove: %v %v", missing, err)
+	}
+	fifth := recs[4].Clone()
+	fifth.ID, fifth.Name, fifth.AliasNames = "NEW-5", "Zebedee Quatermain Oyelaran", nil
+	delta = []record.Change{{Type: record.ChangeAdd, Record: *fifth}}
+	for _, r := range recs[10:60] {
+		delta = append(delta, record.Change{Type: record.ChangeUpdate, Record: *r})
+	}
+	if _, err := db.ApplyDelta("v6", "v7", delta, nil); err != nil {
+		t.Fatal(err)
+	}
+	if as := monitor(t); len(as) != 3 {
+		t.Fatalf("after v7, a removed customer matched: %+v", as[len(as)-1])
 	}
 }

@@ -30,6 +30,29 @@ import (
 // reported. A customer with a token list the engine could not anchor (an
 // empty one) is always a candidate.
 func candidates(customers []Customer, fuzzy int, changed []*record.Record) []int {
+	return newReverse(customers, fuzzy).candidates(changed)
+}
+
+// reverse is the index of candidates over a book's customers, built once
+// for any number of change sets. Its look-ups may run concurrently.
+type reverse struct {
+	n      int // customers
+	fuzzy  int
+	d      *dict.Dict
+	vars   []revVariant
+	vtoks  []uint32
+	post   [][]uint32 // anchor token id -> variants
+	always []int      // customers that are always candidates
+}
+
+// revVariant is one token list of a customer's name.
+type revVariant struct {
+	cust   int32
+	off, n uint32
+}
+
+// newReverse indexes the customers' names for strict mode at fuzzy.
+func newReverse(customers []Customer, fuzzy int) *reverse {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	lists := make([][][]string, len(customers))
 	parallel(len(customers), workers, func(i int) {
@@ -44,41 +67,48 @@ func candidates(customers []Customer, fuzzy int, changed []*record.Record) []int
 			}
 		}
 	}
-	d := dict.New()
-	type variant struct {
-		cust   int32
-		off, n uint32
-	}
-	var vars []variant
-	var vtoks []uint32
-	var post [][]uint32 // anchor token id -> variants
-	always := make([]bool, len(customers))
+	rv := &reverse{n: len(customers), fuzzy: fuzzy, d: dict.New()}
+	d := rv.d
 	for i, ls := range lists {
 		for _, l := range ls {
 			if len(l) == 0 {
-				always[i] = true
+				if k := len(rv.always); k == 0 || rv.always[k-1] != i {
+					rv.always = append(rv.always, i)
+				}
 				continue
 			}
-			v := variant{cust: int32(i), off: uint32(len(vtoks)), n: uint32(len(l))}
+			v := revVariant{cust: int32(i), off: uint32(len(rv.vtoks)), n: uint32(len(l))}
 			anchor := l[0]
 			for _, t := range l {
 				if freq[t] < freq[anchor] || freq[t] == freq[anchor] && len(t) > len(anchor) {
 					anchor = t
 				}
 				id := d.Intern(t)
-				vtoks = append(vtoks, id)
+				rv.vtoks = append(rv.vtoks, id)
 				if engine.MaxEdits(fuzzy, t) > 0 {
 					d.Index(id)
 				}
 			}
 			aid, _ := d.ID(anchor)
-			for len(post) < d.Len() {
-				post = append(post, nil)
+			for len(rv.post) < d.Len() {
+				rv.post = append(rv.post, nil)
 			}
-			post[aid] = append(post[aid], uint32(len(vars)))
-			vars = append(vars, v)
+			rv.post[aid] = append(rv.post[aid], uint32(len(rv.vars)))
+			rv.vars = append(rv.vars, v)
 		}
 		lists[i] = nil
+	}
+	return rv
+}
+
+// candidates returns, ascending, the customers that may match one of the
+// changed records: see the function candidates.
+func (rv *reverse) candidates(changed []*record.Record) []int {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	d, fuzzy, post, vars, vtoks := rv.d, rv.fuzzy, rv.post, rv.vars, rv.vtoks
+	always := make([]bool, rv.n)
+	for _, i := range rv.always {
+		always[i] = true
 	}
 	// The changed records' name strings, tokenised as the engine
 	// tokenises records, and their distinct tokens.
@@ -126,7 +156,7 @@ func candidates(customers []Customer, fuzzy int, changed []*record.Record) []int
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			mine := make([]bool, len(customers))
+			mine := make([]bool, rv.n)
 			stamp := make([]uint32, d.Len()) // name string number + 1 that hit the token
 			for {
 				k := int(next.Add(1)) - 1
