@@ -52,6 +52,28 @@ func BenchmarkMatchChanged(b *testing.B) {
 	}
 }
 
+// BenchmarkMatchKeptIndex is BenchmarkMatchChanged in strict mode with the
+// customers' reverse index kept from an earlier change set, as the store
+// hook of a long-running serve keeps it: the cost of one more change set.
+func BenchmarkMatchKeptIndex(b *testing.B) {
+	for _, changed := range []int{10_000, 100} {
+		customers, recs := benchBook(*benchCustomers, changed)
+		cfg := Config{Match: "strict", Fuzzy: 1}
+		rv := newReverse(customers, cfg.Fuzzy)
+		b.Run(fmt.Sprintf("changed=%d/%s", changed, cfg.Match), func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				ms, err := matchWith(customers, cfg, rv, recs, nil, "v")
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(ms)
+			}
+			b.ReportMetric(float64(n), "matches")
+		})
+	}
+}
+
 // BenchmarkImport imports -book.customers customers into an empty book.
 func BenchmarkImport(b *testing.B) {
 	customers, _ := benchBook(*benchCustomers, 0)

@@ -203,6 +203,9 @@ func Import(db *store.Store, customers []Customer, cfg Config, file string, now 
 			}
 		}
 		res.Removed = len(gone)
+		if _, err := b.NextSequence(); err != nil { // the book changed: see watcher
+			return err
+		}
 		return putMeta(mb, meta{Config: cfg, LastImport: &res})
 	})
 	if err != nil {
@@ -229,7 +232,8 @@ func Remove(db *store.Store, ids []string) (missing []string, err error) {
 				return err
 			}
 		}
-		return nil
+		_, err = b.NextSequence() // the book changed: see watcher
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("remove customers: %w", err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
@@ -29,13 +30,22 @@ type Match struct {
 // is the store's catalogue and version its version.
 //
 // It builds an engine index over the changed records, as batch --since
-// does, and screens every customer against it with batch's per-customer
-// rules, in parallel: the matches are by construction those of batch
-// restricted to the changed records, in strict and scored mode (scored
-// mode's word statistics are those of the changed records, as there). The
-// cost is one check per customer against a small index; it does not
-// depend on the size of the database.
+// does, and screens customers against it with batch's per-customer rules,
+// in parallel: the matches are by construction those of batch restricted
+// to the changed records, in strict and scored mode (scored mode's word
+// statistics are those of the changed records, as there). In strict mode
+// only the customers an index of the customers' names finds for the
+// changed records are screened (candidates: the reverse direction, which
+// loses no match); in scored mode, whose word pairs (name variants, sound
+// keys, joined words) have no such index yet, every customer is. The cost
+// does not depend on the size of the database.
 func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, sources []record.Source, version string) ([]Match, error) {
+	return matchWith(customers, cfg, nil, changed, sources, version)
+}
+
+// matchWith is MatchChanged with the customers' reverse index rv built
+// already (nil to build it when strict mode needs it).
+func matchWith(customers []Customer, cfg Config, rv *reverse, changed []*record.Record, sources []record.Source, version string) ([]Match, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -46,13 +56,29 @@ func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, so
 	if err != nil {
 		return nil, err
 	}
+	// The customers to screen: in strict mode only those the reverse
+	// index finds (candidates), in scored mode all of them.
+	all := sc.Match != engine.Strict
+	var todo []int
+	n := len(customers)
+	if !all {
+		if rv == nil {
+			rv = newReverse(customers, cfg.Fuzzy)
+		}
+		todo = rv.candidates(changed)
+		n = len(todo)
+	}
 	workers := max(1, runtime.GOMAXPROCS(0))
 	parts := make([][]Match, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			for i := w; i < len(customers); i += workers {
+			for k := w; k < n; k += workers {
+				i := k
+				if !all {
+					i = todo[k]
+				}
 				c := &customers[i]
 				s, err := sc.Screen(c.Row())
 				if err != nil {
@@ -94,18 +120,48 @@ func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, so
 // it; deletions match nothing. A first import into an empty store lists no
 // changes and matches nothing here: screen the whole book with batch.
 func MatchApplied(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
+	return new(watcher).match(tx, a)
+}
+
+// watcher matches change sets against the book, keeping the customers and
+// their reverse index from one change set to the next while the book stays
+// as it was (its bucket's sequence, which every import and removal
+// advances, is the same). Change sets are applied one at a time, but the
+// lock keeps it safe however it is called.
+type watcher struct {
+	mu        sync.Mutex
+	seq       uint64
+	loaded    bool
+	customers []Customer
+	cfg       Config
+	rv        *reverse // built on first use in strict mode
+}
+
+func (w *watcher) match(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
 	var changed []*record.Record
 	for i := range a.Changes {
 		if c := &a.Changes[i]; c.After != nil && (c.Effect == store.EffectAdd || c.Effect == store.EffectUpdate) {
 			changed = append(changed, c.After)
 		}
 	}
-	if len(changed) == 0 {
+	b := tx.Bucket(BucketCustomers)
+	if len(changed) == 0 || b == nil {
 		return nil, nil
 	}
-	customers, cfg, err := LoadTx(tx)
-	if err != nil {
-		return nil, err
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.loaded || w.seq != b.Sequence() {
+		customers, cfg, err := LoadTx(tx)
+		if err != nil {
+			return nil, err
+		}
+		for i := range customers {
+			customers[i].Extra = nil // not screened; the alerts read the stored customer
+		}
+		w.seq, w.loaded, w.customers, w.cfg, w.rv = b.Sequence(), true, customers, cfg, nil
 	}
-	return MatchChanged(customers, cfg, changed, nil, a.Version)
+	if w.cfg.Match == "strict" && w.rv == nil && len(w.customers) > 0 {
+		w.rv = newReverse(w.customers, w.cfg.Fuzzy)
+	}
+	return matchWith(w.customers, w.cfg, w.rv, changed, nil, a.Version)
 }

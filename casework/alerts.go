@@ -166,12 +166,45 @@ type RaiseResult struct {
 // updated) when the content changed. A bad hit refuses the whole call.
 func (c *Casework) Raise(actor string, hits []NewAlert) (RaiseResult, error) {
 	var res RaiseResult
+	raise, err := raiser(actor, hits, &res)
+	if err != nil {
+		return RaiseResult{}, err
+	}
+	if err := c.update(raise); err != nil {
+		return RaiseResult{}, fmt.Errorf("raise alerts: %w", err)
+	}
+	return res, nil
+}
+
+// RaiseTx is Raise inside tx, a write transaction of the store the
+// casework is of: a store change hook raises the alerts of a change set
+// in the change's own transaction, so that a kill loses neither.
+func (c *Casework) RaiseTx(tx *bolt.Tx, actor string, hits []NewAlert) (RaiseResult, error) {
+	var res RaiseResult
+	raise, err := raiser(actor, hits, &res)
+	if err != nil {
+		return RaiseResult{}, err
+	}
+	log := &auditWriter{tx: tx, now: c.now().UTC()}
+	err = raise(tx, log.now, log)
+	if err == nil {
+		err = log.close()
+	}
+	if err != nil {
+		return RaiseResult{}, fmt.Errorf("raise alerts: %w", err)
+	}
+	return res, nil
+}
+
+// raiser checks the hits and returns the transaction body that raises
+// them, counting into res: see Raise.
+func raiser(actor string, hits []NewAlert, res *RaiseResult) (func(tx *bolt.Tx, now time.Time, log *auditWriter) error, error) {
 	if actor == "" {
-		return res, &FieldError{Field: "actor", Msg: "required"}
+		return nil, &FieldError{Field: "actor", Msg: "required"}
 	}
 	for i := range hits {
 		if err := hits[i].validate(); err != nil {
-			return res, fmt.Errorf("hit %d (%s): %w", i+1, hits[i].Hit.RecordID, err)
+			return nil, fmt.Errorf("hit %d (%s): %w", i+1, hits[i].Hit.RecordID, err)
 		}
 	}
 	// Fingerprints and encodings outside the transaction, which holds the
@@ -186,8 +219,8 @@ func (c *Casework) Raise(actor string, hits []NewAlert) (RaiseResult, error) {
 		n := &hits[i]
 		ps[i] = prepared{n: n, key: alertKey(n.Subject, n.Hit.RecordID), fp: decision.Content(n.Record), ident: decision.Identity(n.Record)}
 	}
-	err := c.update(func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
-		res = RaiseResult{}
+	return func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
+		*res = RaiseResult{}
 		alerts, err := tx.CreateBucketIfNotExists(BucketAlerts)
 		if err != nil {
 			return err
@@ -254,11 +287,7 @@ func (c *Casework) Raise(actor string, hits []NewAlert) (RaiseResult, error) {
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return RaiseResult{}, fmt.Errorf("raise alerts: %w", err)
-	}
-	return res, nil
+	}, nil
 }
 
 func alertKey(subject, recordID string) []byte {

@@ -34,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/amlscreen/amlscreen/book"
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/lists"
@@ -297,6 +298,9 @@ func (s *Service) open() error {
 	// Alerts of casework reopen in the same transaction when their record
 	// changes.
 	s.st.OnChange(casework.New(s.st, casework.Options{}).Hook)
+	// The book's customers are screened against every change set, and
+	// their matches raised as alerts, in the same transaction.
+	s.st.OnChange(book.Hook(casework.New(s.st, casework.Options{})))
 	// Adverse media: the corpus imported into the store (amlscreen media
 	// import). An empty store answers with no articles, never with the
 	// embedded sample: synthetic news has no place in production answers.

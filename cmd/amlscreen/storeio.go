@@ -11,6 +11,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/amlscreen/amlscreen/book"
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/store"
@@ -57,6 +58,9 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	index := live.Follow(db, log)
 	db.OnChange(monitorHook(index, log))
 	db.OnChange(casework.New(db, casework.Options{}).Hook) // reopens the alerts of changed records
+	// The book's customers are screened against every change set; their
+	// matches become alerts in the change's transaction.
+	db.OnChange(book.Hook(casework.New(db, casework.Options{})))
 	return db, nil
 }
 

@@ -1,0 +1,142 @@
+package book
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/amlscreen/amlscreen/casework"
+	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/store"
+)
+
+const hookCrashHits = 2000
+
+// hookCrashDelta adds records named as the first hookCrashHits customers of
+// crashBook(1, ...): each matches exactly one customer in strict mode.
+func hookCrashDelta() []record.Change {
+	var out []record.Change
+	for i := range hookCrashHits {
+		out = append(out, record.Change{Type: record.ChangeAdd, Record: record.Record{ID: fmt.Sprintf("H%05d", i),
+			SourceID: "crash", SourceType: "SANCTION", EntityType: record.EntityIndividual,
+			Name: fmt.Sprintf("Customer Number%d Surname%d", i, i%97)}})
+	}
+	return out
+}
+
+// openWatched opens the store with the hooks the CLI and serve register.
+func openWatched(t *testing.T, path string) (*store.Store, *casework.Casework) {
+	t.Helper()
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw := casework.New(db, casework.Options{})
+	db.OnChange(cw.Hook)
+	db.OnChange(Hook(cw))
+	return db, cw
+}
+
+// TestHookCrashChild is the child's side of TestChangeSetAlertsSurviveAKill;
+// it does nothing in a normal run.
+func TestHookCrashChild(t *testing.T) {
+	path := os.Getenv("AMLSCREEN_HOOK_CRASH_STORE")
+	if path == "" {
+		t.Skip("the child of TestChangeSetAlertsSurviveAKill: runs only when that test starts it")
+	}
+	db, _ := openWatched(t, path)
+	delta := hookCrashDelta()
+	fmt.Println("ready")
+	os.Stdout.Sync()
+	if _, err := db.ApplyDelta("v1", "v2", delta, nil); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("done")
+	select {} // wait for the kill
+}
+
+// TestChangeSetAlertsSurviveAKill kills a change set that raises alerts at
+// several points, from before its transaction to after its commit: each
+// time the store is either at the old version with no alert, or at the new
+// one with every alert; and it takes the change set again when it was
+// lost.
+func TestChangeSetAlertsSurviveAKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills child processes: not with -short")
+	}
+	sawOld, sawNew := false, false
+	for _, delay := range []time.Duration{0, 30 * time.Millisecond, 150 * time.Millisecond, -1} {
+		path := filepath.Join(t.TempDir(), "aml.db")
+		db, _ := openWatched(t, path)
+		base := []*record.Record{{ID: "B1", SourceID: "crash", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: "Somebody Else"}}
+		i := 0
+		if err := db.ReplaceAll("v1", func() (*record.Record, error) {
+			if i == len(base) {
+				return nil, io.EOF
+			}
+			i++
+			return base[i-1], nil
+		}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Import(db, crashBook(1, crashCustomers), DefaultConfig, "gen1", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestHookCrashChild$")
+		cmd.Env = append(os.Environ(), "AMLSCREEN_HOOK_CRASH_STORE="+path)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(out)
+		for sc.Scan() && sc.Text() != "ready" {
+		}
+		if delay < 0 {
+			for sc.Scan() && sc.Text() != "done" {
+			}
+		} else {
+			time.Sleep(delay)
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+
+		db, cw := openWatched(t, path)
+		st, err := db.Version()
+		if err != nil {
+			t.Fatalf("after a kill at %v: %v", delay, err)
+		}
+		as, err := cw.Alerts(casework.Filter{Origin: casework.OriginMonitor})
+		if err != nil {
+			t.Fatalf("after a kill at %v: %v", delay, err)
+		}
+		switch {
+		case st.ID == "v1" && len(as) == 0:
+			sawOld = true
+			if _, err := db.ApplyDelta("v1", "v2", hookCrashDelta(), nil); err != nil {
+				t.Fatalf("after a kill at %v: the change set again: %v", delay, err)
+			}
+			if as, err = cw.Alerts(casework.Filter{Origin: casework.OriginMonitor}); err != nil || len(as) != hookCrashHits {
+				t.Fatalf("after a kill at %v and the change set again: %d alerts, %v", delay, len(as), err)
+			}
+		case st.ID == "v2" && len(as) == hookCrashHits:
+			sawNew = true
+		default:
+			t.Fatalf("after a kill at %v: version %s with %d monitor alerts", delay, st.ID, len(as))
+		}
+		db.Close()
+	}
+	t.Logf("outcomes seen: old %v, new %v", sawOld, sawNew)
+	if !sawNew {
+		t.Error("no run reached the commit: the kills tested nothing after it")
+	}
+}
