@@ -160,8 +160,40 @@ func (w *watcher) match(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
 		}
 		w.seq, w.loaded, w.customers, w.cfg, w.rv = b.Sequence(), true, customers, cfg, nil
 	}
-	if w.cfg.Match == "strict" && w.rv == nil && len(w.customers) > 0 {
+	if w.rv == nil && len(w.customers) > 0 {
 		w.rv = newReverse(w.customers, w.cfg.Fuzzy)
 	}
-	return matchWith(w.customers, w.cfg, w.rv, changed, nil, a.Version)
+	out, err := matchWith(w.customers, w.cfg, w.rv, changed, nil, a.Version)
+	if err != nil || w.cfg.Match == "strict" {
+		return out, err
+	}
+	// Scored mode weighs words by how common they are among the records
+	// it screens, here only the change set's: a small change set can leave
+	// an identical name below the threshold. The strict rule at the book's
+	// fuzziness needs no weights, so its matches are kept too: a scored
+	// book never misses what a strict one finds.
+	strict, err := matchWith(w.customers, Config{Match: "strict", Fuzzy: w.cfg.Fuzzy}, w.rv, changed, nil, a.Version)
+	if err != nil {
+		return nil, err
+	}
+	return unionMatches(out, strict), nil
+}
+
+// unionMatches adds to a the matches of b on a (customer, record) pair a
+// lacks, sorted as MatchChanged sorts.
+func unionMatches(a, b []Match) []Match {
+	type pair struct{ customer, record string }
+	seen := make(map[pair]bool, len(a))
+	for _, m := range a {
+		seen[pair{m.CustomerID, m.RecordID}] = true
+	}
+	for _, m := range b {
+		if !seen[pair{m.CustomerID, m.RecordID}] {
+			a = append(a, m)
+		}
+	}
+	slices.SortFunc(a, func(x, y Match) int {
+		return cmp.Or(cmp.Compare(x.CustomerID, y.CustomerID), cmp.Compare(x.RecordID, y.RecordID))
+	})
+	return a
 }
