@@ -21,29 +21,12 @@ import (
 // record reopens it; a change set rolled back raises nothing; a book
 // re-imported in scored mode or with a customer removed is followed.
 func TestHookRaisesAlerts(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "aml.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cw := casework.New(db, casework.Options{})
-	db.OnChange(cw.Hook)
-	db.OnChange(Hook(cw))
 	g := gen.New(7)
 	var recs []*record.Record
 	for i := range 200 {
 		recs = append(recs, g.Record(i))
 	}
-	i := 0
-	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}, nil); err != nil {
-		t.Fatal(err)
-	}
+	db, cw := watchedStore(t, recs)
 	customers, _, err := read(t, "customer_id,full_name,date_of_birth,nationality\nC1,Zebedee Quatermain Oyelaran,,\nC2,Philippa Vandersloot-Achterberg,,\n")
 	if err != nil {
 		t.Fatal(err)
@@ -162,4 +145,30 @@ func TestHookRaisesAlerts(t *testing.T) {
 	if as := monitor(t); len(as) != 3 {
 		t.Fatalf("after v7, a removed customer matched: %+v", as[len(as)-1])
 	}
+}
+
+// watchedStore opens a store in a test directory with the hooks the CLI
+// and serve register (casework's reopen hook, then the book's), holding
+// recs at version v1. The test's cleanup closes it.
+func watchedStore(t *testing.T, recs []*record.Record) (*store.Store, *casework.Casework) {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "aml.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	cw := casework.New(db, casework.Options{})
+	db.OnChange(cw.Hook)
+	db.OnChange(Hook(cw))
+	i := 0
+	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
+		if i == len(recs) {
+			return nil, io.EOF
+		}
+		i++
+		return recs[i-1], nil
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return db, cw
 }

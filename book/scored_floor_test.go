@@ -1,41 +1,21 @@
 package book
 
 import (
-	"io"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
-	"github.com/amlscreen/amlscreen/store"
 )
 
 // A scored book weighs words among the change set's records only: a
 // change set of one record holding a customer's very name must still
 // raise its alert, as a strict book would.
 func TestScoredBookNeverMissesAStrictMatch(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "aml.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cw := casework.New(db, casework.Options{})
-	db.OnChange(cw.Hook)
-	db.OnChange(Hook(cw))
 	g := gen.New(11)
 	recs := []*record.Record{g.Record(0), g.Record(1), g.Record(2)}
-	i := 0
-	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}, nil); err != nil {
-		t.Fatal(err)
-	}
+	db, cw := watchedStore(t, recs)
 	customers, _, err := read(t, "customer_id,full_name,date_of_birth,nationality\nC1,Zebedee Quatermain Oyelaran,,\n")
 	if err != nil {
 		t.Fatal(err)
