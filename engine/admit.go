@@ -12,17 +12,24 @@ import (
 // Admission of heavy queries. Most checks cost well under a millisecond,
 // but a query of many common words at fuzzy 2 reaches hundreds of
 // thousands of postings and costs a core for tens or hundreds of
-// milliseconds. Such queries run through one engine-wide semaphore with
-// fewer slots than the machine has cores, so that a flood of them queues
-// there and the other cores keep answering normal checks. A heavy query is
+// milliseconds. Such queries run through engine-wide semaphores with fewer
+// slots than the machine has cores, so that a flood of them queues there
+// and the other cores keep answering normal checks: one for the extreme
+// (many words, a cost of ExtremeCostFactor × MinCost or more, long
+// reports and media calls) and one for the merely heavy, so that a check
+// just over the line does not wait behind the extreme. A heavy query is
 // either answered completely or refused (ErrBusy, a cancelled context):
 // its answer is never cut short.
 
 // Admission configures the semaphore; SetAdmission installs it.
 type Admission struct {
-	// Slots is how many heavy queries may run at once; 0 means one per
+	// Slots is how many extreme queries may run at once; 0 means one per
 	// two cores, at least one.
 	Slots int
+	// MidSlots is how many merely heavy queries may run at once; 0 means
+	// as many as Slots, negative that they share the extreme queries'
+	// slots.
+	MidSlots int
 	// MinCost is the estimated cost from which a query is heavy, in
 	// posting-list entries (about 30 ns of work each): those its words
 	// reach once looked up in the dictionary, plus the candidates its
@@ -52,6 +59,12 @@ const (
 	DefaultHeavyWords = 12
 	// DefaultHeavyWait bounds the queue of heavy queries.
 	DefaultHeavyWait = 5 * time.Second
+	// ExtremeCostFactor divides the heavy queries: one whose cost is below
+	// this many times MinCost is merely heavy and waits for slots of its
+	// own, so that a check just over the line (a common name at fuzzy 2
+	// in a large database, tens of milliseconds) never queues behind the
+	// worst queries the limits allow (hundreds of milliseconds).
+	ExtremeCostFactor = 10
 )
 
 // ErrBusy refuses a heavy query that found no free slot in time. The
@@ -60,7 +73,8 @@ var ErrBusy = errors.New("too many expensive checks are running; try again short
 
 type admission struct {
 	Admission
-	slots chan struct{}
+	slots    chan struct{} // the extreme: many words, large costs, long reports
+	midSlots chan struct{} // the merely heavy: cost under ExtremeCostFactor × MinCost
 }
 
 var admissionNow atomic.Pointer[admission]
@@ -82,7 +96,15 @@ func SetAdmission(a Admission) {
 	if a.MaxWait <= 0 {
 		a.MaxWait = DefaultHeavyWait
 	}
-	admissionNow.Store(&admission{Admission: a, slots: make(chan struct{}, a.Slots)})
+	if a.MidSlots == 0 {
+		a.MidSlots = a.Slots
+	}
+	adm := &admission{Admission: a, slots: make(chan struct{}, a.Slots)}
+	adm.midSlots = adm.slots
+	if a.MidSlots > 0 {
+		adm.midSlots = make(chan struct{}, a.MidSlots)
+	}
+	admissionNow.Store(adm)
 }
 
 // CurrentAdmission returns the admission in force, defaults filled in.
@@ -100,19 +122,33 @@ func AcquireHeavySlot(ctx context.Context) (release func(), err error) {
 // heavyCost reports whether cost makes a query heavy.
 func (a *admission) heavyCost(cost int) bool { return a.MinCost >= 0 && cost >= a.MinCost }
 
-// acquire waits for a slot, at most MaxWait and while ctx lasts, and
-// returns the function that gives it back.
+// acquireByCost waits for the slot a query heavy by its cost takes: one
+// of the merely heavy's under ExtremeCostFactor × MinCost, an extreme one
+// from there.
+func (a *admission) acquireByCost(ctx context.Context, cost int) (release func(), err error) {
+	if cost < ExtremeCostFactor*a.MinCost {
+		return a.wait(ctx, a.midSlots)
+	}
+	return a.acquire(ctx)
+}
+
+// acquire waits for an extreme query's slot, at most MaxWait and while
+// ctx lasts, and returns the function that gives it back.
 func (a *admission) acquire(ctx context.Context) (release func(), err error) {
+	return a.wait(ctx, a.slots)
+}
+
+func (a *admission) wait(ctx context.Context, slots chan struct{}) (release func(), err error) {
 	select {
-	case a.slots <- struct{}{}:
-		return func() { <-a.slots }, nil
+	case slots <- struct{}{}:
+		return func() { <-slots }, nil
 	default:
 	}
 	t := time.NewTimer(a.MaxWait)
 	defer t.Stop()
 	select {
-	case a.slots <- struct{}{}:
-		return func() { <-a.slots }, nil
+	case slots <- struct{}{}:
+		return func() { <-slots }, nil
 	case <-t.C:
 		return nil, ErrBusy
 	case <-ctx.Done():

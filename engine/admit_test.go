@@ -60,7 +60,7 @@ func TestSearchContextStopsAHeavySearch(t *testing.T) {
 // error; light queries never wait for a slot.
 func TestAdmission(t *testing.T) {
 	defer SetAdmission(CurrentAdmission())
-	SetAdmission(Admission{Slots: 1, MinCost: 20, MaxWait: 50 * time.Millisecond})
+	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 20, MaxWait: 50 * time.Millisecond})
 	ix := NewIndex(loadRules(t))
 	heavy := Query{Names: "ivan", Fuzzy: 1} // three Ivans: 3 entries + 10×3 to verify
 	light := Query{Names: "sea princess"}   // cost 2
@@ -84,7 +84,7 @@ func TestAdmission(t *testing.T) {
 		t.Errorf("26-word query with no slot: %v, want ErrBusy", err)
 	}
 	// A deadline ends the wait, with the context's error.
-	SetAdmission(Admission{Slots: 1, MinCost: 20, MaxWait: time.Minute})
+	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 20, MaxWait: time.Minute})
 	release() // the old semaphore's slot; take the new one
 	if release, err = admissionNow.Load().acquire(context.Background()); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func isASCIILetters(s string) bool {
 // used to call the nil release of its failed wait).
 func TestScoredAdmissionTimeout(t *testing.T) {
 	defer SetAdmission(CurrentAdmission())
-	SetAdmission(Admission{Slots: 1, MinCost: 1, MaxWait: 10 * time.Millisecond})
+	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 10 * time.Millisecond})
 	ix := NewIndex(loadRules(t))
 	q := Query{Names: "ivan", Fuzzy: 1, Match: Scored}
 	if _, err := ix.Search(q); err != nil {
@@ -141,7 +141,7 @@ func TestScoredAdmissionTimeout(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 	defer cancel()
-	SetAdmission(Admission{Slots: 1, MinCost: 1, MaxWait: time.Minute})
+	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: time.Minute})
 	hold, err := AcquireHeavySlot(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -198,7 +198,7 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 		// A failed wait must leave slot as it was: the deferred call
 		// runs it.
 		v.release()
-		release, err := adm.acquire(ctx)
+		release, err := adm.acquireByCost(ctx, cost)
 		if err != nil {
 			return nil, err
 		}

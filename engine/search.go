@@ -175,7 +175,7 @@ func (ix *Index) admit(s *searcher, c *compiled) (release func(), err error) {
 		v.release()
 		s.v = nil
 		s.resetMatches()
-		if slot, err = adm.acquire(s.ctx); err != nil {
+		if slot, err = adm.acquireByCost(s.ctx, cost); err != nil {
 			return nil, err
 		}
 		heavy = true

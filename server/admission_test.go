@@ -13,7 +13,7 @@ import (
 // a panic.
 func TestScoredBusyIs503(t *testing.T) {
 	defer engine.SetAdmission(engine.CurrentAdmission())
-	engine.SetAdmission(engine.Admission{Slots: 1, MinCost: 1, MaxWait: 20 * time.Millisecond})
+	engine.SetAdmission(engine.Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 20 * time.Millisecond})
 	f := newFixture(t)
 	release, err := engine.AcquireHeavySlot(t.Context())
 	if err != nil {
@@ -35,7 +35,7 @@ func TestScoredBusyIs503(t *testing.T) {
 // are answered 503 with Retry-After; with it free, in full.
 func TestMediaBusyIs503(t *testing.T) {
 	defer engine.SetAdmission(engine.CurrentAdmission())
-	engine.SetAdmission(engine.Admission{Slots: 1, MinCost: 1, MaxWait: 20 * time.Millisecond})
+	engine.SetAdmission(engine.Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 20 * time.Millisecond})
 	f := mediaFixture(t)
 	release, err := engine.AcquireHeavySlot(t.Context())
 	if err != nil {
@@ -61,7 +61,7 @@ func TestMediaBusyIs503(t *testing.T) {
 // 503 with Retry-After; a short one is rendered regardless.
 func TestReportBusyIs503(t *testing.T) {
 	defer engine.SetAdmission(engine.CurrentAdmission())
-	engine.SetAdmission(engine.Admission{Slots: 1, MaxWait: 20 * time.Millisecond})
+	engine.SetAdmission(engine.Admission{Slots: 1, MidSlots: -1, MaxWait: 20 * time.Millisecond})
 	defer func(n int) { reportHeavyHits = n }(reportHeavyHits)
 	reportHeavyHits = 1
 	f := newFixture(t)
