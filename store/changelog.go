@@ -259,37 +259,20 @@ func (db *Store) ChangesSince(version string) ([]record.Change, string, error) {
 			last          record.Change
 		}
 		merged := map[string]*state{}
-		cb := tx.Bucket(bucketChanges)
 		for i, v := range later {
 			if !v.Logged {
 				return ErrUnknownVersion
 			}
-			prefix := seqKey(seq + uint64(i) + 1)
-			c := cb.Cursor()
-			for k, blob := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, blob = c.Next() {
-				lines, err := zstdDec().DecodeAll(blob, nil)
-				if err != nil {
-					return fmt.Errorf("change log %x: %w", k, err)
+			err := readLog(tx.Bucket(bucketChanges), seqKey(seq+uint64(i)+1), func(ch *record.Change) {
+				st := merged[ch.Record.ID]
+				if st == nil {
+					st = &state{existedBefore: ch.Type != record.ChangeAdd}
+					merged[ch.Record.ID] = st
 				}
-				rd, err := record.NewReader(bytes.NewReader(lines))
-				if err != nil {
-					return fmt.Errorf("change log %x: %w", k, err)
-				}
-				for {
-					ch, err := rd.Change()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						return fmt.Errorf("change log %x: %w", k, err)
-					}
-					st := merged[ch.Record.ID]
-					if st == nil {
-						st = &state{existedBefore: ch.Type != record.ChangeAdd}
-						merged[ch.Record.ID] = st
-					}
-					st.last = *ch
-				}
+				st.last = *ch
+			})
+			if err != nil {
+				return err
 			}
 		}
 		for _, id := range sortedKeys(merged) {
@@ -314,4 +297,37 @@ func (db *Store) ChangesSince(version string) ([]record.Change, string, error) {
 		return nil, current, fmt.Errorf("changes since %q: %w", version, err)
 	}
 	return out, current, nil
+}
+
+// readLog calls fn with every change line of bucket b under prefix, in
+// order; a missing bucket has none.
+func readLog(b *bolt.Bucket, prefix []byte, fn func(*record.Change)) error {
+	if b == nil {
+		return nil
+	}
+	c := b.Cursor()
+	for k, blob := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, blob = c.Next() {
+		if len(k) != len(prefix)+4 {
+			continue
+		}
+		lines, err := zstdDec().DecodeAll(blob, nil)
+		if err != nil {
+			return fmt.Errorf("change log %x: %w", k, err)
+		}
+		rd, err := record.NewReader(bytes.NewReader(lines))
+		if err != nil {
+			return fmt.Errorf("change log %x: %w", k, err)
+		}
+		for {
+			ch, err := rd.Change()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("change log %x: %w", k, err)
+			}
+			fn(ch)
+		}
+	}
+	return nil
 }

@@ -1,11 +1,9 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -203,37 +201,4 @@ func (db *Store) Digest(from string) ([]DigestEntry, string, error) {
 		return nil, current, fmt.Errorf("digest since %q: %w", from, err)
 	}
 	return out, current, nil
-}
-
-// readLog calls fn with every change line of bucket b under prefix, in
-// order; a missing bucket has none.
-func readLog(b *bolt.Bucket, prefix []byte, fn func(*record.Change)) error {
-	if b == nil {
-		return nil
-	}
-	c := b.Cursor()
-	for k, blob := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, blob = c.Next() {
-		if len(k) != len(prefix)+4 {
-			continue
-		}
-		lines, err := zstdDec().DecodeAll(blob, nil)
-		if err != nil {
-			return fmt.Errorf("change log %x: %w", k, err)
-		}
-		rd, err := record.NewReader(bytes.NewReader(lines))
-		if err != nil {
-			return fmt.Errorf("change log %x: %w", k, err)
-		}
-		for {
-			ch, err := rd.Change()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return fmt.Errorf("change log %x: %w", k, err)
-			}
-			fn(ch)
-		}
-	}
-	return nil
 }
