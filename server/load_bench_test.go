@@ -104,40 +104,15 @@ func BenchmarkHeavyLoad(b *testing.B) {
 	var normal []time.Duration
 	var normalFailed int
 	wg.Go(func() {
-		conn, br, err := dialBench(addr)
-		if err != nil {
-			b.Error(err)
-			return
-		}
-		defer conn.Close()
-		for i := 0; time.Now().Before(deadline); i++ {
-			q := "/v1/checkIndividual?fuzzy_search=" + strconv.Itoa(i%2*2) + "&" + benchServer.queries[i%len(benchServer.queries)]
-			t0 := time.Now()
-			status, err := roundTrip(conn, br, q)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			normal = append(normal, time.Since(t0))
-			if status != http.StatusOK {
-				normalFailed++
-			}
-		}
+		normal, normalFailed = normalChecks(b, addr, deadline, func(i int) string {
+			return "/v1/checkIndividual?fuzzy_search=" + strconv.Itoa(i%2*2) + "&" + benchServer.queries[i%len(benchServer.queries)]
+		})
 	})
 	wg.Wait()
 
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
-	if len(normal) == 0 {
-		b.Fatal("no normal check was answered")
-	}
-	slices.Sort(normal)
-	pct := func(p float64) float64 {
-		return float64(normal[min(len(normal)-1, int(p*float64(len(normal))))].Microseconds()) / 1000
-	}
-	b.ReportMetric(pct(0.50), "normal-p50-ms")
-	b.ReportMetric(pct(0.99), "normal-p99-ms")
-	b.ReportMetric(float64(len(normal))/loadDuration().Seconds(), "normal-req/s")
+	reportNormal(b, normal)
 	b.ReportMetric(float64(answered.Load()), "heavy-answered")
 	b.ReportMetric(float64(refused.Load()), "heavy-refused")
 	b.ReportMetric(worst, "worst-alone-ms")
@@ -274,37 +249,12 @@ func BenchmarkWorstLoad(b *testing.B) {
 	var normal []time.Duration
 	var normalFailed int
 	wg.Go(func() {
-		conn, br, err := dialBench(addr)
-		if err != nil {
-			b.Error(err)
-			return
-		}
-		defer conn.Close()
-		for i := 0; time.Now().Before(deadline); i++ {
-			q := "/v1/checkIndividual?fuzzy_search=2&" + normalQueries[i%len(normalQueries)]
-			t0 := time.Now()
-			status, err := roundTrip(conn, br, q)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			normal = append(normal, time.Since(t0))
-			if status != http.StatusOK {
-				normalFailed++
-			}
-		}
+		normal, normalFailed = normalChecks(b, addr, deadline, func(i int) string {
+			return "/v1/checkIndividual?fuzzy_search=2&" + normalQueries[i%len(normalQueries)]
+		})
 	})
 	wg.Wait()
-	if len(normal) == 0 {
-		b.Fatal("no normal check was answered")
-	}
-	slices.Sort(normal)
-	pct := func(p float64) float64 {
-		return float64(normal[min(len(normal)-1, int(p*float64(len(normal))))].Microseconds()) / 1000
-	}
-	b.ReportMetric(pct(0.50), "normal-p50-ms")
-	b.ReportMetric(pct(0.99), "normal-p99-ms")
-	b.ReportMetric(float64(len(normal))/loadDuration().Seconds(), "normal-req/s")
+	reportNormal(b, normal)
 	b.ReportMetric(float64(ok.Load()), "worst-200")
 	b.ReportMetric(float64(busy.Load()), "worst-503")
 	b.ReportMetric(float64(refused.Load()), "worst-400")
@@ -369,4 +319,44 @@ func worstServer(b *testing.B) (*httptest.Server, int, []string) {
 	ts := httptest.NewServer(srv)
 	b.Cleanup(ts.Close)
 	return ts, n, queries
+}
+
+// normalChecks sends the checks query makes, one after another on one
+// connection, until deadline: the client whose latency the load
+// benchmarks measure. It returns the latencies and how many checks were
+// not answered 200.
+func normalChecks(b *testing.B, addr string, deadline time.Time, query func(i int) string) (lat []time.Duration, failed int) {
+	conn, br, err := dialBench(addr)
+	if err != nil {
+		b.Error(err)
+		return nil, 0
+	}
+	defer conn.Close()
+	for i := 0; time.Now().Before(deadline); i++ {
+		t0 := time.Now()
+		status, err := roundTrip(conn, br, query(i))
+		if err != nil {
+			b.Error(err)
+			return lat, failed
+		}
+		lat = append(lat, time.Since(t0))
+		if status != http.StatusOK {
+			failed++
+		}
+	}
+	return lat, failed
+}
+
+// reportNormal reports the normal checks' p50, p99 and rate.
+func reportNormal(b *testing.B, normal []time.Duration) {
+	if len(normal) == 0 {
+		b.Fatal("no normal check was answered")
+	}
+	slices.Sort(normal)
+	pct := func(p float64) float64 {
+		return float64(normal[min(len(normal)-1, int(p*float64(len(normal))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(pct(0.50), "normal-p50-ms")
+	b.ReportMetric(pct(0.99), "normal-p99-ms")
+	b.ReportMetric(float64(len(normal))/loadDuration().Seconds(), "normal-req/s")
 }
