@@ -75,26 +75,7 @@ func TestBookImportSurvivesAKill(t *testing.T) {
 		}
 		db.Close()
 
-		cmd := exec.Command(os.Args[0], "-test.run", "^TestBookCrashChild$")
-		cmd.Env = append(os.Environ(), "AMLSCREEN_BOOK_CRASH_STORE="+path)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(out)
-		for sc.Scan() && sc.Text() != "ready" {
-		}
-		if delay < 0 {
-			for sc.Scan() && sc.Text() != "done" {
-			}
-		} else {
-			time.Sleep(delay)
-		}
-		cmd.Process.Kill()
-		cmd.Wait()
+		killChild(t, "^TestBookCrashChild$", "AMLSCREEN_BOOK_CRASH_STORE="+path, delay)
 
 		db, err = store.Open(path, store.Options{})
 		if err != nil {
@@ -138,4 +119,31 @@ func sameBook(got, want []Customer) bool {
 		}
 	}
 	return true
+}
+
+// killChild runs this test binary's test run with env added, waits for
+// it to print "ready", then kills it after delay, or once it prints
+// "done" when delay is negative.
+func killChild(t *testing.T, run, env string, delay time.Duration) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", run)
+	cmd.Env = append(os.Environ(), env)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && sc.Text() != "ready" {
+	}
+	if delay < 0 {
+		for sc.Scan() && sc.Text() != "done" {
+		}
+	} else {
+		time.Sleep(delay)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
 }

@@ -1,11 +1,9 @@
 package book
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -89,26 +87,7 @@ func TestChangeSetAlertsSurviveAKill(t *testing.T) {
 		}
 		db.Close()
 
-		cmd := exec.Command(os.Args[0], "-test.run", "^TestHookCrashChild$")
-		cmd.Env = append(os.Environ(), "AMLSCREEN_HOOK_CRASH_STORE="+path)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(out)
-		for sc.Scan() && sc.Text() != "ready" {
-		}
-		if delay < 0 {
-			for sc.Scan() && sc.Text() != "done" {
-			}
-		} else {
-			time.Sleep(delay)
-		}
-		cmd.Process.Kill()
-		cmd.Wait()
+		killChild(t, "^TestHookCrashChild$", "AMLSCREEN_HOOK_CRASH_STORE="+path, delay)
 
 		db, cw := openWatched(t, path)
 		st, err := db.Version()
