@@ -91,18 +91,26 @@ func (o *oidcClient) context(ctx context.Context) context.Context {
 }
 
 // discover returns the provider and the ID token verifier, reading the
-// discovery document the first time.
+// discovery document the first time (and after a failure). The request
+// runs without the lock, so a slow provider holds up no other sign-in's
+// state.
 func (o *oidcClient) discover(ctx context.Context) (*oidc.Provider, *oidc.IDTokenVerifier, error) {
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.provider != nil {
-		return o.provider, o.verifier, nil
+	p, v := o.provider, o.verifier
+	o.mu.Unlock()
+	if p != nil {
+		return p, v, nil
 	}
 	p, err := oidc.NewProvider(o.context(ctx), o.cfg.Issuer)
 	if err != nil {
 		return nil, nil, fmt.Errorf("discovery of %s: %w", o.cfg.Issuer, err)
 	}
-	o.provider, o.verifier = p, p.Verifier(&oidc.Config{ClientID: o.cfg.ClientID})
+	v = p.Verifier(&oidc.Config{ClientID: o.cfg.ClientID})
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.provider == nil {
+		o.provider, o.verifier = p, v
+	}
 	return o.provider, o.verifier, nil
 }
 
@@ -354,7 +362,7 @@ func mapRole(claim any, roles map[string]string) string {
 
 // ParseRoleMap reads the mapping of role claim values to roles:
 // VALUE=ROLE pairs separated by commas, each role analyst, reviewer or
-// admin.
+// admin. A value may hold "=" (the last one splits) but no comma.
 func ParseRoleMap(s string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, pair := range strings.Split(s, ",") {

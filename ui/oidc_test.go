@@ -237,3 +237,50 @@ func TestOIDCRoleFromLocalUser(t *testing.T) {
 		t.Errorf("a disabled user: %d\n%s", r.status, r.body)
 	}
 }
+
+// TestOIDCProviderDown: a provider that does not answer gets a page
+// saying so (502), and no session.
+func TestOIDCProviderDown(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	issuer := "http://" + l.Addr().String()
+	l.Close() // nothing listens there now
+	b := newBench(t, func(c *Config) { c.OIDC = &OIDC{Issuer: issuer, ClientID: idpClientID} })
+	c := b.client(t)
+	page := c.get("/ui/signin")
+	if !strings.Contains(page.body, `action="/ui/oidc/start"`) {
+		t.Fatalf("the sign-in page offers no provider:\n%s", page.body)
+	}
+	r := c.post("/ui/oidc/start", url.Values{"token": {find(t, tokenRE, page.body)}})
+	if r.status != http.StatusBadGateway || !strings.Contains(r.body, "did not answer") {
+		t.Errorf("provider down: %d\n%s", r.status, r.body)
+	}
+}
+
+// TestRoleMap: the mapping flag's pairs, and the highest role a claim's
+// values map to.
+func TestRoleMap(t *testing.T) {
+	m, err := ParseRoleMap(" aml-analysts=analyst, cn=aml-leads=reviewer ,")
+	if err != nil || len(m) != 2 || m["aml-analysts"] != casework.Analyst || m["cn=aml-leads"] != casework.Reviewer {
+		t.Fatalf("%v, %v", m, err)
+	}
+	for _, bad := range []string{"", "analyst", "=analyst", "g=boss"} {
+		if _, err := ParseRoleMap(bad); err == nil {
+			t.Errorf("%q was taken", bad)
+		}
+	}
+	roles := map[string]string{"a": casework.Analyst, "r": casework.Reviewer, "x": casework.Admin}
+	for _, c := range []struct {
+		claim any
+		want  string
+	}{
+		{"a", casework.Analyst}, {[]any{"a", "r", "other"}, casework.Reviewer}, {[]any{"x", "a"}, casework.Admin},
+		{[]any{"other", 7}, ""}, {nil, ""}, {map[string]any{"a": true}, ""},
+	} {
+		if got := mapRole(c.claim, roles); got != c.want {
+			t.Errorf("%v: %q, want %q", c.claim, got, c.want)
+		}
+	}
+}
