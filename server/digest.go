@@ -107,15 +107,21 @@ func changeDigest(s *Server, c *Call) error {
 	if err != nil {
 		return digestUnknown(tok.Since, err)
 	}
-	changes := digest.FromStoreOptions(entries, c.Key.Features.WriteOptions(record.Snake))
-	sel := s.catalog().Defaults(c.Key).Set
-	visible := changes[:0]
-	for _, ch := range changes {
-		if sel[ch.Source] {
-			visible = append(visible, ch)
+	// The key's sources, judged by each record's own source and type: a
+	// deletion that emptied a source is still shown to the keys that saw it.
+	srcs := c.Key.Sources()
+	visible := entries[:0]
+	for _, e := range entries {
+		r := e.After
+		if r == nil {
+			r = e.Before
+		}
+		if r != nil && srcs.Includes(r.SourceID, r.SourceType) {
+			visible = append(visible, e)
 		}
 	}
-	doc := digest.NewDocument(tok.Since, tok.From, until, visible)
+	changes := digest.FromStoreOptions(visible, c.Key.Features.WriteOptions(record.Snake))
+	doc := digest.NewDocument(tok.Since, tok.From, until, changes)
 	if doc.Page(tok.After, limit) {
 		doc.Next = digestToken{Since: tok.Since, From: tok.From, Until: until, After: doc.Changes[len(doc.Changes)-1].ID}.encode()
 	}
