@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/amlscreen/amlscreen/digest"
 	"github.com/amlscreen/amlscreen/record"
@@ -120,9 +122,15 @@ func changeDigest(s *Server, c *Call) error {
 			visible = append(visible, e)
 		}
 	}
-	changes := digest.FromStoreOptions(visible, c.Key.Features.WriteOptions(record.Snake))
-	doc := digest.NewDocument(tok.Since, tok.From, until, changes)
-	if doc.Page(tok.After, limit) {
+	// The counts cover the period; the field-level differences, the costly
+	// part, are made for the page's changes only.
+	doc := digest.NewDocument(tok.Since, tok.From, until, digest.Outline(visible))
+	more := doc.Page(tok.After, limit)
+	if len(doc.Changes) > 0 {
+		first, _ := slices.BinarySearchFunc(visible, doc.Changes[0].ID, func(e store.DigestEntry, id string) int { return strings.Compare(e.ID, id) })
+		doc.Changes = digest.FromStoreOptions(visible[first:first+len(doc.Changes)], c.Key.Features.WriteOptions(record.Snake))
+	}
+	if more {
 		doc.Next = digestToken{Since: tok.Since, From: tok.From, Until: until, After: doc.Changes[len(doc.Changes)-1].ID}.encode()
 	}
 	var buf bytes.Buffer
