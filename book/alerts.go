@@ -27,8 +27,9 @@ const Actor = "monitor (book)"
 // change set to the next while the book does not change, so that a
 // long-running serve pays for them once per book import, not per change
 // set.
-func Hook(cw *casework.Casework) store.TxHook {
-	w := new(watcher)
+func Hook(cw *casework.Casework) store.TxHook { return hook(cw, new(watcher)) }
+
+func hook(cw *casework.Casework, w *watcher) store.TxHook {
 	return func(tx *bolt.Tx, a *store.Applied) error {
 		if tx.Bucket(BucketCustomers) == nil || len(a.Changes) == 0 {
 			return nil

@@ -135,6 +135,7 @@ type watcher struct {
 	customers []Customer
 	cfg       Config
 	rv        *reverse // built on first use in strict mode
+	shard     Shard    // the customers screened: the whole book when zero (shard.go)
 }
 
 func (w *watcher) match(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
@@ -158,7 +159,7 @@ func (w *watcher) match(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
 		for i := range customers {
 			customers[i].Extra = nil // not screened; the alerts read the stored customer
 		}
-		w.seq, w.loaded, w.customers, w.cfg, w.rv = b.Sequence(), true, customers, cfg, nil
+		w.seq, w.loaded, w.customers, w.cfg, w.rv = b.Sequence(), true, w.shard.keep(customers), cfg, nil
 	}
 	if w.rv == nil && len(w.customers) > 0 {
 		w.rv = newReverse(w.customers, w.cfg.Fuzzy)

@@ -114,6 +114,11 @@ type Config struct {
 	Lists        []lists.List
 	ListsFetcher *lists.Fetcher
 	ListsEvery   time.Duration
+	// BookShard is the part of the book this service screens on every
+	// change set (serve --book-shard): replicas holding the same book, one
+	// per shard, share the work and raise each alert once between them.
+	// The zero value screens the whole book.
+	BookShard book.Shard
 	// Log receives what the service does; nil discards it.
 	Log *slog.Logger
 	// WorkbenchKey names the enabled key of KeysFile that people signed
@@ -214,6 +219,9 @@ func (s *Service) checkConfig() error {
 	}
 	if c.KeysFile == "" {
 		return configErrorf("KeysFile", "required: the API keys file")
+	}
+	if err := c.BookShard.Validate(); err != nil {
+		return &ConfigError{Field: "BookShard", Err: err}
 	}
 	if _, err := os.Stat(c.KeysFile); err != nil {
 		return &ConfigError{Field: "KeysFile", Err: err}
@@ -316,7 +324,10 @@ func (s *Service) open() error {
 	s.st.OnChange(casework.New(s.st, casework.Options{}).Hook)
 	// The book's customers are screened against every change set, and
 	// their matches raised as alerts, in the same transaction.
-	s.st.OnChange(book.Hook(casework.New(s.st, casework.Options{})))
+	s.st.OnChange(book.ShardHook(casework.New(s.st, casework.Options{}), c.BookShard))
+	if c.BookShard.Count > 1 {
+		log.Info("book watch: screening one shard of the book's customers", "shard", c.BookShard.String())
+	}
 	// Adverse media: the corpus imported into the store (amlscreen media
 	// import). An empty store answers with no articles, never with the
 	// embedded sample: synthetic news has no place in production answers.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/book"
 	"github.com/amlscreen/amlscreen/service"
 )
 
@@ -32,6 +33,7 @@ type serveFlags struct {
 	tlsCert     string
 	tlsKey      string
 	caBundle    string
+	bookShard   string // I/N: the book's part this replica screens
 	// lists are public lists fetched every listsEvery (lists.go).
 	lists      []string
 	listsEvery time.Duration
@@ -81,6 +83,12 @@ previous one and is logged at ERROR. --ca-bundle adds the CAs of a PEM file
 to the system's for the connections serve makes: the --upstream and the
 webhook receivers (an internal PKI, without touching the system store).
 
+Every change set serve applies is screened against the customer book in
+the store (amlscreen book import), its matches raised as alerts. With
+--book-shard I/N, N replicas holding the same book share that work: this one
+screens only the customers whose id hashes to shard I (docs/OPERATIONS.md,
+"Daily cycle").
+
 The API is described in OpenAPI 3.1 at /openapi.json (no key needed).
 
 The analyst workbench is at /ui/ on the same address: sign in with a key of
@@ -122,6 +130,7 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.tlsKey, "tls-key", "", "PEM file of the private key of --tls-cert")
 	addCABundleFlag(fl, &f.caBundle)
 	fl.BoolVar(&f.demo, "demo", false, "serve the embedded sample from a throw-away store with a generated key, on localhost only: try the workbench at /ui/")
+	fl.StringVar(&f.bookShard, "book-shard", "", "I/N: screen only shard I of N (from 0) of the customer book on each change set; one replica per shard (docs/OPERATIONS.md)")
 	addServeListsFlags(cmd, &f)
 	addServePeopleFlags(cmd, &f.servePeopleFlags)
 	return cmd
@@ -165,6 +174,10 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	if f.demo && f.tlsCert != "" {
 		return usagef("--tls-cert: not with --demo, which listens on this machine only")
 	}
+	shard, err := book.ParseShard(f.bookShard)
+	if err != nil {
+		return usagef("--book-shard: %v", err)
+	}
 	log := cliLogger(stderr)
 	if f.upstream != "" {
 		upstream, err := checkUpstream(f.upstream)
@@ -186,7 +199,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 		Store: f.store, KeysFile: f.keys, Listen: f.listen, SigningKeys: f.signingKeys,
 		Upstream: f.upstream, UpstreamKey: upstreamKey, Every: f.every, AllowShrink: f.allowShrink,
 		DrainDelay: f.drainDelay, Log: log, Listener: f.listener, Demo: f.demo,
-		TLSCert: f.tlsCert, TLSKey: f.tlsKey, CABundle: f.caBundle,
+		TLSCert: f.tlsCert, TLSKey: f.tlsKey, CABundle: f.caBundle, BookShard: shard,
 		WorkbenchKey: f.workbenchKey, OIDC: oidc,
 	})
 	if err != nil {
@@ -205,7 +218,8 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 var serveFlagOf = map[string]string{
 	"Store": "--store", "KeysFile": "--keys", "Listen": "--listen", "SigningKeys": "--signing-keys",
 	"Upstream": "--upstream", "UpstreamKey": "--api-key", "Every": "--every", "DrainDelay": "--drain-delay",
-	"TLSCert": "--tls-cert", "TLSKey": "--tls-key", "CABundle": "--ca-bundle", "WorkbenchKey": "--workbench-key",
+	"TLSCert": "--tls-cert", "TLSKey": "--tls-key", "CABundle": "--ca-bundle", "BookShard": "--book-shard",
+	"WorkbenchKey": "--workbench-key",
 }
 
 // serveConfigError turns a Config the service refuses into a usage error
