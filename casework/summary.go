@@ -139,6 +139,7 @@ func (c *compiledFilter) match(r *rawSummary) bool {
 		(f.Assignee == "" || string(r.assign) == f.Assignee) && (!f.Escalated || r.flags&1 != 0) &&
 		(f.SourceType == "" || string(r.sourceType) == f.SourceType) &&
 		(f.MinScore == 0 || r.flags&2 != 0 && r.score >= f.MinScore) &&
+		(f.MaxScore == 0 || r.flags&2 != 0 && r.score <= f.MaxScore) && (!f.Unassigned || len(r.assign) == 0) &&
 		(c.after == 0 || r.created >= c.after) && (c.before == 0 || r.created < c.before)
 }
 
