@@ -2,8 +2,12 @@ package casework
 
 import (
 	"fmt"
+	"io"
 	"slices"
+	"strconv"
 	"time"
+
+	"github.com/amlscreen/amlscreen/internal/csvsafe"
 )
 
 // MonthSummary is the casework of one calendar month (UTC): how many
@@ -77,4 +81,49 @@ func (c *Casework) Month(start time.Time) (*MonthSummary, error) {
 		}
 	}
 	return m, nil
+}
+
+// MonthColumns are the columns of WriteMonthCSV.
+var MonthColumns = []string{"month", "measure", "key", "value"}
+
+// MonthRows returns m as rows of MonthColumns, one measure a row:
+// opened, closed, open_at_end, median_hours_to_close, then closed_by_outcome
+// and closed_by_reviewer with the outcome or reviewer as key, sorted.
+func MonthRows(m *MonthSummary) [][]string {
+	rows := [][]string{
+		{m.Month, "opened", "", strconv.Itoa(m.Opened)},
+		{m.Month, "closed", "", strconv.Itoa(m.Closed)},
+		{m.Month, "open_at_end", "", strconv.Itoa(m.OpenAtEnd)},
+		{m.Month, "median_hours_to_close", "", strconv.FormatFloat(m.MedianHoursToClose, 'f', 2, 64)},
+	}
+	for _, g := range []struct {
+		measure string
+		m       map[string]int
+	}{{"closed_by_outcome", m.ByOutcome}, {"closed_by_reviewer", m.ByReviewer}} {
+		keys := make([]string, 0, len(g.m))
+		for k := range g.m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			rows = append(rows, []string{m.Month, g.measure, k, strconv.Itoa(g.m[k])})
+		}
+	}
+	return rows
+}
+
+// WriteMonthCSV writes m as CSV: a header of MonthColumns and MonthRows,
+// cells quoted by package csvsafe.
+func WriteMonthCSV(w io.Writer, m *MonthSummary) error {
+	cw := csvsafe.NewWriter(w)
+	if err := cw.Write(MonthColumns); err != nil {
+		return err
+	}
+	for _, r := range MonthRows(m) {
+		if err := cw.Write(r); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
