@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/ui"
 )
@@ -19,7 +20,7 @@ const DemoWebhookPath = "/demo/webhook"
 // /healthz, /readyz and /metrics) for every other path, as it answers
 // them alone.
 func (s *Service) handler(deliveries *ui.DeliveryLog) http.Handler {
-	wb := ui.Handler(ui.Config{Log: s.log, Sample: s.srv.Sample, Backend: ui.NewBackend(ui.Deps{
+	wb := ui.Handler(ui.Config{Log: s.log, Sample: s.srv.Sample, Casework: casework.New(s.st, casework.Options{}), Backend: ui.NewBackend(ui.Deps{
 		API: s.srv.Handler(), Keys: s.srv, DB: s.db, Store: s.st, Monitor: s.mon,
 		Decisions: decision.New(s.st, decision.Options{}), Deliveries: deliveries,
 	})})

@@ -30,6 +30,10 @@ type signinData struct {
 	Token string
 	// Idle and TTL say when sessions end, in words.
 	Idle, TTL string
+	// Users offers the name and password form (the server has casework);
+	// OIDC, when set, names the identity provider offered.
+	Users bool
+	OIDC  string
 }
 
 func (h *handler) signinPage(w http.ResponseWriter, r *http.Request, _ *session, _ *Identity) error {
@@ -44,7 +48,7 @@ func (h *handler) showSignin(w http.ResponseWriter, r *http.Request, status int,
 	token := randomToken()
 	h.setCookie(w, r, signinCookie, token, 3600)
 	h.render(w, "signin", status, page{Title: "Sign in", Error: msg, Data: signinData{Next: localURL(next, ""), Token: token,
-		Idle: spell(h.sessions.idle), TTL: spell(h.sessions.ttl)}})
+		Idle: spell(h.sessions.idle), TTL: spell(h.sessions.ttl), Users: h.cfg.Casework != nil, OIDC: h.oidcName()}})
 }
 
 func (h *handler) signin(w http.ResponseWriter, r *http.Request, _ *session, _ *Identity) error {
