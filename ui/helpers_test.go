@@ -89,6 +89,13 @@ func newBench(t *testing.T) *bench {
 // serves the workbench over it.
 func openBench(t *testing.T, recs []*record.Record, srcs []record.Source) *bench {
 	t.Helper()
+	return openBenchPeople(t, recs, srcs, "")
+}
+
+// openBenchPeople is openBench where people screen with peopleKey
+// (Config.PeopleKey); "" gives them none.
+func openBenchPeople(t *testing.T, recs []*record.Record, srcs []record.Source, peopleKey string) *bench {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "aml.db"), store.Options{})
 	if err != nil {
@@ -127,7 +134,7 @@ func openBench(t *testing.T, recs []*record.Record, srcs []record.Source) *bench
 	book := decision.New(st, decision.Options{})
 	dl := NewDeliveryLog()
 	cw := casework.New(st, casework.Options{Now: c.now, Argon2: testArgon})
-	h := Handler(Config{Now: c.now, Casework: cw, Backend: NewBackend(Deps{
+	h := Handler(Config{Now: c.now, Casework: cw, PeopleKey: func() string { return peopleKey }, Backend: NewBackend(Deps{
 		API: srv.Handler(), Keys: srv, DB: db, Store: st, Monitor: mon, Decisions: book, Deliveries: dl,
 	})})
 	mux := http.NewServeMux()

@@ -273,7 +273,7 @@ func (b *backend) Screen(ctx context.Context, id *Identity, f ScreenForm) (*Scre
 		if full == nil {
 			full = shown
 		}
-		h := HitView{Record: shown}
+		h := HitView{Record: shown, full: full}
 		if s.Scored {
 			var scored struct {
 				Score  float64             `json:"match_score"`

@@ -145,6 +145,9 @@ func (h *handler) screen(w http.ResponseWriter, r *http.Request, s *session, id 
 		case err != nil:
 			return err
 		default:
+			if err := h.screened(s, id, res); err != nil {
+				return err
+			}
 			d.Result = res
 			d.ReportURL = Prefix + "report?" + f.values().Encode()
 			p.Title = "Screen: " + f.Names
