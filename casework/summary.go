@@ -150,12 +150,15 @@ func eachSummary(tx *bolt.Tx, f Filter, fn func(r *rawSummary) error) error {
 		return nil
 	}
 	cf := compileFilter(f)
+	// One summary reused for every entry: fn gets it for the call only,
+	// and a queue of 100,000 alerts allocates none per alert.
+	var r rawSummary
 	return bk.ForEach(func(k, v []byte) error {
 		if len(k) != 8 {
 			return fmt.Errorf("alert index key %x", k)
 		}
-		r, err := readSummary(binary.BigEndian.Uint64(k), v)
-		if err != nil {
+		var err error
+		if r, err = readSummary(binary.BigEndian.Uint64(k), v); err != nil {
 			return err
 		}
 		if !cf.match(&r) {

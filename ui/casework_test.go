@@ -31,7 +31,7 @@ func caseBench(t *testing.T) *bench {
 }
 
 // benchData reads testdata/records.jsonl and sources.json.
-func benchData(t *testing.T) ([]*record.Record, []record.Source) {
+func benchData(t testing.TB) ([]*record.Record, []record.Source) {
 	t.Helper()
 	f, err := os.Open("testdata/records.jsonl")
 	if err != nil {

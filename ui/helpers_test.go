@@ -94,7 +94,7 @@ func openBench(t *testing.T, recs []*record.Record, srcs []record.Source) *bench
 
 // openBenchPeople is openBench where people screen with peopleKey
 // (Config.PeopleKey); "" gives them none.
-func openBenchPeople(t *testing.T, recs []*record.Record, srcs []record.Source, peopleKey string) *bench {
+func openBenchPeople(t testing.TB, recs []*record.Record, srcs []record.Source, peopleKey string) *bench {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "aml.db"), store.Options{})
