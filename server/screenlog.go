@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/report"
 )
 
 // Screening is one check the server answered, as Config.LogScreening
@@ -54,4 +55,28 @@ func (s *Server) logScreening(c *Call, path, version string, res *engine.Result)
 		ids[i] = res.Hits[i].ID
 	}
 	s.screenLog(Screening{Key: name, Query: b.String(), Version: version, IDs: ids})
+}
+
+type reportNotesKey struct{}
+
+// WithReportNotes has the reports made under ctx (generateIndividualReport,
+// generateEntityReport) carry the casework notes fn returns for the ids of
+// their hits, in order: the workbench adds the work done on a screening's
+// hits to its PDF. Only a caller in the process can set it.
+func WithReportNotes(ctx context.Context, fn func(ids []string) []report.CaseNote) context.Context {
+	return context.WithValue(ctx, reportNotesKey{}, fn)
+}
+
+// reportNotes returns the casework notes for a report's hits, nil when
+// the request asked for none.
+func reportNotes(ctx context.Context, res *engine.Result) []report.CaseNote {
+	fn, _ := ctx.Value(reportNotesKey{}).(func([]string) []report.CaseNote)
+	if fn == nil || res == nil {
+		return nil
+	}
+	ids := make([]string, len(res.Hits))
+	for i := range res.Hits {
+		ids[i] = res.Hits[i].ID
+	}
+	return fn(ids)
 }

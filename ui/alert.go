@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,8 +10,11 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
+	"github.com/amlscreen/amlscreen/decision"
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
+	"github.com/amlscreen/amlscreen/server"
 )
 
 // maxHistory bounds the audit entries an alert page lists.
@@ -215,4 +219,37 @@ func screeningText(f ScreenForm, subject string) string {
 		}
 	}
 	return b.String()
+}
+
+// withCasework has the PDF report of the screening f carry the alerts of
+// its hits for the screening's subject: their decision, who proposed and
+// who approved, the comments and the version. Without casework, or for a
+// form that does not make a query, ctx is returned as it is.
+func (h *handler) withCasework(ctx context.Context, f ScreenForm) context.Context {
+	cw := h.casework()
+	if cw == nil {
+		return ctx
+	}
+	subject := strings.TrimSpace(f.Subject)
+	if subject == "" {
+		q, _, _, err := f.query()
+		if err != nil {
+			return ctx
+		}
+		if q.Fuzzy, err = engine.ParseFuzzy(f.Fuzzy); err != nil {
+			return ctx
+		}
+		if subject, err = decision.QuerySubject(q); err != nil {
+			return ctx
+		}
+	}
+	return server.WithReportNotes(ctx, func(ids []string) []report.CaseNote {
+		var notes []report.CaseNote
+		for _, rid := range ids {
+			if a, err := cw.AlertFor(subject, rid); err == nil && a != nil {
+				notes = append(notes, caseNote(a))
+			}
+		}
+		return notes
+	})
 }

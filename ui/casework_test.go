@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -315,6 +317,38 @@ func TestSummaryAndAlertReport(t *testing.T) {
 	if !strings.HasPrefix(pdf.body, "%PDF-") {
 		t.Fatalf("alert report is not a PDF: %q", pdf.body[:min(20, len(pdf.body))])
 	}
+	// The screening's PDF carries the work too.
+	omar.postAlert("comment", id, "text", "passport copy on file")
+	scr := maria.get("/ui/report?" + url.Values{"names": {"ivan petrov"}, "type": {"individual"}}.Encode())
+	wantStatus(t, "screening report", scr, http.StatusOK)
+	for name, body := range map[string]string{"alert": pdf.body, "screening": scr.body} {
+		text := pdfToText(t, body)
+		for _, want := range []string{"Casework", "False positive: born 1971", "maria", "omar", b.version} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the %s PDF lacks %q", name, want)
+			}
+		}
+	}
+	if text := pdfToText(t, scr.body); !strings.Contains(text, "passport copy on file") {
+		t.Error("the screening PDF lacks the comment")
+	}
+}
+
+// pdfToText extracts a PDF's text with pdftotext (poppler-utils).
+func pdfToText(t *testing.T, pdf string) string {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext not installed (Debian: apt-get install poppler-utils); skipping the PDF's text check")
+	}
+	p := filepath.Join(t.TempDir(), "r.pdf")
+	if err := os.WriteFile(p, []byte(pdf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-enc", "UTF-8", p, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v\n%s", err, out)
+	}
+	return string(out)
 }
 
 // alertOf returns the id of the one alert on recordID.
