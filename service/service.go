@@ -32,6 +32,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/amlscreen/amlscreen/book"
@@ -120,6 +121,13 @@ type Config struct {
 	ListsEvery   time.Duration
 	// Log receives what the service does; nil discards it.
 	Log *slog.Logger
+	// WorkbenchKey names the enabled key of KeysFile that people signed
+	// in to the workbench screen, decide and monitor with; "": people
+	// only work alerts. ReloadKeys finds it again.
+	WorkbenchKey string
+	// OIDC signs people in to the workbench through an identity
+	// provider; nil: none. Its requests trust CABundle's roots.
+	OIDC *ui.OIDC
 }
 
 // ConfigError is a Config value Open refuses before it opens anything:
@@ -181,6 +189,9 @@ type Service struct {
 	// applyMu makes the sync loop's and the lists loop's commit and swap
 	// one at a time, so that the server takes change sets in order.
 	applyMu sync.Mutex
+
+	// peopleKey is the secret of Config.WorkbenchKey ("" when it is gone).
+	peopleKey atomic.Pointer[string]
 }
 
 // Open checks cfg, opens the store, loads the index, the keys, the
@@ -213,6 +224,11 @@ func (s *Service) checkConfig() error {
 	}
 	if _, err := os.Stat(c.KeysFile); err != nil {
 		return &ConfigError{Field: "KeysFile", Err: err}
+	}
+	if c.WorkbenchKey != "" {
+		if err := s.loadPeopleKey(); err != nil {
+			return &ConfigError{Field: "WorkbenchKey", Err: err}
+		}
 	}
 	if c.Upstream != "" {
 		base, err := syncer.NormalizeUpstream(c.Upstream)
@@ -391,7 +407,17 @@ func (s *Service) Addr() string { return s.ln.Addr().String() }
 // ReloadKeys reads the keys file again (on SIGHUP): a file that does not
 // load, or holds no enabled key, keeps the keys in force and is returned
 // as the error.
-func (s *Service) ReloadKeys() error { return s.srv.ReloadKeys() }
+func (s *Service) ReloadKeys() error {
+	if err := s.srv.ReloadKeys(); err != nil {
+		return err
+	}
+	if s.cfg.WorkbenchKey != "" {
+		if err := s.loadPeopleKey(); err != nil {
+			s.log.Warn("the workbench's key for people is gone: people only work alerts until it is back", "error", err.Error())
+		}
+	}
+	return nil
+}
 
 // ReloadCertificate reads the TLS certificate and key files again (on
 // SIGHUP); new connections get the new certificate, connections open keep

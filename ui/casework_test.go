@@ -24,13 +24,16 @@ import (
 func caseBench(t *testing.T) *bench {
 	t.Helper()
 	recs, srcs := benchData(t)
-	b := openBenchPeople(t, recs, srcs, keyA)
+	b := openBench(t, recs, srcs, peopleKeyA)
 	b.st.OnChange(b.cw.Hook)
 	b.addUser(t, "maria", casework.Analyst)
 	b.addUser(t, "alf", casework.Analyst)
 	b.addUser(t, "omar", casework.Reviewer)
 	return b
 }
+
+// peopleKeyA has people screen with keyA.
+func peopleKeyA(c *Config) { c.PeopleKey = func() string { return keyA } }
 
 // benchData reads testdata/records.jsonl and sources.json.
 func benchData(t testing.TB) ([]*record.Record, []record.Source) {

@@ -55,6 +55,9 @@ type Config struct {
 	// and monitor with (its quota, sources and features; decisions name
 	// the person); "" or a nil PeopleKey: people only work alerts.
 	PeopleKey func() string
+	// OIDC, when set, signs people in through the bank's identity
+	// provider; it needs Casework.
+	OIDC *OIDC
 }
 
 // Prefix is where the workbench is served.
@@ -84,6 +87,7 @@ type handler struct {
 	// password checks running at once.
 	attempts *attempts
 	hashing  chan struct{}
+	oidc     *oidcClient // the identity provider's sign-in; nil without Config.OIDC
 	pages    map[string]*template.Template
 	static   http.Handler
 	// assetVersion changes with the embedded CSS and JS, so that
@@ -100,6 +104,9 @@ func Handler(cfg Config) http.Handler {
 	}
 	if h.now == nil {
 		h.now = time.Now
+	}
+	if cfg.OIDC != nil {
+		h.oidc = &oidcClient{cfg: *cfg.OIDC, pending: map[string]*oidcPending{}}
 	}
 	ttl, idle, max := cfg.SessionTTL, cfg.IdleTimeout, cfg.MaxSessions
 	if ttl <= 0 {
@@ -170,6 +177,8 @@ var routes = map[string]route{
 	"signin":         {method: http.MethodGet, public: true, serve: (*handler).signinPage},
 	"signin/submit":  {method: http.MethodPost, public: true, serve: (*handler).signin},
 	"signin/user":    {method: http.MethodPost, public: true, serve: (*handler).signinPassword},
+	"oidc/start":     {method: http.MethodPost, public: true, serve: (*handler).oidcStart},
+	"oidc/callback":  {method: http.MethodGet, public: true, serve: (*handler).oidcCallback},
 	"signout":        {method: http.MethodPost, serve: (*handler).signout},
 	"screen":         {method: http.MethodGet, key: true, serve: (*handler).screen},
 	"report":         {method: http.MethodGet, key: true, serve: (*handler).report},

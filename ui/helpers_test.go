@@ -66,7 +66,7 @@ type bench struct {
 }
 
 // newBench is a bench over testdata/records.jsonl and sources.json.
-func newBench(t *testing.T) *bench {
+func newBench(t *testing.T, configure ...func(*Config)) *bench {
 	t.Helper()
 	f, err := os.Open("testdata/records.jsonl")
 	if err != nil {
@@ -82,19 +82,12 @@ func newBench(t *testing.T) *bench {
 	if err := json.Unmarshal(b, &srcs); err != nil {
 		t.Fatal(err)
 	}
-	return openBench(t, recs, srcs)
+	return openBench(t, recs, srcs, configure...)
 }
 
 // openBench imports recs and srcs into a new store as version v0 and
-// serves the workbench over it.
-func openBench(t *testing.T, recs []*record.Record, srcs []record.Source) *bench {
-	t.Helper()
-	return openBenchPeople(t, recs, srcs, "")
-}
-
-// openBenchPeople is openBench where people screen with peopleKey
-// (Config.PeopleKey); "" gives them none.
-func openBenchPeople(t testing.TB, recs []*record.Record, srcs []record.Source, peopleKey string) *bench {
+// serves the workbench over it, its Config changed by configure.
+func openBench(t testing.TB, recs []*record.Record, srcs []record.Source, configure ...func(*Config)) *bench {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "aml.db"), store.Options{})
@@ -134,9 +127,13 @@ func openBenchPeople(t testing.TB, recs []*record.Record, srcs []record.Source, 
 	book := decision.New(st, decision.Options{})
 	dl := NewDeliveryLog()
 	cw := casework.New(st, casework.Options{Now: c.now, Argon2: testArgon})
-	h := Handler(Config{Now: c.now, Casework: cw, PeopleKey: func() string { return peopleKey }, Backend: NewBackend(Deps{
+	cfg := Config{Now: c.now, Casework: cw, Backend: NewBackend(Deps{
 		API: srv.Handler(), Keys: srv, DB: db, Store: st, Monitor: mon, Decisions: book, Deliveries: dl,
-	})})
+	})}
+	for _, fn := range configure {
+		fn(&cfg)
+	}
+	h := Handler(cfg)
 	mux := http.NewServeMux()
 	mux.Handle(Prefix, h)
 	mux.Handle("/", srv.Handler())

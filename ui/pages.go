@@ -16,8 +16,8 @@ import (
 )
 
 func (h *handler) home(w http.ResponseWriter, r *http.Request, _ *session, _ *Identity) error {
-	if h.currentSession(r) != nil {
-		http.Redirect(w, r, Prefix+"screen", http.StatusSeeOther)
+	if s := h.currentSession(r); s != nil {
+		http.Redirect(w, r, h.landing(s), http.StatusSeeOther)
 	} else {
 		http.Redirect(w, r, Prefix+"signin", http.StatusSeeOther)
 	}

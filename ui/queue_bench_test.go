@@ -22,7 +22,7 @@ import (
 func BenchmarkQueuePage(b *testing.B) {
 	const n = 100_000
 	recs, srcs := benchData(b)
-	bb := openBenchPeople(b, recs, srcs, keyA)
+	bb := openBench(b, recs, srcs, peopleKeyA)
 	if err := bb.cw.AddUser(casework.Operator("bench"), "maria", casework.Analyst, testPassword); err != nil {
 		b.Fatal(err)
 	}

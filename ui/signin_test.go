@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/casework"
 )
 
@@ -92,5 +93,23 @@ func TestPersonSessionEndsWithUser(t *testing.T) {
 	}
 	if r := c.post("/ui/test/whoami", url.Values{"csrf": {csrf}}); r.status != http.StatusOK {
 		t.Errorf("a new password ended the session: %d", r.status)
+	}
+}
+
+// TestPersonScreensWithPeopleKey: with Config.PeopleKey, a person screens
+// and decides through the API with that key, and her decision names her.
+func TestPersonScreensWithPeopleKey(t *testing.T) {
+	b := newBench(t, func(c *Config) { c.PeopleKey = func() string { return keyA } })
+	b.addUser(t, "ana", casework.Analyst)
+	c := b.person(t, "ana")
+	if r := c.screen("ivan petrov"); r.status != http.StatusOK || !strings.Contains(hitsTable(r.body), "R1") {
+		t.Fatalf("a person's screening: %d\n%s", r.status, r.body)
+	}
+	if r := c.decide("R1", "C-1", "false_positive", "born 1971"); r.status != http.StatusSeeOther {
+		t.Fatalf("a person's decision: %d\n%s", r.status, r.body)
+	}
+	h, _ := b.book.History(access.KeyID(keyA), "C-1", "R1")
+	if len(h) != 1 || h[0].Who != "ana" {
+		t.Errorf("the decision names %+v, want ana", h)
 	}
 }

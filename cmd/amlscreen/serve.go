@@ -37,6 +37,8 @@ type serveFlags struct {
 	lists      []string
 	listsEvery time.Duration
 	listsSource
+	// servePeopleFlags sign people in to the workbench (serve_people.go).
+	servePeopleFlags
 	// listener, when set, is listened on instead of --listen (--demo
 	// opens it first, to put its address in the demo key's webhook URL).
 	listener net.Listener
@@ -84,9 +86,11 @@ The API is described in OpenAPI 3.1 at /openapi.json (no key needed).
 
 The analyst workbench is at /ui/ on the same address: sign in with a key of
 --keys to screen, read records, download reports, record decisions and
-manage monitoring (see docs/WORKBENCH.md). --demo serves it on the embedded sample
-from a throw-away store with a generated key, printed on start, listening
-on this machine only.
+manage monitoring (see docs/WORKBENCH.md). People sign in as the store's
+users (amlscreen users add) or through an OpenID Connect provider
+(--oidc-issuer); --workbench-key names the key they screen with.
+--demo serves it on the embedded sample from a throw-away store with a
+generated key, printed on start, listening on this machine only.
 
 SIGTERM stops it gracefully: /readyz turns 503 at once, requests
 are still answered for --drain-delay (5 s) so that load balancers notice and
@@ -121,6 +125,7 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	addCABundleFlag(fl, &f.caBundle)
 	fl.BoolVar(&f.demo, "demo", false, "serve the embedded sample from a throw-away store with a generated key, on localhost only: try the workbench at /ui/")
 	addServeListsFlags(cmd, &f)
+	addServePeopleFlags(cmd, &f.servePeopleFlags)
 	return cmd
 }
 
@@ -174,12 +179,17 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	if err != nil {
 		return err
 	}
+	oidc, err := f.oidcConfig()
+	if err != nil {
+		return err
+	}
 	svc, err := service.Open(service.Config{
 		Lists: ls, ListsFetcher: fetcher, ListsEvery: f.listsEvery,
 		Store: f.store, KeysFile: f.keys, Listen: f.listen, SigningKeys: f.signingKeys,
 		Upstream: f.upstream, UpstreamKey: upstreamKey, Every: f.every, AllowShrink: f.allowShrink, LogChecks: f.logChecks,
 		DrainDelay: f.drainDelay, Log: log, Listener: f.listener, Demo: f.demo,
 		TLSCert: f.tlsCert, TLSKey: f.tlsKey, CABundle: f.caBundle,
+		WorkbenchKey: f.workbenchKey, OIDC: oidc,
 	})
 	if err != nil {
 		return serveConfigError(err)
@@ -197,7 +207,7 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 var serveFlagOf = map[string]string{
 	"Store": "--store", "KeysFile": "--keys", "Listen": "--listen", "SigningKeys": "--signing-keys",
 	"Upstream": "--upstream", "UpstreamKey": "--api-key", "Every": "--every", "DrainDelay": "--drain-delay",
-	"TLSCert": "--tls-cert", "TLSKey": "--tls-key", "CABundle": "--ca-bundle",
+	"TLSCert": "--tls-cert", "TLSKey": "--tls-key", "CABundle": "--ca-bundle", "WorkbenchKey": "--workbench-key",
 }
 
 // serveConfigError turns a Config the service refuses into a usage error
