@@ -264,9 +264,8 @@ func caseNote(a *casework.Alert) report.CaseNote {
 	return n
 }
 
-// age writes how long ago t was, roughly: "3 h", "2 d".
-func age(t time.Time) string {
-	d := time.Since(t)
+// age writes a span roughly: "40 min", "3 h", "2 d".
+func age(d time.Duration) string {
 	switch {
 	case d < time.Hour:
 		return fmt.Sprintf("%d min", max(0, int(d/time.Minute)))

@@ -157,6 +157,8 @@ type alertRow struct {
 	Citizenship []string
 	SourceID    string
 	Score       string
+	// Age is how long ago the alert was raised, in words.
+	Age string
 }
 
 // queueData is the queue page.
@@ -266,7 +268,7 @@ func activeUsers(us []casework.UserInfo) []casework.UserInfo {
 
 // rowOf adds the record's present attributes to an alert.
 func (h *handler) rowOf(a *casework.Alert) alertRow {
-	row := alertRow{Alert: a}
+	row := alertRow{Alert: a, Age: age(h.now().Sub(a.Created))}
 	if a.Hit.Score != nil {
 		row.Score = strconv.FormatFloat(*a.Hit.Score, 'f', 2, 64)
 	}

@@ -59,7 +59,6 @@ func parsePages(version string) map[string]*template.Template {
 			return words(t)
 		},
 		"upper": strings.ToUpper,
-		"age":   age,
 		"list":  func(s ...string) []string { return s },
 		"first": func(l []string) string {
 			if len(l) == 0 {
