@@ -378,3 +378,56 @@ func mustUint(t *testing.T, s string) uint64 {
 	}
 	return n
 }
+
+// TestAuditSearchAndEscalated: the audit page searches by person,
+// subject, record and date and refuses a malformed date; an approved true
+// match is listed among the escalated alerts; a sent-back proposal is open
+// again with the reason as a comment.
+func TestAuditSearchAndEscalated(t *testing.T) {
+	b := caseBench(t)
+	maria, omar := b.person(t, "maria"), b.person(t, "omar")
+	maria.screen("ivan petrov")
+	r1, x1 := alertOf(t, b, "R1"), alertOf(t, b, "X1")
+	wantStatus(t, "propose", maria.postAlert("propose", r1, "outcome", "true_match", "reason", "same date of birth and passport"), http.StatusSeeOther)
+	wantStatus(t, "approve", omar.postAlert("approve", r1), http.StatusSeeOther)
+	wantStatus(t, "propose", maria.postAlert("propose", x1, "outcome", "false_positive", "reason", "other person"), http.StatusSeeOther)
+	wantStatus(t, "send back", omar.postAlert("return", x1, "reason", "check the date of birth"), http.StatusSeeOther)
+
+	if got := alertIDs(omar.get("/ui/queue?escalated=1").body); len(got) != 1 || got[0] != r1 {
+		t.Errorf("escalated: %v, want [%s]", got, r1)
+	}
+	page := omar.get("/ui/alert?id=" + x1)
+	if !strings.Contains(page.body, `id="propose-form"`) || !strings.Contains(page.body, "sent back: check the date of birth") {
+		t.Errorf("the sent-back alert is not open with the reason as a comment")
+	}
+	entries := func(query string) int {
+		t.Helper()
+		r := omar.get("/ui/audit?" + query)
+		wantStatus(t, "audit "+query, r, http.StatusOK)
+		m := regexp.MustCompile(`id="audit-title">([0-9,]+) entr`).FindStringSubmatch(r.body)
+		if m == nil {
+			t.Fatalf("audit %s: no count", query)
+		}
+		n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+		return n
+	}
+	all := entries("")
+	for _, tc := range []struct {
+		query string
+		ok    func(n int) bool
+	}{
+		{"person=omar", func(n int) bool { return n == 4 }},                                                      // added, approve, its decision, send back
+		{"person=maria", func(n int) bool { return n >= 5 }},                                                     // screening, 2 raises, 2 proposals
+		{"record=X1", func(n int) bool { return n >= 4 }},                                                        // screening ids, raise, propose, send back
+		{"subject=" + url.QueryEscape("q:individual:names=ivan petrov"), func(n int) bool { return n == all-3 }}, // all but the three users added
+		{"from=2026-11-20&to=2026-11-20", func(n int) bool { return n == all }},
+		{"from=2026-11-21", func(n int) bool { return n == 0 }},
+	} {
+		if n := entries(tc.query); !tc.ok(n) {
+			t.Errorf("audit %s: %d entries (of %d)", tc.query, n, all)
+		}
+	}
+	wantStatus(t, "bad date", omar.get("/ui/audit?from=20.11.2026"), http.StatusBadRequest)
+	wantStatus(t, "no such alert", omar.get("/ui/alert?id=999"), http.StatusNotFound)
+	wantStatus(t, "bad alert id", omar.get("/ui/alert?id=x"), http.StatusBadRequest)
+}
