@@ -431,3 +431,13 @@ func TestAuditSearchAndEscalated(t *testing.T) {
 	wantStatus(t, "no such alert", omar.get("/ui/alert?id=999"), http.StatusNotFound)
 	wantStatus(t, "bad alert id", omar.get("/ui/alert?id=x"), http.StatusBadRequest)
 }
+
+// TestScreenHitsShowIdentity: the screening's hit table shows each
+// record's date of birth and citizenship beside its name.
+func TestScreenHitsShowIdentity(t *testing.T) {
+	b := caseBench(t)
+	r := b.person(t, "maria").screen("ivan petrov")
+	if !regexp.MustCompile(`(?s)Ivan Petrov</a>.*?born 12/03/1960 · RU`).MatchString(hitsTable(r.body)) {
+		t.Errorf("the hit table lacks R1's date of birth and citizenship:\n%s", hitsTable(r.body))
+	}
+}
