@@ -1,6 +1,7 @@
 package casework
 
 import (
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -112,5 +113,35 @@ func TestScreeningLogBatches(t *testing.T) {
 	defer mu.Unlock()
 	if len(errs) != 1 {
 		t.Fatalf("errors %v, want the one bad screening's", errs)
+	}
+}
+
+func TestHistory(t *testing.T) {
+	c, _ := openTest(t)
+	addUsers(t, c)
+	id := raiseOne(t, c, "C-1", testRecord(1, "SANCTION"))
+	other := raiseOne(t, c, "C-1", testRecord(11, "SANCTION"))
+	if err := c.Comment(User("ana"), id, `a comment that names "alert":2, in its text`); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Propose(User("ana"), []uint64{id, other}, FalsePositive, "born 1971"); err != nil {
+		t.Fatal(err)
+	}
+	h, err := c.History(id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actions []string
+	for _, e := range h {
+		if e.Alert != id {
+			t.Fatalf("entry of alert %d in the history of %d", e.Alert, id)
+		}
+		actions = append(actions, e.Action)
+	}
+	if want := []string{ActionPropose, ActionComment, ActionRaise}; !slices.Equal(actions, want) {
+		t.Fatalf("history %v, want %v", actions, want)
+	}
+	if h, _ := c.History(other, 1); len(h) != 1 || h[0].Action != ActionPropose {
+		t.Fatalf("history of %d bounded to 1: %+v", other, h)
 	}
 }

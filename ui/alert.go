@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/decision"
@@ -77,20 +76,8 @@ func (h *handler) showAlert(w http.ResponseWriter, r *http.Request, s *session, 
 	}
 	d.CanApprove = a.Status == casework.Proposed && a.Proposal != nil && a.Proposal.By != d.Me && roleRank(d.Role) >= roleRank(casework.Reviewer)
 	// The alert's history: its entries in the audit log, newest first.
-	err = cw.Each(a.Created.Add(-time.Second), time.Time{}, func(e casework.Entry) error {
-		if e.Alert == a.ID {
-			d.History = append(d.History, e)
-		}
-		return nil
-	})
-	if err != nil {
+	if d.History, err = cw.History(a.ID, maxHistory); err != nil {
 		return err
-	}
-	for i, j := 0, len(d.History)-1; i < j; i, j = i+1, j-1 {
-		d.History[i], d.History[j] = d.History[j], d.History[i]
-	}
-	if len(d.History) > maxHistory {
-		d.History = d.History[:maxHistory]
 	}
 	p := h.base(s, id, fmt.Sprintf("Alert %d: %s", a.ID, a.Hit.RecordName), "alerts")
 	p.Data = d
