@@ -40,7 +40,7 @@ func TestEveryStateChangeGuarded(t *testing.T) {
 		}
 	}
 	slices.Sort(paths)
-	for _, want := range []string{"signout", "decide", "profile/save", "outbox/requeue", "signin/user", "oidc/start"} {
+	for _, want := range []string{"signout", "decide", "profile/save", "outbox/requeue", "signin/user"} {
 		if !slices.Contains(paths, want) {
 			t.Fatalf("the table lacks %s: %v", want, paths)
 		}

@@ -177,7 +177,7 @@ var routes = map[string]route{
 	"signin":         {method: http.MethodGet, public: true, serve: (*handler).signinPage},
 	"signin/submit":  {method: http.MethodPost, public: true, serve: (*handler).signin},
 	"signin/user":    {method: http.MethodPost, public: true, serve: (*handler).signinPassword},
-	"oidc/start":     {method: http.MethodPost, public: true, serve: (*handler).oidcStart},
+	"oidc/start":     {method: http.MethodGet, public: true, serve: (*handler).oidcStart},
 	"oidc/callback":  {method: http.MethodGet, public: true, serve: (*handler).oidcCallback},
 	"signout":        {method: http.MethodPost, serve: (*handler).signout},
 	"screen":         {method: http.MethodGet, key: true, serve: (*handler).screen},

@@ -163,14 +163,12 @@ func (h *handler) redirectURL(r *http.Request) string {
 	return scheme + "://" + r.Host + Prefix + "oidc/callback"
 }
 
-// oidcStart sends the browser to the provider's sign-in.
+// oidcStart sends the browser to the provider's sign-in. It is a link
+// (GET), not a form: the page's Content-Security-Policy (form-action
+// 'self') stops a form's redirect to another site, and starting a sign-in
+// changes nothing but the bounded table of pending ones.
 func (h *handler) oidcStart(w http.ResponseWriter, r *http.Request, _ *session, _ *Identity) error {
-	next := localURL(r.PostForm.Get("next"), "")
-	c, err := r.Cookie(signinCookie)
-	if err != nil || !sameToken(r.PostForm.Get("token"), c.Value) {
-		h.showSignin(w, r, http.StatusForbidden, "The sign-in form expired. Sign in again.", next)
-		return nil
-	}
+	next := localURL(r.URL.Query().Get("next"), "")
 	if h.oidc == nil {
 		h.showSignin(w, r, http.StatusNotFound, "This server does not sign in through an identity provider.", next)
 		return nil

@@ -54,11 +54,19 @@ type idp struct {
 
 func startIdP(t *testing.T, groups map[string][]any) *idp {
 	t.Helper()
+	return startIdPAt(t, "127.0.0.1", groups)
+}
+
+// startIdPAt starts the provider on loopback, its issuer naming host
+// (127.0.0.1 or localhost) and the port.
+func startIdPAt(t *testing.T, host string, groups map[string][]any) *idp {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	issuer := "http://" + l.Addr().String()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	issuer := "http://" + net.JoinHostPort(host, port)
 	clients := map[string]*storage.Client{}
 	st := storage.NewStorageWithClients(storage.NewUserStore(issuer), clients)
 	srv := &httptest.Server{Listener: l, Config: &http.Server{Handler: exampleop.SetupServer(issuer, &idpStorage{st, groups}, nil, false)}}
@@ -83,8 +91,7 @@ var (
 // returns the workbench's callback answer and the callback's address.
 func (c *client) oidcSignIn(t *testing.T, user, password string) (response, string) {
 	t.Helper()
-	page := c.get("/ui/signin")
-	r := c.post("/ui/oidc/start", url.Values{"token": {find(t, tokenRE, page.body)}})
+	r := c.get("/ui/oidc/start")
 	if r.status != http.StatusSeeOther {
 		t.Fatalf("oidc/start: %d\n%s", r.status, r.body)
 	}
@@ -187,8 +194,7 @@ func TestOIDCRoleFromClaim(t *testing.T) {
 // returns the callback address without calling it.
 func (c *client) oidcSignInUntilCallback(t *testing.T) (response, string) {
 	t.Helper()
-	page := c.get("/ui/signin")
-	r := c.post("/ui/oidc/start", url.Values{"token": {find(t, tokenRE, page.body)}})
+	r := c.get("/ui/oidc/start")
 	u := r.location
 	for range 10 {
 		if strings.Contains(u, Prefix+"oidc/callback") {
@@ -250,10 +256,10 @@ func TestOIDCProviderDown(t *testing.T) {
 	b := newBench(t, func(c *Config) { c.OIDC = &OIDC{Issuer: issuer, ClientID: idpClientID} })
 	c := b.client(t)
 	page := c.get("/ui/signin")
-	if !strings.Contains(page.body, `action="/ui/oidc/start"`) {
+	if !strings.Contains(page.body, `href="/ui/oidc/start"`) {
 		t.Fatalf("the sign-in page offers no provider:\n%s", page.body)
 	}
-	r := c.post("/ui/oidc/start", url.Values{"token": {find(t, tokenRE, page.body)}})
+	r := c.get("/ui/oidc/start")
 	if r.status != http.StatusBadGateway || !strings.Contains(r.body, "did not answer") {
 		t.Errorf("provider down: %d\n%s", r.status, r.body)
 	}
