@@ -441,3 +441,42 @@ func TestScreenHitsShowIdentity(t *testing.T) {
 		t.Errorf("the hit table lacks R1's date of birth and citizenship:\n%s", hitsTable(r.body))
 	}
 }
+
+// TestBulkAllOrNone: a bulk proposal over a selection with one alert that
+// cannot take it changes none of them.
+func TestBulkAllOrNone(t *testing.T) {
+	b := caseBench(t)
+	maria, omar := b.person(t, "maria"), b.person(t, "omar")
+	maria.screen("ivan petrov")
+	r1, x1 := alertOf(t, b, "R1"), alertOf(t, b, "X1")
+	maria.postAlert("propose", r1, "outcome", "false_positive", "reason", "born 1971")
+	wantStatus(t, "approve", omar.postAlert("approve", r1), http.StatusSeeOther)
+	q := maria.get("/ui/queue?status=any")
+	r := maria.post("/ui/queue/bulk", url.Values{"csrf": {find(t, csrfRE, q.body)}, "id": {x1, r1}, "action": {"propose_fp"}, "reason": {"other person"}})
+	wantStatus(t, "bulk over a closed alert", r, http.StatusConflict)
+	if a, err := b.cw.Alert(mustUint(t, x1)); err != nil || a.Status != casework.Open || a.Proposal != nil {
+		t.Fatalf("X1 after the refused bulk: %+v, %v", a, err)
+	}
+	for _, bad := range []url.Values{{"id": {"0"}}, {"id": {"x"}}, {"id": {x1}, "action": {"delete"}}, {"action": {"assign_me"}}} {
+		bad.Set("csrf", find(t, csrfRE, q.body))
+		if bad.Get("action") == "" {
+			bad.Set("action", "assign_me")
+		}
+		wantStatus(t, "bulk "+bad.Encode(), maria.post("/ui/queue/bulk", bad), http.StatusBadRequest)
+	}
+}
+
+func TestAgeAndTabs(t *testing.T) {
+	for d, want := range map[time.Duration]string{-time.Minute: "0 min", 30 * time.Minute: "30 min", 5 * time.Hour: "5 h", 50 * time.Hour: "2 d"} {
+		if got := age(d); got != want {
+			t.Errorf("age(%v) = %q, want %q", d, got, want)
+		}
+	}
+	for q, want := range map[string]string{"": "open", "status=proposed": "proposed", "status=open&assignee=me": "mine", "escalated=1": "escalated",
+		"status=closed": "closed", "status=open&origin=batch": "", "status=open&assignee=omar": ""} {
+		v, _ := url.ParseQuery(q)
+		if got := queueTab(queueQueryOf(v)); got != want {
+			t.Errorf("tab of %q = %q, want %q", q, got, want)
+		}
+	}
+}
