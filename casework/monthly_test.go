@@ -145,3 +145,27 @@ func TestHistory(t *testing.T) {
 		t.Fatalf("history of %d bounded to 1: %+v", other, h)
 	}
 }
+
+func TestScreened(t *testing.T) {
+	c, _ := openTest(t)
+	r := testRecord(1, "SANCTION")
+	h := hitOn("q:individual:names=person number", r)
+	h.Origin = OriginScreening
+	s := Screening{Actor: "maria", Query: "workbench individual names=\"person number\"", Version: "v1", IDs: []string{r.ID}}
+	res, err := c.Screened(s, []NewAlert{h})
+	if err != nil || res.Raised != 1 {
+		t.Fatalf("screened: %+v, %v", res, err)
+	}
+	if res, err = c.Screened(s, []NewAlert{h}); err != nil || res.Unchanged != 1 {
+		t.Fatalf("screened again: %+v, %v", res, err)
+	}
+	var actions []string
+	c.Each(time.Time{}, time.Time{}, func(e Entry) error { actions = append(actions, e.Action); return nil })
+	if want := []string{ActionScreening, ActionRaise, ActionScreening}; !slices.Equal(actions, want) {
+		t.Fatalf("log %v, want %v", actions, want)
+	}
+	if _, err := c.Screened(Screening{Query: "no actor"}, nil); err == nil {
+		t.Fatal("a screening without an actor was logged")
+	}
+	mustVerify(t, c)
+}

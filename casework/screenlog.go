@@ -153,3 +153,30 @@ func (l *ScreeningLog) Close() {
 	l.send.Unlock()
 	<-l.done
 }
+
+// Screened logs the screening s and raises its hits as alerts (see Raise),
+// in one transaction: the workbench's screening and the alerts it raised
+// are in the store together, or neither is.
+func (c *Casework) Screened(s Screening, hits []NewAlert) (RaiseResult, error) {
+	if err := s.check(); err != nil {
+		return RaiseResult{}, err
+	}
+	var res RaiseResult
+	raise, err := raiser(s.Actor, hits, &res)
+	if err != nil {
+		return RaiseResult{}, err
+	}
+	err = c.update(func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
+		if err := log.add(Entry{Actor: s.Actor, Action: ActionScreening, Query: s.Query, Version: s.Version, IDs: s.IDs}); err != nil {
+			return err
+		}
+		if len(hits) == 0 {
+			return nil
+		}
+		return raise(tx, now, log)
+	})
+	if err != nil {
+		return RaiseResult{}, fmt.Errorf("log the screening: %w", err)
+	}
+	return res, nil
+}

@@ -154,8 +154,8 @@ var (
 
 // screened raises an alert (origin screening) for every hit of a
 // workbench screening that no decision suppresses, and logs the screening
-// in the audit log: who, the query, the database version and every id it
-// returned. Without casework it does nothing.
+// in the audit log (who, the query, the database version and every id it
+// returned), in one transaction. Without casework it does nothing.
 func (h *handler) screened(s *session, id *Identity, res *Screening) error {
 	cw := h.casework()
 	if cw == nil {
@@ -180,18 +180,14 @@ func (h *handler) screened(s *session, id *Identity, res *Screening) error {
 		hits = append(hits, casework.NewAlert{Subject: res.Subject, Owner: id.ID, Origin: casework.OriginScreening, Version: res.Version,
 			Query: q, Hit: hit, Record: full})
 	}
-	if len(hits) > 0 {
-		if _, err := cw.Raise(who, hits); err != nil {
-			return err
-		}
-	}
 	ids := make([]string, 0, len(res.Hits)+len(res.Suppressed))
 	for _, l := range [][]HitView{res.Hits, res.Suppressed} {
 		for _, hv := range l {
 			ids = append(ids, hv.Record.ID)
 		}
 	}
-	return cw.LogScreening(who, screeningText(f, res.Subject), res.Version, ids)
+	_, err := cw.Screened(casework.Screening{Actor: who, Query: screeningText(f, res.Subject), Version: res.Version, IDs: ids}, hits)
+	return err
 }
 
 // screeningText describes a workbench screening for the audit log.
