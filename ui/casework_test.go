@@ -285,6 +285,9 @@ func TestQueueFiltersAndBulk(t *testing.T) {
 			t.Errorf("%s: %d alerts, want %d", tc.query, len(got), tc.want)
 		}
 	}
+	if got := omar.get("/ui/queue?status=any&per_page=100"); !strings.Contains(got.body, `<option value="100" selected>`) || len(alertIDs(got.body)) != len(ids) {
+		t.Errorf("per_page=100: %d alerts", len(alertIDs(got.body)))
+	}
 	for _, bad := range []string{"status=lost", "min_score=2", "age=forever", "sort=name"} {
 		wantStatus(t, bad, omar.get("/ui/queue?"+bad), http.StatusBadRequest)
 	}
