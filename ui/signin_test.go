@@ -88,11 +88,16 @@ func TestPersonSessionEndsWithUser(t *testing.T) {
 	b.addUser(t, "rita", casework.Reviewer)
 	c = b.person(t, "rita")
 	csrf = c.csrfAny()
-	if err := b.cw.ResetPassword(casework.Operator("test"), "rita", "another long password"); err != nil {
+	if r := c.post("/ui/test/whoami", url.Values{"csrf": {csrf}}); r.status != http.StatusOK {
+		t.Errorf("a reviewer's session: %d", r.status)
+	}
+	// Another role (here from the identity provider's claims at another
+	// sign-in) ends the sessions of the old one.
+	if _, err := b.cw.SignInExternal("rita", casework.Admin, "https://idp.example"); err != nil {
 		t.Fatal(err)
 	}
-	if r := c.post("/ui/test/whoami", url.Values{"csrf": {csrf}}); r.status != http.StatusOK {
-		t.Errorf("a new password ended the session: %d", r.status)
+	if r := c.post("/ui/test/whoami", url.Values{"csrf": {csrf}}); r.status != http.StatusUnauthorized {
+		t.Errorf("a session of the old role goes on: %d", r.status)
 	}
 }
 
