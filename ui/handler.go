@@ -191,6 +191,18 @@ var routes = map[string]route{
 	"profile/test":   {method: http.MethodPost, key: true, serve: (*handler).testWebhook},
 	"outbox/requeue": {method: http.MethodPost, key: true, serve: (*handler).requeue},
 	"data":           {method: http.MethodGet, key: true, serve: (*handler).data},
+	// Casework: ui/queue.go, ui/alert.go, ui/audit.go.
+	"queue":         {method: http.MethodGet, role: casework.Analyst, serve: (*handler).queue},
+	"queue/bulk":    {method: http.MethodPost, role: casework.Analyst, serve: (*handler).bulk},
+	"alert":         {method: http.MethodGet, role: casework.Analyst, serve: (*handler).alertPage},
+	"alert/assign":  {method: http.MethodPost, role: casework.Analyst, serve: assignAlert},
+	"alert/comment": {method: http.MethodPost, role: casework.Analyst, serve: commentAlert},
+	"alert/propose": {method: http.MethodPost, role: casework.Analyst, serve: proposeAlert},
+	"alert/approve": {method: http.MethodPost, role: casework.Reviewer, serve: approveAlert},
+	"alert/return":  {method: http.MethodPost, role: casework.Reviewer, serve: sendBackAlert},
+	"alert/report":  {method: http.MethodGet, role: casework.Analyst, serve: (*handler).alertReport},
+	"summary":       {method: http.MethodGet, role: casework.Analyst, serve: (*handler).summary},
+	"audit":         {method: http.MethodGet, role: casework.Analyst, serve: (*handler).auditPage},
 }
 
 // ServeHTTP answers every request of the workbench: the checks every

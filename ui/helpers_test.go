@@ -87,7 +87,7 @@ func newBench(t *testing.T, configure ...func(*Config)) *bench {
 
 // openBench imports recs and srcs into a new store as version v0 and
 // serves the workbench over it, its Config changed by configure.
-func openBench(t *testing.T, recs []*record.Record, srcs []record.Source, configure ...func(*Config)) *bench {
+func openBench(t testing.TB, recs []*record.Record, srcs []record.Source, configure ...func(*Config)) *bench {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "aml.db"), store.Options{})

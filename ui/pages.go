@@ -145,6 +145,9 @@ func (h *handler) screen(w http.ResponseWriter, r *http.Request, s *session, id 
 		case err != nil:
 			return err
 		default:
+			if err := h.screened(s, id, res); err != nil {
+				return err
+			}
 			d.Result = res
 			d.ReportURL = Prefix + "report?" + f.values().Encode()
 			p.Title = "Screen: " + f.Names
@@ -160,7 +163,7 @@ func (h *handler) report(w http.ResponseWriter, r *http.Request, s *session, id 
 	if f.Empty() {
 		return errorf(http.StatusBadRequest, "names: required: screen a name first, then download its report")
 	}
-	pdf, err := h.b.Report(r.Context(), id, f)
+	pdf, err := h.b.Report(h.withCasework(r.Context(), f), id, f)
 	if err != nil {
 		return err
 	}
