@@ -16,7 +16,6 @@ import (
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // The crash test of the persisted index: a child process (this test
@@ -70,7 +69,7 @@ func TestLiveCrashChild(t *testing.T) {
 		}
 		defer d.Close()
 	}
-	hook := func(*bolt.Tx, *store.Applied) error {
+	hook := func(*store.Tx, *store.Applied) error {
 		if pause == "hook" {
 			wait()
 		}

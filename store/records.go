@@ -195,7 +195,7 @@ type importEntry struct {
 // Memory: every encoded record (about 250 bytes each) is held until the
 // commit, plus bbolt's dirty pages; a million records take well under
 // 2 GiB at the peak.
-func (db *Store) ReplaceAll(version string, next func() (*record.Record, error), hook TxHook) error {
+func (db *Store) ReplaceAll(version string, next func() (*record.Record, error), hook Hook) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
