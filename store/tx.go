@@ -56,10 +56,10 @@ type Sub struct{ name []byte }
 // The sub-stores of other packages. Their owners and layouts are in
 // docs/ARCHITECTURE.md ("Buckets of the store").
 var (
-	Profiles      = Sub{BucketProfiles} // monitor: search profiles
-	Outbox        = Sub{BucketOutbox}   // monitor: notifications to deliver and dead letters
-	Usage         = Sub{BucketUsage}    // access: calls per key, day and endpoint
-	Keys          = Sub{BucketKeys}     // reserved
+	Profiles      = Sub{bucketProfiles} // monitor: search profiles
+	Outbox        = Sub{bucketOutbox}   // monitor: notifications to deliver and dead letters
+	Usage         = Sub{bucketUsage}    // access: calls per key, day and endpoint
+	Keys          = Sub{bucketKeys}     // reserved
 	Decisions     = Sub{[]byte("decisions")}
 	Lists         = Sub{[]byte("lists")}
 	MediaMeta     = Sub{[]byte("media_meta")}
