@@ -8,10 +8,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/country"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/table"
 )
 
 // WatchlistOptions says how to read a bank's own watchlist and what the
@@ -19,7 +19,7 @@ import (
 type WatchlistOptions struct {
 	// Read is how the file is read, as batch reads a customer book: its
 	// format, delimiter, encoding and column mapping (--map).
-	Read batch.ReadOptions
+	Read table.ReadOptions
 	// SourceID and SourceType are those of every record; both required.
 	SourceID, SourceType string
 	// IDPrefix precedes the id column's value in the record id; the
@@ -33,7 +33,7 @@ type WatchlistOptions struct {
 }
 
 // Watchlist reads a bank's own list of names (CSV with a header row or
-// JSON Lines, read by batch's reader with batch's column mapping) and calls
+// JSON Lines, read by package table, the reader batch reads books with) and calls
 // emit with a record for every row that makes one, and reject for every
 // row that does not, with its line, field, value and reason. It returns an
 // error only when the file cannot be read at all (no name column, no id
@@ -54,7 +54,7 @@ type WatchlistOptions struct {
 // row the reader could not read. The ids must be stable from one run to
 // the next: import --merge replaces the records of the source by id, and
 // an id that changes is a delete and an add.
-func Watchlist(r io.Reader, o WatchlistOptions, emit func(*record.Record) error, reject func(batch.Reject) error) error {
+func Watchlist(r io.Reader, o WatchlistOptions, emit func(*record.Record) error, reject func(table.Reject) error) error {
 	if !ValidID(o.SourceID) || strings.ContainsAny(o.SourceID, ".:") {
 		return fmt.Errorf("source id %q: use letters, digits, _ and - only", o.SourceID)
 	}
@@ -75,23 +75,23 @@ func Watchlist(r io.Reader, o WatchlistOptions, emit func(*record.Record) error,
 	}
 	br := bufio.NewReaderSize(in, 64<<10)
 	ro := o.Read
-	if ro.Format == batch.AutoFormat {
+	if ro.Format == table.AutoFormat {
 		// Decided here rather than by the reader, because JSON Lines
 		// needs its id key made explicit before reading.
-		ro.Format = batch.CSV
+		ro.Format = table.CSV
 		head, _ := br.Peek(4096)
 		if t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n"); len(t) > 0 && t[0] == '{' {
-			ro.Format = batch.JSONL
+			ro.Format = table.JSONL
 		}
 	}
-	if ro.Format == batch.JSONL {
+	if ro.Format == table.JSONL {
 		ro.Map = withID(ro.Map)
 	}
-	rd, err := batch.NewReader(br, ro)
+	rd, err := table.NewReader(br, ro)
 	if err != nil {
 		return err
 	}
-	if _, ok := rd.Columns()[batch.FieldID]; !ok && rd.Format() == batch.CSV {
+	if _, ok := rd.Columns()[table.FieldID]; !ok && rd.Format() == table.CSV {
 		return errors.New("no id column in the header: name one with --map id=COLUMN (ids must be stable, so that a later run replaces the same records)")
 	}
 	lineOf := map[string]int{}
@@ -120,13 +120,13 @@ func Watchlist(r io.Reader, o WatchlistOptions, emit func(*record.Record) error,
 // withID makes the id key of a JSON Lines watchlist explicit ("id" unless
 // mapped), so that a row without one is rejected: batch numbers such rows,
 // and a row number is no stable id.
-func withID(m batch.Mapping) batch.Mapping {
-	out := batch.Mapping{}
+func withID(m table.Mapping) table.Mapping {
+	out := table.Mapping{}
 	for k, v := range m {
 		out[k] = v
 	}
-	if _, ok := out[batch.FieldID]; !ok {
-		out[batch.FieldID] = []string{"id"}
+	if _, ok := out[table.FieldID]; !ok {
+		out[table.FieldID] = []string{"id"}
 	}
 	return out
 }
@@ -136,9 +136,9 @@ func withID(m batch.Mapping) batch.Mapping {
 // It is long on purpose: it maps the format's fields in the format's own
 // order, a short block each, so that it can be checked against the
 // format's documentation from top to bottom.
-func watchlistRecord(row *batch.Row, o WatchlistOptions, prefix, defaultType string, lineOf map[string]int) (*record.Record, *batch.Reject) {
-	reject := func(field, value, reason string) (*record.Record, *batch.Reject) {
-		return nil, &batch.Reject{Line: row.Line, CustomerID: row.ID, Field: field, Value: value, Reason: reason}
+func watchlistRecord(row *table.Row, o WatchlistOptions, prefix, defaultType string, lineOf map[string]int) (*record.Record, *table.Reject) {
+	reject := func(field, value, reason string) (*record.Record, *table.Reject) {
+		return nil, &table.Reject{Line: row.Line, CustomerID: row.ID, Field: field, Value: value, Reason: reason}
 	}
 	if row.Reject != nil {
 		r := *row.Reject
@@ -149,18 +149,18 @@ func watchlistRecord(row *batch.Row, o WatchlistOptions, prefix, defaultType str
 	}
 	raw := strings.TrimSpace(row.ID)
 	if raw == "" {
-		return reject(batch.FieldID, "", "missing id")
+		return reject(table.FieldID, "", "missing id")
 	}
 	id := prefix + raw
 	if !ValidID(id) {
-		return reject(batch.FieldID, raw, fmt.Sprintf("the record id %q is not 1 to %d bytes of letters, digits, '-', '_', '.' and ':'", id, MaxIDLen))
+		return reject(table.FieldID, raw, fmt.Sprintf("the record id %q is not 1 to %d bytes of letters, digits, '-', '_', '.' and ':'", id, MaxIDLen))
 	}
 	if line, dup := lineOf[id]; dup {
-		return reject(batch.FieldID, raw, fmt.Sprintf("id already used on line %d", line))
+		return reject(table.FieldID, raw, fmt.Sprintf("id already used on line %d", line))
 	}
 	name := strings.TrimSpace(row.Name)
 	if name == "" {
-		return reject(batch.FieldName, "", "missing name")
+		return reject(table.FieldName, "", "missing name")
 	}
 	r := &record.Record{ID: id, SourceID: o.SourceID, SourceType: o.SourceType, Name: name}
 	switch t := strings.ToLower(strings.TrimSpace(row.Type)); t {
@@ -171,9 +171,9 @@ func watchlistRecord(row *batch.Row, o WatchlistOptions, prefix, defaultType str
 	case "aircraft", "plane":
 		r.EntityType = record.EntityAircraft
 	default:
-		kind, ok := batch.ParseType(t, engine.Any)
+		kind, ok := table.ParseType(t, engine.Any)
 		if !ok {
-			return reject(batch.FieldType, row.Type, fmt.Sprintf("%q is not individual, entity, vessel, aircraft or unknown", row.Type))
+			return reject(table.FieldType, row.Type, fmt.Sprintf("%q is not individual, entity, vessel, aircraft or unknown", row.Type))
 		}
 		switch kind {
 		case engine.Individual:
@@ -190,16 +190,16 @@ func watchlistRecord(row *batch.Row, o WatchlistOptions, prefix, defaultType str
 			r.OtherInformation = appendUnique(r.OtherInformation, "Date "+d)
 			continue
 		}
-		v, err := batch.NormalizeDOB(d)
+		v, err := table.NormalizeDOB(d)
 		if err != nil {
-			return reject(batch.FieldDOB, row.DOB, err.Error())
+			return reject(table.FieldDOB, row.DOB, err.Error())
 		}
 		r.DateOfBirth = appendUnique(r.DateOfBirth, v)
 	}
 	if individual {
-		g, ok := batch.NormalizeGender(row.Gender)
+		g, ok := table.NormalizeGender(row.Gender)
 		if !ok {
-			return reject(batch.FieldGender, row.Gender, fmt.Sprintf("%q is not male or female", row.Gender))
+			return reject(table.FieldGender, row.Gender, fmt.Sprintf("%q is not male or female", row.Gender))
 		}
 		switch g {
 		case "male":
@@ -215,7 +215,7 @@ func watchlistRecord(row *batch.Row, o WatchlistOptions, prefix, defaultType str
 	for _, c := range splitAny(row.Citizenship, ";,/|") {
 		code, ok := country.Code(c)
 		if !ok {
-			return reject(batch.FieldCitizenship, row.Citizenship, fmt.Sprintf("%q is not an ISO 3166-1 country code or country name", c))
+			return reject(table.FieldCitizenship, row.Citizenship, fmt.Sprintf("%q is not an ISO 3166-1 country code or country name", c))
 		}
 		if individual {
 			r.Citizenship = appendUnique(r.Citizenship, code)

@@ -7,22 +7,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/table"
 )
 
-func watchlist(t *testing.T, path string, o WatchlistOptions) ([]*record.Record, []batch.Reject, error) {
+func watchlist(t *testing.T, path string, o WatchlistOptions) ([]*record.Record, []table.Reject, error) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var recs []*record.Record
-	var rejs []batch.Reject
+	var rejs []table.Reject
 	err = Watchlist(bytes.NewReader(data), o, func(r *record.Record) error {
 		recs = append(recs, r)
 		return nil
-	}, func(r batch.Reject) error {
+	}, func(r table.Reject) error {
 		rejs = append(rejs, r)
 		return nil
 	})
@@ -30,11 +30,11 @@ func watchlist(t *testing.T, path string, o WatchlistOptions) ([]*record.Record,
 }
 
 func TestWatchlistCSV(t *testing.T) {
-	m, err := batch.ParseMapping("id=CIF,name=Full Name,type=Kind,dob=Born,gender=Sex,citizenship=Country")
+	m, err := table.ParseMapping("id=CIF,name=Full Name,type=Kind,dob=Born,gender=Sex,citizenship=Country")
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := WatchlistOptions{Read: batch.ReadOptions{Map: m}, SourceID: "my_bank", SourceType: record.SourceOther}
+	o := WatchlistOptions{Read: table.ReadOptions{Map: m}, SourceID: "my_bank", SourceType: record.SourceOther}
 	recs, rejs, err := watchlist(t, "testdata/watchlist/internal.csv", o)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestWatchlistRefusals(t *testing.T) {
 		{"bad source id", "id,name\n1,A\n", WatchlistOptions{SourceID: "my bank", SourceType: "OTHER"}, "source id"},
 		{"no source type", "id,name\n1,A\n", WatchlistOptions{SourceID: "my_bank"}, "source type"},
 	} {
-		err := Watchlist(strings.NewReader(c.in), c.o, func(*record.Record) error { return nil }, func(batch.Reject) error { return nil })
+		err := Watchlist(strings.NewReader(c.in), c.o, func(*record.Record) error { return nil }, func(table.Reject) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}

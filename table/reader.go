@@ -1,4 +1,4 @@
-package batch
+package table
 
 import (
 	"bufio"
@@ -225,6 +225,10 @@ func headerKey(s string) string {
 	}
 	return b.String()
 }
+
+// ErrNoRows is the error of a run over a book without a single customer
+// row: empty, a header alone, or blank lines.
+var ErrNoRows = errors.New("the book has no rows to screen")
 
 // Row is one customer of a book, with its values as written.
 type Row struct {
