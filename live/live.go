@@ -190,16 +190,6 @@ func (f *Follower) Index() (*engine.Index, error) {
 	return f.d.Index(), nil
 }
 
-// Close releases the index, if one was opened.
-func (f *Follower) Close() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.d != nil {
-		f.d.Close()
-		f.d = nil
-	}
-}
-
 // committed brings the index to the version a committed.
 func (f *Follower) committed(a *store.Applied) {
 	f.mu.Lock()

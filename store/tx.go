@@ -68,9 +68,6 @@ var (
 	MediaPostings = Sub{[]byte("media_postings")}
 )
 
-// Name returns the bucket's name, for messages.
-func (s Sub) Name() string { return string(s.name) }
-
 // Bucket returns the sub-store's bucket in tx, or nil when it does not
 // exist yet: its owner reads a missing one as empty.
 func (s Sub) Bucket(tx *Tx) *Bucket { return wrapBucket(tx.tx.Bucket(s.name)) }
@@ -126,22 +123,8 @@ func (b *Bucket) CreateBucketIfNotExists(name []byte) (*Bucket, error) {
 	return wrapBucket(nb), err
 }
 
-// DeleteBucket deletes the nested bucket name; a missing one is no error.
-func (b *Bucket) DeleteBucket(name []byte) error {
-	if err := b.b.DeleteBucket(name); err != nil && err != berrors.ErrBucketNotFound {
-		return err
-	}
-	return nil
-}
-
 // NextSequence increments the bucket's sequence number and returns it.
 func (b *Bucket) NextSequence() (uint64, error) { return b.b.NextSequence() }
-
-// Sequence returns the bucket's sequence number.
-func (b *Bucket) Sequence() uint64 { return b.b.Sequence() }
-
-// SetSequence sets the bucket's sequence number.
-func (b *Bucket) SetSequence(n uint64) error { return b.b.SetSequence(n) }
 
 // KeyN returns the number of keys in the bucket.
 func (b *Bucket) KeyN() int { return b.b.Stats().KeyN }
@@ -155,24 +138,15 @@ func (b *Bucket) SetFillPercent(f float64) { b.b.FillPercent = f }
 func (b *Bucket) Cursor() *Cursor { return &Cursor{c: b.b.Cursor()} }
 
 // Cursor walks a bucket's keys in order. A key's value is nil when the
-// key is a nested bucket. Deleting through the cursor is allowed;
-// changing the bucket otherwise while a cursor walks it is not.
+// key is a nested bucket. The bucket must not change while a cursor walks
+// it: collect the keys, then change them.
 type Cursor struct{ c *bolt.Cursor }
 
 // First moves to the first key.
 func (c *Cursor) First() (k, v []byte) { return c.c.First() }
 
-// Last moves to the last key.
-func (c *Cursor) Last() (k, v []byte) { return c.c.Last() }
-
 // Next moves to the next key; k is nil past the end.
 func (c *Cursor) Next() (k, v []byte) { return c.c.Next() }
 
-// Prev moves to the previous key; k is nil before the start.
-func (c *Cursor) Prev() (k, v []byte) { return c.c.Prev() }
-
 // Seek moves to key, or to the first key after it.
 func (c *Cursor) Seek(key []byte) (k, v []byte) { return c.c.Seek(key) }
-
-// Delete removes the key the cursor is on.
-func (c *Cursor) Delete() error { return c.c.Delete() }
