@@ -150,6 +150,20 @@ var importRules = []importRule{
 	// Books and watchlists are read by one table reader; batch and convert
 	// both use it and neither reaches into the other.
 	{"batch", []string{"book", "casework", "cmd/amlscreen"}, "convert reads tables through table, not batch"},
+	// One package per public list, as watchman's pkg/sources: the lists
+	// share convert/internal/conv, never each other, and convert's
+	// catalogue dispatches to them.
+	{"convert", []string{"cmd/amlscreen", "lists"}, "convert is the catalogue above the lists"},
+	{"convert/internal/convtest", nil, "convtest is for tests only"},
+}
+
+// listPackages are the packages of convert that each convert one list.
+var listPackages = []string{"csl", "dpl", "eu", "ofac", "opensanctions", "uk", "un", "watchlist"}
+
+func init() {
+	for _, l := range listPackages {
+		importRules = append(importRules, importRule{"convert/" + l, []string{"convert", "cmd/amlscreen", "lists"}, "a list's converter is used through convert, the CLI and lists, not by another list"})
+	}
 }
 
 // violations returns the imports of g that break rules, one line each.
@@ -175,7 +189,11 @@ func TestImportOwners(t *testing.T) {
 		t.Skip("runs go list")
 	}
 	g := graph(t)
-	for _, want := range []string{"store", "casework", "table", "convert", "server"} {
+	want := []string{"store", "casework", "table", "convert", "server"}
+	for _, l := range listPackages {
+		want = append(want, "convert/"+l)
+	}
+	for _, want := range want {
 		if _, ok := g[want]; !ok {
 			t.Fatalf("go list found no package %s: %v", want, g)
 		}
@@ -197,11 +215,14 @@ func TestImportRulesBite(t *testing.T) {
 		"service":       {"server", "ui"},
 		"server":        {"ui"},
 		"convert":       {"batch", "table"},
+		"convert/un":    {"convert/ofac", "convert/internal/conv"},
+		"convert/ofac":  {"convert/internal/conv"},
 	}
 	got := violations(g, importRules)
 	want := []string{
 		"cmd/amlscreen imports server: the HTTP server is reached through service",
 		"convert imports batch: convert reads tables through table, not batch",
+		"convert/un imports convert/ofac: a list's converter is used through convert, the CLI and lists, not by another list",
 		"media imports go.etcd.io/bbolt/errors: only store owns the bbolt file",
 		"monitor imports go.etcd.io/bbolt: only store owns the bbolt file",
 		"server imports ui: the workbench is mounted by service",
