@@ -56,16 +56,16 @@ type Sub struct{ name []byte }
 // The sub-stores of other packages. Their owners and layouts are in
 // docs/ARCHITECTURE.md ("Buckets of the store").
 var (
-	Profiles      = Sub{bucketProfiles} // monitor: search profiles
-	Outbox        = Sub{bucketOutbox}   // monitor: notifications to deliver and dead letters
-	Usage         = Sub{bucketUsage}    // access: calls per key, day and endpoint
-	Keys          = Sub{bucketKeys}     // reserved
-	Decisions     = Sub{[]byte("decisions")}
-	Lists         = Sub{[]byte("lists")}
-	MediaMeta     = Sub{[]byte("media_meta")}
-	MediaArticles = Sub{[]byte("media_articles")}
-	MediaDocs     = Sub{[]byte("media_docs")}
-	MediaPostings = Sub{[]byte("media_postings")}
+	Profiles      = Sub{bucketProfiles}           // monitor: search profiles
+	Outbox        = Sub{bucketOutbox}             // monitor: notifications to deliver and dead letters
+	Usage         = Sub{bucketUsage}              // access: calls per key, day and endpoint
+	Keys          = Sub{bucketKeys}               // reserved
+	Decisions     = Sub{[]byte("decisions")}      // decision: decisions and their audit trail
+	Lists         = Sub{[]byte("lists")}          // lists: each fetched public list's state
+	MediaMeta     = Sub{[]byte("media_meta")}     // media: the corpus's layout and counters
+	MediaArticles = Sub{[]byte("media_articles")} // media: articles by id
+	MediaDocs     = Sub{[]byte("media_docs")}     // media: live documents by number
+	MediaPostings = Sub{[]byte("media_postings")} // media: the positional index, in segments
 )
 
 // Bucket returns the sub-store's bucket in tx, or nil when it does not
