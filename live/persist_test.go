@@ -196,7 +196,7 @@ func TestPersistedIndexFollowsTheStore(t *testing.T) {
 	if s := d.State(); s.Segments != 1 || s.Records != n {
 		t.Fatalf("after import: %+v", s)
 	}
-	w.agrees(d)
+	w.agreesFresh(d)
 	for i := 2; i <= 12; i++ {
 		w.changeSet(st, fmt.Sprintf("v%d", i), 20, 15, 10) // no Apply call: the hook does it
 		d.WaitMerges()                                     // the merge the change set started, if any
