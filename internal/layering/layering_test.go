@@ -143,10 +143,11 @@ var importRules = []importRule{
 	// store's sub-stores through store.Tx. casework and book still hold
 	// bbolt transactions; they are the next to move behind sub-stores.
 	{"go.etcd.io/bbolt/...", []string{"store", "casework", "book"}, "only store owns the bbolt file"},
-	// The HTTP server and the workbench are assembled by service alone;
-	// the workbench calls the API through the server in process.
+	// The HTTP server and the workbench are assembled by service; the
+	// workbench calls the API through the server in process, and the CLI
+	// reads the workbench's sign-in settings (OIDC) for serve.
 	{"server", []string{"service", "ui"}, "the HTTP server is reached through service"},
-	{"ui", []string{"service"}, "the workbench is mounted by service"},
+	{"ui", []string{"service", "cmd/amlscreen"}, "the workbench is mounted by service"},
 	// Books and watchlists are read by one table reader; batch and convert
 	// both use it and neither reaches into the other.
 	{"batch", []string{"book", "casework", "cmd/amlscreen"}, "convert reads tables through table, not batch"},
