@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Book counts calls per key, endpoint path and UTC day, and enforces the
@@ -23,7 +22,7 @@ import (
 // its place in the window before it runs, so concurrent calls can never
 // overrun a quota.
 //
-// Stored layout, in store.BucketUsage: key "<key id>/<yyyy-mm-dd>/<path>",
+// Stored layout, in store.Usage: key "<key id>/<yyyy-mm-dd>/<path>",
 // value the count as 8 bytes big-endian. A month is one prefix scan.
 // Book's methods are safe for concurrent use.
 type Book struct {
@@ -209,8 +208,8 @@ func (u *Book) scan(key, prefix string, fn func(day, path string, c int64)) erro
 		return nil
 	}
 	p := []byte(key + "/" + prefix)
-	err := u.st.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(store.BucketUsage)
+	err := u.st.Read(func(tx *store.Tx) error {
+		b := store.Usage.Bucket(tx)
 		if b == nil {
 			return nil
 		}
@@ -247,8 +246,8 @@ func (u *Book) Flush() error {
 	}
 	u.pending = map[usageKey]int64{}
 	u.mu.Unlock()
-	err := u.st.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(store.BucketUsage)
+	err := u.st.Write(func(tx *store.Tx) error {
+		b, err := store.Usage.Create(tx)
 		if err != nil {
 			return err
 		}

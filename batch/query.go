@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/amlscreen/amlscreen/country"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/table"
 )
 
 // Screener turns rows into checks and runs them. Its zero value is not
@@ -166,7 +166,7 @@ func (s *Screener) query(row *Row) (engine.Query, *Reject) {
 	if strings.TrimSpace(row.Name) == "" {
 		return reject(FieldName, "", "missing name")
 	}
-	kind, ok := parseType(row.Type, s.DefaultKind)
+	kind, ok := table.ParseType(row.Type, s.DefaultKind)
 	if !ok {
 		return reject(FieldType, row.Type, fmt.Sprintf("%s is not individual, entity or any", engine.QuoteValue(row.Type)))
 	}
@@ -175,7 +175,7 @@ func (s *Screener) query(row *Row) (engine.Query, *Reject) {
 		return q, nil
 	}
 	var err error
-	if q.DOB, err = normalizeDOB(row.DOB); err != nil {
+	if q.DOB, err = table.NormalizeDOB(row.DOB); err != nil {
 		return reject(FieldDOB, row.DOB, err.Error())
 	}
 	// Gender has no book layer: the engine's rule (male, female, m, f in
@@ -208,27 +208,6 @@ func paramReject(row *Row, pe *engine.ParamError) *Reject {
 	return &Reject{Line: row.Line, CustomerID: row.ID, Field: field, Value: value, Reason: pe.Msg}
 }
 
-// typeWords maps what books write in a customer-type column to a check.
-var typeWords = map[string]engine.Kind{
-	"individual": engine.Individual, "person": engine.Individual, "naturalperson": engine.Individual,
-	"private": engine.Individual, "retail": engine.Individual, "i": engine.Individual, "p": engine.Individual,
-	"np": engine.Individual, "ind": engine.Individual, "indiv": engine.Individual,
-	"entity": engine.Entity, "company": engine.Entity, "organisation": engine.Entity, "organization": engine.Entity,
-	"corporate": engine.Entity, "corporation": engine.Entity, "business": engine.Entity, "legalentity": engine.Entity,
-	"legalperson": engine.Entity, "e": engine.Entity, "c": engine.Entity, "org": engine.Entity, "le": engine.Entity,
-	"any": engine.Any, "name": engine.Any, "unknown": engine.Any, "u": engine.Any,
-}
-
-// parseType reads a row's type; an empty one takes def.
-func parseType(s string, def engine.Kind) (engine.Kind, bool) {
-	k := headerKey(s)
-	if k == "" {
-		return def, true
-	}
-	kind, ok := typeWords[k]
-	return kind, ok
-}
-
 // paramMsg is the message of the engine's *ParamError, without the
 // parameter name the reject's field already gives.
 func paramMsg(err error) string {
@@ -237,76 +216,6 @@ func paramMsg(err error) string {
 		return pe.Msg
 	}
 	return err.Error()
-}
-
-// normalizeDOB turns the date spellings of customer books into the API's
-// dd/mm/yyyy with 00 for unknown parts: dd/mm/yyyy, d.m.yyyy,
-// yyyy-mm-dd (with a time after it, as spreadsheets export), mm/yyyy and
-// yyyy. Day-first is assumed, as the API does. The result is checked by
-// the engine's own rule, so that a batch rejects exactly what a check
-// refuses.
-func normalizeDOB(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", nil
-	}
-	if i := strings.IndexAny(s, "T "); i == 10 {
-		s = s[:i] // 1960-03-12T00:00:00, 1960-03-12 00:00:00
-	}
-	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '.' || r == '-' })
-	bad := fmt.Errorf("%s is not a date (dd/mm/yyyy or yyyy-mm-dd)", engine.QuoteValue(s))
-	for _, p := range parts {
-		if p == "" || len(p) > 4 || !digits(p) {
-			return "", bad
-		}
-	}
-	var d, m, y string
-	switch {
-	case len(parts) == 3 && len(parts[0]) == 4:
-		y, m, d = parts[0], parts[1], parts[2]
-	case len(parts) == 3:
-		d, m, y = parts[0], parts[1], parts[2]
-	case len(parts) == 2:
-		d, m, y = "00", parts[0], parts[1]
-	case len(parts) == 1:
-		d, m, y = "00", "00", parts[0]
-	default:
-		return "", bad
-	}
-	if len(y) != 4 || len(d) > 2 || len(m) > 2 {
-		return "", bad
-	}
-	out := pad2(d) + "/" + pad2(m) + "/" + y
-	if _, err := engine.ParseQueryDate(out); err != nil {
-		// The engine's message quotes the date as rewritten; the book's
-		// spelling is what a reader of the rejects file looks for.
-		why := strings.TrimPrefix(err.Error(), strconv.Quote(out)+": ")
-		if len(parts) == 3 && len(parts[0]) <= 2 {
-			if _, err := engine.ParseQueryDate(pad2(m) + "/" + pad2(d) + "/" + y); err == nil {
-				// 06/14/1971: a month-first column, which cannot be
-				// told from day-first until a day passes 12.
-				return "", fmt.Errorf("%s is not a valid date (%s): the column looks month-first (mm/dd/yyyy); batch reads dd/mm/yyyy or yyyy-mm-dd, so rewrite the column as one of them", engine.QuoteValue(s), why)
-			}
-		}
-		return "", fmt.Errorf("%s is not a valid date (%s)", engine.QuoteValue(s), why)
-	}
-	return out, nil
-}
-
-func digits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func pad2(s string) string {
-	if len(s) == 1 {
-		return "0" + s
-	}
-	return s
 }
 
 // ParseCountry reads one country as customer books and the command line

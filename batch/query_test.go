@@ -3,51 +3,7 @@ package batch
 import (
 	"strings"
 	"testing"
-
-	"github.com/amlscreen/amlscreen/engine"
 )
-
-func TestNormalizeDOB(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"07/10/1952", "07/10/1952"},
-		{"7/10/1952", "07/10/1952"},
-		{"07.10.1952", "07/10/1952"},
-		{"1952-10-07", "07/10/1952"},
-		{"1952-10-07T00:00:00", "07/10/1952"},
-		{"1952-10-07 00:00:00", "07/10/1952"},
-		{"10/1952", "00/10/1952"},
-		{"1952", "00/00/1952"},
-		{"00/00/1952", "00/00/1952"},
-		{" 1952 ", "00/00/1952"},
-		{"1971-06-14", "14/06/1971"},
-	}
-	for _, tc := range tests {
-		got, err := normalizeDOB(tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("normalizeDOB(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-	for _, bad := range []string{"31/02/1980", "1980-13-01", "07/10/52", "yesterday", "1/2/3/4", "00/00/0000", "07-10-1952x"} {
-		if got, err := normalizeDOB(bad); err == nil {
-			t.Errorf("normalizeDOB(%q) = %q, accepted", bad, got)
-		}
-	}
-	// A date that reads only month-first names the column's format.
-	for in, want := range map[string]string{
-		"06/14/1971":   "the column looks month-first (mm/dd/yyyy)",
-		"14 June 1971": "dd/mm/yyyy or yyyy-mm-dd",
-		"31/02/1980":   "not a valid date",
-	} {
-		_, err := normalizeDOB(in)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("normalizeDOB(%q): %v, want %q", in, err, want)
-		}
-	}
-	if _, err := normalizeDOB("31/02/1980"); err != nil && strings.Contains(err.Error(), "month-first") {
-		t.Errorf("31/02/1980 is called month-first: %v", err)
-	}
-}
 
 func TestNormalizeCitizenship(t *testing.T) {
 	cits := map[string]string{"": "", "ru": "RU", " DE ": "DE", "Germany": "DE", "Russian Federation": "RU", "RU; CY": "", "RU, Russia": "RU",
@@ -61,19 +17,6 @@ func TestNormalizeCitizenship(t *testing.T) {
 		if _, err := normalizeCitizenship(bad); err == nil {
 			t.Errorf("normalizeCitizenship(%q) accepted", bad)
 		}
-	}
-}
-
-func TestParseType(t *testing.T) {
-	tests := map[string]engine.Kind{"": engine.Entity, "Individual": engine.Individual, "natural person": engine.Individual,
-		"P": engine.Individual, "company": engine.Entity, "Legal Entity": engine.Entity, "any": engine.Any}
-	for in, want := range tests {
-		if got, ok := parseType(in, engine.Entity); !ok || got != want {
-			t.Errorf("parseType(%q) = %v, %v; want %v", in, got, ok, want)
-		}
-	}
-	if _, ok := parseType("trust", engine.Any); ok {
-		t.Error("parseType accepted trust")
 	}
 }
 

@@ -240,10 +240,6 @@ func (o *output) close() error {
 	return err
 }
 
-// ErrNoRows is the error of a run over a book without a single customer
-// row: empty, a header alone, or blank lines.
-var ErrNoRows = errors.New("the book has no rows to screen")
-
 // Run screens the book cfg.Input and writes the hits, the rejects and the
 // report. Rows are screened on cfg.Workers goroutines and written in input
 // order; memory stays flat whatever the book's size, since at most a few

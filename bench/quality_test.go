@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/convert"
+	"github.com/amlscreen/amlscreen/convert/ofac"
 	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
@@ -348,7 +348,7 @@ func TestQualityRealOFAC(t *testing.T) {
 		t.Skipf("real lists not available (%v): the quality benchmark on OFAC data is not checked", err)
 	}
 	var recs []*record.Record
-	if err := convert.ConvertOFAC(convert.SDNList(lists), func(r *record.Record) error { recs = append(recs, r); return nil }); err != nil {
+	if err := ofac.ConvertOFAC(ofac.SDNList(lists), func(r *record.Record) error { recs = append(recs, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := Quality(QualityConfig{Records: recs, Seed: 3, MaxQueries: 150})

@@ -3,13 +3,20 @@ package convert
 import (
 	"slices"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/convert/csl"
+	"github.com/amlscreen/amlscreen/convert/dpl"
+	"github.com/amlscreen/amlscreen/convert/eu"
+	"github.com/amlscreen/amlscreen/convert/ofac"
+	"github.com/amlscreen/amlscreen/convert/uk"
+	"github.com/amlscreen/amlscreen/convert/un"
 )
 
 // TestCatalogueCoversEverySource: every source a converter writes has an
 // entry, once, with a name and a link.
 func TestCatalogueCoversEverySource(t *testing.T) {
-	want := []string{SourceOFACSDN, SourceOFACNonSDN, SourceUN, SourceBISDPL, SourceEUFSF, SourceUKSanctions, SourceOFSI}
-	for _, l := range CSLLists {
+	want := []string{ofac.SourceOFACSDN, ofac.SourceOFACNonSDN, un.SourceUN, dpl.SourceBISDPL, eu.SourceEUFSF, uk.SourceUKSanctions, uk.SourceOFSI}
+	for _, l := range csl.CSLLists {
 		want = append(want, l.SourceID)
 	}
 	seen := map[string]bool{}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/amlscreen/amlscreen/convert/eu"
+	"github.com/amlscreen/amlscreen/convert/uk"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -13,14 +15,14 @@ import (
 // formats, told by content: XML (EU) when the file opens with "<", else
 // the semicolon-separated CSV (EUCSV).
 func EUAnyFormat(r io.Reader, emit func(*record.Record) error) error {
-	return xmlOrCSV(r, "EU list", EU, EUCSV, emit)
+	return xmlOrCSV(r, "EU list", eu.EU, eu.EUCSV, emit)
 }
 
 // UKAnyFormat converts a UK sanctions list in any of its formats, told by
 // content: the FCDO's XML (UK) when the file opens with "<", else the
 // FCDO's or OFSI's CSV (UKCSV).
 func UKAnyFormat(r io.Reader, emit func(*record.Record) error) error {
-	return xmlOrCSV(r, "UK list", UK, UKCSV, emit)
+	return xmlOrCSV(r, "UK list", uk.UK, uk.UKCSV, emit)
 }
 
 // xmlOrCSV reads the start of r and hands the whole of it to xmlConv when

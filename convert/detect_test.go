@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/convert/internal/convtest"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -26,7 +27,7 @@ func TestAnyFormat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs := collect(t, func(emit func(*record.Record) error) error { return c.conv(b, emit) })
+		recs := convtest.Collect(t, func(emit func(*record.Record) error) error { return c.conv(b, emit) })
 		if len(recs) != c.n || recs[0].ID != c.first {
 			t.Errorf("%s: %d records, first %v; want %d, first %s", c.file, len(recs), recs[0].ID, c.n, c.first)
 		}

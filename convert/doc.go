@@ -16,8 +16,14 @@
 //   - the EU financial sanctions list (EU) and the UK Sanctions List (UK),
 //     both written from their published formats without a real edition at
 //     hand, and tested on fixtures made from those formats;
-//   - a bank's own list, CSV or JSON Lines read as batch reads a customer
-//     book (Watchlist).
+//   - a bank's own list, CSV or JSON Lines read by package table as batch
+//     reads a customer book (Watchlist).
+//
+// Each list has its package (convert/ofac, convert/un, convert/csl,
+// convert/dpl, convert/eu, convert/uk, convert/opensanctions,
+// convert/watchlist), as watchman's pkg/sources does; what they share is
+// in convert/internal/conv. This package keeps the catalogue and the
+// detection of a file's format, and dispatches to them.
 //
 // Catalogue gives the source catalogue entries of the lists. Every record
 // written passes CheckRecord, and ids are unique within a file (WriteJSONL

@@ -3,96 +3,82 @@ package convert
 import (
 	"bytes"
 	"io"
-	"os"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/convert/csl"
+	"github.com/amlscreen/amlscreen/convert/dpl"
+	"github.com/amlscreen/amlscreen/convert/eu"
+	"github.com/amlscreen/amlscreen/convert/internal/convtest"
+	"github.com/amlscreen/amlscreen/convert/ofac"
+	"github.com/amlscreen/amlscreen/convert/opensanctions"
+	"github.com/amlscreen/amlscreen/convert/uk"
 )
 
 // The fuzz targets feed every list parser arbitrary bytes: each must
 // return an error or records that pass the consolidated-file rules, and
 // never panic. Their seeds (the fixtures) run in go test.
 
-func fuzzSeed(f *testing.F, path string) {
-	f.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
-}
-
-// checkEmitted returns an emit that fails t on a record the rules refuse.
-func checkEmitted(t *testing.T) func(*record.Record) error {
-	return func(r *record.Record) error {
-		if err := CheckRecord(r); err != nil {
-			t.Fatalf("emitted a bad record: %v: %s", err, r.Append(nil, record.WriteOptions{}))
-		}
-		return nil
-	}
-}
-
 func FuzzCSL(f *testing.F) {
-	fuzzSeed(f, "testdata/csl/consolidated.csv")
+	convtest.FuzzSeed(f, "testdata/csl/consolidated.csv")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		CSL(bytes.NewReader(data), CSLOptions{}, checkEmitted(t))
+		csl.CSL(bytes.NewReader(data), csl.CSLOptions{}, convtest.CheckEmitted(t))
 	})
 }
 
 func FuzzDPL(f *testing.F) {
-	fuzzSeed(f, "testdata/dpl/dpl.txt")
+	convtest.FuzzSeed(f, "testdata/dpl/dpl.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		DPL(bytes.NewReader(data), "", checkEmitted(t))
+		dpl.DPL(bytes.NewReader(data), "", convtest.CheckEmitted(t))
 	})
 }
 
 func FuzzSenzing(f *testing.F) {
-	fuzzSeed(f, "testdata/senzing/senzing.json")
+	convtest.FuzzSeed(f, "testdata/senzing/senzing.json")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		Senzing(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }, SenzingOptions{}, checkEmitted(t))
+		opensanctions.Senzing(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }, opensanctions.SenzingOptions{}, convtest.CheckEmitted(t))
 	})
 }
 
 func FuzzOFACEnhanced(f *testing.F) {
-	fuzzSeed(f, "testdata/ofacxml/cons.xml")
+	convtest.FuzzSeed(f, "testdata/ofacxml/cons.xml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		OFACEnhanced(bytes.NewReader(data), NonSDNList(""), checkEmitted(t))
+		ofac.OFACEnhanced(bytes.NewReader(data), ofac.NonSDNList(""), convtest.CheckEmitted(t))
 	})
 }
 
 func FuzzEU(f *testing.F) {
-	fuzzSeed(f, "testdata/eu/fsf.xml")
+	convtest.FuzzSeed(f, "testdata/eu/fsf.xml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		EU(bytes.NewReader(data), checkEmitted(t))
+		eu.EU(bytes.NewReader(data), convtest.CheckEmitted(t))
 	})
 }
 
 func FuzzUK(f *testing.F) {
-	fuzzSeed(f, "testdata/uk/uk_sanctions_list.xml")
+	convtest.FuzzSeed(f, "testdata/uk/uk_sanctions_list.xml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		UK(bytes.NewReader(data), checkEmitted(t))
+		uk.UK(bytes.NewReader(data), convtest.CheckEmitted(t))
 	})
 }
 
 func FuzzEUCSV(f *testing.F) {
-	fuzzSeed(f, "testdata/eucsv/csvFullSanctionsList_1_1.csv")
+	convtest.FuzzSeed(f, "testdata/eucsv/csvFullSanctionsList_1_1.csv")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		EUCSV(bytes.NewReader(data), checkEmitted(t))
+		eu.EUCSV(bytes.NewReader(data), convtest.CheckEmitted(t))
 	})
 }
 
 func FuzzUKCSV(f *testing.F) {
-	fuzzSeed(f, "testdata/ukcsv/UK-Sanctions-List.csv")
-	fuzzSeed(f, "testdata/ukcsv/ConList.csv")
+	convtest.FuzzSeed(f, "testdata/ukcsv/UK-Sanctions-List.csv")
+	convtest.FuzzSeed(f, "testdata/ukcsv/ConList.csv")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		UKCSV(bytes.NewReader(data), checkEmitted(t))
+		uk.UKCSV(bytes.NewReader(data), convtest.CheckEmitted(t))
 	})
 }
 
 func FuzzOpenSanctionsDetect(f *testing.F) {
-	fuzzSeed(f, "testdata/opensanctions/entities.ftm.json")
-	fuzzSeed(f, "testdata/opensanctions/targets.simple.csv")
+	convtest.FuzzSeed(f, "testdata/opensanctions/entities.ftm.json")
+	convtest.FuzzSeed(f, "testdata/opensanctions/targets.simple.csv")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		OpenSanctions(bytes.NewReader(data), OpenSanctionsOptions{}, checkEmitted(t))
+		opensanctions.OpenSanctions(bytes.NewReader(data), opensanctions.OpenSanctionsOptions{}, convtest.CheckEmitted(t))
 	})
 }

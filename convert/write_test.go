@@ -6,17 +6,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/convert/internal/conv"
+
+	"github.com/amlscreen/amlscreen/convert/internal/convtest"
 	"github.com/amlscreen/amlscreen/record"
 )
 
-func fixtureConverter(emit func(*record.Record) error) error { return OFAC("testdata/ofac", emit) }
+func fixtureConverter(emit func(*record.Record) error) error {
+	return convertSDN("testdata/ofac", emit)
+}
 
 func TestWriteJSONLRoundTrip(t *testing.T) {
-	want := collect(t, fixtureConverter)
+	want := convtest.Collect(t, fixtureConverter)
 	for _, gz := range []bool{false, true} {
 		t.Run(fmt.Sprintf("gzip=%v", gz), func(t *testing.T) {
 			var buf bytes.Buffer
-			n, err := WriteJSONL(&buf, gz, fixtureConverter)
+			n, err := conv.WriteJSONL(&buf, gz, fixtureConverter)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -32,7 +37,7 @@ func TestWriteJSONLRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i := range want {
-				wantRecord(t, got[i], want[i])
+				convtest.WantRecord(t, got[i], want[i])
 			}
 			if !gz && !bytes.Contains(data, []byte(`"sourceId":"us_ofac_sdn"`)) {
 				t.Errorf("keys are not camelCase: %.200s", data)
@@ -50,14 +55,14 @@ func TestWriteRefusesBadRecords(t *testing.T) {
 	}{
 		{"duplicate id", []record.Record{ok, ok}, "comes twice"},
 		{"space in id", []record.Record{{ID: "X 1", SourceID: "x", Name: "A"}}, "ids are"},
-		{"id too long", []record.Record{{ID: strings.Repeat("a", MaxIDLen+1), SourceID: "x", Name: "A"}}, "ids are"},
+		{"id too long", []record.Record{{ID: strings.Repeat("a", conv.MaxIDLen+1), SourceID: "x", Name: "A"}}, "ids are"},
 		{"no source", []record.Record{{ID: "X-1", Name: "A"}}, "no source_id"},
 		{"no name", []record.Record{{ID: "X-1", SourceID: "x", Name: " "}}, "no name"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			_, err := WriteJSONL(&buf, false, func(emit func(*record.Record) error) error {
+			_, err := conv.WriteJSONL(&buf, false, func(emit func(*record.Record) error) error {
 				for i := range c.recs {
 					if err := emit(&c.recs[i]); err != nil {
 						return err

@@ -10,10 +10,9 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
-// Bucket is the store bucket of decisions, created by the first decision
+// store.Decisions holds the decisions, created by the first decision
 // stored. Layout:
 //
 //	"h" 0x00 owner 0x00 subject 0x00 record_id 0x00 seq (8 bytes) → Decision JSON
@@ -24,7 +23,6 @@ import (
 // subject, record), so that screening reads one key per hit. Owners, subjects
 // and record ids hold no 0x00 (Validate refuses control characters), so the
 // separators are unambiguous.
-var Bucket = []byte("decisions")
 
 var (
 	historyTag = []byte{'h', 0}
@@ -86,8 +84,8 @@ func (b *Book) Decide(d Decision) (stored Decision, previous *Decision, err erro
 	if err := d.Validate(); err != nil {
 		return Decision{}, nil, err
 	}
-	err = b.db.Update(func(tx *bolt.Tx) error {
-		bk, err := tx.CreateBucketIfNotExists(Bucket)
+	err = b.db.Write(func(tx *store.Tx) error {
+		bk, err := store.Decisions.Create(tx)
 		if err != nil {
 			return err
 		}
@@ -106,7 +104,7 @@ func (b *Book) Decide(d Decision) (stored Decision, previous *Decision, err erro
 
 // put appends d to the history and makes it current unless the current one
 // is newer.
-func put(bk *bolt.Bucket, d Decision) (Decision, error) {
+func put(bk *store.Bucket, d Decision) (Decision, error) {
 	seq, err := bk.NextSequence()
 	if err != nil {
 		return d, err
@@ -133,7 +131,7 @@ func put(bk *bolt.Bucket, d Decision) (Decision, error) {
 	return d, bk.Put(ck, v)
 }
 
-func currentIn(bk *bolt.Bucket, owner, subject, recordID string) (*Decision, error) {
+func currentIn(bk *store.Bucket, owner, subject, recordID string) (*Decision, error) {
 	if bk == nil {
 		return nil, nil
 	}
@@ -151,11 +149,11 @@ func currentIn(bk *bolt.Bucket, owner, subject, recordID string) (*Decision, err
 // CurrentTx returns the current decision of owner on recordID for subject
 // in tx, or nil: for code that runs inside a store transaction, such as
 // monitoring's change-set hook.
-func CurrentTx(tx *bolt.Tx, owner, subject, recordID string) (*Decision, error) {
+func CurrentTx(tx *store.Tx, owner, subject, recordID string) (*Decision, error) {
 	if ValidSubject(subject) != nil {
 		return nil, nil
 	}
-	return currentIn(tx.Bucket(Bucket), owner, subject, recordID)
+	return currentIn(store.Decisions.Bucket(tx), owner, subject, recordID)
 }
 
 // Current returns owner's current decisions for subject, by record id.
@@ -164,7 +162,7 @@ func (b *Book) Current(owner, subject string) (map[string]Decision, error) {
 	if ValidSubject(subject) != nil || owner == "" {
 		return out, nil
 	}
-	err := b.db.View(func(tx *bolt.Tx) error {
+	err := b.db.Read(func(tx *store.Tx) error {
 		return walk(tx, prefixOf(currentTag, owner, subject), func(_ []byte, d Decision) error {
 			out[d.RecordID] = d
 			return nil
@@ -180,7 +178,7 @@ func (b *Book) History(owner, subject, recordID string) ([]Decision, error) {
 	if ValidSubject(subject) != nil || owner == "" {
 		return nil, nil
 	}
-	err := b.db.View(func(tx *bolt.Tx) error {
+	err := b.db.Read(func(tx *store.Tx) error {
 		return walk(tx, prefixOf(historyTag, owner, subject, recordID), func(_ []byte, d Decision) error {
 			out = append(out, d)
 			return nil
@@ -196,7 +194,7 @@ func (b *Book) OnRecord(owner, recordID string) ([]Decision, error) {
 	if owner == "" {
 		return nil, nil
 	}
-	err := b.db.View(func(tx *bolt.Tx) error {
+	err := b.db.Read(func(tx *store.Tx) error {
 		return walk(tx, prefixOf(historyTag, owner), func(_ []byte, d Decision) error {
 			if d.RecordID == recordID {
 				out = append(out, d)
@@ -216,8 +214,8 @@ func (b *Book) Each(owner string, fn func(d Decision, current bool) error) error
 	if owner != "" {
 		prefix = prefixOf(historyTag, owner)
 	}
-	return b.db.View(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(Bucket)
+	return b.db.Read(func(tx *store.Tx) error {
+		bk := store.Decisions.Bucket(tx)
 		return walk(tx, prefix, func(_ []byte, d Decision) error {
 			cur, err := currentIn(bk, d.Owner, d.Subject, d.RecordID)
 			if err != nil {
@@ -236,8 +234,8 @@ func (b *Book) Count(owner string) (int, error) {
 	if owner != "" {
 		prefix = prefixOf(historyTag, owner)
 	}
-	err := b.db.View(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(Bucket)
+	err := b.db.Read(func(tx *store.Tx) error {
+		bk := store.Decisions.Bucket(tx)
 		if bk == nil {
 			return nil
 		}
@@ -252,8 +250,8 @@ func (b *Book) Count(owner string) (int, error) {
 
 // walk decodes every value under prefix in tx's decisions bucket, in key
 // order. A missing bucket holds nothing.
-func walk(tx *bolt.Tx, prefix []byte, fn func(k []byte, d Decision) error) error {
-	bk := tx.Bucket(Bucket)
+func walk(tx *store.Tx, prefix []byte, fn func(k []byte, d Decision) error) error {
+	bk := store.Decisions.Bucket(tx)
 	if bk == nil {
 		return nil
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
-	bolt "go.etcd.io/bbolt"
 )
 
 const (
@@ -402,7 +401,7 @@ func TestSuppressUpdate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got bool
-		err := db.View(func(tx *bolt.Tx) error {
+		err := db.Read(func(tx *store.Tx) error {
 			var err error
 			got, err = SuppressUpdate(tx, tt.owner, tt.profile, tt.after)
 			return err
@@ -426,7 +425,7 @@ func TestReadsOfAStoreWithoutDecisions(t *testing.T) {
 	if n, err := book.Export(&buf, "", CSV); n != 0 || err != nil || buf.String() != strings.Join(Columns, ",")+"\n" {
 		t.Errorf("Export: %d, %v, %q", n, err, buf.String())
 	}
-	err := db.View(func(tx *bolt.Tx) error {
+	err := db.Read(func(tx *store.Tx) error {
 		got, err := SuppressUpdate(tx, ownerA, "p", getRecord(t, db, "R1"))
 		if got || err != nil {
 			t.Errorf("SuppressUpdate without decisions: %v, %v", got, err)

@@ -26,7 +26,7 @@
 // history; the current decision is the one decided last (by At, then by
 // the order they were stored in), so an imported old decision does not
 // override a newer one. Every change is one bbolt transaction in the
-// bucket this package owns (Bucket), created on first write; a store
+// bucket this package owns (store.Decisions), created on first write; a store
 // without it reads as holding no decisions.
 //
 // # Suppression

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/amlscreen/amlscreen/record"
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // Outcome is what a past decision means for a hit now.
@@ -49,7 +49,7 @@ func (b *Book) LoadSet(owner string) (*Set, error) {
 	if owner == "" {
 		return s, nil
 	}
-	err := b.db.View(func(tx *bolt.Tx) error {
+	err := b.db.Read(func(tx *store.Tx) error {
 		return walk(tx, prefixOf(currentTag, owner), func(_ []byte, d Decision) error {
 			m := s.bySubject[d.Subject]
 			if m == nil {
@@ -89,7 +89,7 @@ func (s *Set) Judge(subject string, r *record.Record) Outcome {
 // is false_positive and the record's names, dates of birth and
 // citizenships are still those decided on (Identity). Any other case,
 // including a decision without a valid identity fingerprint, notifies.
-func SuppressUpdate(tx *bolt.Tx, owner, profileID string, after *record.Record) (bool, error) {
+func SuppressUpdate(tx *store.Tx, owner, profileID string, after *record.Record) (bool, error) {
 	if after == nil {
 		return false, nil
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/internal/csvsafe"
 	"github.com/amlscreen/amlscreen/record"
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // Format is the shape of an export or import file.
@@ -401,9 +401,9 @@ func (b *Book) Import(ds []Decision) (ImportResult, error) {
 			return res, fmt.Errorf("decision %d: %w", i+1, err)
 		}
 	}
-	err := b.db.Update(func(tx *bolt.Tx) error {
+	err := b.db.Write(func(tx *store.Tx) error {
 		res = ImportResult{}
-		bk, err := tx.CreateBucketIfNotExists(Bucket)
+		bk, err := store.Decisions.Create(tx)
 		if err != nil {
 			return err
 		}

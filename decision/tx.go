@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // DecideTx is Book.Decide inside tx, for a package that must store a
@@ -12,7 +12,9 @@ import (
 // of a proposal): d is stamped with now when its At is zero, validated,
 // appended to the audit trail and made current unless the current one was
 // decided later.
-func DecideTx(tx *bolt.Tx, d Decision, now func() time.Time) (stored Decision, previous *Decision, err error) {
+// tx is a *store.Tx, or the *bbolt.Tx casework still holds.
+func DecideTx[T store.Txn](t T, d Decision, now func() time.Time) (stored Decision, previous *Decision, err error) {
+	tx := store.TxOf(t)
 	if d.At.IsZero() {
 		d.At = now()
 	}
@@ -20,7 +22,7 @@ func DecideTx(tx *bolt.Tx, d Decision, now func() time.Time) (stored Decision, p
 	if err := d.Validate(); err != nil {
 		return Decision{}, nil, err
 	}
-	bk, err := tx.CreateBucketIfNotExists(Bucket)
+	bk, err := store.Decisions.Create(tx)
 	if err != nil {
 		return Decision{}, nil, fmt.Errorf("store decision: %w", err)
 	}

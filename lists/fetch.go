@@ -20,8 +20,6 @@ import (
 	"sync"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/amlscreen/amlscreen/convert"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
@@ -322,7 +320,7 @@ func (f *Fetcher) apply(db *store.Store, l List, st State, dir string, files []F
 		i++
 		return recs[i-1], nil
 	}
-	guard := func(_ *bolt.Tx, a *store.Applied) error {
+	guard := func(_ *store.Tx, a *store.Applied) error {
 		before := len(recs) - a.Added + a.Deleted
 		if !f.AllowShrink && before > 0 && float64(a.Deleted) > store.ShrinkShare*float64(before) {
 			return &ShrinkError{List: l.Name, Before: before, Deleted: a.Deleted}

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -121,7 +119,7 @@ func TestChangedEditionDifferential(t *testing.T) {
 	s.addDir(t, "testdata/edition1")
 	db := openStore(t)
 	var seen []*store.Applied
-	db.OnChange(func(_ *bolt.Tx, a *store.Applied) error { seen = append(seen, a); return nil })
+	db.OnApply(func(_ *store.Tx, a *store.Applied) error { seen = append(seen, a); return nil })
 	f := s.fetcher()
 	ofac := mustResolve(t, "ofac")
 	checkOK(t, f.Fetch(context.Background(), db, ofac))

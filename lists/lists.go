@@ -15,7 +15,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/amlscreen/amlscreen/convert"
+	"github.com/amlscreen/amlscreen/convert/csl"
+	"github.com/amlscreen/amlscreen/convert/dpl"
+	"github.com/amlscreen/amlscreen/convert/eu"
+	"github.com/amlscreen/amlscreen/convert/ofac"
+	"github.com/amlscreen/amlscreen/convert/opensanctions"
+	"github.com/amlscreen/amlscreen/convert/uk"
+	"github.com/amlscreen/amlscreen/convert/un"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -88,7 +94,7 @@ func readerList(name string, conv func(r io.Reader, emit func(*record.Record) er
 
 // ofacList returns the converter of an OFAC list in the legacy CSV format;
 // the converter wants exact paths, so they are looked up without case.
-func ofacList(l func(string) convert.OFACList) func(string, func(*record.Record) error) error {
+func ofacList(l func(string) ofac.OFACList) func(string, func(*record.Record) error) error {
 	return func(dir string, emit func(*record.Record) error) error {
 		ol := l(dir)
 		for _, p := range []*string{&ol.Primary, &ol.Alt, &ol.Add, &ol.Comments} {
@@ -96,24 +102,24 @@ func ofacList(l func(string) convert.OFACList) func(string, func(*record.Record)
 				*p = found
 			}
 		}
-		return convert.ConvertOFAC(ol, emit)
+		return ofac.ConvertOFAC(ol, emit)
 	}
 }
 
 // ofacEnhanced returns the converter of an OFAC list in the enhanced XML
 // format, zipped as OFAC publishes it or not.
-func ofacEnhanced(name string, l func(string) convert.OFACList) func(string, func(*record.Record) error) error {
+func ofacEnhanced(name string, l func(string) ofac.OFACList) func(string, func(*record.Record) error) error {
 	return func(dir string, emit func(*record.Record) error) error {
 		p, err := findIn(dir, name)
 		if err != nil {
 			return err
 		}
-		rc, err := convert.OpenOFACEnhanced(p)
+		rc, err := ofac.OpenOFACEnhanced(p)
 		if err != nil {
 			return err
 		}
 		defer rc.Close()
-		return convert.OFACEnhanced(rc, l(""), emit)
+		return ofac.OFACEnhanced(rc, l(""), emit)
 	}
 }
 
@@ -129,7 +135,7 @@ const (
 // cslSources are the source ids of the CSL's lists.
 func cslSources() []string {
 	var ids []string
-	for _, l := range convert.CSLLists {
+	for _, l := range csl.CSLLists {
 		ids = append(ids, l.SourceID)
 	}
 	return ids
@@ -147,8 +153,8 @@ var known = []List{
 			{Name: "alt.csv", URL: ofacBase + "ALT.CSV"},
 			{Name: "sdn_comments.csv", URL: ofacBase + "SDN_COMMENTS.CSV", Optional: true},
 		},
-		Sources: []string{convert.SourceOFACSDN},
-		Convert: ofacList(convert.SDNList),
+		Sources: []string{ofac.SourceOFACSDN},
+		Convert: ofacList(ofac.SDNList),
 	},
 	{
 		Name: "ofac-cons", Title: "OFAC Consolidated Sanctions List (non-SDN lists)",
@@ -160,32 +166,32 @@ var known = []List{
 			{Name: "cons_alt.csv", URL: ofacBase + "CONS_ALT.CSV"},
 			{Name: "cons_comments.csv", URL: ofacBase + "CONS_COMMENTS.CSV", Optional: true},
 		},
-		Sources: []string{convert.SourceOFACNonSDN},
-		Convert: ofacList(convert.NonSDNList),
+		Sources: []string{ofac.SourceOFACNonSDN},
+		Convert: ofacList(ofac.NonSDNList),
 	},
 	{
 		Name: "ofac-xml", Title: "OFAC Specially Designated Nationals (SDN) List, enhanced XML",
 		Issuer: "US Treasury, Office of Foreign Assets Control", Format: "XML (enhanced, zipped)",
 		Licence: licenceUSGov, MapsTo: "us_ofac_sdn, SANCTION; ids OFAC-<ent_num> (as ofac: load one of the two)",
 		Files:   []File{{Name: "SDN_ENHANCED.ZIP", URL: ofacBase + "SDN_ENHANCED.ZIP"}},
-		Sources: []string{convert.SourceOFACSDN},
-		Convert: ofacEnhanced("SDN_ENHANCED.ZIP", convert.SDNList),
+		Sources: []string{ofac.SourceOFACSDN},
+		Convert: ofacEnhanced("SDN_ENHANCED.ZIP", ofac.SDNList),
 	},
 	{
 		Name: "ofac-cons-xml", Title: "OFAC Consolidated Sanctions List (non-SDN lists), enhanced XML",
 		Issuer: "US Treasury, Office of Foreign Assets Control", Format: "XML (enhanced, zipped)",
 		Licence: licenceUSGov, MapsTo: "us_ofac_cons, SANCTION; ids OFAC-CONS-<ent_num> (as ofac-cons: load one of the two)",
 		Files:   []File{{Name: "CONS_ENHANCED.ZIP", URL: ofacBase + "CONS_ENHANCED.ZIP"}},
-		Sources: []string{convert.SourceOFACNonSDN},
-		Convert: ofacEnhanced("CONS_ENHANCED.ZIP", convert.NonSDNList),
+		Sources: []string{ofac.SourceOFACNonSDN},
+		Convert: ofacEnhanced("CONS_ENHANCED.ZIP", ofac.NonSDNList),
 	},
 	{
 		Name: "un", Title: "UN Security Council Consolidated List",
 		Issuer: "United Nations Security Council", Format: "XML",
 		Licence: "UN public information, free to reuse", MapsTo: "un_sc_sanctions, SANCTION; ids UN-<DATAID>",
 		Files:   []File{{Name: "consolidated.xml", URL: "https://scsanctions.un.org/resources/xml/en/consolidated.xml"}},
-		Sources: []string{convert.SourceUN},
-		Convert: readerList("consolidated.xml", convert.UN),
+		Sources: []string{un.SourceUN},
+		Convert: readerList("consolidated.xml", un.UN),
 	},
 	{
 		Name: "csl", Title: "US Consolidated Screening List",
@@ -194,7 +200,7 @@ var known = []List{
 		Files:   []File{{Name: "consolidated.csv", URL: "https://data.trade.gov/downloadable_consolidated_screening_list/v1/consolidated.csv"}},
 		Sources: cslSources(),
 		Convert: readerList("consolidated.csv", func(r io.Reader, emit func(*record.Record) error) error {
-			return convert.CSL(r, convert.CSLOptions{}, emit)
+			return csl.CSL(r, csl.CSLOptions{}, emit)
 		}),
 	},
 	{
@@ -202,9 +208,9 @@ var known = []List{
 		Issuer: "US Department of Commerce, Bureau of Industry and Security", Format: "tab-separated text",
 		Licence: licenceUSGov, MapsTo: "us_bis_dpl, SANCTION; ids BIS-DPL-<hash>",
 		Files:   []File{{Name: "dpl.txt", URL: "https://www.bis.doc.gov/dpl/dpl.txt"}},
-		Sources: []string{convert.SourceBISDPL},
+		Sources: []string{dpl.SourceBISDPL},
 		Convert: readerList("dpl.txt", func(r io.Reader, emit func(*record.Record) error) error {
-			return convert.DPL(r, "", emit)
+			return dpl.DPL(r, "", emit)
 		}),
 	},
 	{
@@ -212,40 +218,40 @@ var known = []List{
 		Issuer: "European Commission (FISMA)", Format: "XML (FSF 1.1)",
 		Licence: "EU Commission reuse policy (Decision 2011/833/EU), free with attribution", MapsTo: "eu_fsf, SANCTION; ids EU-<logicalId>",
 		Files:   []File{{Name: "xmlFullSanctionsList_1_1.xml", URL: "https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw"}},
-		Sources: []string{convert.SourceEUFSF},
-		Convert: readerList("xmlFullSanctionsList_1_1.xml", convert.EU),
+		Sources: []string{eu.SourceEUFSF},
+		Convert: readerList("xmlFullSanctionsList_1_1.xml", eu.EU),
 	},
 	{
 		Name: "eu-csv", Title: "EU Consolidated Financial Sanctions List, CSV",
 		Issuer: "European Commission (FISMA)", Format: "CSV (FSF 1.1, semicolon-separated)",
 		Licence: "EU Commission reuse policy (Decision 2011/833/EU), free with attribution", MapsTo: "eu_fsf, SANCTION; ids EU-<logicalId> (as eu: load one of the two)",
 		Files:   []File{{Name: "csvFullSanctionsList_1_1.csv", URL: "https://webgate.ec.europa.eu/fsd/fsf/public/files/csvFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw"}},
-		Sources: []string{convert.SourceEUFSF},
-		Convert: readerList("csvFullSanctionsList_1_1.csv", convert.EUCSV),
+		Sources: []string{eu.SourceEUFSF},
+		Convert: readerList("csvFullSanctionsList_1_1.csv", eu.EUCSV),
 	},
 	{
 		Name: "uk", Title: "UK Sanctions List",
 		Issuer: "UK Foreign, Commonwealth & Development Office", Format: "XML",
 		Licence: "Open Government Licence v3.0", MapsTo: "gb_fcdo_sanctions, SANCTION; ids UK-<UniqueID>",
 		Files:   []File{{Name: "UK_Sanctions_List.xml", URL: "https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.xml"}},
-		Sources: []string{convert.SourceUKSanctions},
-		Convert: readerList("UK_Sanctions_List.xml", convert.UK),
+		Sources: []string{uk.SourceUKSanctions},
+		Convert: readerList("UK_Sanctions_List.xml", uk.UK),
 	},
 	{
 		Name: "uk-csv", Title: "UK Sanctions List, CSV",
 		Issuer: "UK Foreign, Commonwealth & Development Office", Format: "CSV",
 		Licence: "Open Government Licence v3.0", MapsTo: "gb_fcdo_sanctions, SANCTION; ids UK-<Unique ID> (as uk: load one of the two)",
 		Files:   []File{{Name: "UK-Sanctions-List.csv", URL: "https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.csv"}},
-		Sources: []string{convert.SourceUKSanctions},
-		Convert: readerList("UK-Sanctions-List.csv", convert.UKCSV),
+		Sources: []string{uk.SourceUKSanctions},
+		Convert: readerList("UK-Sanctions-List.csv", uk.UKCSV),
 	},
 	{
 		Name: "uk-ofsi", Title: "OFSI Consolidated List of Financial Sanctions Targets",
 		Issuer: "HM Treasury, Office of Financial Sanctions Implementation", Format: "CSV (ConList.csv)",
 		Licence: "Open Government Licence v3.0", MapsTo: "gb_hmt_ofsi, SANCTION; ids OFSI-<Group ID> (the people of uk under other ids: load uk or uk-ofsi)",
 		Files:   []File{{Name: "ConList.csv", URL: "https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv"}},
-		Sources: []string{convert.SourceOFSI},
-		Convert: readerList("ConList.csv", convert.UKCSV),
+		Sources: []string{uk.SourceOFSI},
+		Convert: readerList("ConList.csv", uk.UKCSV),
 	},
 	{
 		Name: "opensanctions", Title: "OpenSanctions default collection (sanctions, PEPs, crime)",
@@ -253,7 +259,7 @@ var known = []List{
 		Licence: licenceOS, MapsTo: "os_<first dataset>; topics to SANCTION, PEP (pep_type), CRIMINAL or OTHER; ids OS-<id>",
 		Files: []File{{Name: "entities.ftm.json", URL: osBase + "entities.ftm.json"}},
 		Convert: readerList("entities.ftm.json", func(r io.Reader, emit func(*record.Record) error) error {
-			return convert.FtM(r, convert.OpenSanctionsOptions{}, emit)
+			return opensanctions.FtM(r, opensanctions.OpenSanctionsOptions{}, emit)
 		}),
 	},
 	{
@@ -262,7 +268,7 @@ var known = []List{
 		Licence: licenceOS, MapsTo: "os_<first dataset title>; SANCTION for rows with sanctions, else OTHER; ids OS-<id>",
 		Files: []File{{Name: "targets.simple.csv", URL: osBase + "targets.simple.csv"}},
 		Convert: readerList("targets.simple.csv", func(r io.Reader, emit func(*record.Record) error) error {
-			return convert.OpenSanctionsSimple(r, convert.OpenSanctionsOptions{}, emit)
+			return opensanctions.OpenSanctionsSimple(r, opensanctions.OpenSanctionsOptions{}, emit)
 		}),
 	},
 }

@@ -6,13 +6,10 @@ import (
 	"slices"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/amlscreen/amlscreen/store"
 )
 
-// bucketLists holds one State per list, as JSON under the list's name.
-var bucketLists = []byte("lists")
+// store.Lists holds one State per list, as JSON under the list's name.
 
 // FileState is what the store remembers of one file of the edition of a
 // list it holds: enough for a conditional GET and a checksum.
@@ -67,8 +64,8 @@ func (s *State) file(name string) *FileState {
 // fetched has a zero State with its name.
 func LoadState(db *store.Store, name string) (State, error) {
 	st := State{Name: name}
-	err := db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketLists)
+	err := db.Read(func(tx *store.Tx) error {
+		b := store.Lists.Bucket(tx)
 		if b == nil {
 			return nil
 		}
@@ -86,8 +83,8 @@ func LoadState(db *store.Store, name string) (State, error) {
 // Status returns the state of every list the store has fetched, by name.
 func Status(db *store.Store) ([]State, error) {
 	var out []State
-	err := db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketLists)
+	err := db.Read(func(tx *store.Tx) error {
+		b := store.Lists.Bucket(tx)
 		if b == nil {
 			return nil
 		}
@@ -118,8 +115,8 @@ func saveState(db *store.Store, st State) error {
 	if err != nil {
 		return err
 	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketLists)
+	err = db.Write(func(tx *store.Tx) error {
+		b, err := store.Lists.Create(tx)
 		if err != nil {
 			return err
 		}

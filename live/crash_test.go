@@ -16,7 +16,6 @@ import (
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // The crash test of the persisted index: a child process (this test
@@ -70,7 +69,7 @@ func TestLiveCrashChild(t *testing.T) {
 		}
 		defer d.Close()
 	}
-	hook := func(*bolt.Tx, *store.Applied) error {
+	hook := func(*store.Tx, *store.Applied) error {
 		if pause == "hook" {
 			wait()
 		}
@@ -130,6 +129,31 @@ func crashChanges(w *world) []record.Change {
 	return out
 }
 
+// killPoint is where TestCrashLeavesIndexAndStoreAgreeing kills a child:
+// the operation it runs and the point it pauses at.
+type killPoint struct{ op, pause string }
+
+// killPoints returns the kill points: by default every operation killed
+// before its commit, in the middle of its index files and after its end
+// (9 children); with AMLSCREEN_LONG_TESTS every point each operation has
+// (22 children).
+func killPoints() []killPoint {
+	if longTests() {
+		return []killPoint{
+			{"apply", "hook"}, {"apply", "segment"}, {"apply", "merged"}, {"apply", "manifest"}, {"apply", "renamed"}, {"apply", "end"},
+			{"import", "hook"}, {"import", "segment"}, {"import", "merged"}, {"import", "manifest"}, {"import", "renamed"}, {"import", "end"},
+			{"open", "rebuilt"}, {"open", "manifest"}, {"open", "renamed"}, {"open", "end"},
+			{"stream", "part"}, {"stream", "hook"}, {"stream", "rebuilt"}, {"stream", "manifest"}, {"stream", "renamed"}, {"stream", "end"},
+		}
+	}
+	return []killPoint{
+		{"apply", "hook"}, {"apply", "manifest"}, {"apply", "end"},
+		{"import", "segment"}, {"import", "renamed"},
+		{"open", "rebuilt"}, {"open", "end"},
+		{"stream", "part"}, {"stream", "manifest"},
+	}
+}
+
 func TestCrashLeavesIndexAndStoreAgreeing(t *testing.T) {
 	if os.Getenv("AMLSCREEN_LIVE_CRASH_STORE") != "" {
 		t.Skip("child process")
@@ -157,12 +181,7 @@ func TestCrashLeavesIndexAndStoreAgreeing(t *testing.T) {
 	st.Close()
 
 	states := map[string]int{}
-	for _, c := range []struct{ op, pause string }{
-		{"apply", "hook"}, {"apply", "segment"}, {"apply", "merged"}, {"apply", "manifest"}, {"apply", "renamed"}, {"apply", "end"},
-		{"import", "hook"}, {"import", "segment"}, {"import", "merged"}, {"import", "manifest"}, {"import", "renamed"}, {"import", "end"},
-		{"open", "rebuilt"}, {"open", "manifest"}, {"open", "renamed"}, {"open", "end"},
-		{"stream", "part"}, {"stream", "hook"}, {"stream", "rebuilt"}, {"stream", "manifest"}, {"stream", "renamed"}, {"stream", "end"},
-	} {
+	for _, c := range killPoints() {
 		run := c.op + "/" + c.pause
 		path := filepath.Join(dir, strings.ReplaceAll(run, "/", "-"), "s.db")
 		copyTree(t, filepath.Dir(base), filepath.Dir(path))

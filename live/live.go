@@ -40,7 +40,6 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Index is the screening index a process answers from, kept current with
@@ -104,7 +103,7 @@ func Open(st *store.Store, log *slog.Logger) (*Index, error) {
 	}
 	if d.write {
 		d.background = true
-		st.OnChange(d.hook)
+		st.OnApply(d.hook)
 		st.OnImport(d.startImport)
 	}
 	return d, nil
@@ -168,7 +167,7 @@ func Follow(st *store.Store, log *slog.Logger) *Follower {
 		return f
 	}
 	st.OnImport(f.startImport)
-	st.OnChange(func(tx *bolt.Tx, a *store.Applied) error {
+	st.OnApply(func(tx *store.Tx, a *store.Applied) error {
 		tx.OnCommit(func() { f.committed(a) })
 		return nil
 	})
@@ -189,16 +188,6 @@ func (f *Follower) Index() (*engine.Index, error) {
 		f.d = d
 	}
 	return f.d.Index(), nil
-}
-
-// Close releases the index, if one was opened.
-func (f *Follower) Close() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.d != nil {
-		f.d.Close()
-		f.d = nil
-	}
 }
 
 // committed brings the index to the version a committed.
@@ -263,7 +252,7 @@ func ownBuild(a *store.Applied, dir string) *importBuild {
 
 // hook runs inside every transaction that changes the store's records and
 // brings the index to the new version once it commits.
-func (d *Index) hook(tx *bolt.Tx, a *store.Applied) error {
+func (d *Index) hook(tx *store.Tx, a *store.Applied) error {
 	tx.OnCommit(func() {
 		if err := d.Apply(d.st, a); err != nil {
 			d.log.Error("screening index not updated; the next change or open catches it up", "err", err)

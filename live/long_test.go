@@ -17,5 +17,5 @@ func agreeQueries() int {
 	if longTests() {
 		return 90
 	}
-	return 40
+	return 24
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/mediagen"
@@ -56,7 +56,7 @@ func generated(b *testing.B) ([]byte, []string) {
 }
 
 func importInto(b *testing.B, path string, file []byte) *media.Corpus {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, NoFreelistSync: true})
+	db, err := store.Open(path, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func loaded(b *testing.B) *media.Corpus {
 		}
 		benchDir = dir
 		path := filepath.Join(dir, "corpus.db")
-		db, err := bolt.Open(path, 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType})
+		db, err := store.Open(path, store.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

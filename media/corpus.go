@@ -14,24 +14,24 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
-	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/amlscreen/amlscreen/store"
 )
 
-// Storage is where a corpus persists: *store.Store, or a bare *bbolt.DB.
-// The corpus keeps its own buckets (media_*), created by its first import;
-// a store without them holds an empty corpus.
+// Storage is where a corpus persists: a *store.Store. The corpus keeps
+// its own sub-stores (store.Media*), created by its first import; a store
+// without them holds an empty corpus.
 type Storage interface {
-	View(fn func(tx *bolt.Tx) error) error
-	Update(fn func(tx *bolt.Tx) error) error
+	Read(fn func(tx *store.Tx) error) error
+	Write(fn func(tx *store.Tx) error) error
 }
 
-// Bucket names. The corpus owns them; nothing else writes them.
+// The corpus's sub-stores; nothing else writes them.
 var (
-	bucketMeta     = []byte("media_meta")     // see meta keys below
-	bucketArticles = []byte("media_articles") // article id -> doc (4 bytes) + zstd(import line)
-	bucketDocs     = []byte("media_docs")     // doc (4 bytes) -> docMeta, live documents only
-	bucketPostings = []byte("media_postings") // segment (4 bytes) + term -> last doc (4) + count (4) + postings
+	bucketMeta     = store.MediaMeta     // see meta keys below
+	bucketArticles = store.MediaArticles // article id -> doc (4 bytes) + zstd(import line)
+	bucketDocs     = store.MediaDocs     // doc (4 bytes) -> docMeta, live documents only
+	bucketPostings = store.MediaPostings // segment (4 bytes) + term -> last doc (4) + count (4) + postings
 )
 
 var (
@@ -161,8 +161,8 @@ func Load(db Storage, opts Options) (*Corpus, error) {
 	c := New(opts)
 	c.mem = nil
 	c.db = db
-	err := db.View(func(tx *bolt.Tx) error {
-		meta := tx.Bucket(bucketMeta)
+	err := db.Read(func(tx *store.Tx) error {
+		meta := bucketMeta.Bucket(tx)
 		if meta == nil {
 			return nil
 		}
@@ -179,7 +179,7 @@ func Load(db Storage, opts Options) (*Corpus, error) {
 		nextDoc := getU32(meta, metaNextDoc)
 		c.nextSeg = getU32(meta, metaNextSeg)
 		c.docs = make([]docMeta, nextDoc)
-		if b := tx.Bucket(bucketDocs); b != nil {
+		if b := bucketDocs.Bucket(tx); b != nil {
 			err := b.ForEach(func(k, v []byte) error {
 				if len(k) != 4 {
 					return fmt.Errorf("media document key %x: not 4 bytes", k)
@@ -199,7 +199,7 @@ func Load(db Storage, opts Options) (*Corpus, error) {
 				return err
 			}
 		}
-		if b := tx.Bucket(bucketPostings); b != nil {
+		if b := bucketPostings.Bucket(tx); b != nil {
 			err := b.ForEach(func(k, v []byte) error {
 				if len(k) < 5 || len(v) < 8 {
 					return fmt.Errorf("media postings key %x: corrupt entry", k)
@@ -227,7 +227,7 @@ func Load(db Storage, opts Options) (*Corpus, error) {
 	return c, nil
 }
 
-func getU32(b *bolt.Bucket, key []byte) uint32 {
+func getU32(b *store.Bucket, key []byte) uint32 {
 	if v := b.Get(key); len(v) == 4 {
 		return binary.BigEndian.Uint32(v)
 	}
@@ -308,7 +308,7 @@ type batch struct {
 	dead     []uint32          // documents superseded
 	arts     map[uint32]*Article
 	// artsB and docsB are the buckets of the write transaction, once made.
-	artsB, docsB *bolt.Bucket
+	artsB, docsB *store.Bucket
 	// compacted, when set, replaces the corpus's postings after commit.
 	compacted map[string]*termPostings
 }
@@ -327,7 +327,7 @@ func (c *Corpus) upsert(next func() (*Article, error)) (*ImportStats, error) {
 	}
 	chunks, stop := c.analyzeAll(next)
 	defer stop()
-	run := func(tx *bolt.Tx) error {
+	run := func(tx *store.Tx) error {
 		for ch := range chunks {
 			for _, an := range ch.arts {
 				if err := b.add(tx, an); err != nil {
@@ -342,7 +342,7 @@ func (c *Corpus) upsert(next func() (*Article, error)) (*ImportStats, error) {
 	}
 	var err error
 	if c.db != nil {
-		err = c.db.Update(run)
+		err = c.db.Write(run)
 	} else {
 		err = run(nil)
 	}
@@ -483,7 +483,7 @@ func (c *Corpus) analyzeAll(next func() (*Article, error)) (<-chan chunk, func()
 
 // add gives an analysed article its document number and, with a
 // transaction, writes it.
-func (b *batch) add(tx *bolt.Tx, an *analyzed) error {
+func (b *batch) add(tx *store.Tx, an *analyzed) error {
 	a := an.a
 	b.stats.Articles++
 	if b.nextDoc == ^uint32(0) {
@@ -536,16 +536,16 @@ func (b *batch) add(tx *bolt.Tx, an *analyzed) error {
 	}
 	if b.artsB == nil {
 		var err error
-		if b.artsB, err = tx.CreateBucketIfNotExists(bucketArticles); err != nil {
+		if b.artsB, err = bucketArticles.Create(tx); err != nil {
 			return fmt.Errorf("media articles bucket: %w", err)
 		}
-		if b.docsB, err = tx.CreateBucketIfNotExists(bucketDocs); err != nil {
+		if b.docsB, err = bucketDocs.Create(tx); err != nil {
 			return fmt.Errorf("media documents bucket: %w", err)
 		}
 		// Document numbers only grow: full pages. Ids mostly arrive in
 		// order too, but not always, so leave some room.
-		b.docsB.FillPercent = 1.0
-		b.artsB.FillPercent = 0.9
+		b.docsB.SetFillPercent(1.0)
+		b.artsB.SetFillPercent(0.9)
 	}
 	v := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(an.blob)), doc)
 	v = append(v, an.blob...)
@@ -565,7 +565,7 @@ func (b *batch) add(tx *bolt.Tx, an *analyzed) error {
 
 // finish writes the segment and the counters, compacting the index when
 // garbage would outweigh live postings.
-func (b *batch) finish(tx *bolt.Tx) error {
+func (b *batch) finish(tx *store.Tx) error {
 	if b.stats.Articles == 0 {
 		return nil
 	}
@@ -573,7 +573,7 @@ func (b *batch) finish(tx *bolt.Tx) error {
 	if tx == nil {
 		return nil
 	}
-	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	meta, err := bucketMeta.Create(tx)
 	if err != nil {
 		return fmt.Errorf("media meta bucket: %w", err)
 	}
@@ -626,19 +626,19 @@ func (b *batch) compactIfWasteful() {
 
 // writePostings writes the batch's segment, or after a compaction the
 // whole compacted index in place of the postings bucket.
-func (b *batch) writePostings(tx *bolt.Tx) error {
+func (b *batch) writePostings(tx *store.Tx) error {
 	if b.compacted != nil {
-		if err := tx.DeleteBucket(bucketPostings); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+		if err := bucketPostings.Drop(tx); err != nil {
 			return fmt.Errorf("compact media postings: %w", err)
 		}
 	}
-	posts, err := tx.CreateBucketIfNotExists(bucketPostings)
+	posts, err := bucketPostings.Create(tx)
 	if err != nil {
 		return fmt.Errorf("media postings bucket: %w", err)
 	}
 	// Segment numbers only grow, so each import appends at the end of the
 	// bucket: full pages are best.
-	posts.FillPercent = 1.0
+	posts.SetFillPercent(1.0)
 	key := make([]byte, 0, 64)
 	put := func(term string, last, n uint32, blob []byte) error {
 		key = append(binary.BigEndian.AppendUint32(key[:0], b.segID), term...)
@@ -760,11 +760,11 @@ func (b *batch) apply() {
 
 // article returns the article of document doc, or nil when it is gone.
 // The caller holds c.mu for reading; tx is a read transaction of c.db.
-func (c *Corpus) article(tx *bolt.Tx, doc uint32) (*Article, error) {
+func (c *Corpus) article(tx *store.Tx, doc uint32) (*Article, error) {
 	if c.db == nil {
 		return c.mem[doc], nil
 	}
-	b := tx.Bucket(bucketArticles)
+	b := bucketArticles.Bucket(tx)
 	if b == nil {
 		return nil, nil
 	}
@@ -787,7 +787,7 @@ func (c *Corpus) article(tx *bolt.Tx, doc uint32) (*Article, error) {
 // import removed meanwhile.
 func (c *Corpus) articles(docs []uint32) ([]*Article, error) {
 	out := make([]*Article, 0, len(docs))
-	get := func(tx *bolt.Tx) error {
+	get := func(tx *store.Tx) error {
 		for _, d := range docs {
 			a, err := c.article(tx, d)
 			if err != nil {
@@ -802,5 +802,5 @@ func (c *Corpus) articles(docs []uint32) ([]*Article, error) {
 	if c.db == nil {
 		return out, get(nil)
 	}
-	return out, c.db.View(get)
+	return out, c.db.Read(get)
 }

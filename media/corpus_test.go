@@ -12,20 +12,20 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 
 	"github.com/amlscreen/amlscreen/engine"
 )
 
 // loadTestCorpus imports testdata/corpus.jsonl into a fresh corpus, in
 // memory or, with persist, in a bbolt file.
-func loadTestCorpus(t testing.TB, persist bool) (*Corpus, *bolt.DB) {
+func loadTestCorpus(t testing.TB, persist bool) (*Corpus, *store.Store) {
 	t.Helper()
 	var c *Corpus
-	var db *bolt.DB
+	var db *store.Store
 	if persist {
 		var err error
-		db, err = bolt.Open(filepath.Join(t.TempDir(), "media.db"), 0o600, nil)
+		db, err = store.Open(filepath.Join(t.TempDir(), "media.db"), store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -187,22 +187,6 @@ func ParseLexicon(data string) (*Lexicon, error) {
 	return l, nil
 }
 
-// Categories returns the categories the lexicon can assign: the standard
-// ones in their order, then others in file order.
-func (l *Lexicon) Categories() []string {
-	out := make([]string, len(l.order))
-	for i, c := range l.order {
-		out[i] = l.cats[c]
-	}
-	return out
-}
-
-// Classify returns the categories of an article with this headline and body
-// (paragraphs in <p></p>), in the order of Categories.
-func (l *Lexicon) Classify(headline, body string) []string {
-	return l.classifyUnits(tokenize(headline, body))
-}
-
 // lexMatch is one entry found at words [start, end) of a unit.
 type lexMatch struct {
 	entry      int

@@ -324,18 +324,6 @@ type event struct {
 	mask uint32
 }
 
-// mentions reports whether the k query tokens can each be given a distinct
-// position from events such that, in position order, neighbouring ones are
-// at most MaxGap apart.
-func mentions(events []event, k int) bool {
-	masks := make([]uint32, len(events))
-	for i, e := range events {
-		masks[i] = e.mask
-	}
-	m := newMentionMatcher(masks, k)
-	return m.mentions(events)
-}
-
 // tokenGroups partitions the query tokens into groups of interchangeable
 // ones: tokens that every term stands for alike (a repeated word, say).
 // A chain of positions is then described by how many tokens of each group

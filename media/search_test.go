@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 
 	"github.com/amlscreen/amlscreen/engine"
 )
@@ -23,7 +23,7 @@ func newPagingCorpus(t *testing.T, persist bool) *Corpus {
 	t.Helper()
 	c := New(Options{})
 	if persist {
-		db, err := bolt.Open(filepath.Join(t.TempDir(), "m.db"), 0o600, nil)
+		db, err := store.Open(filepath.Join(t.TempDir(), "m.db"), store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

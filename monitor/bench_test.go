@@ -12,7 +12,6 @@ import (
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // benchScale is the scale of the target: 100,000 profiles and a
@@ -108,7 +107,7 @@ func BenchmarkApplyDeltaWithOutbox(b *testing.B) {
 		}
 		b.StartTimer()
 		var n int
-		err = db.Update(func(tx *bolt.Tx) error {
+		err = db.Write(func(tx *store.Tx) error {
 			var err error
 			n, err = writeNotifications(tx, f.ix, nil, f.applied, time.Now())
 			return err
@@ -140,7 +139,7 @@ func BenchmarkOutboxThroughput(b *testing.B) {
 			b.Fatal(err)
 		}
 		now := time.Now()
-		err = db.Update(func(tx *bolt.Tx) error {
+		err = db.Write(func(tx *store.Tx) error {
 			p := &Profile{Owner: ownerA, Params: Params{ID: "p"}}
 			for i := range n {
 				rec := SampleRecord()

@@ -8,7 +8,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // TestProfileCostLimits: registration refuses what would make a profile
@@ -76,7 +76,7 @@ func TestApplyWorkBounded(t *testing.T) {
 	}
 	// Profiles of an earlier version, stored without the limits.
 	legacy := 0
-	err := db.Update(func(tx *bolt.Tx) error {
+	err := db.Write(func(tx *store.Tx) error {
 		for i := range 50 {
 			p := Profile{Owner: ownerB, Params: scoredParams(fmt.Sprintf("old-%d", i), strings.TrimSpace(strings.Repeat("al ", 32)), 1e-6)}
 			if i%2 == 1 {

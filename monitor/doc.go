@@ -7,9 +7,9 @@
 // # Guarantees
 //
 // Matching runs in the store transaction that applies an import or change
-// set (a store.TxHook the writer registers once with store.Store.OnChange,
+// set (a store.Hook the writer registers once with store.Store.OnApply,
 // so that every writing path runs it), and the notifications it produces are written to
-// store.BucketOutbox in that same transaction. A crash therefore leaves
+// store.Outbox in that same transaction. A crash therefore leaves
 // either the old records and no notifications, or the new records and all
 // of their notifications: none is lost and none invented. The profiles a
 // change set is matched against are those the same transaction sees, so a

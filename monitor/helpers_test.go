@@ -17,7 +17,6 @@ import (
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Versions of the fixtures.
@@ -49,7 +48,7 @@ func newStore(t testing.TB) (*store.Store, string) {
 	return db, path
 }
 
-func importFile(t testing.TB, db *store.Store, name, version string, hook store.TxHook) *store.Applied {
+func importFile(t testing.TB, db *store.Store, name, version string, hook store.Hook) *store.Applied {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
@@ -63,7 +62,7 @@ func importFile(t testing.TB, db *store.Store, name, version string, hook store.
 	return a
 }
 
-func applyFile(t testing.TB, db *store.Store, name, previous, version string, hook store.TxHook) *store.Applied {
+func applyFile(t testing.TB, db *store.Store, name, previous, version string, hook store.Hook) *store.Applied {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
@@ -77,9 +76,7 @@ func applyFile(t testing.TB, db *store.Store, name, previous, version string, ho
 	return a
 }
 
-type txT = bolt.Tx
-
-func applyDelta(db *store.Store, name, previous, version string, hook store.TxHook) (*store.Applied, error) {
+func applyDelta(db *store.Store, name, previous, version string, hook store.Hook) (*store.Applied, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -92,7 +89,7 @@ func exportAll(db *store.Store, w io.Writer) (string, int, error) {
 	return syncer.ExportFile(db, w, syncer.ExportOptions{})
 }
 
-func importReader(db *store.Store, r io.Reader, version string, hook store.TxHook) error {
+func importReader(db *store.Store, r io.Reader, version string, hook store.Hook) error {
 	_, err := syncer.ImportFile(db, r, version, hook)
 	return err
 }

@@ -158,38 +158,45 @@ func (ix *profileIndex) put(p *Profile) error {
 		if len(a.toks) == 0 || len(a.toks) > 65535 {
 			continue
 		}
-		vid := uint32(len(ix.variants))
-		off := uint32(len(ix.vtoks))
-		anchor := uint32(0)
-		for i, t := range a.toks {
-			tid := ix.dict.intern(t)
-			for len(ix.freq) <= int(tid) {
-				ix.freq = append(ix.freq, 0)
-				ix.postNames = append(ix.postNames, nil)
-				ix.postAll = append(ix.postAll, nil)
-			}
-			ix.dict.allowFuzzy(tid, p.Fuzzy)
-			ix.vtoks = append(ix.vtoks, tid)
-			if i == 0 || ix.rarer(tid, anchor) {
-				anchor = tid
-			}
-		}
-		for _, tid := range ix.vtoks[off:] {
-			ix.freq[tid]++
-		}
-		ix.variants = append(ix.variants, variant{
-			slot: id, off: off, ntok: uint16(len(a.toks)), fuzzy: uint8(p.Fuzzy),
-			kind: p.Kind, indiv: a.indiv, other: a.other,
-		})
-		if all {
-			ix.postAll[anchor] = append(ix.postAll[anchor], vid)
-		} else {
-			ix.postNames[anchor] = append(ix.postNames[anchor], vid)
-		}
+		ix.addVariant(id, p, a.toks, a.indiv, a.other, all)
 	}
 	ix.maxFuzzy = max(ix.maxFuzzy, p.Fuzzy)
 	ix.hasAll = ix.hasAll || all
 	return nil
+}
+
+// addVariant indexes one token list of profile p, stored at slot: its
+// tokens, their frequencies and the posting of its anchor, the rarest of
+// them. all says it is a search_all profile.
+func (ix *profileIndex) addVariant(slot uint32, p *Profile, toks []string, indiv, other, all bool) {
+	vid := uint32(len(ix.variants))
+	off := uint32(len(ix.vtoks))
+	anchor := uint32(0)
+	for i, t := range toks {
+		tid := ix.dict.intern(t)
+		for len(ix.freq) <= int(tid) {
+			ix.freq = append(ix.freq, 0)
+			ix.postNames = append(ix.postNames, nil)
+			ix.postAll = append(ix.postAll, nil)
+		}
+		ix.dict.allowFuzzy(tid, p.Fuzzy)
+		ix.vtoks = append(ix.vtoks, tid)
+		if i == 0 || ix.rarer(tid, anchor) {
+			anchor = tid
+		}
+	}
+	for _, tid := range ix.vtoks[off:] {
+		ix.freq[tid]++
+	}
+	ix.variants = append(ix.variants, variant{
+		slot: slot, off: off, ntok: uint16(len(toks)), fuzzy: uint8(p.Fuzzy),
+		kind: p.Kind, indiv: indiv, other: other,
+	})
+	if all {
+		ix.postAll[anchor] = append(ix.postAll[anchor], vid)
+	} else {
+		ix.postNames[anchor] = append(ix.postNames[anchor], vid)
+	}
 }
 
 // rarer reports whether token a makes a better anchor than b: fewer

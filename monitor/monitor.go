@@ -10,7 +10,6 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Options configures New. The zero value works.
@@ -65,15 +64,15 @@ func New(db *store.Store, opts Options) *Monitor {
 	return m
 }
 
-// Hook returns a TxHook for db's imports and change sets, to register
-// with the store (store.Store.OnChange), which then runs it in every
+// Hook returns a store.Hook for db's imports and change sets, to register
+// with the store (store.Store.OnApply), which then runs it in every
 // transaction that changes records, whoever makes the change. It builds the
 // profile index from the hook's own transaction when it is not built yet,
 // so a one-shot command pays for that only when a change set arrives.
 //
-//	db.OnChange(monitor.New(db, monitor.Options{}).Hook())
-func (m *Monitor) Hook() store.TxHook {
-	return func(tx *bolt.Tx, applied *store.Applied) error {
+//	db.OnApply(monitor.New(db, monitor.Options{}).Hook())
+func (m *Monitor) Hook() store.Hook {
+	return func(tx *store.Tx, applied *store.Applied) error {
 		if applied == nil || len(applied.Changes) == 0 {
 			return nil
 		}
@@ -103,17 +102,17 @@ func (m *Monitor) Hook() store.TxHook {
 	}
 }
 
-// Hook returns a TxHook for commands that only apply changes (amlscreen
+// Hook returns a store.Hook for commands that only apply changes (amlscreen
 // apply, import, sync): New(nil, opts).Hook(). The profile index it builds
 // in the first transaction is kept, and rebuilt whenever the profiles'
 // generation in the store shows that they changed since, also by another
 // process.
-func Hook(opts Options) store.TxHook { return New(nil, opts).Hook() }
+func Hook(opts Options) store.Hook { return New(nil, opts).Hook() }
 
 // Preload builds the profile index now, so that the first change set a
 // server applies does not wait for it.
 func (m *Monitor) Preload() error {
-	return m.db.Update(func(tx *bolt.Tx) error {
+	return m.db.Write(func(tx *store.Tx) error {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		_, err := m.indexLocked(tx)
@@ -123,7 +122,7 @@ func (m *Monitor) Preload() error {
 
 // indexLocked returns the index, building it from tx when needed. The
 // caller holds m.mu and runs a write transaction.
-func (m *Monitor) indexLocked(tx *bolt.Tx) (*profileIndex, error) {
+func (m *Monitor) indexLocked(tx *store.Tx) (*profileIndex, error) {
 	gen := generation(tx)
 	if m.ix != nil && m.gen == gen {
 		m.ix = m.ix.compacted()
@@ -150,9 +149,9 @@ func (m *Monitor) indexLocked(tx *bolt.Tx) (*profileIndex, error) {
 // touched. If the transaction does not commit after that, the index is
 // dropped, to be rebuilt from the store by the next transaction that needs
 // it.
-func (m *Monitor) update(fn func(tx *bolt.Tx) (touched bool, err error)) error {
+func (m *Monitor) update(fn func(tx *store.Tx) (touched bool, err error)) error {
 	touched := false
-	err := m.db.Update(func(tx *bolt.Tx) error {
+	err := m.db.Write(func(tx *store.Tx) error {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		var err error
@@ -182,7 +181,7 @@ func (m *Monitor) Register(owner string, p Params, a access.Policy, quota int64)
 	}
 	now := m.now().UTC()
 	prof := Profile{Owner: owner, Params: p, Access: a, Registered: now, Updated: now}
-	err = m.update(func(tx *bolt.Tx) (bool, error) {
+	err = m.update(func(tx *store.Tx) (bool, error) {
 		var err error
 		stored, created, err = putProfile(tx, prof, quota)
 		if err != nil || m.ix == nil {
@@ -213,7 +212,7 @@ func (m *Monitor) Remove(owner, profileID string) (removed bool, err error) {
 	if err := checkOwner(owner); err != nil {
 		return false, err
 	}
-	err = m.update(func(tx *bolt.Tx) (bool, error) {
+	err = m.update(func(tx *store.Tx) (bool, error) {
 		var err error
 		removed, err = deleteProfile(tx, owner, profileID)
 		if err != nil || !removed || m.ix == nil {
@@ -236,7 +235,7 @@ func (m *Monitor) Remove(owner, profileID string) (removed bool, err error) {
 // Get returns owner's profile of that id, or nil.
 func (m *Monitor) Get(owner, profileID string) (*Profile, error) {
 	var p *Profile
-	err := m.db.View(func(tx *bolt.Tx) error {
+	err := m.db.Read(func(tx *store.Tx) error {
 		var err error
 		p, err = getProfile(tx, owner, profileID)
 		return err
@@ -248,7 +247,7 @@ func (m *Monitor) Get(owner, profileID string) (*Profile, error) {
 // owner, then id) when owner is "".
 func (m *Monitor) Profiles(owner string) ([]Profile, error) {
 	var out []Profile
-	err := m.db.View(func(tx *bolt.Tx) error {
+	err := m.db.Read(func(tx *store.Tx) error {
 		return forEachProfile(tx, owner, func(p *Profile) error {
 			out = append(out, *p)
 			return nil
@@ -264,8 +263,8 @@ func (m *Monitor) Profiles(owner string) ([]Profile, error) {
 // quotas.
 func (m *Monitor) Count(owner string) (int, error) {
 	var n uint64
-	err := m.db.View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(store.BucketProfiles); b != nil {
+	err := m.db.Read(func(tx *store.Tx) error {
+		if b := store.Profiles.Bucket(tx); b != nil {
 			n = getCount(b, owner)
 		}
 		return nil

@@ -140,7 +140,7 @@ func TestHookErrorRollsBackTheDelta(t *testing.T) {
 	register(t, m, fixtureProfiles())
 	hook := m.Hook()
 	boom := errors.New("boom")
-	_, err := applyDelta(db, "testdata/delta1.jsonl", v0, v1, func(tx *txT, a *store.Applied) error {
+	_, err := applyDelta(db, "testdata/delta1.jsonl", v0, v1, func(tx *store.Tx, a *store.Applied) error {
 		if err := hook(tx, a); err != nil {
 			return err
 		}

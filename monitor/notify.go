@@ -14,7 +14,6 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Match types of notifications (docs/API.md "Monitoring and webhooks").
@@ -132,7 +131,7 @@ func matches(ix *profileIndex, eix *engine.Index, applied *store.Applied) ([]Not
 // writeNotifications matches applied against ix and queues a notification
 // per match in tx, due at once, except UPDATEs that an analyst's decision
 // holds back (decision.SuppressUpdate). It returns how many it queued.
-func writeNotifications(tx *bolt.Tx, ix *profileIndex, eix *engine.Index, applied *store.Applied, now time.Time) (int, error) {
+func writeNotifications(tx *store.Tx, ix *profileIndex, eix *engine.Index, applied *store.Applied, now time.Time) (int, error) {
 	ns, err := matches(ix, eix, applied)
 	if err != nil {
 		return 0, err
@@ -248,7 +247,7 @@ func (m *Monitor) TestWebhook(owner, profileID string, a access.Policy) (*Entry,
 	if err != nil {
 		return nil, err
 	}
-	err = m.db.Update(func(tx *bolt.Tx) error {
+	err = m.db.Write(func(tx *store.Tx) error {
 		if err := enqueue(tx, e); err != nil {
 			return err
 		}

@@ -8,10 +8,9 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
-// Store layout of store.BucketOutbox: two nested buckets.
+// Store layout of store.Outbox: two nested buckets.
 //
 //	queue: next attempt (8 bytes, Unix ns) + seq (8 bytes) → entry
 //	dead:  seq (8 bytes)                                   → entry
@@ -152,8 +151,8 @@ func decodeEntry(v []byte) (*Entry, error) {
 }
 
 // enqueue writes a new entry due at e.Next, assigning its seq.
-func enqueue(tx *bolt.Tx, e *Entry) error {
-	ob := tx.Bucket(store.BucketOutbox)
+func enqueue(tx *store.Tx, e *Entry) error {
+	ob := store.Outbox.Bucket(tx)
 	if ob == nil {
 		return errors.New("store has no outbox bucket")
 	}
@@ -169,8 +168,8 @@ func enqueue(tx *bolt.Tx, e *Entry) error {
 	return q.Put(queueKey(e.Next, seq), e.encode())
 }
 
-func subBucket(tx *bolt.Tx, name []byte) *bolt.Bucket {
-	ob := tx.Bucket(store.BucketOutbox)
+func subBucket(tx *store.Tx, name []byte) *store.Bucket {
+	ob := store.Outbox.Bucket(tx)
 	if ob == nil {
 		return nil
 	}
@@ -196,7 +195,7 @@ func NewOutbox(db *store.Store) *Outbox { return &Outbox{db: db} }
 // Stats counts the queued and dead entries.
 func (o *Outbox) Stats() (OutboxStats, error) {
 	var st OutboxStats
-	err := o.db.View(func(tx *bolt.Tx) error {
+	err := o.db.Read(func(tx *store.Tx) error {
 		if q := subBucket(tx, queueBucket); q != nil {
 			first := true
 			err := q.ForEach(func(k, v []byte) error {
@@ -221,7 +220,7 @@ func (o *Outbox) Stats() (OutboxStats, error) {
 			}
 		}
 		if d := subBucket(tx, deadBucket); d != nil {
-			st.Dead = d.Stats().KeyN
+			st.Dead = d.KeyN()
 		}
 		return nil
 	})
@@ -237,7 +236,7 @@ func (o *Outbox) Dead(limit int) ([]*Entry, error) { return o.list(deadBucket, l
 
 func (o *Outbox) list(name []byte, limit int) ([]*Entry, error) {
 	var out []*Entry
-	err := o.db.View(func(tx *bolt.Tx) error {
+	err := o.db.Read(func(tx *store.Tx) error {
 		b := subBucket(tx, name)
 		if b == nil {
 			return nil
@@ -261,12 +260,12 @@ func (o *Outbox) list(name []byte, limit int) ([]*Entry, error) {
 // requeues every dead letter. It returns how many moved.
 func (o *Outbox) Requeue(now time.Time, seqs ...uint64) (int, error) {
 	n := 0
-	err := o.db.Update(func(tx *bolt.Tx) error {
+	err := o.db.Write(func(tx *store.Tx) error {
 		d := subBucket(tx, deadBucket)
 		if d == nil {
 			return nil
 		}
-		q, err := tx.Bucket(store.BucketOutbox).CreateBucketIfNotExists(queueBucket)
+		q, err := store.Outbox.Bucket(tx).CreateBucketIfNotExists(queueBucket)
 		if err != nil {
 			return err
 		}

@@ -14,7 +14,6 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // MaxProfileIDLen bounds profile_id, which is a bbolt key and travels in
@@ -175,7 +174,7 @@ func (p *Params) checkRepeats() error {
 	return nil
 }
 
-// Store layout of store.BucketProfiles:
+// Store layout of store.Profiles:
 //
 //	"p" 0x00 owner 0x00 profile_id → Profile JSON
 //	"n" 0x00 owner                 → number of the owner's profiles (8 bytes)
@@ -207,8 +206,8 @@ var (
 )
 
 // generation returns the profiles' generation in tx.
-func generation(tx *bolt.Tx) uint64 {
-	b := tx.Bucket(store.BucketProfiles)
+func generation(tx *store.Tx) uint64 {
+	b := store.Profiles.Bucket(tx)
 	if b == nil {
 		return 0
 	}
@@ -219,7 +218,7 @@ func generation(tx *bolt.Tx) uint64 {
 	return binary.BigEndian.Uint64(v)
 }
 
-func bumpGeneration(b *bolt.Bucket) error {
+func bumpGeneration(b *store.Bucket) error {
 	n := uint64(0)
 	if v := b.Get(genKey); len(v) == 8 {
 		n = binary.BigEndian.Uint64(v)
@@ -227,7 +226,7 @@ func bumpGeneration(b *bolt.Bucket) error {
 	return b.Put(genKey, binary.BigEndian.AppendUint64(nil, n+1))
 }
 
-func getCount(b *bolt.Bucket, owner string) uint64 {
+func getCount(b *store.Bucket, owner string) uint64 {
 	v := b.Get(countKey(owner))
 	if len(v) != 8 {
 		return 0
@@ -235,7 +234,7 @@ func getCount(b *bolt.Bucket, owner string) uint64 {
 	return binary.BigEndian.Uint64(v)
 }
 
-func putCount(b *bolt.Bucket, owner string, n uint64) error {
+func putCount(b *store.Bucket, owner string, n uint64) error {
 	if n == 0 {
 		return b.Delete(countKey(owner))
 	}
@@ -266,8 +265,8 @@ func checkOwner(owner string) error {
 // putProfile upserts p in tx, enforcing quota (negative: none) on new
 // profiles. It returns the stored profile (Registered kept from an earlier
 // registration) and whether it is new.
-func putProfile(tx *bolt.Tx, p Profile, quota int64) (Profile, bool, error) {
-	b := tx.Bucket(store.BucketProfiles)
+func putProfile(tx *store.Tx, p Profile, quota int64) (Profile, bool, error) {
+	b := store.Profiles.Bucket(tx)
 	if b == nil {
 		return p, false, errors.New("store has no profiles bucket")
 	}
@@ -300,8 +299,8 @@ func putProfile(tx *bolt.Tx, p Profile, quota int64) (Profile, bool, error) {
 
 // deleteProfile removes a profile from tx; removing an unknown one is not
 // an error (removeSearchProfile is idempotent).
-func deleteProfile(tx *bolt.Tx, owner, id string) (bool, error) {
-	b := tx.Bucket(store.BucketProfiles)
+func deleteProfile(tx *store.Tx, owner, id string) (bool, error) {
+	b := store.Profiles.Bucket(tx)
 	if b == nil {
 		return false, nil
 	}
@@ -324,8 +323,8 @@ func deleteProfile(tx *bolt.Tx, owner, id string) (bool, error) {
 
 // forEachProfile calls fn for every stored profile of owner, or of every
 // owner when owner is "", in key order.
-func forEachProfile(tx *bolt.Tx, owner string, fn func(p *Profile) error) error {
-	b := tx.Bucket(store.BucketProfiles)
+func forEachProfile(tx *store.Tx, owner string, fn func(p *Profile) error) error {
+	b := store.Profiles.Bucket(tx)
 	if b == nil {
 		return nil
 	}
@@ -346,8 +345,8 @@ func forEachProfile(tx *bolt.Tx, owner string, fn func(p *Profile) error) error 
 	return nil
 }
 
-func getProfile(tx *bolt.Tx, owner, id string) (*Profile, error) {
-	b := tx.Bucket(store.BucketProfiles)
+func getProfile(tx *store.Tx, owner, id string) (*Profile, error) {
+	b := store.Profiles.Bucket(tx)
 	if b == nil {
 		return nil, nil
 	}

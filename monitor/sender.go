@@ -18,7 +18,6 @@ import (
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/tlsconf"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Defaults of a Sender (docs/API.md "Monitoring and webhooks").
@@ -410,7 +409,7 @@ func (s *Sender) claim(n int) ([]*claimed, time.Time, error) {
 	now := s.Now().UTC()
 	var out []*claimed
 	var nextDue time.Time
-	err = db.Update(func(tx *bolt.Tx) error {
+	err = db.Write(func(tx *store.Tx) error {
 		out, nextDue = out[:0], time.Time{}
 		q := subBucket(tx, queueBucket)
 		if q == nil {
@@ -558,7 +557,7 @@ func (s *Sender) record(batch []outcome) error {
 	defer release()
 	now := s.Now().UTC()
 	var delivered, failed, dead int64
-	err = db.Update(func(tx *bolt.Tx) error {
+	err = db.Write(func(tx *store.Tx) error {
 		delivered, failed, dead = 0, 0, 0
 		q := subBucket(tx, queueBucket)
 		if q == nil {
@@ -585,7 +584,7 @@ func (s *Sender) record(batch []outcome) error {
 			next := now.Add(s.Backoff.Delay(e.Attempts))
 			if next.Sub(e.Queued) > s.Backoff.GiveUp {
 				e.Dead = now
-				d, err := tx.Bucket(store.BucketOutbox).CreateBucketIfNotExists(deadBucket)
+				d, err := store.Outbox.Bucket(tx).CreateBucketIfNotExists(deadBucket)
 				if err != nil {
 					return err
 				}

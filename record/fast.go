@@ -209,111 +209,129 @@ func (sc *fastScratch) value(data []byte, i int, a *attribute) (int, bool) {
 	}
 	switch a.kind {
 	case kindString:
-		if data[i] != '"' {
-			return 0, false
+		return sc.stringValue(data, i, a, limit)
+	case kindList:
+		return sc.listValue(data, i, a, limit)
+	case kindInt32, kindListDate:
+		return sc.intValue(data, i, a)
+	}
+	return 0, false
+}
+
+// stringValue reads the string at data[i] of attribute a: a word of a
+// vocabulary attribute, or a span of text.
+func (sc *fastScratch) stringValue(data []byte, i int, a *attribute, limit int) (int, bool) {
+	if data[i] != '"' {
+		return 0, false
+	}
+	start := len(sc.text)
+	i, ok := sc.appendString(data, i)
+	if !ok || len(sc.text)-start > limit && a.snake != "id" {
+		return 0, false
+	}
+	if hasVocabulary[a.index] {
+		if w := sc.text[start:]; len(w) > 0 {
+			v, known := vocabulary[string(w)]
+			if !known {
+				v = string(w)
+			}
+			sc.words = append(sc.words, fastWord{attr: uint8(a.index), value: v})
 		}
+		sc.text = sc.text[:start]
+		return i, true
+	}
+	sc.addSpan(a, start)
+	return i, true
+}
+
+// listValue reads the list at data[i] of attribute a, or a single string
+// as a list of one; every element becomes a span of text.
+func (sc *fastScratch) listValue(data []byte, i int, a *attribute, limit int) (int, bool) {
+	if data[i] == '"' {
+		// A single string is a list of one, as in attribute.decode.
 		start := len(sc.text)
 		i, ok := sc.appendString(data, i)
-		if !ok || len(sc.text)-start > limit && a.snake != "id" {
+		if !ok || len(sc.text)-start > limit {
 			return 0, false
-		}
-		if hasVocabulary[a.index] {
-			if w := sc.text[start:]; len(w) > 0 {
-				v, known := vocabulary[string(w)]
-				if !known {
-					v = string(w)
-				}
-				sc.words = append(sc.words, fastWord{attr: uint8(a.index), value: v})
-			}
-			sc.text = sc.text[:start]
-			return i, true
 		}
 		sc.addSpan(a, start)
 		return i, true
-	case kindList:
-		if data[i] == '"' {
-			// A single string is a list of one, as in attribute.decode.
+	}
+	if data[i] != '[' {
+		return 0, false
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(data) {
+			return 0, false
+		}
+		if data[i] == 'n' {
+			// A null element reads as "", which is dropped.
+			var ok bool
+			if i, ok = literal(data, i, "null"); !ok {
+				return 0, false
+			}
+		} else {
+			if data[i] != '"' {
+				return 0, false
+			}
 			start := len(sc.text)
-			i, ok := sc.appendString(data, i)
-			if !ok || len(sc.text)-start > limit {
+			var ok bool
+			if i, ok = sc.appendString(data, i); !ok || len(sc.text)-start > limit {
 				return 0, false
 			}
 			sc.addSpan(a, start)
-			return i, true
 		}
-		if data[i] != '[' {
+		i = skipSpace(data, i)
+		if i >= len(data) {
+			return 0, false
+		}
+		if data[i] == ']' {
+			return i + 1, true
+		}
+		if data[i] != ',' {
 			return 0, false
 		}
 		i = skipSpace(data, i+1)
-		if i < len(data) && data[i] == ']' {
-			return i + 1, true
+	}
+}
+
+// intValue reads the number at data[i], bare or quoted, as attribute a:
+// the PEP level or the listing date.
+func (sc *fastScratch) intValue(data []byte, i int, a *attribute) (int, bool) {
+	var text []byte
+	start := len(sc.text)
+	if data[i] == '"' {
+		var ok bool
+		if i, ok = sc.appendString(data, i); !ok {
+			return 0, false
 		}
-		for {
-			if i >= len(data) {
-				return 0, false
-			}
-			if data[i] == 'n' {
-				// A null element reads as "", which is dropped.
-				var ok bool
-				if i, ok = literal(data, i, "null"); !ok {
-					return 0, false
-				}
-			} else {
-				if data[i] != '"' {
-					return 0, false
-				}
-				start := len(sc.text)
-				var ok bool
-				if i, ok = sc.appendString(data, i); !ok || len(sc.text)-start > limit {
-					return 0, false
-				}
-				sc.addSpan(a, start)
-			}
-			i = skipSpace(data, i)
-			if i >= len(data) {
-				return 0, false
-			}
-			if data[i] == ']' {
-				return i + 1, true
-			}
-			if data[i] != ',' {
-				return 0, false
-			}
-			i = skipSpace(data, i+1)
-		}
-	case kindInt32, kindListDate:
-		var text []byte
-		start := len(sc.text)
-		if data[i] == '"' {
-			var ok bool
-			if i, ok = sc.appendString(data, i); !ok {
-				return 0, false
-			}
-			text = sc.text[start:]
-		} else {
-			end, ok := scanNumber(data, i)
-			if !ok {
-				return 0, false
-			}
-			text, i = data[i:end], end
-		}
-		bits := 64
-		if a.kind == kindInt32 {
-			bits = 32
-		}
-		n, ok := intFromBytes(text, bits)
-		sc.text = sc.text[:start]
+		text = sc.text[start:]
+	} else {
+		end, ok := scanNumber(data, i)
 		if !ok {
 			return 0, false
 		}
-		if a.kind == kindInt32 {
-			sc.pepLevel = int32(n)
-		} else {
-			sc.listDate = n
-		}
-		return i, true
+		text, i = data[i:end], end
 	}
-	return 0, false
+	bits := 64
+	if a.kind == kindInt32 {
+		bits = 32
+	}
+	n, ok := intFromBytes(text, bits)
+	sc.text = sc.text[:start]
+	if !ok {
+		return 0, false
+	}
+	if a.kind == kindInt32 {
+		sc.pepLevel = int32(n)
+	} else {
+		sc.listDate = n
+	}
+	return i, true
 }
 
 // addSpan records the string from start to the end of text as a value of

@@ -14,7 +14,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/convert"
+	"github.com/amlscreen/amlscreen/convert/csl"
+	"github.com/amlscreen/amlscreen/convert/dpl"
+	"github.com/amlscreen/amlscreen/convert/eu"
+	"github.com/amlscreen/amlscreen/convert/ofac"
+	"github.com/amlscreen/amlscreen/convert/opensanctions"
+	"github.com/amlscreen/amlscreen/convert/uk"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -166,22 +171,22 @@ func TestFastPathConvertedLists(t *testing.T) {
 		}
 	}
 	csl := func(r io.Reader, emit func(*record.Record) error) error {
-		return convert.CSL(r, convert.CSLOptions{}, emit)
+		return csl.CSL(r, csl.CSLOptions{}, emit)
 	}
-	dpl := func(r io.Reader, emit func(*record.Record) error) error { return convert.DPL(r, "", emit) }
+	dpl := func(r io.Reader, emit func(*record.Record) error) error { return dpl.DPL(r, "", emit) }
 	senzing := func(path string) func(func(*record.Record) error) error {
 		return func(emit func(*record.Record) error) error {
-			_, err := convert.Senzing(func() (io.ReadCloser, error) { return os.Open(path) }, convert.SenzingOptions{}, emit)
+			_, err := opensanctions.Senzing(func() (io.ReadCloser, error) { return os.Open(path) }, opensanctions.SenzingOptions{}, emit)
 			return err
 		}
 	}
 	td := "../convert/testdata"
 	lists := []list{
 		{"testdata ofac", func(emit func(*record.Record) error) error {
-			return convert.ConvertOFAC(convert.SDNList(td+"/ofac"), emit)
+			return ofac.ConvertOFAC(ofac.SDNList(td+"/ofac"), emit)
 		}},
-		{"testdata eu", open(td+"/eu/fsf.xml", convert.EU)},
-		{"testdata uk", open(td+"/uk/uk_sanctions_list.xml", convert.UK)},
+		{"testdata eu", open(td+"/eu/fsf.xml", eu.EU)},
+		{"testdata uk", open(td+"/uk/uk_sanctions_list.xml", uk.UK)},
 		{"testdata csl", open(td+"/csl/consolidated.csv", csl)},
 		{"testdata dpl", open(td+"/dpl/dpl.txt", dpl)},
 		{"testdata senzing", senzing(td + "/senzing/senzing.json")},
@@ -191,9 +196,9 @@ func TestFastPathConvertedLists(t *testing.T) {
 		t.Logf("real lists not available (%s): converting the testdata lists only", shared)
 	} else {
 		lists = append(lists,
-			list{"real ofac sdn", func(emit func(*record.Record) error) error { return convert.ConvertOFAC(convert.SDNList(shared), emit) }},
+			list{"real ofac sdn", func(emit func(*record.Record) error) error { return ofac.ConvertOFAC(ofac.SDNList(shared), emit) }},
 			list{"real ofac non-sdn", func(emit func(*record.Record) error) error {
-				return convert.ConvertOFAC(convert.NonSDNList(shared), emit)
+				return ofac.ConvertOFAC(ofac.NonSDNList(shared), emit)
 			}},
 			list{"real csl", open(filepath.Join(shared, "consolidated.csv.gz"), csl)},
 			list{"real dpl", open(filepath.Join(shared, "dpl.txt"), dpl)},

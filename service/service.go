@@ -325,7 +325,7 @@ func (s *Service) open() error {
 	}
 	// Every change set of the store, whoever applies it, writes its
 	// notifications in its own transaction.
-	s.st.OnChange(s.mon.Hook())
+	s.st.OnApply(s.mon.Hook())
 	// Alerts of casework reopen in the same transaction when their record
 	// changes.
 	s.st.OnChange(casework.New(s.st, casework.Options{}).Hook)

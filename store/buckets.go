@@ -4,9 +4,7 @@ package store
 // writing, so a read transaction never has to allow for a missing bucket
 // of a store written by this version.
 //
-// The exported names are reserved for later packages, which use them from a
-// TxHook or from Store.Update so that their state changes in the same
-// transaction as the records they depend on.
+// The buckets of other packages are declared as sub-stores in tx.go.
 var (
 	bucketMeta     = []byte("meta")      // schema, version, counters
 	bucketRecords  = []byte("records")   // record id -> blob (codec.go)
@@ -20,20 +18,15 @@ var (
 	bucketSources       = []byte("sources") // source id -> record.Source JSON
 	bucketSync          = []byte("sync")    // sync state and daily download counters
 
-	// BucketProfiles holds the search profiles of ongoing monitoring.
-	BucketProfiles = []byte("profiles")
-	// BucketOutbox holds webhook notifications not yet delivered; they are
-	// written in the transaction that applies the change causing them.
-	BucketOutbox = []byte("outbox")
-	// BucketUsage holds the per-key call counters of the local /v1 server.
-	BucketUsage = []byte("usage")
-	// BucketKeys holds API keys and signing keys of the local /v1 server.
-	BucketKeys = []byte("keys")
+	bucketProfiles = []byte("profiles") // Profiles
+	bucketOutbox   = []byte("outbox")   // Outbox
+	bucketUsage    = []byte("usage")    // Usage
+	bucketKeys     = []byte("keys")     // Keys, reserved
 )
 
 var allBuckets = [][]byte{
 	bucketMeta, bucketRecords, bucketVersions, bucketChanges, bucketChangesBefore, bucketStats,
-	bucketSources, bucketSync, BucketProfiles, BucketOutbox, BucketUsage, BucketKeys,
+	bucketSources, bucketSync, bucketProfiles, bucketOutbox, bucketUsage, bucketKeys,
 }
 
 // Keys of the meta bucket.

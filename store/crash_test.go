@@ -96,7 +96,7 @@ func TestCrashChild(t *testing.T) {
 		say("error " + err.Error())
 		return
 	}
-	hook := func(*bolt.Tx, *Applied) error {
+	hook := func(*Tx, *Applied) error {
 		switch pause {
 		case "hook":
 			wait()

@@ -8,13 +8,17 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// TxHook runs inside the write transaction of an import or a change set,
+// Hook runs inside the write transaction of an import or a change set,
 // after the records and the version are written and before the commit.
 // Returning an error rolls everything back, records and version included,
 // so that state kept elsewhere in the store (the monitoring outbox) can
 // never disagree with the records. A hook must not keep tx or applied's
 // records for use after it returns unless it owns them: the records are
 // the caller's to keep, tx is not.
+type Hook func(tx *Tx, applied *Applied) error
+
+// TxHook is a Hook that takes the bbolt transaction itself: the form
+// casework and book register with OnChange until they move to Hook.
 type TxHook func(tx *bolt.Tx, applied *Applied) error
 
 // Effects of an applied change: what it did to the store, which differs
@@ -111,7 +115,7 @@ var ErrNoVersion = errors.New("version must not be empty")
 // A change set from a version to itself with no changes is the answer of
 // an upstream that has nothing new: ApplyDelta then does nothing and
 // returns an empty Applied.
-func (db *Store) ApplyDelta(previous, version string, changes []record.Change, hook TxHook) (*Applied, error) {
+func (db *Store) ApplyDelta(previous, version string, changes []record.Change, hook Hook) (*Applied, error) {
 	if db.readOnly {
 		return nil, ErrReadOnly
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/record"
-	bolt "go.etcd.io/bbolt"
 )
 
 // deletes returns DELETE changes of the first n records.
@@ -32,13 +31,13 @@ func TestChangeSetGuard(t *testing.T) {
 		r.SourceID = "bank-list"
 		local[i] = r
 	}
-	delta := func(n int) func(db *Store, hook TxHook) (*Applied, error) {
-		return func(db *Store, hook TxHook) (*Applied, error) {
+	delta := func(n int) func(db *Store, hook Hook) (*Applied, error) {
+		return func(db *Store, hook Hook) (*Applied, error) {
 			return db.ApplyDelta("v1", "v2", deletes(base, n), hook)
 		}
 	}
-	merge := func(keep int) func(db *Store, hook TxHook) (*Applied, error) {
-		return func(db *Store, hook TxHook) (*Applied, error) {
+	merge := func(keep int) func(db *Store, hook Hook) (*Applied, error) {
+		return func(db *Store, hook Hook) (*Applied, error) {
 			return db.MergeSources("v2", feed(local[:keep]), MergeOptions{Sources: []string{"bank-list"}}, hook)
 		}
 	}
@@ -46,7 +45,7 @@ func TestChangeSetGuard(t *testing.T) {
 		name    string
 		merged  bool // the store holds local instead of base
 		allow   bool
-		write   func(db *Store, hook TxHook) (*Applied, error)
+		write   func(db *Store, hook Hook) (*Applied, error)
 		refused bool
 		empty   bool
 	}{
@@ -75,7 +74,7 @@ func TestChangeSetGuard(t *testing.T) {
 				mustImport(t, db, "v1", base)
 			}
 			hooked := false
-			_, err := tc.write(db, func(*bolt.Tx, *Applied) error { hooked = true; return nil })
+			_, err := tc.write(db, func(*Tx, *Applied) error { hooked = true; return nil })
 			if !tc.refused {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/record"
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestFullImportGuard: a full import that would empty the store, or
@@ -43,7 +42,7 @@ func TestFullImportGuard(t *testing.T) {
 			db, _ := openTest(t, Options{AllowShrink: tc.allow, Log: log})
 			mustImport(t, db, "v1", base)
 			hooked := false
-			err := db.ReplaceAll("v2", feed(tc.feed), func(*bolt.Tx, *Applied) error { hooked = true; return nil })
+			err := db.ReplaceAll("v2", feed(tc.feed), func(*Tx, *Applied) error { hooked = true; return nil })
 			var se *ShrinkError
 			if !tc.refused {
 				if err != nil {

@@ -12,7 +12,7 @@ import (
 // set are written in the same transaction as the change, must not depend
 // on every writer remembering to pass a hook: a writer added later would
 // lose notifications without a word. So the hooks are the store's. Whoever
-// opens a store to write registers them once (OnChange), and every
+// opens a store to write registers them once (OnApply), and every
 // transaction that changes records (ApplyDelta, ReplaceAll, MergeSources)
 // runs them, after the hook the call itself was given, before the commit.
 // A hook's error rolls the whole change back.
@@ -20,16 +20,16 @@ import (
 // hooks are the change hooks of a Store.
 type hooks struct {
 	mu          sync.RWMutex
-	list        []TxHook
+	list        []Hook
 	importStart func(version string) ImportTap
 }
 
-// OnChange registers h to run inside every transaction that changes the
+// OnApply registers h to run inside every transaction that changes the
 // store's records, whoever makes the change: see the comment above. Hooks
-// run in the order registered. Register them before the store is shared
-// with writers: a change already under way does not run a hook registered
-// during it.
-func (db *Store) OnChange(h TxHook) {
+// run in the order registered (OnApply and OnChange share one order).
+// Register them before the store is shared with writers: a change already
+// under way does not run a hook registered during it.
+func (db *Store) OnApply(h Hook) {
 	if h == nil {
 		return
 	}
@@ -38,8 +38,18 @@ func (db *Store) OnChange(h TxHook) {
 	db.hooks.list = append(db.hooks.list, h)
 }
 
+// OnChange registers a hook that takes the bbolt transaction, as OnApply
+// does (casework's and book's form, see TxHook).
+func (db *Store) OnChange(h TxHook) {
+	if h == nil {
+		return
+	}
+	db.OnApply(func(tx *Tx, a *Applied) error { return h(tx.tx, a) })
+}
+
 // runHooks runs the call's own hook, then the registered ones.
-func (db *Store) runHooks(tx *bolt.Tx, a *Applied, own TxHook) error {
+func (db *Store) runHooks(btx *bolt.Tx, a *Applied, own Hook) error {
+	tx := &Tx{tx: btx}
 	if own != nil {
 		if err := own(tx, a); err != nil {
 			return fmt.Errorf("hook: %w", err)

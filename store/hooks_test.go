@@ -23,7 +23,8 @@ func TestOnChangeRunsOnEveryWrite(t *testing.T) {
 		}
 		return nil
 	})
-	own := func(tx *bolt.Tx, a *Applied) error { seen = append(seen, "own "+a.Version); return nil }
+	db.OnApply(func(tx *Tx, a *Applied) error { seen = append(seen, "applied "+a.Version); return nil })
+	own := func(tx *Tx, a *Applied) error { seen = append(seen, "own "+a.Version); return nil }
 	if err := db.ReplaceAll("v1", feed(publicRecords()), own); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,8 @@ func TestOnChangeRunsOnEveryWrite(t *testing.T) {
 	if _, err := db.MergeSources("v3", feed([]*record.Record{rec("my:1", "my", "Alice Example")}), MergeOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"own v1", "registered v1", "registered v2", "registered v3"}
+	// OnChange and OnApply hooks run in one order, the order registered.
+	want := []string{"own v1", "registered v1", "applied v1", "registered v2", "applied v2", "registered v3", "applied v3"}
 	if len(seen) != len(want) {
 		t.Fatalf("hooks ran %v, want %v", seen, want)
 	}

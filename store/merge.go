@@ -58,7 +58,7 @@ var ErrNothingToMerge = errors.New("no records and no sources named: nothing to 
 // Memory: the file's records and the stored records of the merged sources
 // are held until the commit; every stored record is decoded once, to read
 // its source.
-func (db *Store) MergeSources(version string, next func() (*record.Record, error), o MergeOptions, hook TxHook) (*Applied, error) {
+func (db *Store) MergeSources(version string, next func() (*record.Record, error), o MergeOptions, hook Hook) (*Applied, error) {
 	if db.readOnly {
 		return nil, ErrReadOnly
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/record"
-	bolt "go.etcd.io/bbolt"
 )
 
 func rec(id, source, name string) *record.Record {
@@ -62,7 +61,7 @@ func TestMergeSourcesAddsReplacesAndLeavesOthers(t *testing.T) {
 	// First merge: the internal list appears beside the public ones.
 	v1 := []*record.Record{rec("my:1", "my", "Alice Example"), rec("my:2", "my", "Bob Example"), rec("my:3", "my", "Carol Example")}
 	var hooked *Applied
-	a, err := db.MergeSources("v2", feed(v1), MergeOptions{}, func(tx *bolt.Tx, ap *Applied) error {
+	a, err := db.MergeSources("v2", feed(v1), MergeOptions{}, func(tx *Tx, ap *Applied) error {
 		hooked = ap
 		return nil
 	})
@@ -108,7 +107,7 @@ func TestMergeSourcesAddsReplacesAndLeavesOthers(t *testing.T) {
 	}
 
 	// The same file again changes nothing and makes no version.
-	a, err = db.MergeSources("v4", feed(v2), MergeOptions{}, func(*bolt.Tx, *Applied) error {
+	a, err = db.MergeSources("v4", feed(v2), MergeOptions{}, func(*Tx, *Applied) error {
 		t.Fatal("hook called for a merge without changes")
 		return nil
 	})
@@ -196,7 +195,7 @@ func TestMergeSourcesHookRollsBack(t *testing.T) {
 	mustImport(t, db, "v1", publicRecords())
 	before := allRecords(t, db)
 	boom := errors.New("outbox full")
-	_, err := db.MergeSources("v2", feed([]*record.Record{rec("my:1", "my", "A")}), MergeOptions{}, func(*bolt.Tx, *Applied) error { return boom })
+	_, err := db.MergeSources("v2", feed([]*record.Record{rec("my:1", "my", "A")}), MergeOptions{}, func(*Tx, *Applied) error { return boom })
 	if !errors.Is(err, boom) {
 		t.Fatalf("error %v, want the hook's", err)
 	}

@@ -195,7 +195,7 @@ type importEntry struct {
 // Memory: every encoded record (about 250 bytes each) is held until the
 // commit, plus bbolt's dirty pages; a million records take well under
 // 2 GiB at the peak.
-func (db *Store) ReplaceAll(version string, next func() (*record.Record, error), hook TxHook) error {
+func (db *Store) ReplaceAll(version string, next func() (*record.Record, error), hook Hook) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
@@ -350,29 +350,8 @@ func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry, tap
 	if err != nil {
 		return nil, false, err
 	}
-	var localKept []importEntry // their stats attributes
-	// gone handles a stored record the file does not hold.
-	var dels [][]byte // keys of records that are gone
-	gone := func(k, v []byte) error {
-		if len(local) > 0 {
-			r, err := db.codec.decode(v)
-			if err != nil {
-				return fmt.Errorf("record %s: %w", k, err)
-			}
-			if local[r.SourceID] {
-				if tap != nil {
-					tap.Kept(r)
-				}
-				localKept = append(localKept, importEntry{sourceType: intern(r.SourceType), entityType: intern(r.EntityType), sourceID: r.SourceID})
-				return nil
-			}
-		}
-		if err := db.noteDeleted(a, k, v, first); err != nil {
-			return err
-		}
-		dels = append(dels, bytes.Clone(k))
-		return nil
-	}
+	g := &goneRecords{db: db, a: a, local: local, tap: tap, first: first}
+	gone := g.note
 
 	// First pass, read only: merge the old keys with the new ones. bbolt
 	// forbids changing a bucket under a live cursor, so the writes wait for
@@ -415,47 +394,96 @@ func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry, tap
 			return nil, false, err
 		}
 	}
-	a.Records += len(localKept)
+	a.Records += len(g.localKept)
 	// The guard decides before anything is written (and the hook runs
 	// after the writes, so never for a refused import). Its counts come
 	// from the merge above at no cost to imports it lets through; local
 	// records kept count as kept.
-	shrink, err := db.guard.check(version, kept+len(localKept)+len(dels), kept+len(localKept), len(entries)+len(localKept))
+	shrink, err := db.guard.check(version, kept+len(g.localKept)+len(g.dels), kept+len(g.localKept), len(entries)+len(g.localKept))
 	if err != nil {
 		return nil, false, err
 	}
 
+	if err := writeRecords(recs, entries, puts, g.dels); err != nil {
+		return nil, false, err
+	}
+	if err := rebuildStats(tx, entries, g.localKept); err != nil {
+		return nil, false, err
+	}
+	return a, shrink, db.commitVersion(tx, a, first)
+}
+
+// goneRecords handles the stored records a full import's file does not
+// hold: a record of a local source stays (localKept, its stats
+// attributes), any other is deleted (dels).
+type goneRecords struct {
+	db        *Store
+	a         *Applied
+	local     map[string]bool
+	tap       ImportTap
+	first     bool
+	localKept []importEntry
+	dels      [][]byte
+}
+
+func (g *goneRecords) note(k, v []byte) error {
+	if len(g.local) > 0 {
+		r, err := g.db.codec.decode(v)
+		if err != nil {
+			return fmt.Errorf("record %s: %w", k, err)
+		}
+		if g.local[r.SourceID] {
+			if g.tap != nil {
+				g.tap.Kept(r)
+			}
+			g.localKept = append(g.localKept, importEntry{sourceType: intern(r.SourceType), entityType: intern(r.EntityType), sourceID: r.SourceID})
+			return nil
+		}
+	}
+	if err := g.db.noteDeleted(g.a, k, v, g.first); err != nil {
+		return err
+	}
+	g.dels = append(g.dels, bytes.Clone(k))
+	return nil
+}
+
+// writeRecords deletes the keys dels and puts entries[i] for every i in
+// puts: the second pass of replace, once its cursor is done.
+func writeRecords(recs *bolt.Bucket, entries []importEntry, puts []int, dels [][]byte) error {
 	for _, key := range dels {
 		if err := recs.Delete(key); err != nil {
-			return nil, false, fmt.Errorf("delete %s: %w", key, err)
+			return fmt.Errorf("delete %s: %w", key, err)
 		}
 	}
 	for _, i := range puts {
 		if err := recs.Put(entries[i].key, entries[i].blob); err != nil {
-			return nil, false, fmt.Errorf("put %s: %w", entries[i].key, err)
+			return fmt.Errorf("put %s: %w", entries[i].key, err)
 		}
 	}
+	return nil
+}
 
-	// Counts are rebuilt from scratch: cheaper than adjusting them, and a
-	// full import is also the natural point to heal any drift. The change
-	// times of sources that still have records carry over.
+// rebuildStats counts the records of lists afresh after a full import:
+// cheaper than adjusting the counts, and the natural point to heal any
+// drift. The change times of sources that still have records carry over.
+func rebuildStats(tx *bolt.Tx, lists ...[]importEntry) error {
 	stamps := map[string][]byte{}
-	err = forPrefix(tx.Bucket(bucketStats), statSourceChanged, func(id string, v []byte) error {
+	err := forPrefix(tx.Bucket(bucketStats), statSourceChanged, func(id string, v []byte) error {
 		stamps[id] = bytes.Clone(v)
 		return nil
 	})
 	if err != nil {
-		return nil, false, err
+		return err
 	}
 	if err := tx.DeleteBucket(bucketStats); err != nil {
-		return nil, false, err
+		return err
 	}
 	sb, err := tx.CreateBucket(bucketStats)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
 	stats := statDelta{}
-	for _, list := range [][]importEntry{entries, localKept} {
+	for _, list := range lists {
 		for i := range list {
 			e := &list[i]
 			stats[statSourceType+e.sourceType]++
@@ -464,17 +492,17 @@ func (db *Store) replace(tx *bolt.Tx, version string, entries []importEntry, tap
 		}
 	}
 	if err := stats.apply(sb); err != nil {
-		return nil, false, err
+		return err
 	}
 	for _, id := range sortedKeys(stamps) {
 		if stats[statSourceID+id] == 0 {
 			continue
 		}
 		if err := sb.Put([]byte(statSourceChanged+id), stamps[id]); err != nil {
-			return nil, false, err
+			return err
 		}
 	}
-	return a, shrink, db.commitVersion(tx, a, first)
+	return nil
 }
 
 func (db *Store) noteDeleted(a *Applied, k, v []byte, first bool) error {

@@ -11,7 +11,7 @@
 // write transaction that also sets the new version. bbolt makes a
 // transaction visible by writing its meta page only after all its data
 // pages are on disk, so a crash at any point leaves the store at the
-// previous version, whole, or at the new one, whole. A TxHook runs inside
+// previous version, whole, or at the new one, whole. A Hook runs inside
 // that same transaction, so state kept by other packages (a monitoring
 // outbox) changes together with the records or not at all.
 //
@@ -322,12 +322,13 @@ func (db *Store) Path() string { return db.path }
 // ReadOnly reports whether the store was opened read-only.
 func (db *Store) ReadOnly() bool { return db.readOnly }
 
-// View runs fn in a read transaction: it sees one committed version
-// throughout. Other packages use it to read their reserved buckets.
+// View runs fn in a bbolt read transaction: casework and book read their
+// buckets with it until they move to Read and sub-stores.
 func (db *Store) View(fn func(tx *bolt.Tx) error) error { return db.bolt.View(fn) }
 
-// Update runs fn in a write transaction; an error from fn rolls it back.
-// Other packages use it to change their reserved buckets.
+// Update runs fn in a bbolt write transaction; an error from fn rolls it
+// back. casework and book change their buckets with it until they move to
+// Write and sub-stores.
 func (db *Store) Update(fn func(tx *bolt.Tx) error) error {
 	if db.readOnly {
 		return ErrReadOnly

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/record"
-	bolt "go.etcd.io/bbolt"
 )
 
 // clock is a settable time source for Options.Now.
@@ -179,7 +178,7 @@ func TestReplaceAllImportsAndReimports(t *testing.T) {
 	db, _ := openTest(t, Options{Now: clk.now})
 	v1 := genRecords(1, 3000)
 	var hooked *Applied
-	err := db.ReplaceAll("2025-03-01T10:00:00Z~1", feed(v1), func(tx *bolt.Tx, a *Applied) error {
+	err := db.ReplaceAll("2025-03-01T10:00:00Z~1", feed(v1), func(tx *Tx, a *Applied) error {
 		hooked = a
 		return nil
 	})
@@ -217,7 +216,7 @@ func TestReplaceAllImportsAndReimports(t *testing.T) {
 	}
 	v2 = append(v2, genRecords(1, 3020)[3000:]...)
 	hooked = nil
-	err = db.ReplaceAll("v2", feed(v2), func(tx *bolt.Tx, a *Applied) error { hooked = a; return nil })
+	err = db.ReplaceAll("v2", feed(v2), func(tx *Tx, a *Applied) error { hooked = a; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +279,7 @@ func TestReplaceAllBadInputLeavesStoreWhole(t *testing.T) {
 		sameSet(t, allRecords(t, db), byID(v1))
 	}
 	// A failing hook rolls the import back.
-	err := db.ReplaceAll("v2", feed(genRecords(3, 500)), func(*bolt.Tx, *Applied) error { return errors.New("outbox full") })
+	err := db.ReplaceAll("v2", feed(genRecords(3, 500)), func(*Tx, *Applied) error { return errors.New("outbox full") })
 	if err == nil || !strings.Contains(err.Error(), "outbox full") {
 		t.Fatalf("hook error: %v", err)
 	}
@@ -399,8 +398,8 @@ func TestApplyDeltaHookRollsBack(t *testing.T) {
 	db, _ := openTest(t, Options{})
 	v1 := genRecords(1, 20)
 	mustImport(t, db, "v1", v1)
-	_, err := db.ApplyDelta("v1", "v2", []record.Change{{Type: "DELETE", Record: record.Record{ID: v1[3].ID}}}, func(tx *bolt.Tx, a *Applied) error {
-		if err := tx.Bucket(BucketOutbox).Put([]byte("n1"), []byte("x")); err != nil {
+	_, err := db.ApplyDelta("v1", "v2", []record.Change{{Type: "DELETE", Record: record.Record{ID: v1[3].ID}}}, func(tx *Tx, a *Applied) error {
+		if err := Outbox.Bucket(tx).Put([]byte("n1"), []byte("x")); err != nil {
 			return err
 		}
 		return errors.New("webhook target unknown")
@@ -409,8 +408,8 @@ func TestApplyDeltaHookRollsBack(t *testing.T) {
 		t.Fatal("hook error not returned")
 	}
 	sameSet(t, allRecords(t, db), byID(v1))
-	db.View(func(tx *bolt.Tx) error {
-		if tx.Bucket(BucketOutbox).Get([]byte("n1")) != nil {
+	db.Read(func(tx *Tx) error {
+		if Outbox.Bucket(tx).Get([]byte("n1")) != nil {
 			t.Error("hook's write survived the rollback")
 		}
 		return nil
@@ -604,7 +603,7 @@ func TestSourcesChanged(t *testing.T) {
 
 	// A change set that a hook refuses leaves the stamps as they were.
 	clk.t = day(4)
-	if _, err := db.ApplyDelta("v3", "v4", []record.Change{{Type: record.ChangeAdd, Record: *rec("D", "s5", "Dora")}}, func(*bolt.Tx, *Applied) error {
+	if _, err := db.ApplyDelta("v3", "v4", []record.Change{{Type: record.ChangeAdd, Record: *rec("D", "s5", "Dora")}}, func(*Tx, *Applied) error {
 		return errors.New("refused")
 	}); err == nil {
 		t.Fatal("hook error ignored")

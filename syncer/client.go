@@ -81,7 +81,7 @@ type Client struct {
 	Log *slog.Logger
 	// Progress, when set, is told the progress of downloads and imports.
 	Progress ProgressFunc
-	// The store's change hooks (store.Store.OnChange: the monitoring
+	// The store's change hooks (store.Store.OnApply: the monitoring
 	// outbox) run inside the transaction of every import and change set
 	// the client makes.
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/klauspost/compress/gzip"
-	bolt "go.etcd.io/bbolt"
 )
 
 // ImportFile replaces the records of db with the consolidated file read
@@ -16,14 +15,14 @@ import (
 // version current, in one transaction. A line that does not parse stops the
 // import with its line number (a *record.LineError in the chain) and
 // nothing of the file is applied.
-func ImportFile(db *store.Store, r io.Reader, version string, hook store.TxHook) (*store.Applied, error) {
+func ImportFile(db *store.Store, r io.Reader, version string, hook store.Hook) (*store.Applied, error) {
 	rs, err := newRecordStream(r)
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", version, err)
 	}
 	defer rs.Close()
 	var applied *store.Applied
-	err = db.ReplaceAll(version, rs.Next, func(tx *bolt.Tx, a *store.Applied) error {
+	err = db.ReplaceAll(version, rs.Next, func(tx *store.Tx, a *store.Applied) error {
 		applied = a
 		if hook != nil {
 			return hook(tx, a)
@@ -62,7 +61,7 @@ func ReadChanges(r io.Reader) ([]record.Change, error) {
 // ApplyFile applies the delta file read from r to db, which must be at
 // previous, and makes version current, in one transaction; a bad line
 // applies nothing.
-func ApplyFile(db *store.Store, r io.Reader, previous, version string, hook store.TxHook) (*store.Applied, error) {
+func ApplyFile(db *store.Store, r io.Reader, previous, version string, hook store.Hook) (*store.Applied, error) {
 	changes, err := ReadChanges(r)
 	if err != nil {
 		return nil, fmt.Errorf("read delta %s: %w", version, err)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestSyncEmptyFullFileKeepsTheStore: an upstream that no longer knows
@@ -35,7 +34,7 @@ func TestSyncEmptyFullFileKeepsTheStore(t *testing.T) {
 			}
 			before, _ := db.Version()
 			hooked := false
-			db.OnChange(func(*bolt.Tx, *store.Applied) error { hooked = true; return nil })
+			db.OnApply(func(*store.Tx, *store.Applied) error { hooked = true; return nil })
 			up.current, up.full = "v-empty", body
 
 			res, err := c.Sync(context.Background(), db)

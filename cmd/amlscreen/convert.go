@@ -10,6 +10,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/convert"
+	"github.com/amlscreen/amlscreen/convert/csl"
+	"github.com/amlscreen/amlscreen/convert/dpl"
+	"github.com/amlscreen/amlscreen/convert/ofac"
+	"github.com/amlscreen/amlscreen/convert/opensanctions"
+	"github.com/amlscreen/amlscreen/convert/un"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -51,12 +56,12 @@ still selects it here, for scripts written before.`,
   amlscreen convert ofac --file SDN_ENHANCED.ZIP --out ofac_sdn.jsonl.gz`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var l convert.OFACList
+			var l ofac.OFACList
 			switch list {
 			case "sdn":
-				l = convert.SDNList(dir)
+				l = ofac.SDNList(dir)
 			case "nonsdn":
-				l = convert.NonSDNList(dir)
+				l = ofac.NonSDNList(dir)
 			default:
 				return usagef("--list: %q is not sdn or nonsdn", list)
 			}
@@ -87,7 +92,7 @@ source us_ofac_cons, so either can replace the other.`,
   amlscreen convert ofac-nonsdn --file CONS_ENHANCED.ZIP --out ofac_cons.jsonl.gz`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runConvertOFAC(cmd, convert.NonSDNList(dir), dir, file, out)
+			return runConvertOFAC(cmd, ofac.NonSDNList(dir), dir, file, out)
 		},
 	}
 	c.Flags().StringVar(&dir, "dir", "", "directory with the CSV files (cons_prim.csv, cons_alt.csv, cons_add.csv, cons_comments.csv)")
@@ -98,7 +103,7 @@ source us_ofac_cons, so either can replace the other.`,
 
 // runConvertOFAC converts l from the CSV files in dir or the enhanced XML
 // in file, whichever was given.
-func runConvertOFAC(cmd *cobra.Command, l convert.OFACList, dir, file, out string) error {
+func runConvertOFAC(cmd *cobra.Command, l ofac.OFACList, dir, file, out string) error {
 	switch {
 	case dir == "" && file == "":
 		return usagef("--dir or --file: required: the directory of the CSV files, or the enhanced XML (or its zip)")
@@ -110,16 +115,16 @@ func runConvertOFAC(cmd *cobra.Command, l convert.OFACList, dir, file, out strin
 	}
 	if dir != "" {
 		return runConvert(cmd.ErrOrStderr(), cmd.OutOrStdout(), out, func(emit func(*record.Record) error) error {
-			return convert.ConvertOFAC(l, emit)
+			return ofac.ConvertOFAC(l, emit)
 		})
 	}
-	rc, err := convert.OpenOFACEnhanced(file)
+	rc, err := ofac.OpenOFACEnhanced(file)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
 	return runConvert(cmd.ErrOrStderr(), cmd.OutOrStdout(), out, func(emit func(*record.Record) error) error {
-		return convert.OFACEnhanced(rc, l, emit)
+		return ofac.OFACEnhanced(rc, l, emit)
 	})
 }
 
@@ -143,7 +148,7 @@ func newConvertUNCmd() *cobra.Command {
 			}
 			defer f.Close()
 			return runConvert(cmd.ErrOrStderr(), cmd.OutOrStdout(), out, func(emit func(*record.Record) error) error {
-				return convert.UN(f, emit)
+				return un.UN(f, emit)
 			})
 		},
 	}
@@ -184,7 +189,7 @@ ofac with other ids: load one of them, or leave SDN out with --lists.`,
 			if err := checkOut(out); err != nil {
 				return err
 			}
-			o := convert.CSLOptions{}
+			o := csl.CSLOptions{}
 			for l := range strings.SplitSeq(lists, ",") {
 				if l = strings.TrimSpace(l); l != "" {
 					o.Lists = append(o.Lists, l)
@@ -195,7 +200,7 @@ ofac with other ids: load one of them, or leave SDN out with --lists.`,
 				return err
 			}
 			return convertFile(cmd, file, out, func(r io.Reader, emit func(*record.Record) error) error {
-				return convert.CSL(r, o, emit)
+				return csl.CSL(r, o, emit)
 			})
 		},
 	}
@@ -233,7 +238,7 @@ the CSL (convert csl, source us_csl_dpl): load one of the two.`,
 				return err
 			}
 			return convertFile(cmd, file, out, func(r io.Reader, emit func(*record.Record) error) error {
-				return convert.DPL(r, t, emit)
+				return dpl.DPL(r, t, emit)
 			})
 		},
 	}
@@ -275,7 +280,7 @@ The file is read twice, so it must be a file, not a pipe.`,
 			if sourceID != "" && !validSourceID(sourceID) {
 				return usagef("--source-id: %q: %s", sourceID, sourceIDProblem(sourceID))
 			}
-			o := convert.SenzingOptions{SourceID: sourceID}
+			o := opensanctions.SenzingOptions{SourceID: sourceID}
 			if sourceType != "" {
 				t, err := parseSourceType(sourceType)
 				if err != nil {
@@ -286,10 +291,10 @@ The file is read twice, so it must be a file, not a pipe.`,
 			if _, err := os.Stat(file); err != nil {
 				return err
 			}
-			var st convert.SenzingStats
+			var st opensanctions.SenzingStats
 			err := runConvert(cmd.ErrOrStderr(), cmd.OutOrStdout(), out, func(emit func(*record.Record) error) error {
 				var err error
-				st, err = convert.Senzing(func() (io.ReadCloser, error) { return os.Open(file) }, o, emit)
+				st, err = opensanctions.Senzing(func() (io.ReadCloser, error) { return os.Open(file) }, o, emit)
 				return err
 			})
 			if err == nil && st.Positions > 0 {
@@ -408,7 +413,7 @@ names it.`,
 			if sourceID != "" && !validSourceID(sourceID) {
 				return usagef("--source-id: %q: %s", sourceID, sourceIDProblem(sourceID))
 			}
-			o := convert.OpenSanctionsOptions{SourceID: sourceID}
+			o := opensanctions.OpenSanctionsOptions{SourceID: sourceID}
 			if sourceType != "" {
 				t, err := parseSourceType(sourceType)
 				if err != nil {
@@ -417,7 +422,7 @@ names it.`,
 				o.SourceType = t
 			}
 			return convertFile(cmd, file, out, func(r io.Reader, emit func(*record.Record) error) error {
-				return convert.OpenSanctions(r, o, emit)
+				return opensanctions.OpenSanctions(r, o, emit)
 			})
 		},
 	}

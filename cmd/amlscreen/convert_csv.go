@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/batch"
-	"github.com/amlscreen/amlscreen/convert"
+	"github.com/amlscreen/amlscreen/convert/watchlist"
 	"github.com/amlscreen/amlscreen/internal/csvsafe"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -84,23 +84,23 @@ Exit codes: 0 converted, 3 rows rejected, 1 failure, 2 bad flags.`,
 
 // watchlistOptions checks the flags of convert csv and turns them into
 // the converter's options.
-func watchlistOptions(cmd *cobra.Command, f *convertCSVFlags) (convert.WatchlistOptions, error) {
+func watchlistOptions(cmd *cobra.Command, f *convertCSVFlags) (watchlist.WatchlistOptions, error) {
 	if f.in == "" {
-		return convert.WatchlistOptions{}, usagef("--in: required: the watchlist file")
+		return watchlist.WatchlistOptions{}, usagef("--in: required: the watchlist file")
 	}
 	if err := checkOut(f.out); err != nil {
-		return convert.WatchlistOptions{}, err
+		return watchlist.WatchlistOptions{}, err
 	}
 	if f.sourceID != "" && !validSourceID(f.sourceID) {
-		return convert.WatchlistOptions{}, usagef("--source-id: %q: %s", f.sourceID, sourceIDProblem(f.sourceID))
+		return watchlist.WatchlistOptions{}, usagef("--source-id: %q: %s", f.sourceID, sourceIDProblem(f.sourceID))
 	}
 	if !validSourceID(f.sourceID) {
-		return convert.WatchlistOptions{}, usagef("--source-id: required: the source of the records, letters, digits, _ and - (e.g. my_bank_internal)")
+		return watchlist.WatchlistOptions{}, usagef("--source-id: required: the source of the records, letters, digits, _ and - (e.g. my_bank_internal)")
 	}
 	if f.sourceType == "" {
-		return convert.WatchlistOptions{}, usagef("--source-type: required: SANCTION, PEP, CRIMINAL, NON_COMPLIANT_TAXPAYER or OTHER")
+		return watchlist.WatchlistOptions{}, usagef("--source-type: required: SANCTION, PEP, CRIMINAL, NON_COMPLIANT_TAXPAYER or OTHER")
 	}
-	o := convert.WatchlistOptions{SourceID: f.sourceID}
+	o := watchlist.WatchlistOptions{SourceID: f.sourceID}
 	var err error
 	if o.SourceType, err = parseSourceType(f.sourceType); err != nil {
 		return o, err
@@ -153,7 +153,7 @@ func runConvertCSV(cmd *cobra.Command, f *convertCSVFlags) error {
 	defer in.Close()
 	var recs []*record.Record
 	var rejects []batch.Reject
-	err = convert.Watchlist(in, o, func(r *record.Record) error {
+	err = watchlist.Watchlist(in, o, func(r *record.Record) error {
 		recs = append(recs, r)
 		return nil
 	}, func(r batch.Reject) error {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/amlscreen/amlscreen/access"
@@ -26,11 +27,14 @@ type database struct {
 	sample  bool          // the database is the embedded sample (sampledata.Is)
 	store   *store.Store  // the store the index reads hit records from; nil for data files
 	opened  time.Duration // how long the store's index took to open
+	shared  bool          // the index is the process's sample index: left open
 }
 
 // Close releases the index and closes the store it reads from.
 func (db *database) Close() {
-	db.Index.Close()
+	if !db.shared {
+		db.Index.Close()
+	}
 	if db.store != nil {
 		db.store.Close()
 	}
@@ -42,6 +46,21 @@ func newDatabase(d *live.Index, origin string) *database {
 		sources: sources, version: d.Version(), origin: origin, sample: sampledata.Is(d.Version())}
 }
 
+// sampleIndex is the embedded sample's index, built once per process and
+// never changed: a process that runs several commands (the tests run them
+// in process) builds it once.
+var sampleIndex = sync.OnceValues(func() (*live.Index, error) {
+	recs, err := sampledata.Records()
+	if err != nil {
+		return nil, fmt.Errorf("embedded sample: %w", err)
+	}
+	srcs, err := sampledata.Sources()
+	if err != nil {
+		return nil, fmt.Errorf("embedded sample sources: %w", err)
+	}
+	return live.New(recs, srcs, sampledata.Version), nil
+})
+
 // openSource loads the database from a store (opened read-only, so a sync
 // may run alongside), from --data files, or from the embedded sample.
 func openSource(dataFiles []string, storePath string) (*database, error) {
@@ -52,15 +71,13 @@ func openSource(dataFiles []string, storePath string) (*database, error) {
 		return openStore(storePath)
 	}
 	if len(dataFiles) == 0 {
-		recs, err := sampledata.Records()
+		d, err := sampleIndex()
 		if err != nil {
-			return nil, fmt.Errorf("embedded sample: %w", err)
+			return nil, err
 		}
-		srcs, err := sampledata.Sources()
-		if err != nil {
-			return nil, fmt.Errorf("embedded sample sources: %w", err)
-		}
-		return newDatabase(live.New(recs, srcs, sampledata.Version), "embedded sample"), nil
+		db := newDatabase(d, "embedded sample")
+		db.shared = true
+		return db, nil
 	}
 	var recs []*record.Record
 	for _, name := range dataFiles {

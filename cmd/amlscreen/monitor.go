@@ -646,6 +646,6 @@ func (r *reloadingKeys) recipient(owner string) (monitor.Recipient, error) {
 // word counts, so when there are any, they take the store's index from
 // index, at the version before the change set (only then: strict
 // profiles need none).
-func monitorHook(index *live.Follower, log *slog.Logger) store.TxHook {
+func monitorHook(index *live.Follower, log *slog.Logger) store.Hook {
 	return monitor.Hook(monitor.Options{Log: log, Index: index.Index})
 }

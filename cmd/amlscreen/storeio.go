@@ -56,7 +56,7 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	// The persisted screening index is brought to each committed version;
 	// monitoring's scored profiles score changed records with it.
 	index := live.Follow(db, log)
-	db.OnChange(monitorHook(index, log))
+	db.OnApply(monitorHook(index, log))
 	db.OnChange(casework.New(db, casework.Options{}).Hook) // reopens the alerts of changed records
 	// The book's customers are screened against every change set; their
 	// matches become alerts in the change's transaction.

@@ -82,6 +82,9 @@ func TestLayering(t *testing.T) {
 		{"engine", []string{"store", "live", "access", "server"}},
 		{"store", []string{"engine", "live", "dict"}},
 		{"internal/mediagen", []string{"bench"}},
+		// The table reader is below both batch and convert.
+		{"table", []string{"batch", "convert", "store", "live"}},
+		{"convert", []string{"batch", "store", "live"}},
 	} {
 		got := deps(t, tt.pkg)
 		for _, f := range tt.forbidden {
@@ -89,5 +92,143 @@ func TestLayering(t *testing.T) {
 				t.Errorf("%s imports %s", tt.pkg, f)
 			}
 		}
+	}
+}
+
+// graph returns every package of the module with the packages it imports
+// directly (tests excluded): the module's by their path inside it, the
+// others by their full path.
+func graph(t *testing.T) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list %s...: %v", module, err)
+	}
+	g := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		pkg := strings.TrimPrefix(f[0], module)
+		for _, imp := range f[1:] {
+			g[pkg] = append(g[pkg], strings.TrimPrefix(imp, module))
+		}
+		if _, ok := g[pkg]; !ok {
+			g[pkg] = nil
+		}
+	}
+	return g
+}
+
+// importRule says which packages may import target (a package, or every
+// package under target/ when it ends in "/..."): only those in allowed.
+type importRule struct {
+	target  string
+	allowed []string
+	why     string
+}
+
+// matches reports whether the import path imp is the rule's target.
+func (r importRule) matches(imp string) bool {
+	if base, ok := strings.CutSuffix(r.target, "/..."); ok {
+		return imp == base || strings.HasPrefix(imp, base+"/")
+	}
+	return imp == r.target
+}
+
+// importRules are the owners of the store's file and of the HTTP surface.
+var importRules = []importRule{
+	// One package owns the bbolt file: the others keep their state in
+	// store's sub-stores through store.Tx. casework and book still hold
+	// bbolt transactions; they are the next to move behind sub-stores.
+	{"go.etcd.io/bbolt/...", []string{"store", "casework", "book"}, "only store owns the bbolt file"},
+	// The HTTP server and the workbench are assembled by service; the
+	// workbench calls the API through the server in process, and the CLI
+	// reads the workbench's sign-in settings (OIDC) for serve.
+	{"server", []string{"service", "ui"}, "the HTTP server is reached through service"},
+	{"ui", []string{"service", "cmd/amlscreen"}, "the workbench is mounted by service"},
+	// Books and watchlists are read by one table reader; batch and convert
+	// both use it and neither reaches into the other.
+	{"batch", []string{"book", "casework", "cmd/amlscreen"}, "convert reads tables through table, not batch"},
+	// One package per public list, as watchman's pkg/sources: the lists
+	// share convert/internal/conv, never each other, and convert's
+	// catalogue dispatches to them.
+	{"convert", []string{"cmd/amlscreen", "lists"}, "convert is the catalogue above the lists"},
+	{"convert/internal/convtest", nil, "convtest is for tests only"},
+}
+
+// listPackages are the packages of convert that each convert one list.
+var listPackages = []string{"csl", "dpl", "eu", "ofac", "opensanctions", "uk", "un", "watchlist"}
+
+func init() {
+	for _, l := range listPackages {
+		importRules = append(importRules, importRule{"convert/" + l, []string{"convert", "cmd/amlscreen", "lists"}, "a list's converter is used through convert, the CLI and lists, not by another list"})
+	}
+}
+
+// violations returns the imports of g that break rules, one line each.
+func violations(g map[string][]string, rules []importRule) []string {
+	var out []string
+	for pkg, imps := range g {
+		for _, imp := range imps {
+			for _, r := range rules {
+				if r.matches(imp) && !slices.Contains(r.allowed, pkg) && !r.matches(pkg) {
+					out = append(out, pkg+" imports "+imp+": "+r.why)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestImportOwners: bbolt, the HTTP server, the workbench and batch are
+// imported only by the packages importRules allow.
+func TestImportOwners(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	g := graph(t)
+	want := []string{"store", "casework", "table", "convert", "server"}
+	for _, l := range listPackages {
+		want = append(want, "convert/"+l)
+	}
+	for _, want := range want {
+		if _, ok := g[want]; !ok {
+			t.Fatalf("go list found no package %s: %v", want, g)
+		}
+	}
+	for _, v := range violations(g, importRules) {
+		t.Error(v)
+	}
+}
+
+// TestImportRulesBite: each rule reports an import it forbids, and none
+// it allows, so that TestImportOwners cannot pass by matching nothing.
+func TestImportRulesBite(t *testing.T) {
+	g := map[string][]string{
+		"monitor":       {"store", "go.etcd.io/bbolt"},
+		"media":         {"go.etcd.io/bbolt/errors"},
+		"store":         {"go.etcd.io/bbolt", "record"},
+		"casework":      {"go.etcd.io/bbolt"},
+		"cmd/amlscreen": {"server", "service", "batch"},
+		"service":       {"server", "ui"},
+		"server":        {"ui"},
+		"convert":       {"batch", "table"},
+		"convert/un":    {"convert/ofac", "convert/internal/conv"},
+		"convert/ofac":  {"convert/internal/conv"},
+	}
+	got := violations(g, importRules)
+	want := []string{
+		"cmd/amlscreen imports server: the HTTP server is reached through service",
+		"convert imports batch: convert reads tables through table, not batch",
+		"convert/un imports convert/ofac: a list's converter is used through convert, the CLI and lists, not by another list",
+		"media imports go.etcd.io/bbolt/errors: only store owns the bbolt file",
+		"monitor imports go.etcd.io/bbolt: only store owns the bbolt file",
+		"server imports ui: the workbench is mounted by service",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

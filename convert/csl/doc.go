@@ -1,0 +1,3 @@
+// Package csl converts the US Consolidated Screening List (CSV), one
+// source per list it merges (CSLLists), into consolidated records.
+package csl

@@ -1,0 +1,3 @@
+// Package dpl converts the BIS Denied Persons List into consolidated
+// records.
+package dpl

@@ -1,0 +1,3 @@
+// Package un converts the UN Security Council consolidated list (XML) into
+// consolidated records (UN).
+package un
