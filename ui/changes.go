@@ -20,11 +20,6 @@ import (
 // deleted, by source, each change with the alerts it raised. It registers
 // itself here, so that the route table and the page list stay as they
 // are.
-func init() {
-	pageNames = append(pageNames, "changes")
-	routes["changes"] = route{method: http.MethodGet, serve: (*handler).changes}
-}
-
 // changesPageSize is how many changes one view of the changes page
 // lists; the next page is a link.
 const changesPageSize = 500

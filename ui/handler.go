@@ -203,6 +203,8 @@ var routes = map[string]route{
 	"alert/report":  {method: http.MethodGet, role: casework.Analyst, serve: (*handler).alertReport},
 	"summary":       {method: http.MethodGet, role: casework.Analyst, serve: (*handler).summary},
 	"audit":         {method: http.MethodGet, role: casework.Analyst, serve: (*handler).auditPage},
+	// The change digest: ui/changes.go.
+	"changes": {method: http.MethodGet, serve: (*handler).changes},
 }
 
 // ServeHTTP answers every request of the workbench: the checks every

@@ -15,7 +15,7 @@ import (
 )
 
 // pageNames are the templates, each rendered inside templates/layout.html.
-var pageNames = []string{"signin", "screen", "record", "monitoring", "data", "message", "queue", "alert", "summary", "audit"}
+var pageNames = []string{"signin", "screen", "record", "monitoring", "data", "message", "queue", "alert", "summary", "audit", "changes"}
 
 // parsePages parses every page with the layout. html/template escapes
 // everything a page shows for its context (text, attribute, URL), so a
