@@ -25,13 +25,6 @@ var individualParams = append([]string{"names", "search_all", "fuzzy_search", "d
 // them an answer is the strict one, byte for byte.
 var scoredParams = []string{"match", "min_score"}
 
-func init() {
-	register(Endpoint{Path: "/v1/checkIndividual", Billed: true, Params: individualParams, Handle: checkHandler(engine.Individual)})
-	register(Endpoint{Path: "/v1/checkEntity", Billed: true,
-		Params: append([]string{"names", "search_all", "fuzzy_search", "includes"}, scoredParams...), Handle: checkHandler(engine.Entity)})
-	register(Endpoint{Path: "/v1/checkName", Billed: true, Params: individualParams, Handle: checkHandler(engine.Any)})
-}
-
 // checkHandler answers a check of kind with the CheckResponse of
 // docs/API.md "Check responses".
 func checkHandler(kind engine.Kind) func(*Server, *Call) error {

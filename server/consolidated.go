@@ -20,11 +20,6 @@ import (
 // them) recognise it and download the full file.
 const PreviousUnknown = "Provided previous version does not exist."
 
-func init() {
-	register(Endpoint{Path: "/v1/getConsolidatedFile", Download: true, Params: []string{"includes"}, Handle: consolidatedFile})
-	register(Endpoint{Path: "/v1/getConsolidatedDelta", Download: true, Params: []string{"previous", "includes"}, Handle: consolidatedDelta})
-}
-
 // jsonLines is the media type of consolidated files and deltas.
 const jsonLines = "application/x-ndjson"
 

@@ -16,10 +16,6 @@ import (
 	"github.com/amlscreen/amlscreen/store"
 )
 
-func init() {
-	register(Endpoint{Path: "/v1/getChangeDigest", Params: []string{"since", "next", "limit", "format"}, Handle: changeDigest})
-}
-
 // Limits of getChangeDigest.
 const (
 	// DigestPageDefault is how many changes one answer of getChangeDigest

@@ -10,10 +10,6 @@ import (
 	"github.com/amlscreen/amlscreen/sign"
 )
 
-func init() {
-	register(Endpoint{Path: "/v1/keys", Sub: true, Handle: keyDocument})
-}
-
 // keyDocument answers /v1/keys/{kid} (docs/API.md "Keys and signatures"): the key document
 // of a signing key id, or of the alias current or previous. Forbidden
 // characters are 400, an unknown id 404. Free of charge.

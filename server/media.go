@@ -7,18 +7,6 @@ import (
 	"github.com/amlscreen/amlscreen/media"
 )
 
-// MediaEndpoints returns media/checkIndividual, media/checkEntity and
-// media/search (docs/API.md "Media") over
-// corpus, for Config.Endpoints. They are billed like the AML checks; a
-// key's ArticlesPerCategory raises the 10 articles per category.
-func MediaEndpoints(corpus *media.Corpus) []Endpoint {
-	return []Endpoint{
-		{Path: "/v1/media/checkIndividual", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, engine.Individual)},
-		{Path: "/v1/media/checkEntity", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, engine.Entity)},
-		{Path: "/v1/media/search", Billed: true, Params: media.SearchParams, Handle: mediaSearch(corpus)},
-	}
-}
-
 // definedParams returns the parameters of the call that its endpoint
 // defines; the server has already refused any given twice.
 func definedParams(c *Call, names []string) url.Values {

@@ -9,61 +9,43 @@ import (
 )
 
 // This file serves ongoing monitoring (docs/API.md "Monitoring and webhooks") from a
-// monitor.Monitor. The endpoints are not built in, because a server
-// without a store has nowhere to keep profiles: amlscreen serve passes
-// MonitorEndpoints(m) in Config.Endpoints and m.Count as
-// Config.ProfileCount. All four are free of charge.
+// monitor.Monitor. The endpoints are in routes.go (MonitorEndpoints). All
+// four are free of charge.
 
 // statusSuccess is the status answer (docs/API.md "Monitoring and webhooks"), the answer of
 // monitoring calls that return no data.
 var statusSuccess = []byte(`{"status":"success"}`)
 
-// MonitorEndpoints returns registerIndividual, registerEntity,
-// removeSearchProfile and testWebhookDelivery over m.
-func MonitorEndpoints(m *monitor.Monitor) []Endpoint {
-	return []Endpoint{
-		{
-			Path:   "/v1/registerIndividual",
-			Params: append([]string{"profile_id", "names", "search_all", "dob", "gender", "fuzzy_search"}, scoredParams...),
-			Handle: registerHandler(m, engine.Individual),
-		},
-		{
-			Path:   "/v1/registerEntity",
-			Params: append([]string{"profile_id", "names", "search_all", "fuzzy_search"}, scoredParams...),
-			Handle: registerHandler(m, engine.Entity),
-		},
-		{
-			Path:   "/v1/removeSearchProfile",
-			Params: []string{"profile_id"},
-			Handle: func(s *Server, c *Call) error {
-				id, err := profileID(c)
-				if err != nil {
-					return err
-				}
-				// Unknown and already removed ids succeed too (§3.2).
-				if _, err := m.Remove(c.Key.ID(), id); err != nil {
-					return err
-				}
-				return c.JSON(statusSuccess)
-			},
-		},
-		{
-			Path:   "/v1/testWebhookDelivery",
-			Params: []string{"profile_id"},
-			Handle: func(s *Server, c *Call) error {
-				id, err := profileID(c)
-				if err != nil {
-					return err
-				}
-				if c.Key.WebhookURL == "" {
-					return Errorf(http.StatusBadRequest, "no webhook_url is configured for this API key")
-				}
-				if _, err := m.TestWebhook(c.Key.ID(), id, c.Key.Policy()); err != nil {
-					return err
-				}
-				return c.JSON(statusSuccess)
-			},
-		},
+// removeProfile answers removeSearchProfile: unknown and already removed
+// ids succeed too (§3.2).
+func removeProfile(m *monitor.Monitor) func(*Server, *Call) error {
+	return func(s *Server, c *Call) error {
+		id, err := profileID(c)
+		if err != nil {
+			return err
+		}
+		if _, err := m.Remove(c.Key.ID(), id); err != nil {
+			return err
+		}
+		return c.JSON(statusSuccess)
+	}
+}
+
+// testWebhook answers testWebhookDelivery: a test notification to the
+// key's webhook, 400 when the key has none.
+func testWebhook(m *monitor.Monitor) func(*Server, *Call) error {
+	return func(s *Server, c *Call) error {
+		id, err := profileID(c)
+		if err != nil {
+			return err
+		}
+		if c.Key.WebhookURL == "" {
+			return Errorf(http.StatusBadRequest, "no webhook_url is configured for this API key")
+		}
+		if _, err := m.TestWebhook(c.Key.ID(), id, c.Key.Policy()); err != nil {
+			return err
+		}
+		return c.JSON(statusSuccess)
 	}
 }
 

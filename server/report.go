@@ -12,16 +12,6 @@ import (
 	"github.com/amlscreen/amlscreen/report"
 )
 
-func init() {
-	register(Endpoint{Path: "/v1/generateIndividualReport", Billed: true,
-		Params: append([]string{"names", "dob", "gender", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(engine.Individual)})
-	// The service lists names and includes; fuzzy_search is accepted as
-	// for individuals, since ignoring it would silently report fewer hits
-	// than the client asked for.
-	register(Endpoint{Path: "/v1/generateEntityReport", Billed: true,
-		Params: append([]string{"names", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(engine.Entity)})
-}
-
 // reportHandler answers generateIndividualReport and generateEntityReport
 // (docs/API.md "Check responses"): the PDF report of the screening, Base64-encoded,
 // as text/plain. Only SANCTION, PEP and CRIMINAL sources are searched,

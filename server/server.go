@@ -149,12 +149,6 @@ type Endpoint struct {
 	Handle func(s *Server, c *Call) error
 }
 
-// builtin collects the endpoints of this package's files, added by their
-// init functions through register.
-var builtin []Endpoint
-
-func register(e Endpoint) { builtin = append(builtin, e) }
-
 // Error is an answer other than success, with the status it is sent with.
 type Error struct {
 	Status  int
@@ -245,7 +239,7 @@ func New(cfg Config) (*Server, error) {
 	for _, p := range billedPaths {
 		s.billed[p] = true
 	}
-	for _, e := range append(slices.Clone(builtin), cfg.Endpoints...) {
+	for _, e := range append(builtinEndpoints(), cfg.Endpoints...) {
 		if e.Path == "" || e.Handle == nil || !strings.HasPrefix(e.Path, "/") {
 			return nil, fmt.Errorf("server: endpoint %q: needs a path starting with / and a handler", e.Path)
 		}

@@ -13,13 +13,6 @@ import (
 	"github.com/amlscreen/amlscreen/sign"
 )
 
-func init() {
-	register(Endpoint{Path: "/v1/getSourceList", Params: []string{"scope"}, Handle: sourceList})
-	// Clients written against the service's listSources read the same
-	// list in an envelope; it is an alias with the same rules.
-	register(Endpoint{Path: "/v1/listSources", Params: []string{"scope"}, Handle: listSources})
-}
-
 // sourceList answers getSourceList (docs/API.md "Sources"): a JSON array of
 // Source objects, every source with scope=all, else those included for the
 // key, signed with x-service-signature.

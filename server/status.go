@@ -8,10 +8,6 @@ import (
 	"github.com/amlscreen/amlscreen/live"
 )
 
-func init() {
-	register(Endpoint{Path: "/v1/status", Handle: statusReport})
-}
-
 // statusReport answers /v1/status: the store.Status of the server's store
 // and of its persisted screening index, so
 // that amlscreen status can ask a running server, whose store it cannot

@@ -8,19 +8,6 @@ import (
 	"slices"
 )
 
-func init() {
-	register(Endpoint{
-		Path:   "/v1/usage",
-		Params: []string{"month"},
-		// docs/API.md "Usage": usage alone refuses other parameters,
-		// with the message about the month format.
-		Unknown: func(name string) error {
-			return Errorf(http.StatusBadRequest, "unsupported parameter %s: usage takes only month, and month must use the yyyy-MM format", quote(name))
-		},
-		Handle: usageReport,
-	})
-}
-
 // Usage is the answer of /v1/usage (docs/API.md "Usage").
 type Usage struct {
 	Month     string          `json:"month"`

@@ -1,0 +1,72 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/media"
+	"github.com/amlscreen/amlscreen/monitor"
+)
+
+// This file is the route table of /v1: every path the server answers, with
+// its parameters, whether it is billed or a download, and its handler.
+// The handlers live in the file named after the endpoint's topic.
+
+// builtinEndpoints are the endpoints every server answers, with or
+// without a store.
+func builtinEndpoints() []Endpoint {
+	return []Endpoint{
+		// Checks: check.go.
+		{Path: "/v1/checkIndividual", Billed: true, Params: individualParams, Handle: checkHandler(engine.Individual)},
+		{Path: "/v1/checkEntity", Billed: true, Params: append([]string{"names", "search_all", "fuzzy_search", "includes"}, scoredParams...), Handle: checkHandler(engine.Entity)},
+		{Path: "/v1/checkName", Billed: true, Params: individualParams, Handle: checkHandler(engine.Any)},
+		// Reports: report.go. The service lists names and includes;
+		// fuzzy_search is accepted as for individuals, since ignoring it
+		// would silently report fewer hits than the client asked for.
+		{Path: "/v1/generateIndividualReport", Billed: true, Params: append([]string{"names", "dob", "gender", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(engine.Individual)},
+		{Path: "/v1/generateEntityReport", Billed: true, Params: append([]string{"names", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(engine.Entity)},
+		// Consolidated files and deltas: consolidated.go.
+		{Path: "/v1/getConsolidatedFile", Download: true, Params: []string{"includes"}, Handle: consolidatedFile},
+		{Path: "/v1/getConsolidatedDelta", Download: true, Params: []string{"previous", "includes"}, Handle: consolidatedDelta},
+		// Sources: sources.go. listSources is the same list in the envelope
+		// clients of the service's listSources read.
+		{Path: "/v1/getSourceList", Params: []string{"scope"}, Handle: sourceList},
+		{Path: "/v1/listSources", Params: []string{"scope"}, Handle: listSources},
+		// Signing keys: keys.go; /v1/keys/{kid}.
+		{Path: "/v1/keys", Sub: true, Handle: keyDocument},
+		// Usage: usage.go. Usage alone refuses other parameters, with the
+		// message about the month format (docs/API.md "Usage").
+		{Path: "/v1/usage", Params: []string{"month"}, Handle: usageReport,
+			Unknown: func(name string) error {
+				return Errorf(http.StatusBadRequest, "unsupported parameter %s: usage takes only month, and month must use the yyyy-MM format", quote(name))
+			}},
+		// amlscreen's own: status.go, digest.go.
+		{Path: "/v1/status", Handle: statusReport},
+		{Path: "/v1/getChangeDigest", Params: []string{"since", "next", "limit", "format"}, Handle: changeDigest},
+	}
+}
+
+// MonitorEndpoints returns registerIndividual, registerEntity,
+// removeSearchProfile and testWebhookDelivery over m (monitor.go), for
+// Config.Endpoints: a server without a store has nowhere to keep profiles,
+// so they are not built in.
+func MonitorEndpoints(m *monitor.Monitor) []Endpoint {
+	return []Endpoint{
+		{Path: "/v1/registerIndividual", Params: append([]string{"profile_id", "names", "search_all", "dob", "gender", "fuzzy_search"}, scoredParams...), Handle: registerHandler(m, engine.Individual)},
+		{Path: "/v1/registerEntity", Params: append([]string{"profile_id", "names", "search_all", "fuzzy_search"}, scoredParams...), Handle: registerHandler(m, engine.Entity)},
+		{Path: "/v1/removeSearchProfile", Params: []string{"profile_id"}, Handle: removeProfile(m)},
+		{Path: "/v1/testWebhookDelivery", Params: []string{"profile_id"}, Handle: testWebhook(m)},
+	}
+}
+
+// MediaEndpoints returns media/checkIndividual, media/checkEntity and
+// media/search (docs/API.md "Media") over corpus (media.go), for
+// Config.Endpoints. They are billed like the AML checks; a key's
+// ArticlesPerCategory raises the 10 articles per category.
+func MediaEndpoints(corpus *media.Corpus) []Endpoint {
+	return []Endpoint{
+		{Path: "/v1/media/checkIndividual", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, engine.Individual)},
+		{Path: "/v1/media/checkEntity", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, engine.Entity)},
+		{Path: "/v1/media/search", Billed: true, Params: media.SearchParams, Handle: mediaSearch(corpus)},
+	}
+}
