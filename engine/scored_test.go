@@ -1,15 +1,11 @@
 package engine
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -387,41 +383,6 @@ func TestScoredParams(t *testing.T) {
 	}
 	if res, err := ix.Search(Query{Names: "LLC", Match: Scored}); err != nil || res.Total != 0 {
 		t.Errorf("a query of a legal form alone: %v, %v", res, err)
-	}
-}
-
-// TestScoredResponse: a scored hit's record gains match_score and
-// match_reason at the end; a strict answer is byte for byte what it was.
-func TestScoredResponse(t *testing.T) {
-	ix, _ := scoredIndex()
-	ts := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	strict, _ := ix.Search(Query{Names: "John Smith"})
-	got := strict.AppendCheckResponse(nil, ts, record.WriteOptions{})
-	want := []byte(`{"timestamp":"2026-01-02T03:04:05.000Z","total_hits":1,"found_records":[`)
-	want = strict.Hits[0].Record.Append(want, record.WriteOptions{})
-	want = append(want, "]}"...)
-	if !bytes.Equal(got, want) {
-		t.Errorf("strict response changed:\n%s\n%s", got, want)
-	}
-	scored, _ := ix.Search(Query{Names: "John Smith", Match: Scored})
-	var resp struct {
-		TotalHits    int `json:"total_hits"`
-		FoundRecords []struct {
-			ID          string      `json:"id"`
-			MatchScore  float64     `json:"match_score"`
-			MatchReason ScoreReason `json:"match_reason"`
-		} `json:"found_records"`
-	}
-	body := scored.AppendCheckResponse(nil, ts, record.WriteOptions{})
-	if err := json.Unmarshal(body, &resp); err != nil {
-		t.Fatalf("%v: %s", err, body)
-	}
-	if resp.TotalHits != 1 || resp.FoundRecords[0].ID != "smith" || resp.FoundRecords[0].MatchScore != 1 ||
-		resp.FoundRecords[0].MatchReason.Name != "SMITH, John" || len(resp.FoundRecords[0].MatchReason.Pairs) != 2 {
-		t.Errorf("scored response %s", body)
-	}
-	if !strings.HasSuffix(string(scored.Hits[0].AppendRecord(nil, record.WriteOptions{})), "}}") {
-		t.Error("match_reason is not the record's last key")
 	}
 }
 

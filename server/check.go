@@ -11,6 +11,7 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/response"
 )
 
 // individualParams are the parameters of checkIndividual;
@@ -40,7 +41,7 @@ func checkHandler(kind engine.Kind) func(*Server, *Call) error {
 		}
 		s.logScreening(c, c.Request.URL.Path, version, res)
 		bp := bufPool.Get().(*[]byte)
-		body := res.AppendCheckResponse((*bp)[:0], c.Now, recordOptions(c.Key, record.Snake))
+		body := response.AppendCheck((*bp)[:0], res, c.Now, recordOptions(c.Key, record.Snake))
 		err = c.JSON(body)
 		if cap(body) <= maxPooled {
 			*bp = body

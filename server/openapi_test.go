@@ -25,6 +25,7 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/response"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -383,7 +384,7 @@ func TestOpenAPIScoredRecords(t *testing.T) {
 	if len(res.Hits) == 0 || res.Hits[0].Reason == nil {
 		t.Fatalf("no scored hit to validate: %+v", res)
 	}
-	visitSchema(t, doc, "CheckResponse", res.AppendCheckResponse(nil, f.clock.Now(), record.WriteOptions{Case: record.Snake}))
+	visitSchema(t, doc, "CheckResponse", response.AppendCheck(nil, res, f.clock.Now(), record.WriteOptions{Case: record.Snake}))
 }
 
 // TestOpenAPIStoreStatusFull: the status of a store with every optional

@@ -14,6 +14,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/response"
 	"github.com/amlscreen/amlscreen/sampledata"
 )
 
@@ -137,7 +138,7 @@ func runCheck(out io.Writer, f *checkFlags) error {
 		return paramToUsage(err)
 	}
 	if format == "json" {
-		b := res.AppendCheckResponse(nil, time.Now(), record.WriteOptions{})
+		b := response.AppendCheck(nil, res, time.Now(), record.WriteOptions{})
 		_, err = out.Write(append(b, '\n'))
 		return err
 	}

@@ -1,10 +1,16 @@
-package engine
+// Package response writes the JSON bodies of /v1 check answers: the
+// CheckResponse and each found record, byte for byte as the hosted service
+// answers in strict mode. The matcher returns hits; only the front ends
+// that answer with this JSON (the server, the CLI's check --format json
+// and the webhook notifications' timestamp) import this package.
+package response
 
 import (
 	"encoding/json"
 	"strconv"
 	"time"
 
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -12,9 +18,10 @@ import (
 // milliseconds (docs/API.md "Check responses").
 const TimestampFormat = "2006-01-02T15:04:05.000Z07:00"
 
-// AppendCheckResponse appends the CheckResponse JSON of docs/API.md "Check responses" for
-// r, stamped with ts, records written with o (snake_case for the API).
-func (r *Result) AppendCheckResponse(dst []byte, ts time.Time, o record.WriteOptions) []byte {
+// AppendCheck appends the CheckResponse JSON of docs/API.md "Check
+// responses" for r, stamped with ts, records written with o (snake_case
+// for the API).
+func AppendCheck(dst []byte, r *engine.Result, ts time.Time, o record.WriteOptions) []byte {
 	dst = append(dst, `{"timestamp":"`...)
 	dst = ts.UTC().AppendFormat(dst, TimestampFormat)
 	dst = append(dst, `","total_hits":`...)
@@ -24,17 +31,17 @@ func (r *Result) AppendCheckResponse(dst []byte, ts time.Time, o record.WriteOpt
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = r.Hits[i].AppendRecord(dst, o)
+		dst = AppendHit(dst, &r.Hits[i], o)
 	}
 	return append(dst, "]}"...)
 }
 
-// AppendRecord appends the found-record JSON of h: the record as
+// AppendHit appends the found-record JSON of h: the record as
 // record.Append writes it and, for a scored-mode hit, two more keys at the
 // end, "match_score" (the score in [0, 1]) and "match_reason" (the
 // ScoreReason, snake_case keys whatever o's case). A strict hit is the
 // record alone, byte for byte, as the /v1 service answers.
-func (h *Hit) AppendRecord(dst []byte, o record.WriteOptions) []byte {
+func AppendHit(dst []byte, h *engine.Hit, o record.WriteOptions) []byte {
 	dst = h.Record.Append(dst, o)
 	if h.Reason == nil {
 		return dst
