@@ -483,3 +483,45 @@ func TestAgeAndTabs(t *testing.T) {
 		}
 	}
 }
+
+// TestPersonDecisionGoesThroughAlert: with casework, a person's decision
+// on the record page proposes on the hit's alert and suppresses nothing
+// until a reviewer approves; escalating there, or deciding a hit no alert
+// holds, is refused and changes nothing.
+func TestPersonDecisionGoesThroughAlert(t *testing.T) {
+	b := caseBench(t)
+	maria := b.person(t, "maria")
+	wantStatus(t, "screen", maria.screen("ivan petrov"), http.StatusOK)
+	id := alertOf(t, b, "R1")
+	al, err := b.cw.Alert(mustUint(t, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decide := func(recordID, subject, status string) response {
+		page := maria.get("/ui/record?" + url.Values{"id": {recordID}, "subject": {subject}}.Encode())
+		wantStatus(t, "record page", page, http.StatusOK)
+		return maria.post("/ui/decide", url.Values{"csrf": {find(t, csrfRE, page.body)}, "record_id": {recordID}, "subject": {subject},
+			"status": {status}, "note": {"born 1971, passport seen"}, "fingerprint": {find(t, fingerprintRE, page.body)}})
+	}
+	if r := decide("R1", al.Subject, "escalated"); r.status != http.StatusConflict || !strings.Contains(r.body, "through its alert") {
+		t.Errorf("escalate: %d\n%s", r.status, r.body)
+	}
+	if r := decide("R1", "C-unscreened", "false_positive"); r.status != http.StatusConflict || !strings.Contains(r.body, "No alert holds this hit") {
+		t.Errorf("a hit without an alert: %d\n%s", r.status, r.body)
+	}
+	r := decide("R1", al.Subject, "false_positive")
+	wantStatus(t, "decide", r, http.StatusSeeOther)
+	if loc := r.header.Get("Location"); loc != "/ui/alert?id="+id {
+		t.Errorf("decide went to %q, want the alert", loc)
+	}
+	now, err := b.cw.Alert(al.ID)
+	if err != nil || now.Status != casework.Proposed {
+		t.Fatalf("alert after the decision: %+v, %v; want proposed", now, err)
+	}
+	if n, _ := b.book.Count(""); n != 0 {
+		t.Errorf("%d decisions stored before any review", n)
+	}
+	if !strings.Contains(hitsTable(maria.screen("ivan petrov").body), "R1") {
+		t.Error("the hit is suppressed before a reviewer approved")
+	}
+}

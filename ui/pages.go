@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
@@ -212,6 +213,9 @@ func (h *handler) decide(w http.ResponseWriter, r *http.Request, s *session, id 
 	f := DecideForm{Subject: strings.TrimSpace(pf.Get("subject")), RecordID: pf.Get("record_id"), Status: pf.Get("status"),
 		Note: pf.Get("note"), Fingerprint: pf.Get("fingerprint")}
 	back := localURL(pf.Get("back"), "")
+	if cw := h.casework(); cw != nil && s.user != "" {
+		return h.decideThroughAlert(w, r, s, id, cw, f, back)
+	}
 	d, err := h.b.Decide(r.Context(), id, f)
 	var e *Error
 	if errors.As(err, &e) {
@@ -233,6 +237,37 @@ func (h *handler) decide(w http.ResponseWriter, r *http.Request, s *session, id 
 		next = Prefix + "record?" + url.Values{"id": {d.RecordID}, "subject": {d.Subject}}.Encode()
 	}
 	http.Redirect(w, r, next, http.StatusSeeOther)
+	return nil
+}
+
+// decideThroughAlert takes a person's decision on a hit to its alert:
+// with casework, a decision suppresses or escalates only once a reviewer
+// approves it, so the record page's form proposes on the hit's alert
+// instead of deciding alone. Escalating is assigning or proposing a true
+// match on the alert page.
+func (h *handler) decideThroughAlert(w http.ResponseWriter, r *http.Request, s *session, id *Identity, cw *casework.Casework, f DecideForm, back string) error {
+	refuse := func(msg string) error {
+		return h.showRecord(w, r, s, id, f.RecordID, f.Subject, back, f, http.StatusConflict, msg)
+	}
+	if f.Status != decision.FalsePositive && f.Status != decision.TrueMatch {
+		return refuse("With casework, a hit is handed on through its alert: assign it or propose a true match there.")
+	}
+	al, err := cw.AlertFor(f.Subject, f.RecordID)
+	if err != nil {
+		return err
+	}
+	if al == nil {
+		return refuse("No alert holds this hit yet: screen the name, and each hit it returns becomes an alert to propose on.")
+	}
+	if err := cw.Propose(h.actor(s), []uint64{al.ID}, f.Status, f.Note); err != nil {
+		return caseError(err)
+	}
+	msg := fmt.Sprintf("Proposed %s on alert %d: a reviewer approves or sends it back.", statusLabel(f.Status), al.ID)
+	if now, err := cw.Alert(al.ID); err == nil && now.Status == casework.Closed {
+		msg = fmt.Sprintf("Closed alert %d as %s: four eyes are off for %s.", al.ID, statusLabel(f.Status), now.Hit.SourceType)
+	}
+	h.sessions.setFlash(s, msg)
+	http.Redirect(w, r, Prefix+"alert?id="+strconv.FormatUint(al.ID, 10), http.StatusSeeOther)
 	return nil
 }
 
