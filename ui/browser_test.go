@@ -74,7 +74,6 @@ func TestBrowserWorkflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := openBench(t, recs, srcs, func(c *Config) { c.PeopleKey = func() string { return keyA } })
-	b.addUser(t, "ana", "analyst")
 	received := make(chan struct{}, 16)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { received <- struct{}{} }))
 	defer receiver.Close()
@@ -263,7 +262,9 @@ func TestBrowserWorkflow(t *testing.T) {
 	}
 	shot("data")
 
-	// Sign out: the pages ask for a key again.
+	// A person joins the site (a key decides alone only where nobody
+	// signs in as herself). Sign out: the pages ask for a key again.
+	b.addUser(t, "ana", "analyst")
 	do("sign out", chromedp.Click(chromedp.CSS(`.signout button`)), chromedp.WaitVisible(chromedp.ID("key")))
 	loc, err := chromedp.Run(ctx, chromedp.Location())
 	if err != nil {

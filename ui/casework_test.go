@@ -360,17 +360,23 @@ func pdfToText(t *testing.T, pdf string) string {
 // alertOf returns the id of the one alert on recordID.
 func alertOf(t *testing.T, b *bench, recordID string) string {
 	t.Helper()
+	return strconv.FormatUint(alertOn(t, b, recordID).ID, 10)
+}
+
+// alertOn returns the alert on recordID.
+func alertOn(t *testing.T, b *bench, recordID string) *casework.Alert {
+	t.Helper()
 	as, err := b.cw.Alerts(casework.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range as {
 		if a.Hit.RecordID == recordID {
-			return strconv.FormatUint(a.ID, 10)
+			return a
 		}
 	}
 	t.Fatalf("no alert on %s", recordID)
-	return ""
+	return nil
 }
 
 func mustUint(t *testing.T, s string) uint64 {
@@ -523,5 +529,15 @@ func TestPersonDecisionGoesThroughAlert(t *testing.T) {
 	}
 	if !strings.Contains(hitsTable(maria.screen("ivan petrov").body), "R1") {
 		t.Error("the hit is suppressed before a reviewer approved")
+	}
+	key := b.signedIn(t, keyA)
+	page := key.get("/ui/record?id=R1&subject=C-1")
+	kr := key.post("/ui/decide", url.Values{"csrf": {find(t, csrfRE, page.body)}, "record_id": {"R1"}, "subject": {"C-1"},
+		"status": {"false_positive"}, "note": {"n"}, "fingerprint": {find(t, fingerprintRE, page.body)}})
+	if kr.status != http.StatusForbidden || !strings.Contains(kr.body, "four eyes") {
+		t.Errorf("a key's decision on a site with people: %d\n%s", kr.status, kr.body)
+	}
+	if n, _ := b.book.Count(""); n != 0 {
+		t.Errorf("%d decisions stored by a key", n)
 	}
 }

@@ -213,8 +213,20 @@ func (h *handler) decide(w http.ResponseWriter, r *http.Request, s *session, id 
 	f := DecideForm{Subject: strings.TrimSpace(pf.Get("subject")), RecordID: pf.Get("record_id"), Status: pf.Get("status"),
 		Note: pf.Get("note"), Fingerprint: pf.Get("fingerprint")}
 	back := localURL(pf.Get("back"), "")
-	if cw := h.casework(); cw != nil && s.user != "" {
-		return h.decideThroughAlert(w, r, s, id, cw, f, back)
+	if cw := h.casework(); cw != nil {
+		if s.user != "" {
+			return h.decideThroughAlert(w, r, s, id, cw, f, back)
+		}
+		// A site with people reviews decisions with four eyes: a key
+		// alone decides only where nobody signs in as herself.
+		users, err := cw.Users()
+		if err != nil {
+			return err
+		}
+		if len(users) > 0 {
+			return h.showRecord(w, r, s, id, f.RecordID, f.Subject, back, f, http.StatusForbidden,
+				"This site reviews decisions with four eyes: sign in as yourself and propose on the hit's alert.")
+		}
 	}
 	d, err := h.b.Decide(r.Context(), id, f)
 	var e *Error

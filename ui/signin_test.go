@@ -102,7 +102,9 @@ func TestPersonSessionEndsWithUser(t *testing.T) {
 }
 
 // TestPersonScreensWithPeopleKey: with Config.PeopleKey, a person screens
-// and decides through the API with that key, and her decision names her.
+// through the API with that key, and her decision on a hit is a proposal
+// on its alert that names her (TestPersonDecisionGoesThroughAlert has the
+// rest of that rule).
 func TestPersonScreensWithPeopleKey(t *testing.T) {
 	b := newBench(t, func(c *Config) { c.PeopleKey = func() string { return keyA } })
 	b.addUser(t, "ana", casework.Analyst)
@@ -110,11 +112,15 @@ func TestPersonScreensWithPeopleKey(t *testing.T) {
 	if r := c.screen("ivan petrov"); r.status != http.StatusOK || !strings.Contains(hitsTable(r.body), "R1") {
 		t.Fatalf("a person's screening: %d\n%s", r.status, r.body)
 	}
-	if r := c.decide("R1", "C-1", "false_positive", "born 1971"); r.status != http.StatusSeeOther {
+	al := alertOn(t, b, "R1")
+	if r := c.decide("R1", al.Subject, "false_positive", "born 1971"); r.status != http.StatusSeeOther {
 		t.Fatalf("a person's decision: %d\n%s", r.status, r.body)
 	}
-	h, _ := b.book.History(access.KeyID(keyA), "C-1", "R1")
-	if len(h) != 1 || h[0].Who != "ana" {
-		t.Errorf("the decision names %+v, want ana", h)
+	al, err := b.cw.Alert(al.ID)
+	if err != nil || al.Proposal == nil || al.Proposal.By != "ana" {
+		t.Errorf("the proposal %+v (%v), want one by ana", al, err)
+	}
+	if h, _ := b.book.History(access.KeyID(keyA), al.Subject, "R1"); len(h) != 0 {
+		t.Errorf("decided before review: %+v", h)
 	}
 }
