@@ -44,6 +44,8 @@ type view struct {
 	// on its first scored search.
 	scOnce sync.Once
 	sc     *viewScored
+	// pc keeps scored mode's partner look-ups (scored_cache.go).
+	pc partnerCache
 }
 
 // segView is a segment as one view sees it.

@@ -488,7 +488,12 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 		if p, ok := memo[key]; ok {
 			return p
 		}
-		p := v.scoredPartners(vs, t, c.Fuzzy, piece, accept)
+		ck := cacheKey(c.Fuzzy, key)
+		p, ok := v.pc.get(ck)
+		if !ok {
+			p = v.scoredPartners(vs, t, c.Fuzzy, piece, accept)
+			v.pc.put(ck, p)
+		}
 		if memo != nil {
 			memo[key] = p
 		}
@@ -523,6 +528,11 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 		if gq.words[j].optional || gq.words[j].digit {
 			continue
 		}
+		sk := cacheKey(c.Fuzzy, "s\x00"+gq.words[j].text)
+		if sp, ok := v.pc.getSplits(sk); ok {
+			gq.splits[j] = sp
+			continue
+		}
 		splitPieces(gq.words[j].text, func(a, b string) {
 			ta, tb := newTokInfo(a), newTokInfo(b)
 			pa := partners("p\x00"+a, &ta, true, nil)
@@ -535,6 +545,7 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 			}
 			gq.splits[j] = append(gq.splits[j], globalSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
 		})
+		v.pc.putSplits(sk, gq.splits[j])
 	}
 	return gq
 }
