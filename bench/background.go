@@ -1,7 +1,11 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/amlscreen/amlscreen/engine"
 
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
@@ -49,4 +53,15 @@ func withBackground(recs, bg []*record.Record) []*record.Record {
 	}
 	all := make([]*record.Record, 0, len(recs)+len(bg))
 	return append(append(all, recs...), bg...)
+}
+
+// refused reports whether err is the engine refusing a scored check with
+// more candidates than it scores (engine.maxScoredCandidates): at a low
+// threshold or against a large database a query of common words can be
+// refused, and a batch would reject its row for a person to look at. The
+// benchmarks count such a query as alerted, and as a miss where it had a
+// record to find, rather than abort the run.
+func refused(err error) bool {
+	var pe *engine.ParamError
+	return errors.As(err, &pe) && pe.Param == "names" && strings.HasPrefix(pe.Msg, "more than ")
 }

@@ -2,10 +2,12 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
 )
 
@@ -118,5 +120,25 @@ func TestCasesAlertsPerThousand(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "alerts per 1,000") || !strings.Contains(buf.String(), "(200 of the records generated)") {
 		t.Errorf("table lacks alerts per 1,000 or the padding:\n%s", buf.String())
+	}
+}
+
+// TestRefused: the engine's refusal of a check with too many candidates
+// is told apart from other parameter errors, so that the benchmarks count
+// it as an alert instead of stopping.
+func TestRefused(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{&engine.ParamError{Param: "names", Msg: "more than 200000 name strings could score above min_score 0.05: add words, or raise min_score"}, true},
+		{fmt.Errorf("query: %w", &engine.ParamError{Param: "names", Msg: "more than 200000 name strings could score"}), true},
+		{&engine.ParamError{Param: "names", Msg: "one of names or search_all is required"}, false},
+		{&engine.ParamError{Param: "min_score", Msg: "more than"}, false},
+		{nil, false},
+	} {
+		if got := refused(tc.err); got != tc.want {
+			t.Errorf("refused(%v) = %v, want %v", tc.err, got, tc.want)
+		}
 	}
 }

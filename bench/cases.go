@@ -328,6 +328,11 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 				out[i] = make([]caseOutcome, len(settings))
 				for si, s := range settings {
 					res, err := ix.Search(c.query(s.mode, s.fuzzy, s.min))
+					if refused(err) {
+						// Alerted at every threshold, and a miss.
+						out[i][si] = caseOutcome{total: 1, top: "(refused)", topScore: 1}
+						continue
+					}
 					if err != nil {
 						errs[w] = &CaseError{Line: c.Line, Msg: err.Error()}
 						return

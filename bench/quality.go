@@ -599,6 +599,12 @@ func runProbe(ix *engine.Index, p *probe, runs []run) ([]outcome, error) {
 		} else {
 			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy})
 		}
+		if refused(err) {
+			if p.rec == nil {
+				out[li].total, out[li].score = 1, 1 // alerted at every threshold
+			}
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s query %q: %w", p.class, p.query, err)
 		}
