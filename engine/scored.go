@@ -24,7 +24,9 @@ import (
 //     Mikhailovich; Oleksandr, Aleksandr); a word also pairs with two
 //     adjacent words joined (Aliakbar, Ali Akbar);
 //   - a different legal form costs a little (Ltd against LLC); the order
-//     of the words does not matter.
+//     of the words does not matter;
+//   - the query's dob, gender and citizenship raise or lower the score of
+//     a record that has them (scored_evidence.go).
 //
 // The model is in scored_model.go, the word pairs in scored_sim.go.
 
