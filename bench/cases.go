@@ -176,7 +176,11 @@ func (c *Case) query(m engine.MatchMode, fuzzy int, minScore float64) engine.Que
 // CasesConfig says what bench cases measures.
 type CasesConfig struct {
 	Records []*record.Record
-	Cases   []Case
+	// Background records are searched with Records, never expected: the
+	// list padded to the size of database its alert rate is read at
+	// (Background, PadTo).
+	Background []*record.Record
+	Cases      []Case
 	// Modes are the match modes to run; nil means strict and scored.
 	Modes []engine.MatchMode
 	// Fuzzy lists the fuzzy levels; nil means 0, 1 and 2.
@@ -209,6 +213,9 @@ type CasesMetrics struct {
 	Correct       int     `json:"correct"`
 	Recall        float64 `json:"recall"`
 	FalseHitShare float64 `json:"false_hit_share"`
+	// AlertsPer1000 is the false-hit share as a screening team staffs
+	// for it: customers who must find nothing alerted per 1,000.
+	AlertsPer1000 float64 `json:"alerts_per_1000"`
 	Precision     float64 `json:"precision"`
 	F1            float64 `json:"f1"`
 }
@@ -233,7 +240,10 @@ type CaseDiff struct {
 
 // CasesReport is what `amlscreen bench cases --json` prints.
 type CasesReport struct {
+	// Records counts the database searched, Background those of them
+	// generated.
 	Records     int          `json:"records"`
+	Background  int          `json:"background,omitempty"`
 	Cases       int          `json:"cases"`
 	Levels      []CasesLevel `json:"levels"`
 	Differences []CaseDiff   `json:"differences,omitempty"`
@@ -257,7 +267,8 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 	if len(cfg.Records) == 0 {
 		return nil, fmt.Errorf("no records to search")
 	}
-	if err := checkIDs(cfg.Records); err != nil {
+	all := withBackground(cfg.Records, cfg.Background)
+	if err := checkIDs(all); err != nil {
 		return nil, err
 	}
 	ids := make(map[string]bool, len(cfg.Records))
@@ -302,7 +313,7 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 			settings = append(settings, setting{mode: engine.Scored, fuzzy: f, min: SweepFloor, sweep: true})
 		}
 	}
-	ix := engine.NewIndex(cfg.Records)
+	ix := engine.NewIndex(all)
 	out := make([][]caseOutcome, len(cfg.Cases))
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -317,6 +328,11 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 				out[i] = make([]caseOutcome, len(settings))
 				for si, s := range settings {
 					res, err := ix.Search(c.query(s.mode, s.fuzzy, s.min))
+					if refused(err) {
+						// Alerted at every threshold, and a miss.
+						out[i][si] = caseOutcome{total: 1, top: "(refused)", topScore: 1}
+						continue
+					}
 					if err != nil {
 						errs[w] = &CaseError{Line: c.Line, Msg: err.Error()}
 						return
@@ -342,7 +358,7 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 			return nil, err
 		}
 	}
-	rep := &CasesReport{Records: len(cfg.Records), Cases: len(cfg.Cases)}
+	rep := &CasesReport{Records: len(all), Background: len(cfg.Background), Cases: len(cfg.Cases)}
 	for si, s := range settings {
 		if s.sweep {
 			continue
@@ -445,6 +461,7 @@ func casesMetrics(cases []Case, out [][]caseOutcome, si int, t float64) CasesMet
 	}
 	m.Recall = ratio(m.Found, m.Positives)
 	m.FalseHitShare = ratio(m.FalseHits, m.Negatives)
+	m.AlertsPer1000 = 1000 * m.FalseHitShare
 	m.Precision = ratio(m.Correct, m.WithHits)
 	if m.Precision+m.Recall > 0 {
 		m.F1 = 2 * m.Precision * m.Recall / (m.Precision + m.Recall)
@@ -455,9 +472,13 @@ func casesMetrics(cases []Case, out [][]caseOutcome, si int, t float64) CasesMet
 // WriteTable prints the report: the figures per mode and fuzzy level,
 // scored mode's sweep, then the cases the modes answer differently.
 func (rep *CasesReport) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "records %d, cases %d\n", rep.Records, rep.Cases)
+	fmt.Fprintf(w, "records %d, cases %d", rep.Records, rep.Cases)
+	if rep.Background > 0 {
+		fmt.Fprintf(w, " (%d of the records generated)", rep.Background)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "match\tfuzzy\tmin score\tpositives\tfound\trecall\tnegatives\tfalse hits\tfalse-hit share\tprecision\tF1\t")
+	fmt.Fprintln(tw, "match\tfuzzy\tmin score\tpositives\tfound\trecall\tnegatives\tfalse hits\tfalse-hit share\tprecision\tF1\talerts per 1,000\t")
 	for _, l := range rep.Levels {
 		ms := "-"
 		if l.Match == engine.Scored.String() {
@@ -474,7 +495,7 @@ func (rep *CasesReport) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\nscored at fuzzy %d, threshold sweep (pick --min-score here):\n", l.Fuzzy)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "min score\tpositives\tfound\trecall\tnegatives\tfalse hits\tfalse-hit share\tprecision\tF1\t")
+		fmt.Fprintln(tw, "min score\tpositives\tfound\trecall\tnegatives\tfalse hits\tfalse-hit share\tprecision\tF1\talerts per 1,000\t")
 		for _, p := range l.Sweep {
 			fmt.Fprintf(tw, "%.2f\t%s\n", p.MinScore, metricsRow(p.CasesMetrics))
 		}
@@ -495,8 +516,8 @@ func (rep *CasesReport) WriteTable(w io.Writer) error {
 }
 
 func metricsRow(m CasesMetrics) string {
-	return fmt.Sprintf("%d\t%d\t%.3f\t%d\t%d\t%.3f\t%.3f\t%.3f\t", m.Positives, m.Found, m.Recall, m.Negatives, m.FalseHits,
-		m.FalseHitShare, m.Precision, m.F1)
+	return fmt.Sprintf("%d\t%d\t%.3f\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.1f\t", m.Positives, m.Found, m.Recall, m.Negatives, m.FalseHits,
+		m.FalseHitShare, m.Precision, m.F1, m.AlertsPer1000)
 }
 
 // WritePlot draws recall against the false-hit share: scored mode as one

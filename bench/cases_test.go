@@ -99,8 +99,10 @@ func TestCasesExample(t *testing.T) {
 }
 
 // TestCasesFiltersApply: the example's cases that expect no hit because a
-// filter excludes the record get none in either mode, while the same
-// names without the filter find it.
+// filter excludes the record get none in strict mode, while the same
+// names without the filter find it. Scored mode keeps the dob and entity
+// type filters but weighs citizenship instead (people hold several), so
+// Rami Makhlouf asked as a Russian citizen stays a hit there.
 func TestCasesFiltersApply(t *testing.T) {
 	recs, _ := loadCasesFixture(t)
 	cases := []Case{
@@ -116,8 +118,12 @@ func TestCasesFiltersApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range rep.Levels {
-		if l.FalseHits != 0 || l.Found != 3 {
-			t.Errorf("%s: %d false hits, %d found; want 0 and 3", l.Match, l.FalseHits, l.Found)
+		want := 0
+		if l.Match == engine.Scored.String() {
+			want = 1
+		}
+		if l.FalseHits != want || l.Found != 3 {
+			t.Errorf("%s: %d false hits, %d found; want %d and 3", l.Match, l.FalseHits, l.Found, want)
 		}
 	}
 }

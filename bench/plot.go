@@ -273,17 +273,31 @@ func writeCurves(w io.Writer, title, xLabel string, curves []Curve) error {
 }
 
 // WriteSweepPlot draws scored mode's threshold sweep: leave-one-out recall
-// against the pooled false-hit rate, one curve per fuzzy level through the
+// against the pooled false-hit rate, or with clean names against the share
+// of clean customers alerted, one curve per fuzzy level through the
 // thresholds from 0.5 up (fuzzy 2 labelled every 0.1 and at the report's
 // threshold), with strict mode's levels as points, as a PNG. It needs a
 // report measured with Sweep.
 func (rep *QualityReport) WriteSweepPlot(w io.Writer) error {
 	var curves []Curve
 	strict := Curve{Name: "strict F0-F2", Dots: true}
+	clean := rep.CleanNames > 0
+	levelX := func(l *LevelReport) float64 {
+		if c := l.Class(ClassFalseClean); clean && c != nil && c.FalseHitRate != nil {
+			return rep.CleanAlerts(*c.FalseHitRate) / 1000
+		}
+		return l.FalseHitRate
+	}
+	pointX := func(p *SweepPoint) float64 {
+		if clean {
+			return p.CleanAlerts / 1000
+		}
+		return p.FalseAll
+	}
 	for _, l := range rep.Levels {
 		if l.Mode == ModeStrict {
 			if c := l.Class(ClassLeaveOneOut); c != nil && c.Recall != nil {
-				strict.Points = append(strict.Points, CurvePoint{X: l.FalseHitRate, Y: *c.Recall, Label: fmt.Sprintf("F%d", l.Fuzzy)})
+				strict.Points = append(strict.Points, CurvePoint{X: levelX(&l), Y: *c.Recall, Label: fmt.Sprintf("F%d", l.Fuzzy)})
 			}
 			continue
 		}
@@ -305,7 +319,7 @@ func (rep *QualityReport) WriteSweepPlot(w io.Writer) error {
 			if l.Fuzzy == 2 && (decile || atDefault) {
 				lab = fmt.Sprintf("%g", p.MinScore)
 			}
-			cv.Points = append(cv.Points, CurvePoint{X: p.FalseAll, Y: p.Recall[ClassLeaveOneOut], Label: lab})
+			cv.Points = append(cv.Points, CurvePoint{X: pointX(&p), Y: p.Recall[ClassLeaveOneOut], Label: lab})
 		}
 		curves = append(curves, cv)
 	}
@@ -314,6 +328,10 @@ func (rep *QualityReport) WriteSweepPlot(w io.Writer) error {
 	}
 	if len(strict.Points) > 0 {
 		curves = append(curves, strict)
+	}
+	if clean {
+		return writeCurves(w, fmt.Sprintf("Leave-one-out recall vs clean customers alerted, %d records", rep.Records),
+			"Clean customers alerted (alerts per 1,000 = 10 x %)", curves)
 	}
 	return writeCurves(w, fmt.Sprintf("Leave-one-out recall vs false hits, %d records", rep.Records),
 		"False-hit rate (clean names with any hit, pooled)", curves)

@@ -65,6 +65,10 @@ const (
 // QualityConfig says what to measure.
 type QualityConfig struct {
 	Records []*record.Record
+	// Background records are indexed with Records but never probed: the
+	// list measured, padded to the size of database it is to be read at
+	// (Background, PadTo).
+	Background []*record.Record
 	// Mode is ModeStrict (the default when empty), ModeScored or ModeBoth.
 	Mode string
 	// MinScore is the scored mode's threshold; 0 means
@@ -110,6 +114,9 @@ type SweepPoint struct {
 	Recall       map[string]float64 `json:"recall"`
 	FalseHitRate map[string]float64 `json:"false_hit_rate"`
 	FalseAll     float64            `json:"false_all"`
+	// CleanAlerts is the clean customers alerted per 1,000 (see
+	// QualityReport.CleanAlerts); 0 without clean names.
+	CleanAlerts float64 `json:"clean_alerts_per_1000,omitempty"`
 }
 
 // GroupReport is one slice of a class: recall per entity type for the
@@ -174,9 +181,17 @@ type LevelReport struct {
 
 // QualityReport is what `amlscreen bench quality --json` prints.
 type QualityReport struct {
-	Records    int   `json:"records"`
-	Seed       int64 `json:"seed"`
-	MaxQueries int   `json:"max_queries"`
+	// Records counts the database measured against, Background those of
+	// them generated and never probed.
+	Records    int `json:"records"`
+	Background int `json:"background,omitempty"`
+	// CleanNames counts the clean names given that are searchable, and
+	// CleanListed those of them dropped as word for word a listed name:
+	// such a customer is alerted in every mode at every threshold.
+	CleanNames  int   `json:"clean_names,omitempty"`
+	CleanListed int   `json:"clean_listed,omitempty"`
+	Seed        int64 `json:"seed"`
+	MaxQueries  int   `json:"max_queries"`
 	// Duplicates counts leave-one-out probes whose alias is, word for
 	// word, another name string of the record: found at every level.
 	Duplicates int           `json:"leave_one_out_duplicates"`
@@ -234,7 +249,8 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	if len(cfg.Records) == 0 {
 		return nil, fmt.Errorf("no records to measure")
 	}
-	if err := checkIDs(cfg.Records); err != nil {
+	all := withBackground(cfg.Records, cfg.Background)
+	if err := checkIDs(all); err != nil {
 		return nil, err
 	}
 	workers := cfg.Workers
@@ -275,8 +291,8 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 		}
 	}
 
-	say("building the index over %d records", len(cfg.Records))
-	ix := engine.NewIndex(cfg.Records)
+	say("building the index over %d records", len(all))
+	ix := engine.NewIndex(all)
 
 	var probes []probe
 	probes = append(probes, leaveOneOutProbes(cfg)...)
@@ -307,19 +323,20 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 		probes = append(probes, perturbProbes(cfg, p.class, p.fn, p.group)...)
 	}
 	say("generating false-hit queries")
-	fp, err := falseProbes(cfg, ix)
+	fp, cleanN, cleanListed, err := falseProbes(cfg, ix)
 	if err != nil {
 		return nil, err
 	}
 	probes = append(probes, fp...)
 
 	say("running %d queries at fuzzy %v, mode %v, on %d workers", len(probes), levels, modes, workers)
-	results, err := runProbes(cfg.Records, ix, probes, runs, workers)
+	results, err := runProbes(all, ix, probes, runs, workers)
 	if err != nil {
 		return nil, err
 	}
 
-	rep := &QualityReport{Records: len(cfg.Records), Seed: cfg.Seed, MaxQueries: cfg.MaxQueries}
+	rep := &QualityReport{Records: len(all), Background: len(cfg.Background), Seed: cfg.Seed, MaxQueries: cfg.MaxQueries,
+		CleanNames: cleanN, CleanListed: cleanListed}
 	for _, p := range probes {
 		if p.class == ClassLeaveOneOut && isDuplicate(p) {
 			rep.Duplicates++
@@ -334,6 +351,11 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 		for si, sr := range runs {
 			if sr.sweep && sr.fuzzy == r.fuzzy && r.mode == ModeScored {
 				lr.Sweep = sweep(si, probes, results)
+				for k := range lr.Sweep {
+					if rate, ok := lr.Sweep[k].FalseHitRate[ClassFalseClean]; ok {
+						lr.Sweep[k].CleanAlerts = rep.CleanAlerts(rate)
+					}
+				}
 			}
 		}
 		rep.Levels = append(rep.Levels, lr)
@@ -434,8 +456,10 @@ func perturbProbes(cfg QualityConfig, class string, fn perturbation, group func(
 }
 
 // falseProbes generates names nobody in the data bears: a candidate is
-// dropped when some record has a name string of exactly its words.
-func falseProbes(cfg QualityConfig, ix *engine.Index) ([]probe, error) {
+// dropped when some record has a name string of exactly its words. It
+// also returns how many of the clean names given are searchable, and how
+// many of those it dropped so.
+func falseProbes(cfg QualityConfig, ix *engine.Index) (_ []probe, cleanN, cleanListed int, _ error) {
 	nPersons, nEntities := DefaultFalsePersons, DefaultFalseEntities
 	if cfg.MaxQueries > 0 {
 		nPersons, nEntities = min(nPersons, cfg.MaxQueries), min(nEntities, cfg.MaxQueries)
@@ -462,7 +486,7 @@ func falseProbes(cfg QualityConfig, ix *engine.Index) ([]probe, error) {
 			func() string { return c.surnames[r.IntN(len(c.surnames))] }, coin)
 		bad, err := listed(q)
 		if err != nil {
-			return nil, err
+			return nil, 0, 0, err
 		}
 		if !bad {
 			out = append(out, probe{class: ClassFalsePerson, group: c.key, query: q, omit: -1})
@@ -483,7 +507,7 @@ func falseProbes(cfg QualityConfig, ix *engine.Index) ([]probe, error) {
 		}
 		bad, err := listed(q)
 		if err != nil {
-			return nil, err
+			return nil, 0, 0, err
 		}
 		if !bad {
 			out = append(out, probe{class: ClassFalseEntity, group: group, query: q, omit: -1})
@@ -497,13 +521,16 @@ func falseProbes(cfg QualityConfig, ix *engine.Index) ([]probe, error) {
 		}
 		bad, err := listed(q)
 		if err != nil {
-			return nil, err
+			return nil, 0, 0, err
 		}
-		if !bad {
+		cleanN++
+		if bad {
+			cleanListed++
+		} else {
 			clean = append(clean, probe{class: ClassFalseClean, group: "given", query: q, omit: -1})
 		}
 	}
-	return append(out, sample(clean, cfg.MaxQueries, cfg.Seed, ClassFalseClean)...), nil
+	return append(out, sample(clean, cfg.MaxQueries, cfg.Seed, ClassFalseClean)...), cleanN, cleanListed, nil
 }
 
 // wordKey identifies a query by its words in any order.
@@ -571,6 +598,12 @@ func runProbe(ix *engine.Index, p *probe, runs []run) ([]outcome, error) {
 			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy, Match: engine.Scored, MinScore: r.minScore})
 		} else {
 			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy})
+		}
+		if refused(err) {
+			if p.rec == nil {
+				out[li].total, out[li].score = 1, 1 // alerted at every threshold
+			}
+			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s query %q: %w", p.class, p.query, err)
@@ -891,8 +924,22 @@ func (rep *QualityReport) WriteTable(w io.Writer) error {
 		if c := l.Class(ClassFalseClean); c != nil && c.FalseHitRate != nil {
 			// Alerts per 1,000 is what a screening team staffs for; it
 			// grows with the list, so the list's size goes with it.
-			fmt.Fprintf(w, "\nfalse_clean, %s at fuzzy %d: %.1f alerts per 1,000 clean names against %d records\n",
+			fmt.Fprintf(w, "\nfalse_clean, %s at fuzzy %d: %.1f alerts per 1,000 clean names against %d records",
 				l.modeLabel(), l.Fuzzy, 1000**c.FalseHitRate, rep.Records)
+			if rep.CleanListed > 0 {
+				fmt.Fprintf(w, "; %.1f per 1,000 customers, counting the %d of %d that are a listed name word for word",
+					rep.CleanAlerts(*c.FalseHitRate), rep.CleanListed, rep.CleanNames)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	for _, l := range rep.Levels {
+		if len(l.Sweep) > 0 && rep.CleanNames > 0 {
+			fmt.Fprintf(w, "\n%s at fuzzy %d against %d records: threshold, clean customers alerted per 1,000, leave-one-out recall:\n",
+				l.Mode, l.Fuzzy, rep.Records)
+			if err := writeAlertCurve(w, l.Sweep); err != nil {
+				return err
+			}
 		}
 	}
 	if rep.Duplicates > 0 {
@@ -944,6 +991,29 @@ func writeSweep(w io.Writer, pts []SweepPoint) error {
 			fmt.Fprintf(tw, "%.4f\t", p.FalseHitRate[c])
 		}
 		fmt.Fprintf(tw, "%.4f\t\n", p.FalseAll)
+	}
+	return tw.Flush()
+}
+
+// CleanAlerts turns the false-hit rate of the clean names searched into
+// clean customers alerted per 1,000: the names that are a listed name word
+// for word (dropped from the class) are alerted too.
+func (rep *QualityReport) CleanAlerts(rate float64) float64 {
+	listed := ratio(rep.CleanListed, rep.CleanNames)
+	return 1000 * (listed + (1-listed)*rate)
+}
+
+// writeAlertCurve prints the curve a default threshold is read from: per
+// threshold, clean customers alerted per 1,000 and leave-one-out recall.
+func writeAlertCurve(w io.Writer, pts []SweepPoint) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "min score\talerts per 1,000\tleave_one_out\t")
+	for _, p := range pts {
+		loo := "-"
+		if r, ok := p.Recall[ClassLeaveOneOut]; ok {
+			loo = fmt.Sprintf("%.3f", r)
+		}
+		fmt.Fprintf(tw, "%.2f\t%.1f\t%s\t\n", p.MinScore, p.CleanAlerts, loo)
 	}
 	return tw.Flush()
 }

@@ -76,7 +76,8 @@ func (b *Brute) Search(q Query) (*Result, error) {
 	return res, nil
 }
 
-// passesFilters applies entity type, source, dob, gender and citizenship.
+// passesFilters applies entity type, source, dob, gender and citizenship;
+// scored mode weighs the last two instead.
 func passesFilters(c *compiled, r *record.Record) bool {
 	if !kindAllows(c.Kind, r.EntityType) {
 		return false
@@ -86,6 +87,9 @@ func passesFilters(c *compiled, r *record.Record) bool {
 	}
 	if c.hasDOB && !dobAllows(c.dob, r.DateOfBirth) {
 		return false
+	}
+	if c.Match == Scored {
+		return true // gender and citizenship are evidence (scored_evidence.go)
 	}
 	return genderAllows(c.gender, r.Gender) && citizenshipAllows(c.cit, r.Citizenship)
 }

@@ -44,6 +44,8 @@ type view struct {
 	// on its first scored search.
 	scOnce sync.Once
 	sc     *viewScored
+	// pc keeps scored mode's partner look-ups (scored_cache.go).
+	pc partnerCache
 }
 
 // segView is a segment as one view sees it.
@@ -496,22 +498,18 @@ func (sv *segView) passes(c *compiled, srcOK []bool, ord uint32) bool {
 	if srcOK != nil && !srcOK[sv.recSrc[ord]] {
 		return false
 	}
+	if c.Match == Scored {
+		// Scored mode weighs gender and citizenship instead of filtering
+		// (scored_evidence.go).
+		return sv.dobPasses(c, ord)
+	}
 	if g := fl & flagGenderMask; c.gender != "" && g != 0 {
 		if (c.gender == record.GenderMale) != (g == flagGenderMale) {
 			return false
 		}
 	}
-	if dobs := sv.dobs[sv.dobOff[ord]:sv.dobOff[ord+1]]; c.hasDOB && len(dobs) > 0 {
-		ok := false
-		for _, d := range dobs {
-			if d.agrees(c.dob) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
+	if !sv.dobPasses(c, ord) {
+		return false
 	}
 	if c.cit != "" && fl&flagHasCit != 0 {
 		want := citCode(c.cit)
@@ -527,6 +525,21 @@ func (sv *segView) passes(c *compiled, srcOK []bool, ord uint32) bool {
 		}
 	}
 	return true
+}
+
+// dobPasses applies the dob filter: records without a date of birth pass,
+// and records with one that agrees with the query's.
+func (sv *segView) dobPasses(c *compiled, ord uint32) bool {
+	dobs := sv.dobs[sv.dobOff[ord]:sv.dobOff[ord+1]]
+	if !c.hasDOB || len(dobs) == 0 {
+		return true
+	}
+	for _, d := range dobs {
+		if d.agrees(c.dob) {
+			return true
+		}
+	}
+	return false
 }
 
 // sourceMask turns the query's source set into a slice by the segment's

@@ -24,7 +24,9 @@ import (
 //     Mikhailovich; Oleksandr, Aleksandr); a word also pairs with two
 //     adjacent words joined (Aliakbar, Ali Akbar);
 //   - a different legal form costs a little (Ltd against LLC); the order
-//     of the words does not matter.
+//     of the words does not matter;
+//   - the query's dob, gender and citizenship raise or lower the score of
+//     a record that has them (scored_evidence.go).
 //
 // The model is in scored_model.go, the word pairs in scored_sim.go.
 
@@ -127,8 +129,14 @@ type ScoreReason struct {
 	Complete float64 `json:"complete"`
 	Prior    float64 `json:"prior"`
 	Offset   float64 `json:"offset"`
-	Logit    float64 `json:"logit"`
-	Score    float64 `json:"score"`
+	// NameScore is the score of the name alone and Evidence the query's
+	// dob, gender and citizenship against the record's, when the two
+	// sides give any (scored_evidence.go); their contributions are in
+	// Logit too.
+	NameScore float64         `json:"name_score,omitempty"`
+	Evidence  []ScoreEvidence `json:"evidence,omitempty"`
+	Logit     float64         `json:"logit"`
+	Score     float64         `json:"score"`
 }
 
 // ScorePair is one query word (or two, joined) paired with one record word

@@ -262,6 +262,7 @@ func (b *Brute) searchScored(c *compiled) *Result {
 			continue
 		}
 		bq := query(usesLegalForms(br.rec.EntityType))
+		evd := weighEvidence(c, factsOf(c, br.rec))
 		var best *found
 		for slot, name := range br.names {
 			words := name.Tokens[:min(name.Base, maxScoredWords)]
@@ -277,13 +278,14 @@ func (b *Brute) searchScored(c *compiled) *Result {
 				sh.kMiss = append(sh.kMiss, recordMiss(w, wordWeight(bq.df[w], bq.n), bq.lambda))
 			}
 			pairing, ev := bestBrutePairing(&sh, edges)
-			s := scoreOf(ev)
+			s := evd.score(ev)
 			if s < c.minScore {
 				continue
 			}
 			f := found{hit: Hit{ID: br.rec.ID, Record: br.rec, Score: s, Field: name.Field}, sc: pairingScore(ev, pairing, len(words)), slot: slot}
 			f.hit.Exact, f.hit.Edits, f.hit.Extra = f.sc.exact, f.sc.edits, f.sc.extra
 			f.reason = buildReason(sh, ev, pairing, wordTexts(bq.words), words, name.Field, name.Text)
+			evd.annotate(f.reason, ev, c)
 			if best == nil || betterScored(scoredBest{score: f.hit.Score, sc: f.sc, slot: uint16(slot)}, scoredBest{score: best.hit.Score, sc: best.sc, slot: uint16(best.slot)}) {
 				best = &f
 			}

@@ -63,6 +63,9 @@ type scoredQuery struct {
 	// scoredCandidates).
 	units    [][]uint32
 	unitGain [][]float64
+	// evMax is the most the evidence beyond the name can add to a
+	// record's logit (maxEvidence).
+	evMax float64
 }
 
 // unitRef says that a token is a partner of word j (unitWord), of words j
@@ -230,7 +233,8 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 					continue
 				}
 				scored++
-				cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore)
+				evd := weighEvidence(c, ss.facts(c, ord))
+				cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore, &evd)
 				if !ok {
 					continue
 				}
@@ -272,6 +276,8 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 		ev, _ := ss.scoreName(sq, b.ns, scr, math.Inf(-1))
 		sh := ss.nameShape(sq, ss.nameWords(b.ns), scr)
 		h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ss.nameTexts(b.ns), h.Field, text)
+		evd := weighEvidence(c, ss.facts(c, h.ord))
+		evd.annotate(h.Reason, ev, c)
 	}
 	return res, nil
 }
@@ -410,6 +416,7 @@ type globalQuery struct {
 	part   []*globalPartners
 	cat    []*globalPartners // nil where words j and j+1 do not join
 	splits [][]globalSplit
+	evMax  float64
 }
 
 type globalSplit struct {
@@ -428,7 +435,7 @@ func (gq *globalQuery) local(si int) *scoredQuery {
 // segment (local), or of the query's own token table (byText).
 func (gq *globalQuery) with(ids func(*globalPartners) map[uint32]partner) *scoredQuery {
 	sq := &scoredQuery{fuzzy: gq.fuzzy, lambda: gq.lambda, n: gq.n, words: gq.words, w: gq.w, miss: gq.miss, opt: gq.opt,
-		refs: make(map[uint32][]unitRef)}
+		refs: make(map[uint32][]unitRef), evMax: gq.evMax}
 	for _, gp := range gq.part {
 		sq.part = append(sq.part, ids(gp))
 	}
@@ -481,7 +488,12 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 		if p, ok := memo[key]; ok {
 			return p
 		}
-		p := v.scoredPartners(vs, t, c.Fuzzy, piece, accept)
+		ck := cacheKey(c.Fuzzy, key)
+		p, ok := v.pc.get(ck)
+		if !ok {
+			p = v.scoredPartners(vs, t, c.Fuzzy, piece, accept)
+			v.pc.put(ck, p)
+		}
 		if memo != nil {
 			memo[key] = p
 		}
@@ -489,7 +501,7 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 	}
 	m := min(len(words), maxScoredWords)
 	n := v.live
-	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n}
+	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, evMax: maxEvidence(c)}
 	for j := 0; j < m; j++ {
 		t := newTokInfo(words[j])
 		gq.words = append(gq.words, t)
@@ -516,6 +528,11 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 		if gq.words[j].optional || gq.words[j].digit {
 			continue
 		}
+		sk := cacheKey(c.Fuzzy, "s\x00"+gq.words[j].text)
+		if sp, ok := v.pc.getSplits(sk); ok {
+			gq.splits[j] = sp
+			continue
+		}
 		splitPieces(gq.words[j].text, func(a, b string) {
 			ta, tb := newTokInfo(a), newTokInfo(b)
 			pa := partners("p\x00"+a, &ta, true, nil)
@@ -528,6 +545,7 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 			}
 			gq.splits[j] = append(gq.splits[j], globalSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
 		})
+		v.pc.putSplits(sk, gq.splits[j])
 	}
 	return gq
 }
@@ -909,7 +927,7 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	if m == 0 {
 		return nil
 	}
-	target := logitFloor(minScore) - model.Intercept + sq.lambda // gains needed
+	target := logitFloor(minScore) - sq.evMax - model.Intercept + sq.lambda // gains needed
 	gain := make([]float64, m)
 	for j := range gain {
 		target += sq.miss[j]
@@ -1054,15 +1072,15 @@ func keepReaching(cands []uint32, acc []float64, cnt []uint8, need float64, comp
 	return cands[:n], acc[:n], cnt[:n]
 }
 
-// scoreCandidate scores name string ns for sq and returns it as a
-// candidate when it reaches minScore: the one rule a scored search and
-// ScoreRecord both apply, so that the two agree.
-func (ss *scoredSeg) scoreCandidate(sq *scoredQuery, ns uint32, scr *scoredScratch, floor, minScore float64) (scoredBest, bool) {
-	ev, ok := ss.scoreName(sq, ns, scr, floor)
+// scoreCandidate scores name string ns for sq, with the evidence evd of its
+// record, and returns it as a candidate when it reaches minScore: the one
+// rule a scored search and ScoreRecord both apply, so that the two agree.
+func (ss *scoredSeg) scoreCandidate(sq *scoredQuery, ns uint32, scr *scoredScratch, floor, minScore float64, evd *evidence) (scoredBest, bool) {
+	ev, ok := ss.scoreName(sq, ns, scr, floor-evd.total)
 	if !ok {
 		return scoredBest{}, false
 	}
-	s := scoreOf(ev)
+	s := evd.score(ev)
 	if s < minScore {
 		return scoredBest{}, false
 	}

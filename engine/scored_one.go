@@ -44,8 +44,9 @@ func (ix *Index) ScoreRecord(q Query, id string) (Hit, bool, error) {
 	lo, _ := slices.BinarySearch(ss.nsRec, ord)
 	var best *scoredBest
 	floor := logitFloor(c.minScore)
+	evd := weighEvidence(c, ss.facts(c, ord))
 	for ns := uint32(lo); int(ns) < len(ss.nsRec) && ss.nsRec[ns] == ord; ns++ {
-		cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore)
+		cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore, &evd)
 		if !ok {
 			continue
 		}
@@ -70,5 +71,6 @@ func (ix *Index) ScoreRecord(q Query, id string) (Hit, bool, error) {
 	ev, _ := ss.scoreName(sq, best.ns, scr, math.Inf(-1))
 	sh := ss.nameShape(sq, ss.nameWords(best.ns), scr)
 	h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ss.nameTexts(best.ns), h.Field, text)
+	evd.annotate(h.Reason, ev, c)
 	return h, true, nil
 }

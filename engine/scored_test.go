@@ -297,38 +297,45 @@ func TestScoredTotalAndRanking(t *testing.T) {
 	}
 }
 
-// TestScoredFilters: dob, gender, citizenship, sources and the check's
-// entity types apply exactly as in strict mode.
+// TestScoredFilters: dob, sources and the check's entity types apply
+// exactly as in strict mode; gender and citizenship filter in strict mode
+// only, and in scored mode a record of another gender or citizenship stays,
+// at a lower score (scored_evidence.go).
 func TestScoredFilters(t *testing.T) {
 	base := Query{Names: "Olga Kuznetsova", Fuzzy: 2}
+	plain := hitOf(scoredSearch(t, base), "kuznetsova")
 	for _, tc := range []struct {
-		mod   func(*Query)
-		found bool
+		mod           func(*Query)
+		found, strict bool
 	}{
-		{func(q *Query) {}, true},
-		{func(q *Query) { q.DOB = "12/05/1970" }, true},
-		{func(q *Query) { q.DOB = "00/00/1970" }, true},
-		{func(q *Query) { q.DOB = "12/05/1971" }, false},
-		{func(q *Query) { q.Gender = "female" }, true},
-		{func(q *Query) { q.Gender = "male" }, false},
-		{func(q *Query) { q.Citizenship = "ru" }, true},
-		{func(q *Query) { q.Citizenship = "UA" }, false},
-		{func(q *Query) { q.Sources = map[string]bool{"un": true} }, true},
-		{func(q *Query) { q.Sources = map[string]bool{"ofac": true} }, false},
-		{func(q *Query) { q.Kind = Individual }, true},
-		{func(q *Query) { q.Kind = Entity }, false},
+		{func(q *Query) {}, true, true},
+		{func(q *Query) { q.DOB = "12/05/1970" }, true, true},
+		{func(q *Query) { q.DOB = "00/00/1970" }, true, true},
+		{func(q *Query) { q.DOB = "12/05/1971" }, false, false},
+		{func(q *Query) { q.Gender = "female" }, true, true},
+		{func(q *Query) { q.Gender = "male" }, true, false},
+		{func(q *Query) { q.Citizenship = "ru" }, true, true},
+		{func(q *Query) { q.Citizenship = "UA" }, true, false},
+		{func(q *Query) { q.Sources = map[string]bool{"un": true} }, true, true},
+		{func(q *Query) { q.Sources = map[string]bool{"ofac": true} }, false, false},
+		{func(q *Query) { q.Kind = Individual }, true, true},
+		{func(q *Query) { q.Kind = Entity }, false, false},
 	} {
 		q := base
 		tc.mod(&q)
 		res := scoredSearch(t, q)
-		if (hitOf(res, "kuznetsova") != nil) != tc.found {
+		h := hitOf(res, "kuznetsova")
+		if (h != nil) != tc.found {
 			t.Errorf("%+v: found %v, want %v", q, !tc.found, tc.found)
+		}
+		if h != nil && tc.found && !tc.strict && h.Score >= plain.Score {
+			t.Errorf("%+v: a record the strict filter drops scores %v, not below %v", q, h.Score, plain.Score)
 		}
 		strict := q
 		strict.Names = "KUZNETSOVA, Olga"
 		sres, _ := scoredIndexOnly().Search(strict)
-		if (hitOf(sres, "kuznetsova") != nil) != tc.found {
-			t.Errorf("strict %+v: found %v, want %v", strict, !tc.found, tc.found)
+		if (hitOf(sres, "kuznetsova") != nil) != tc.strict {
+			t.Errorf("strict %+v: found %v, want %v", strict, !tc.strict, tc.strict)
 		}
 	}
 	if res := scoredSearch(t, Query{Names: "Acme Trading LLC", Kind: Individual}); res.Total != 0 {
@@ -465,6 +472,7 @@ func TestScoreRecord(t *testing.T) {
 		{Names: "John Michael Smith", Fuzzy: 2, MinScore: 0.3},
 		{Names: "Acme Trading Ltd", Fuzzy: 1, MinScore: 0.3},
 		{Names: "Olga Kuznetsova", Fuzzy: 2, DOB: "12/05/1971"},
+		{Names: "Olga Kuznetsov", Fuzzy: 2, DOB: "00/05/1970", Gender: "male", Citizenship: "RU", MinScore: 0.1},
 		{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.05, Kind: Individual},
 	} {
 		q.Match = Scored

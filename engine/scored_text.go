@@ -53,6 +53,12 @@ func (r *ScoreReason) Summary() string {
 	}
 	writeWords("unpaired query:", r.UnpairedQuery)
 	writeWords("unpaired record:", r.UnpairedRecord)
+	if ev := r.evidenceSummary(); ev != "" {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(ev)
+	}
 	return b.String()
 }
 

@@ -101,6 +101,7 @@ func (q *ScoredQuery) ScorePrepared(p *PreparedRecord) (Hit, bool) {
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
 	br := &p.br
+	evd := weighEvidence(c, factsOf(c, r))
 	type found struct {
 		hit    Hit
 		best   scoredBest
@@ -123,7 +124,7 @@ func (q *ScoredQuery) ScorePrepared(p *PreparedRecord) (Hit, bool) {
 		}
 		scr.ps.run(&sh, edges)
 		ev := scr.ps.bestEv
-		s := scoreOf(ev)
+		s := evd.score(ev)
 		if s < c.minScore {
 			continue
 		}
@@ -133,6 +134,7 @@ func (q *ScoredQuery) ScorePrepared(p *PreparedRecord) (Hit, bool) {
 		}
 		f.hit = Hit{Record: r, Exact: f.best.sc.exact, Edits: f.best.sc.edits, Extra: f.best.sc.extra, Score: s, Field: name.Field}
 		f.reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), toks, name.Field, name.Text)
+		evd.annotate(f.reason, ev, c)
 		best = &f
 	}
 	if best == nil {

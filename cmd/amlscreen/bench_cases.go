@@ -12,7 +12,6 @@ import (
 
 	"github.com/amlscreen/amlscreen/bench"
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/record"
 )
 
 func init() { benchCommands = append(benchCommands, newBenchCasesCmd) }
@@ -23,7 +22,7 @@ func init() { benchCommands = append(benchCommands, newBenchCasesCmd) }
 func newBenchCasesCmd() *cobra.Command {
 	var (
 		data, casesFile, match, plotFile string
-		fuzzy                            int
+		fuzzy, records                   int
 		minScore                         float64
 		asJSON                           bool
 		format                           string
@@ -45,10 +44,16 @@ type (individual, entity or any; default any), dob (dd/mm/yyyy, 00 for
 unknown parts), gender, citizenship, id and note are optional. expect is
 the id of the record the check must find, or "none" when it must find
 nothing at all. Every row is checked before anything runs; a bad value
-is reported with its line and field.`,
+is reported with its line and field.
+
+Each table gives the cases that must find nothing as alerts per 1,000
+customers. That rate grows with the database, so --records N measures
+against N records: the records of --data padded with generated ones
+(those of "amlscreen gen", never expected by a case).`,
 		Example: `  amlscreen bench cases --data bench/testdata/cases_records.jsonl --cases bench/testdata/cases.csv
   amlscreen bench cases --data list.jsonl.gz --cases cleared.csv --match scored --fuzzy 2 --plot curve.png
-  amlscreen bench cases --data list.jsonl.gz --cases cleared.csv --format json`,
+  amlscreen bench cases --data list.jsonl.gz --cases cleared.csv --format json
+  amlscreen bench cases --data list.jsonl.gz --cases cleared.csv --match scored --fuzzy 2 --records 1000000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if data == "" {
@@ -81,6 +86,9 @@ is reported with its line and field.`,
 				return usagef("--min-score: %v is not in (0, 1]", minScore)
 			}
 			cfg.MinScore = minScore
+			if records < 0 || records > maxBenchRecords {
+				return usagef("--records: %d is not in 1..%d", records, maxBenchRecords)
+			}
 			if plotFile != "" {
 				if st, err := os.Stat(filepath.Dir(plotFile)); err != nil || !st.IsDir() {
 					return usagef("--plot: %s is not a directory one can write into", filepath.Dir(plotFile))
@@ -100,16 +108,16 @@ is reported with its line and field.`,
 				return fmt.Errorf("--cases %s: %w", casesFile, err)
 			}
 			cfg.Cases = cases
-			f, err = os.Open(data)
+			recs, err := readBenchData(data)
 			if err != nil {
-				return usagef("--data: %v", err)
-			}
-			recs, err := record.ReadAll(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("--data %s: %w", data, err)
+				return err
 			}
 			cfg.Records = recs
+			if records > 0 {
+				if cfg.Background, err = bench.PadTo(recs, records, 1); err != nil {
+					return usagef("--records: %v", err)
+				}
+			}
 			rep, err := bench.Cases(cfg)
 			if errors.As(err, &ce) {
 				return usagef("--cases %s: %v", casesFile, err)
@@ -137,6 +145,7 @@ is reported with its line and field.`,
 	fl.IntVar(&fuzzy, "fuzzy", 0, "measure only this fuzzy level (0, 1 or 2); default all three")
 	fl.Float64Var(&minScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	fl.StringVar(&plotFile, "plot", "", "also draw recall against the false-hit share into this PNG file")
+	fl.IntVar(&records, "records", 0, "search a database of this many records: --data padded with generated records")
 	addFormatFlag(fl, &format)
 	addJSONAlias(fl, &asJSON)
 	return cmd
