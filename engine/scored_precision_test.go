@@ -26,6 +26,11 @@ var precisionRecords = []struct{ id, name string }{
 	{"P-HADDAD", "Muhammad Haddad"},
 	{"P-VAKILI", "MIRVAKILI, Aliakbar"},
 	{"P-ACME", "Acme Trading LLC"},
+	{"P-KIMDHH", "김동현"},
+	{"P-ANJHH", "안지훈"},
+	{"P-PARKH", "박철수"},
+	{"P-ZAHIR", "زاهر حداد"},
+	{"P-ZUEV", "Зуев Игорь Петрович"},
 }
 
 // precisionCases pin the rules of scored mode on real pairs, per script:
@@ -47,6 +52,19 @@ var precisionCases = []struct {
 	{"서정훈", "", "So Jong-hun is not So Dong-hyun"},
 	{"박철수", "P-PARK", "pak is park (Korean family name table)"},
 	{"Pak Chol Su", "P-PARK", "pak is park"},
+	// Same script on both sides: the characters, syllable blocks and
+	// letters themselves, not only their romanisation.
+	{"柳丽华", "", "柳 and 刘 are both liu, another family"},
+	{"刘丽花", "", "花 and 华 are both hua, another given name"},
+	{"김성훈", "", "another given name in Hangul (P-KIMDHH)"},
+	{"안현지", "", "An Hyeon-ji is not 안지훈"},
+	{"최철수", "", "another family name block (choe, pak)"},
+	{"박철수", "P-PARKH", "the same syllable blocks"},
+	{"ظاهر حداد", "", "ظ and ز both romanise z: another name"},
+	{"زاهر حداد", "P-ZAHIR", "the same letters"},
+	{"Zahir Haddad", "P-ZAHIR", "Latin against Arabic still pairs"},
+	{"Игор Зуев", "P-ZUEV", "the soft sign dropped, a patronymic missing"},
+	{"Жуев Игорь", "", "ж is not з"},
 	// Rule 2: a given name of the table pairs by its variants only.
 	{"Mason Miller", "", "Mason is not Jason"},
 	{"Tonya Smith", "", "Tonya is not Tony"},
@@ -159,6 +177,45 @@ func TestRelateByWhatAWordIs(t *testing.T) {
 		q, r := newTokInfo(tc.q), newTokInfo(tc.t)
 		if _, ok := relate(&q, &r, 2); ok != tc.want {
 			t.Errorf("relate(%s, %s) = %v, want %v", tc.q, tc.t, ok, tc.want)
+		}
+	}
+}
+
+// TestScoredInScriptEverywhere: ScoreRecord and ScoreUnindexed compare in
+// the shared script as Search does, and the reason says what it took off.
+func TestScoredInScriptEverywhere(t *testing.T) {
+	recs := precisionIndexRecords(t)
+	ix := NewIndex(recs)
+	var liu *record.Record
+	for _, r := range recs {
+		if r.ID == "P-LIU" {
+			liu = r
+		}
+	}
+	for _, tc := range []struct {
+		query string
+		hit   bool
+	}{
+		{"刘丽华", true},
+		{"柳丽华", false},
+		{"刘丽花", false},
+	} {
+		q := Query{Kind: Any, Names: tc.query, Fuzzy: 2, Match: Scored}
+		_, ok, err := ix.ScoreRecord(q, "P-LIU")
+		if err != nil || ok != tc.hit {
+			t.Errorf("ScoreRecord(%q) = %v, %v; want %v", tc.query, ok, err, tc.hit)
+		}
+		_, ok, err = ix.ScoreUnindexed(q, liu)
+		if err != nil || ok != tc.hit {
+			t.Errorf("ScoreUnindexed(%q) = %v, %v; want %v", tc.query, ok, err, tc.hit)
+		}
+		q.MinScore = 0.01
+		h, ok, err := ix.ScoreRecord(q, "P-LIU")
+		if err != nil || !ok {
+			t.Fatalf("ScoreRecord(%q) at 0.01 = %v, %v", tc.query, ok, err)
+		}
+		if got := h.Reason.Script < 0; got == tc.hit {
+			t.Errorf("%q: reason's script term %v, want it only where the characters differ", tc.query, h.Reason.Script)
 		}
 	}
 }
