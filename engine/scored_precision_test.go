@@ -31,6 +31,12 @@ var precisionRecords = []struct{ id, name string }{
 	{"P-PARKH", "박철수"},
 	{"P-ZAHIR", "زاهر حداد"},
 	{"P-ZUEV", "Зуев Игорь Петрович"},
+	// Real pairs of the labelled name cases, per script.
+	{"P-XI", "习近平"},
+	{"P-KIMJU", "김정은"},
+	{"P-LEEJM", "이재명"},
+	{"P-TAKAICHI", "高市早苗"},
+	{"P-PUTIN", "Владимир Путин"},
 }
 
 // precisionCases pin the rules of scored mode on real pairs, per script:
@@ -65,6 +71,16 @@ var precisionCases = []struct {
 	{"Zahir Haddad", "P-ZAHIR", "Latin against Arabic still pairs"},
 	{"Игор Зуев", "P-ZUEV", "the soft sign dropped, a patronymic missing"},
 	{"Жуев Игорь", "", "ж is not з"},
+	// Real pairs of the labelled name cases (match or not as labelled).
+	{"习近平", "P-XI", "the same characters"},
+	{"Xi Jinping", "P-XI", "pinyin against Han"},
+	{"习近朋", "", "another given-name character (peng, ping)"},
+	{"김정은", "P-KIMJU", "the same syllable blocks"},
+	{"김종은", "", "another given-name block (jong, jeong)"},
+	{"이재형", "", "another given-name block (hyeong, myeong)"},
+	{"高石早苗", "", "石 and 市 both romanise shi: another family"},
+	{"高市早苗", "P-TAKAICHI", "the same characters"},
+	{"Владимир Пулин", "P-PUTIN", "one letter of the family name (labelled STRONG)"},
 	// Rule 2: a given name of the table pairs by its variants only.
 	{"Mason Miller", "", "Mason is not Jason"},
 	{"Tonya Smith", "", "Tonya is not Tony"},

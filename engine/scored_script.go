@@ -14,9 +14,10 @@ import (
 
 // Costs of what the comparison in the shared script finds.
 const (
-	// scriptFamilyCost: Han or Hangul personal names (two to four
-	// characters) whose first character, the family name, differs are
-	// two families.
+	// scriptFamilyCost: Han, Hangul or kana personal names (two to four
+	// characters) whose family name differs are two families: the first
+	// character, or either of the first two of a four-character name
+	// (高市 of 高市早苗, 欧阳 of 欧阳修明).
 	scriptFamilyCost = 8.0
 	// scriptUnitCost: each unit (character, or word of an alphabet)
 	// that romanises as its partner does but is written otherwise.
@@ -36,7 +37,8 @@ func queryScript(text string) *normalize.ScriptName {
 // scriptCost is what comparing q and name in the script both are written
 // in finds against their romanised pairing: for Han, Hangul and kana, a
 // different family-name character (personal names of two to four
-// characters) and each character at the same place that differs but
+// characters, the family name being the first character, or the first
+// two of four) and each character at the same place that differs but
 // romanises alike; for an alphabet, each word of q without an equal word
 // of name that romanises as one of them does. It is 0 when the two are
 // not written in one script, and 0 when they agree.
@@ -56,7 +58,7 @@ func scriptCost(q *normalize.ScriptName, name string) (cost float64, differs boo
 				continue
 			}
 			switch {
-			case i == 0 && personal:
+			case personal && i < max(1, min(len(qu), len(ru))/2):
 				cost += scriptFamilyCost
 				differs = true
 			case normalize.SameRomanisation(qu[i], ru[i]):
