@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/record"
@@ -233,5 +234,57 @@ func TestScoredInScriptEverywhere(t *testing.T) {
 		if got := h.Reason.Script < 0; got == tc.hit {
 			t.Errorf("%q: reason's script term %v, want it only where the characters differ", tc.query, h.Reason.Script)
 		}
+	}
+}
+
+// TestCommonNamesWeighLittle: Kim weighs what a fifth of Korea bearing it
+// allows, however rare it is in the list; Soleimani what the list gives.
+func TestCommonNamesWeighLittle(t *testing.T) {
+	recs := generated(600, 23)
+	for _, n := range []struct{ id, name string }{{"W-KIM", "Kim Dong-hyun"}, {"W-SOL", "SOLEIMANI, Qasem"}} {
+		recs = append(recs, &record.Record{ID: n.id, SourceID: "test", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: n.name})
+	}
+	ix := NewIndex(recs)
+	weight := func(query, word string) float64 {
+		res, err := ix.Search(Query{Kind: Any, Names: query, Fuzzy: 2, Match: Scored, MinScore: 0.01, Limit: 5})
+		if err != nil || len(res.Hits) == 0 {
+			t.Fatalf("%q: %v, no hit", query, err)
+		}
+		for _, p := range res.Hits[0].Reason.Pairs {
+			if p.Query == word {
+				return p.Weight
+			}
+		}
+		t.Fatalf("%q: no pair of %s in %+v", query, word, res.Hits[0].Reason)
+		return 0
+	}
+	if w, want := weight("Kim Dong-hyun", "kim"), round4(-math.Log(0.215)); w != want {
+		t.Errorf("kim weighs %v, want %v (ln 1/0.215)", w, want)
+	}
+	if w := weight("Qasem Soleimani", "soleimani"); w < 5 {
+		t.Errorf("soleimani weighs %v, want the list's rarity (over 5)", w)
+	}
+}
+
+// TestRecordExtraWords: when every query word is paired, a listed name's
+// second word left over costs RecordExtra on top of its own miss cost; the
+// first (a middle name the query leaves out) only its miss cost.
+func TestRecordExtraWords(t *testing.T) {
+	logit := func(n int) float64 {
+		sh := nameShape{m: 2, n: n, lambda: 5, qMiss: []float64{1, 1}}
+		for range n {
+			sh.kMiss = append(sh.kMiss, 0.3)
+		}
+		edges := []edge{
+			{q0: 0, q1: -1, k0: 0, k1: -1, kind: kindExact, sim: 1, value: 4},
+			{q0: 1, q1: -1, k0: int8(n - 1), k1: -1, kind: kindExact, sim: 1, value: 4},
+		}
+		return assignmentLogit(&sh, edges).logit
+	}
+	if d := logit(3) - logit(4); math.Abs(d-(0.3+model.RecordExtra)) > 1e-9 {
+		t.Errorf("a second extra word costs %v, want %v", d, 0.3+model.RecordExtra)
+	}
+	if got, want := logit(3), 8-0.3+model.Intercept-5; math.Abs(got-want) > 1e-9 {
+		t.Errorf("one extra word: logit %v, want %v (its miss cost only)", got, want)
 	}
 }

@@ -77,6 +77,9 @@ func unitScript(r rune) Script {
 // letters of two scripts, or a digit. Japanese names mix kanji and kana:
 // such a name is HanScript.
 func InScript(s string) ScriptName {
+	if isASCII(s) {
+		return ScriptName{}
+	}
 	s = norm.NFC.String(s)
 	sc := NoScript
 	for _, r := range s {
