@@ -108,8 +108,9 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 	for i := range toks {
 		bq.df[toks[i].info.text] = toks[i].df
 	}
+	syllabic := syllabicQuery(c.text)
 	for j := 0; j < m; j++ {
-		t := newTokInfo(words[j])
+		t := newQueryTokInfo(words[j], syllabic)
 		bq.words = append(bq.words, t)
 		bq.part = append(bq.part, b.partners(&t, c.Fuzzy, false, nil))
 		w := tokenWeight(&t, bq.df[t.text], n)
@@ -117,7 +118,7 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 		if t.optional {
 			bq.opt |= 1 << j
 		}
-		bq.miss = append(bq.miss, queryMiss(t.text, bq.df[t.text], w, bq.lambda))
+		bq.miss = append(bq.miss, queryMiss(&t, bq.df[t.text], w, bq.lambda))
 	}
 	for j := 0; j+1 < m; j++ {
 		var p map[string]partner

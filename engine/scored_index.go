@@ -559,8 +559,9 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 	m := min(len(words), maxScoredWords)
 	n := v.live
 	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n}
+	syllabic := syllabicQuery(c.text)
 	for j := 0; j < m; j++ {
-		t := newTokInfo(words[j])
+		t := newQueryTokInfo(words[j], syllabic)
 		gq.words = append(gq.words, t)
 		gq.part = append(gq.part, partners("w\x00"+t.text, &t, false, nil))
 		df := v.tokenDF(vs, t.text)
@@ -569,7 +570,7 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 		if t.optional {
 			gq.opt |= 1 << j
 		}
-		gq.miss = append(gq.miss, queryMiss(t.text, df, w, gq.lambda))
+		gq.miss = append(gq.miss, queryMiss(&t, df, w, gq.lambda))
 	}
 	for j := 0; j+1 < m; j++ {
 		var p *globalPartners

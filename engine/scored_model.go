@@ -143,9 +143,9 @@ func tokenWeight(t *tokInfo, f, n int) float64 {
 
 // queryMiss is the cost of query word t, held by df listed records and of
 // weight w, left unpaired.
-func queryMiss(t string, df int, w, lambda float64) float64 {
+func queryMiss(t *tokInfo, df int, w, lambda float64) float64 {
 	switch {
-	case optionalWord(t):
+	case t.optional:
 		return optionalMissCost
 	case df == 0:
 		return model.QueryMissUnknown

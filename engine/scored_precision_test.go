@@ -38,6 +38,7 @@ var precisionRecords = []struct{ id, name string }{
 	{"P-LEEJM", "이재명"},
 	{"P-TAKAICHI", "高市早苗"},
 	{"P-PUTIN", "Владимир Путин"},
+	{"P-OJN", "O Jong Nam"},
 }
 
 // precisionCases pin the rules of scored mode on real pairs, per script:
@@ -67,6 +68,8 @@ var precisionCases = []struct {
 	{"안현지", "", "An Hyeon-ji is not 안지훈"},
 	{"최철수", "", "another family name block (choe, pak)"},
 	{"박철수", "P-PARKH", "the same syllable blocks"},
+	{"남정우", "", "Nam Jong-u is not O Jong-nam: u is a syllable, not an initial"},
+	{"오정남", "P-OJN", "Hangul against its romanisation"},
 	{"ظاهر حداد", "", "ظ and ز both romanise z: another name"},
 	{"زاهر حداد", "P-ZAHIR", "the same letters"},
 	{"Zahir Haddad", "P-ZAHIR", "Latin against Arabic still pairs"},

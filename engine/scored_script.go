@@ -110,3 +110,22 @@ func inScript(qs *normalize.ScriptName, name string, ev evaluation) evaluation {
 	ev.complete, ev.exact = false, false
 	return ev
 }
+
+// syllabicQuery reports whether the query text is written in Han, Hangul
+// or kana: its romanisation writes every syllable as a word, so a word of
+// one letter is a syllable (남정우: nam jong u), never an initial.
+func syllabicQuery(text string) bool {
+	qs := queryScript(text)
+	return qs != nil && qs.Syllabic()
+}
+
+// newQueryTokInfo is newTokInfo for a word of the query; in a query
+// written in Han, Hangul or kana (syllabic) a word of one letter is a
+// syllable and not optional.
+func newQueryTokInfo(s string, syllabic bool) tokInfo {
+	t := newTokInfo(s)
+	if syllabic && !t.legal {
+		t.optional = false
+	}
+	return t
+}
