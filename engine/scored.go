@@ -135,8 +135,12 @@ type ScoreReason struct {
 	// Logit too.
 	NameScore float64         `json:"name_score,omitempty"`
 	Evidence  []ScoreEvidence `json:"evidence,omitempty"`
-	Logit     float64         `json:"logit"`
-	Score     float64         `json:"score"`
+	// Script is what comparing the query and the name in the script both
+	// are written in took off (a different family-name character, letters
+	// that romanise alike but differ); absent when nothing.
+	Script float64 `json:"script,omitempty"`
+	Logit  float64 `json:"logit"`
+	Score  float64 `json:"score"`
 }
 
 // ScorePair is one query word (or two, joined) paired with one record word

@@ -71,6 +71,7 @@ func (b *Brute) partners(t *tokInfo, fuzzy int, piece bool, accept func(partner)
 	var names []string
 	var ps []partner
 	var dfs []int
+	var shares []float64
 	for i := range toks {
 		rt := &toks[i]
 		var p partner
@@ -84,13 +85,14 @@ func (b *Brute) partners(t *tokInfo, fuzzy int, piece bool, accept func(partner)
 			names = append(names, rt.info.text)
 			ps = append(ps, p)
 			dfs = append(dfs, rt.df)
+			shares = append(shares, rt.info.share)
 		}
 	}
 	ptrs := make([]*partner, len(ps))
 	for i := range ps {
 		ptrs[i] = &ps[i]
 	}
-	weighPartners(ptrs, func(i int) int { return dfs[i] }, len(b.recs))
+	weighPartners(ptrs, func(i int) int { return dfs[i] }, func(i int) float64 { return shares[i] }, t.share, len(b.recs))
 	m := make(map[string]partner, len(names))
 	for i, name := range names {
 		m[name] = ps[i]
@@ -106,16 +108,17 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 	for i := range toks {
 		bq.df[toks[i].info.text] = toks[i].df
 	}
+	syllabic := syllabicQuery(c.text)
 	for j := 0; j < m; j++ {
-		t := newTokInfo(words[j])
+		t := newQueryTokInfo(words[j], syllabic)
 		bq.words = append(bq.words, t)
 		bq.part = append(bq.part, b.partners(&t, c.Fuzzy, false, nil))
-		w := wordWeight(bq.df[t.text], n)
+		w := tokenWeight(&t, bq.df[t.text], n)
 		bq.w = append(bq.w, w)
 		if t.optional {
 			bq.opt |= 1 << j
 		}
-		bq.miss = append(bq.miss, queryMiss(t.text, bq.df[t.text], w, bq.lambda))
+		bq.miss = append(bq.miss, queryMiss(&t, bq.df[t.text], w, bq.lambda))
 	}
 	for j := 0; j+1 < m; j++ {
 		var p map[string]partner
@@ -256,6 +259,7 @@ func (b *Brute) searchScored(c *compiled) *Result {
 		reason *ScoreReason
 	}
 	var hits []found
+	qs := queryScript(c.text)
 	for i := range b.recs {
 		br := &b.recs[i]
 		if !passesFilters(c, br.rec) {
@@ -275,9 +279,10 @@ func (b *Brute) searchScored(c *compiled) *Result {
 				if optionalWord(w) {
 					sh.kOpt |= 1 << k
 				}
-				sh.kMiss = append(sh.kMiss, recordMiss(w, wordWeight(bq.df[w], bq.n), bq.lambda))
+				sh.kMiss = append(sh.kMiss, recordMiss(w, recordWeight(w, bq.df[w], bq.n), bq.lambda))
 			}
 			pairing, ev := bestBrutePairing(&sh, edges)
+			ev = inScript(qs, name.Text, ev)
 			s := evd.score(ev)
 			if s < c.minScore {
 				continue

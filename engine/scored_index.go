@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/amlscreen/amlscreen/normalize"
 )
 
 // This file answers scored-mode checks from the index. Candidates come from
@@ -247,6 +249,12 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 			}
 		}
 	}
+	qs := queryScript(c.text)
+	if qs != nil && len(best) > 0 {
+		if err := v.rescoreInScript(c, segs, variants, best, qs, scr); err != nil {
+			return nil, err
+		}
+	}
 	hits := make([]Hit, 0, len(best))
 	for key, b := range best {
 		si, ord := int(key>>32), uint32(key)
@@ -274,12 +282,74 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 		}
 		sq := variants[sel[b.sel]].segs[h.seg]
 		ev, _ := ss.scoreName(sq, b.ns, scr, math.Inf(-1))
+		ev = inScript(qs, text, ev)
 		sh := ss.nameShape(sq, ss.nameWords(b.ns), scr)
 		h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ss.nameTexts(b.ns), h.Field, text)
 		evd := weighEvidence(c, ss.facts(c, h.ord))
 		evd.annotate(h.Reason, ev, c)
 	}
 	return res, nil
+}
+
+// rescoreInScript scores again, with inScript, every name string of each
+// record in best, for a query written in one script that Fold romanises
+// (qs): the comparison in the shared script needs the name strings'
+// texts, which only the records hold, and it only lowers scores, so the
+// records best holds (those with a name string at min_score or more) are
+// the only ones it can concern. A record none of whose name strings keeps
+// min_score leaves best; the others keep their best name string after
+// the check, chosen as the candidate loop chooses.
+func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch) error {
+	keys := make([]uint64, 0, len(best))
+	hits := make([]Hit, 0, len(best))
+	for key := range best {
+		si, ord := int(key>>32), uint32(key)
+		keys = append(keys, key)
+		hits = append(hits, Hit{ID: segs[si].id(ord), seg: int32(si), ord: ord})
+	}
+	if err := v.fill(hits, false); err != nil {
+		return err
+	}
+	for i, key := range keys {
+		si, ord := int(key>>32), uint32(key)
+		ss := &segs[si]
+		old := best[key]
+		var sq *scoredQuery
+		for _, vr := range variants {
+			if vr.sel == old.sel {
+				sq = vr.segs[si]
+			}
+		}
+		names := NameStrings(hits[i].Record)
+		evd := weighEvidence(c, ss.facts(c, ord))
+		var found *scoredBest
+		lo, _ := slices.BinarySearch(ss.nsRec, ord)
+		for ns := uint32(lo); int(ns) < len(ss.nsRec) && ss.nsRec[ns] == ord; ns++ {
+			ev, ok := ss.scoreName(sq, ns, scr, math.Inf(-1))
+			if !ok {
+				continue
+			}
+			text := hits[i].Record.Name
+			if slot := int(ss.nsSlot[ns]); slot < len(names) {
+				text = names[slot].Text
+			}
+			ev = inScript(qs, text, ev)
+			s := evd.score(ev)
+			if s < c.minScore {
+				continue
+			}
+			cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns, sel: old.sel}
+			if found == nil || betterScored(cand, *found) {
+				found = &cand
+			}
+		}
+		if found == nil {
+			delete(best, key)
+			continue
+		}
+		best[key] = *found
+	}
+	return nil
 }
 
 // selects reports whether record ord of the segment is one variant sel
@@ -502,17 +572,18 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 	m := min(len(words), maxScoredWords)
 	n := v.live
 	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, evMax: maxEvidence(c)}
+	syllabic := syllabicQuery(c.text)
 	for j := 0; j < m; j++ {
-		t := newTokInfo(words[j])
+		t := newQueryTokInfo(words[j], syllabic)
 		gq.words = append(gq.words, t)
 		gq.part = append(gq.part, partners("w\x00"+t.text, &t, false, nil))
 		df := v.tokenDF(vs, t.text)
-		w := wordWeight(df, n)
+		w := tokenWeight(&t, df, n)
 		gq.w = append(gq.w, w)
 		if t.optional {
 			gq.opt |= 1 << j
 		}
-		gq.miss = append(gq.miss, queryMiss(t.text, df, w, gq.lambda))
+		gq.miss = append(gq.miss, queryMiss(&t, df, w, gq.lambda))
 	}
 	for j := 0; j+1 < m; j++ {
 		var p *globalPartners
@@ -601,7 +672,7 @@ func (v *view) scoredPartners(vs *viewScored, t *tokInfo, fuzzy int, piece bool,
 	for i := range gp.ps {
 		ptrs[i] = &gp.ps[i]
 	}
-	weighPartners(ptrs, func(i int) int { return gp.df[i] }, v.live)
+	weighPartners(ptrs, func(i int) int { return gp.df[i] }, func(i int) float64 { return normalize.Common().Share(gp.texts[i]) }, t.share, v.live)
 	return gp
 }
 
@@ -1274,7 +1345,7 @@ func (ss *scoredSeg) nameShape(sq *scoredQuery, words []uint32, scr *scoredScrat
 		if optionalWord(t) {
 			sh.kOpt |= 1 << k
 		}
-		scr.kMiss = append(scr.kMiss, recordMiss(t, wordWeight(int(ss.df[id]), sq.n), sq.lambda))
+		scr.kMiss = append(scr.kMiss, recordMiss(t, recordWeight(t, int(ss.df[id]), sq.n), sq.lambda))
 	}
 	sh.kMiss = scr.kMiss
 	return sh

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/amlscreen/amlscreen/normalize"
 )
 
 // This file is the scoring model of scored mode: what a pairing of query
@@ -18,6 +20,8 @@ import (
 //	logit = Σ pairs  w·s − K·(1 − s)            a pair of words agrees
 //	      − α · (query words without a partner)
 //	      − β · (record words without a partner)
+//	      − γ · (record words without a partner − 1)   when every query
+//	                 word (two or more) is paired and the record has two more
 //	      + λ · s_min²   when every word on both sides is paired
 //	      − λ + c
 //	score = 1 / (1 + e^(−logit/T))             (1 for the very same words)
@@ -26,8 +30,10 @@ import (
 // or more for two spellings of one name, the weighted edit similarity of
 // scored_sim.go otherwise) and w how rare the query word is in the list:
 // w = ln((N+1)/(F+1)) for N live records and F the records holding a word
-// the query word pairs with. A rare word is strong evidence, a common one
-// (al, company, muhammad) weak. λ = ln(N+1) is the prior: one record
+// the query word pairs with, at most ln(1/share) for a very common name
+// borne by that share of its culture (normalize/commonnames.txt: Kim,
+// Wang, Nguyen). A rare word is strong evidence, a common one (al,
+// company, muhammad, kim) weak. λ = ln(N+1) is the prior: one record
 // among N is the one asked about, so a match must bring about that much
 // evidence before it counts. A complete match (every word paired) earns
 // it back: a listed name matched word for word is a hit however common
@@ -53,6 +59,13 @@ type modelParams struct {
 	// without a partner; lists spell names out in full (patronymics,
 	// tribal names), so they cost less than query words.
 	RecordMiss, RecordMissRare float64
+	// RecordExtra is what each record word without a partner beyond the
+	// first costs more when every query word of two or more is paired:
+	// a query that gives a given and a family name is complete, and a
+	// listed name with two words more (John Smith against John Robert
+	// Edward Smith) names someone more than it does. One word more (a
+	// middle name the query leaves out) costs only RecordMiss.
+	RecordExtra float64
 	// CompletePower is the power of the least pair similarity in the
 	// completeness term: only close pairs earn the prior back.
 	CompletePower float64
@@ -74,6 +87,7 @@ var model = modelParams{
 	QueryMissUnknown: 1.5,
 	RecordMiss:       0.2,
 	RecordMissRare:   1,
+	RecordExtra:      0.5,
 	CompletePower:    6,
 	CompleteEditCost: 0.1,
 	JoinMinSim:       0.88,
@@ -110,11 +124,28 @@ func wordWeight(f, n int) float64 {
 	return math.Log(float64(n+1) / float64(min(f, n)+1))
 }
 
+// shareWeight is the most a word borne by share of its culture's people
+// may weigh (normalize.Common): ln(1/share), unbounded for a word the
+// table does not hold. However rare Kim is in a list, a fifth of Korea
+// bears it.
+func shareWeight(share float64) float64 {
+	if share <= 0 {
+		return math.Inf(1)
+	}
+	return max(-math.Log(share), 0)
+}
+
+// tokenWeight is the weight of word t, held by f records of n: its
+// rarity in the list, at most what its share of a culture allows.
+func tokenWeight(t *tokInfo, f, n int) float64 {
+	return min(wordWeight(f, n), shareWeight(t.share))
+}
+
 // queryMiss is the cost of query word t, held by df listed records and of
 // weight w, left unpaired.
-func queryMiss(t string, df int, w, lambda float64) float64 {
+func queryMiss(t *tokInfo, df int, w, lambda float64) float64 {
 	switch {
-	case optionalWord(t):
+	case t.optional:
 		return optionalMissCost
 	case df == 0:
 		return model.QueryMissUnknown
@@ -131,23 +162,28 @@ func recordMiss(t string, w, lambda float64) float64 {
 }
 
 // weighPartners sets the weight of each partner of one query unit: the
-// weight of the records holding a partner at least as close. A close
-// partner of a word whose loose neighbours are common is still strong
-// evidence; a loose partner is weak evidence wherever it is.
-func weighPartners(ps []*partner, df func(i int) int, n int) {
+// weight of the records holding a partner at least as close, at most the
+// share weight of the most common name among the query unit (qShare) and
+// those partners (share). A close partner of a word whose loose
+// neighbours are common is still strong evidence; a loose partner is weak
+// evidence wherever it is; a very common name is weak evidence however
+// rare it is in the list.
+func weighPartners(ps []*partner, df func(i int) int, share func(i int) float64, qShare float64, n int) {
 	order := make([]int, len(ps))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ps[b].sim, ps[a].sim) })
 	f := 0
+	sh := qShare
 	for i := 0; i < len(order); {
 		k := i
 		for k < len(order) && ps[order[k]].sim == ps[order[i]].sim {
 			f += df(order[k])
+			sh = max(sh, share(order[k]))
 			k++
 		}
-		w := wordWeight(f, n)
+		w := min(wordWeight(f, n), shareWeight(sh))
 		for ; i < k; i++ {
 			ps[order[i]].w = w
 		}
@@ -211,6 +247,9 @@ type evaluation struct {
 	bonus    float64 // the completeness term
 	complete bool    // every word that is not a legal form is paired, both sides
 	exact    bool    // the very same words
+	// script is what comparing the two names in their shared script
+	// took off the logit (inScript), 0 or less.
+	script float64
 }
 
 // assignmentLogit evaluates the pairing chosen, a set of edges that cover
@@ -235,7 +274,11 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		}
 	}
 	complete := true
+	qWords := 0
 	for j := 0; j < sh.m; j++ {
+		if sh.qOpt&(1<<j) == 0 {
+			qWords++
+		}
 		if qCov&(1<<j) != 0 {
 			continue
 		}
@@ -246,6 +289,8 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 			complete = false
 		}
 	}
+	queryComplete := complete
+	extra := 0
 	for k := 0; k < sh.n; k++ {
 		if kCov&(1<<k) != 0 {
 			continue
@@ -255,7 +300,11 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 			allExact = false
 		} else {
 			complete = false
+			extra++
 		}
+	}
+	if queryComplete && qWords >= 2 && extra >= 2 {
+		logit -= model.RecordExtra * float64(extra-1)
 	}
 	bonus := 0.0
 	if complete {
@@ -532,7 +581,7 @@ func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64, canComplete
 func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []string, field, name string) *ScoreReason {
 	r := &ScoreReason{
 		Field: field, Name: name, Pairs: []ScorePair{},
-		Complete: round4(ev.bonus), Prior: round4(-sh.lambda), Offset: model.Intercept,
+		Complete: round4(ev.bonus), Prior: round4(-sh.lambda), Offset: model.Intercept, Script: round4(ev.script),
 		Logit: round4(ev.logit), Score: scoreOf(ev),
 	}
 	var qCov, kCov uint64
@@ -570,4 +619,9 @@ func wordTexts(ws []tokInfo) []string {
 		out[i] = ws[i].text
 	}
 	return out
+}
+
+// recordWeight is tokenWeight of record word t, which needs no tokInfo.
+func recordWeight(t string, f, n int) float64 {
+	return min(wordWeight(f, n), shareWeight(normalize.Common().Share(t)))
 }

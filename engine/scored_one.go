@@ -57,6 +57,24 @@ func (ix *Index) ScoreRecord(q Query, id string) (Hit, bool, error) {
 	if best == nil {
 		return Hit{}, false, nil
 	}
+	qs := queryScript(c.text)
+	if qs != nil {
+		// As searchScored: the comparison in the shared script needs the
+		// record's texts.
+		one := map[uint64]scoredBest{uint64(si)<<32 | uint64(ord): *best}
+		segs := make([]scoredSeg, len(v.segs))
+		segs[si] = *ss
+		vr := []scoredVariant{{sel: best.sel, segs: make([]*scoredQuery, len(v.segs))}}
+		vr[0].segs[si] = sq
+		if err := v.rescoreInScript(c, segs, vr, one, qs, scr); err != nil {
+			return Hit{}, false, err
+		}
+		b, ok := one[uint64(si)<<32|uint64(ord)]
+		if !ok {
+			return Hit{}, false, nil
+		}
+		best = &b
+	}
 	hits := []Hit{{ID: ss.id(ord), Exact: best.sc.exact, Edits: best.sc.edits, Extra: best.sc.extra, Score: best.score, Field: "name",
 		seg: int32(si), ord: ord, slot: best.slot}}
 	if err := v.fill(hits, false); err != nil {
@@ -69,6 +87,7 @@ func (ix *Index) ScoreRecord(q Query, id string) (Hit, bool, error) {
 		h.Field, text = names[best.slot].Field, names[best.slot].Text
 	}
 	ev, _ := ss.scoreName(sq, best.ns, scr, math.Inf(-1))
+	ev = inScript(qs, text, ev)
 	sh := ss.nameShape(sq, ss.nameWords(best.ns), scr)
 	h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ss.nameTexts(best.ns), h.Field, text)
 	evd.annotate(h.Reason, ev, c)

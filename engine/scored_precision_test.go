@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/record"
@@ -26,6 +27,18 @@ var precisionRecords = []struct{ id, name string }{
 	{"P-HADDAD", "Muhammad Haddad"},
 	{"P-VAKILI", "MIRVAKILI, Aliakbar"},
 	{"P-ACME", "Acme Trading LLC"},
+	{"P-KIMDHH", "김동현"},
+	{"P-ANJHH", "안지훈"},
+	{"P-PARKH", "박철수"},
+	{"P-ZAHIR", "زاهر حداد"},
+	{"P-ZUEV", "Зуев Игорь Петрович"},
+	// Real pairs of the labelled name cases, per script.
+	{"P-XI", "习近平"},
+	{"P-KIMJU", "김정은"},
+	{"P-LEEJM", "이재명"},
+	{"P-TAKAICHI", "高市早苗"},
+	{"P-PUTIN", "Владимир Путин"},
+	{"P-OJN", "O Jong Nam"},
 }
 
 // precisionCases pin the rules of scored mode on real pairs, per script:
@@ -47,6 +60,31 @@ var precisionCases = []struct {
 	{"서정훈", "", "So Jong-hun is not So Dong-hyun"},
 	{"박철수", "P-PARK", "pak is park (Korean family name table)"},
 	{"Pak Chol Su", "P-PARK", "pak is park"},
+	// Same script on both sides: the characters, syllable blocks and
+	// letters themselves, not only their romanisation.
+	{"柳丽华", "", "柳 and 刘 are both liu, another family"},
+	{"刘丽花", "", "花 and 华 are both hua, another given name"},
+	{"김성훈", "", "another given name in Hangul (P-KIMDHH)"},
+	{"안현지", "", "An Hyeon-ji is not 안지훈"},
+	{"최철수", "", "another family name block (choe, pak)"},
+	{"박철수", "P-PARKH", "the same syllable blocks"},
+	{"남정우", "", "Nam Jong-u is not O Jong-nam: u is a syllable, not an initial"},
+	{"오정남", "P-OJN", "Hangul against its romanisation"},
+	{"ظاهر حداد", "", "ظ and ز both romanise z: another name"},
+	{"زاهر حداد", "P-ZAHIR", "the same letters"},
+	{"Zahir Haddad", "P-ZAHIR", "Latin against Arabic still pairs"},
+	{"Игор Зуев", "P-ZUEV", "the soft sign dropped, a patronymic missing"},
+	{"Жуев Игорь", "", "ж is not з"},
+	// Real pairs of the labelled name cases (match or not as labelled).
+	{"习近平", "P-XI", "the same characters"},
+	{"Xi Jinping", "P-XI", "pinyin against Han"},
+	{"习近朋", "", "another given-name character (peng, ping)"},
+	{"김정은", "P-KIMJU", "the same syllable blocks"},
+	{"김종은", "", "another given-name block (jong, jeong)"},
+	{"이재형", "", "another given-name block (hyeong, myeong)"},
+	{"高石早苗", "", "石 and 市 both romanise shi: another family"},
+	{"高市早苗", "P-TAKAICHI", "the same characters"},
+	{"Владимир Пулин", "P-PUTIN", "one letter of the family name (labelled STRONG)"},
 	// Rule 2: a given name of the table pairs by its variants only.
 	{"Mason Miller", "", "Mason is not Jason"},
 	{"Tonya Smith", "", "Tonya is not Tony"},
@@ -160,5 +198,96 @@ func TestRelateByWhatAWordIs(t *testing.T) {
 		if _, ok := relate(&q, &r, 2); ok != tc.want {
 			t.Errorf("relate(%s, %s) = %v, want %v", tc.q, tc.t, ok, tc.want)
 		}
+	}
+}
+
+// TestScoredInScriptEverywhere: ScoreRecord and ScoreUnindexed compare in
+// the shared script as Search does, and the reason says what it took off.
+func TestScoredInScriptEverywhere(t *testing.T) {
+	recs := precisionIndexRecords(t)
+	ix := NewIndex(recs)
+	var liu *record.Record
+	for _, r := range recs {
+		if r.ID == "P-LIU" {
+			liu = r
+		}
+	}
+	for _, tc := range []struct {
+		query string
+		hit   bool
+	}{
+		{"刘丽华", true},
+		{"柳丽华", false},
+		{"刘丽花", false},
+	} {
+		q := Query{Kind: Any, Names: tc.query, Fuzzy: 2, Match: Scored}
+		_, ok, err := ix.ScoreRecord(q, "P-LIU")
+		if err != nil || ok != tc.hit {
+			t.Errorf("ScoreRecord(%q) = %v, %v; want %v", tc.query, ok, err, tc.hit)
+		}
+		_, ok, err = ix.ScoreUnindexed(q, liu)
+		if err != nil || ok != tc.hit {
+			t.Errorf("ScoreUnindexed(%q) = %v, %v; want %v", tc.query, ok, err, tc.hit)
+		}
+		q.MinScore = 0.01
+		h, ok, err := ix.ScoreRecord(q, "P-LIU")
+		if err != nil || !ok {
+			t.Fatalf("ScoreRecord(%q) at 0.01 = %v, %v", tc.query, ok, err)
+		}
+		if got := h.Reason.Script < 0; got == tc.hit {
+			t.Errorf("%q: reason's script term %v, want it only where the characters differ", tc.query, h.Reason.Script)
+		}
+	}
+}
+
+// TestCommonNamesWeighLittle: Kim weighs what a fifth of Korea bearing it
+// allows, however rare it is in the list; Soleimani what the list gives.
+func TestCommonNamesWeighLittle(t *testing.T) {
+	recs := generated(600, 23)
+	for _, n := range []struct{ id, name string }{{"W-KIM", "Kim Dong-hyun"}, {"W-SOL", "SOLEIMANI, Qasem"}} {
+		recs = append(recs, &record.Record{ID: n.id, SourceID: "test", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: n.name})
+	}
+	ix := NewIndex(recs)
+	weight := func(query, word string) float64 {
+		res, err := ix.Search(Query{Kind: Any, Names: query, Fuzzy: 2, Match: Scored, MinScore: 0.01, Limit: 5})
+		if err != nil || len(res.Hits) == 0 {
+			t.Fatalf("%q: %v, no hit", query, err)
+		}
+		for _, p := range res.Hits[0].Reason.Pairs {
+			if p.Query == word {
+				return p.Weight
+			}
+		}
+		t.Fatalf("%q: no pair of %s in %+v", query, word, res.Hits[0].Reason)
+		return 0
+	}
+	if w, want := weight("Kim Dong-hyun", "kim"), round4(-math.Log(0.215)); w != want {
+		t.Errorf("kim weighs %v, want %v (ln 1/0.215)", w, want)
+	}
+	if w := weight("Qasem Soleimani", "soleimani"); w < 5 {
+		t.Errorf("soleimani weighs %v, want the list's rarity (over 5)", w)
+	}
+}
+
+// TestRecordExtraWords: when every query word is paired, a listed name's
+// second word left over costs RecordExtra on top of its own miss cost; the
+// first (a middle name the query leaves out) only its miss cost.
+func TestRecordExtraWords(t *testing.T) {
+	logit := func(n int) float64 {
+		sh := nameShape{m: 2, n: n, lambda: 5, qMiss: []float64{1, 1}}
+		for range n {
+			sh.kMiss = append(sh.kMiss, 0.3)
+		}
+		edges := []edge{
+			{q0: 0, q1: -1, k0: 0, k1: -1, kind: kindExact, sim: 1, value: 4},
+			{q0: 1, q1: -1, k0: int8(n - 1), k1: -1, kind: kindExact, sim: 1, value: 4},
+		}
+		return assignmentLogit(&sh, edges).logit
+	}
+	if d := logit(3) - logit(4); math.Abs(d-(0.3+model.RecordExtra)) > 1e-9 {
+		t.Errorf("a second extra word costs %v, want %v", d, 0.3+model.RecordExtra)
+	}
+	if got, want := logit(3), 8-0.3+model.Intercept-5; math.Abs(got-want) > 1e-9 {
+		t.Errorf("one extra word: logit %v, want %v (its miss cost only)", got, want)
 	}
 }

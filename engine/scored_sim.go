@@ -55,6 +55,9 @@ type tokInfo struct {
 	// optional: a legal form or an initial, which names write or leave
 	// out at will; it does not count towards a complete match.
 	optional bool
+	// share is the share of its culture's people who bear the word as a
+	// name (normalize.Common), 0 when it is not a very common name.
+	share float64
 }
 
 // optionalWord reports whether token t is optional (tokInfo.optional).
@@ -81,6 +84,7 @@ func newTokInfo(s string) tokInfo {
 	t.sound, t.skel = normalize.PhoneticKeys(s)
 	t.class = normalize.Variants().Class(s)
 	t.syllables = normalize.IsRomanSyllables(s)
+	t.share = normalize.Common().Share(s)
 	return t
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/amlscreen/amlscreen/normalize"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -38,6 +39,7 @@ type ScoredQuery struct {
 	ix         *Index
 	c          *compiled
 	raw, legal *textQuery // for individuals, for the other records
+	script     *normalize.ScriptName
 }
 
 // textQuery is one token list of a prepared query with its partners keyed
@@ -64,7 +66,7 @@ func (ix *Index) PrepareScoredQuery(q Query) (*ScoredQuery, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &ScoredQuery{ix: ix, c: c}
+	out := &ScoredQuery{ix: ix, c: c, script: queryScript(c.text)}
 	if c.onlyLegal {
 		return out, nil
 	}
@@ -120,10 +122,10 @@ func (q *ScoredQuery) ScorePrepared(p *PreparedRecord) (Hit, bool) {
 			if optionalWord(t) {
 				sh.kOpt |= 1 << k
 			}
-			sh.kMiss = append(sh.kMiss, recordMiss(t, wordWeight(v.tokenDF(vs, t), sq.n), sq.lambda))
+			sh.kMiss = append(sh.kMiss, recordMiss(t, recordWeight(t, v.tokenDF(vs, t), sq.n), sq.lambda))
 		}
 		scr.ps.run(&sh, edges)
-		ev := scr.ps.bestEv
+		ev := inScript(q.script, name.Text, scr.ps.bestEv)
 		s := evd.score(ev)
 		if s < c.minScore {
 			continue
@@ -200,7 +202,7 @@ func newWordEdges(tq *textQuery, t string, k int, edges []edge) []edge {
 		if !ok {
 			continue
 		}
-		p.w = newPartnerWeight(tq.gq.part[j], p.sim, sq.n)
+		p.w = newPartnerWeight(tq.gq.part[j], p.sim, sq.words[j].share, ti.share, sq.n)
 		edges = append(edges, edge{q0: int8(j), q1: -1, k0: int8(k), k1: -1, kind: p.kind, edits: p.edits,
 			sim: p.sim, weight: p.w, value: sq.edgeValue(j, p)})
 	}
@@ -214,7 +216,7 @@ func newWordEdges(tq *textQuery, t string, k int, edges []edge) []edge {
 		if !ok || !joinedPair(p, a, b) {
 			continue
 		}
-		p.w = newPartnerWeight(tq.gq.cat[j], p.sim, sq.n)
+		p.w = newPartnerWeight(tq.gq.cat[j], p.sim, joined.share, ti.share, sq.n)
 		edges = append(edges, edge{q0: int8(j), q1: int8(j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: p.edits,
 			sim: p.sim * joinSim, weight: sq.catWeight(j, p), value: sq.catValue(j, p)})
 	}
@@ -223,13 +225,17 @@ func newWordEdges(tq *textQuery, t string, k int, edges []edge) []edge {
 
 // newPartnerWeight is the weight weighPartners gives a partner at
 // similarity sim held by one record the index has not counted: the
-// records holding a partner at least as similar, that one included.
-func newPartnerWeight(gp *globalPartners, sim float64, n int) float64 {
+// records holding a partner at least as similar, that one included, at
+// most the share weight of the most common name among the query unit
+// (qShare), those partners and the new one (share).
+func newPartnerWeight(gp *globalPartners, sim, qShare, share float64, n int) float64 {
 	f := 1
+	sh := max(qShare, share)
 	for i, p := range gp.ps {
 		if p.sim >= sim {
 			f += gp.df[i]
+			sh = max(sh, normalize.Common().Share(gp.texts[i]))
 		}
 	}
-	return wordWeight(f, n)
+	return min(wordWeight(f, n), shareWeight(sh))
 }
