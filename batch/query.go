@@ -155,6 +155,28 @@ func (s *Screener) Check(row *Row) *Reject {
 	return nil
 }
 
+// Query returns the check Screen runs for row, or why row would be
+// rejected: for whoever screens rows by other means (the book scores a
+// change set's records against each customer's prepared check).
+func (s *Screener) Query(row *Row) (engine.Query, *Reject) {
+	if row.Reject != nil {
+		r := *row.Reject
+		if r.CustomerID == "" {
+			r.CustomerID = row.ID
+		}
+		return engine.Query{}, &r
+	}
+	q, rej := s.query(row)
+	if rej != nil {
+		return q, rej
+	}
+	var pe *engine.ParamError
+	if err := engine.Validate(q); errors.As(err, &pe) {
+		return engine.Query{}, paramReject(row, pe)
+	}
+	return q, nil
+}
+
 // query builds the check for a row. Filters (dob, gender, citizenship) are
 // those of checkIndividual: an entity row's values there are ignored, not
 // rejected, since books put dates of incorporation and countries of

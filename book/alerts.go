@@ -6,6 +6,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/decision"
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
@@ -23,24 +24,40 @@ const Actor = "monitor (book)"
 // older content is reopened (casework's rule). A store without a book
 // costs one bucket look-up.
 //
+// index returns the index of the database (live.Follower.Index: inside
+// the transaction, the version before the change set): a scored book
+// weighs words with its statistics, as a full batch would. nil, or an
+// index that cannot be opened, leaves a scored book with the statistics
+// of the change set (MatchChanged).
+//
+// A customer the screener rejects is skipped, never the change set: the
+// count and the first ids are kept in the book's status (LastScreen).
+//
 // The hook keeps the book's customers and their index in memory from one
 // change set to the next while the book does not change, so that a
 // long-running serve pays for them once per book import, not per change
 // set.
-func Hook(cw *casework.Casework) store.TxHook {
+func Hook(cw *casework.Casework, index func() (*engine.Index, error)) store.TxHook {
 	w := new(watcher)
 	return func(tx *bolt.Tx, a *store.Applied) error {
 		if tx.Bucket(BucketCustomers) == nil || len(a.Changes) == 0 {
 			return nil
 		}
-		ms, err := w.match(tx, a)
+		var db *engine.Index
+		if index != nil {
+			db, _ = index() // without it, the change set's statistics
+		}
+		res, err := w.match(tx, a, db)
 		if err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
-		if len(ms) == 0 {
+		if err := putLastScreen(tx, LastScreen{Version: a.Version, Matches: len(res.Matches), Skipped: res.Skipped, SkippedIDs: res.SkippedIDs}); err != nil {
+			return fmt.Errorf("book: %w", err)
+		}
+		if len(res.Matches) == 0 {
 			return nil
 		}
-		hits, err := alertsOf(tx, a, ms)
+		hits, err := alertsOf(tx, a, res.Matches)
 		if err != nil {
 			return fmt.Errorf("book: %w", err)
 		}

@@ -39,11 +39,11 @@ func BenchmarkMatchChanged(b *testing.B) {
 			b.Run(fmt.Sprintf("changed=%d/%s", changed, cfg.Match), func(b *testing.B) {
 				var n int
 				for b.Loop() {
-					ms, err := MatchChanged(customers, cfg, recs, nil, "v")
+					res, err := MatchChanged(customers, cfg, recs, nil, "v", nil)
 					if err != nil {
 						b.Fatal(err)
 					}
-					n = len(ms)
+					n = len(res.Matches)
 				}
 				b.ReportMetric(float64(n), "matches")
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(customers)), "ns/customer")
@@ -59,15 +59,19 @@ func BenchmarkMatchKeptIndex(b *testing.B) {
 	for _, changed := range []int{10_000, 100} {
 		customers, recs := benchBook(*benchCustomers, changed)
 		cfg := Config{Match: "strict", Fuzzy: 1}
-		rv := newReverse(customers, cfg.Fuzzy)
+		m, err := newMatcher(customers, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.strictReverse()
 		b.Run(fmt.Sprintf("changed=%d/%s", changed, cfg.Match), func(b *testing.B) {
 			var n int
 			for b.Loop() {
-				ms, err := matchWith(customers, cfg, rv, recs, nil, "v")
+				res, err := m.match(recs, nil, "v", nil)
 				if err != nil {
 					b.Fatal(err)
 				}
-				n = len(ms)
+				n = len(res.Matches)
 			}
 			b.ReportMetric(float64(n), "matches")
 		})

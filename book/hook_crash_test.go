@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -36,7 +37,7 @@ func openWatched(t *testing.T, path string) (*store.Store, *casework.Casework) {
 	}
 	cw := casework.New(db, casework.Options{})
 	db.OnChange(cw.Hook)
-	db.OnChange(Hook(cw))
+	db.OnChange(Hook(cw, live.Follow(db, nil).Index))
 	return db, cw
 }
 

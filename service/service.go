@@ -300,7 +300,7 @@ func (s *Service) open() error {
 	s.st.OnChange(casework.New(s.st, casework.Options{}).Hook)
 	// The book's customers are screened against every change set, and
 	// their matches raised as alerts, in the same transaction.
-	s.st.OnChange(book.Hook(casework.New(s.st, casework.Options{})))
+	s.st.OnChange(book.Hook(casework.New(s.st, casework.Options{}), func() (*engine.Index, error) { return s.db.Index(), nil }))
 	// Adverse media: the corpus imported into the store (amlscreen media
 	// import). An empty store answers with no articles, never with the
 	// embedded sample: synthetic news has no place in production answers.
