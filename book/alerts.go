@@ -26,9 +26,10 @@ const Actor = "monitor (book)"
 //
 // index returns the index of the database (live.Follower.Index: inside
 // the transaction, the version before the change set): a scored book
-// weighs words with its statistics, as a full batch would. nil, or an
-// index that cannot be opened, leaves a scored book with the statistics
-// of the change set (MatchChanged).
+// weighs words with its statistics once the change set is applied to it
+// (engine.Index.Preview), as a full batch after the change set would. nil,
+// or an index that cannot be opened, leaves a scored book with the
+// statistics of the change set (MatchChanged).
 //
 // A customer the screener rejects is skipped, never the change set: the
 // count and the first ids are kept in the book's status (LastScreen).
@@ -45,7 +46,15 @@ func Hook(cw *casework.Casework, index func() (*engine.Index, error)) store.TxHo
 		}
 		var db *engine.Index
 		if index != nil {
-			db, _ = index() // without it, the change set's statistics
+			// The index as it will be once the change set is applied:
+			// the changed records weigh their words as a batch after it
+			// would. Without it, the change set's statistics.
+			if ix, err := index(); err == nil && ix != nil {
+				if db, err = ix.Preview(changesOf(a)); err != nil {
+					return fmt.Errorf("book: %w", err)
+				}
+				defer db.Close()
+			}
 		}
 		res, err := w.match(tx, a, db)
 		if err != nil {
@@ -66,6 +75,20 @@ func Hook(cw *casework.Casework, index func() (*engine.Index, error)) store.TxHo
 		}
 		return nil
 	}
+}
+
+// changesOf returns the change set a applied, as the index applies it.
+func changesOf(a *store.Applied) []record.Change {
+	out := make([]record.Change, 0, len(a.Changes))
+	for i := range a.Changes {
+		switch c := &a.Changes[i]; c.Effect {
+		case store.EffectAdd, store.EffectUpdate:
+			out = append(out, record.Change{Type: c.Effect, Record: *c.After})
+		case store.EffectDelete:
+			out = append(out, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: c.ID}})
+		}
+	}
+	return out
 }
 
 // alertsOf turns the matches of a change set into alerts, with the
