@@ -200,6 +200,9 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			// Each worker looks up the words its customers share once.
+			prep := db.ScoredPreparer()
+			defer prep.Release()
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= len(custs) {
@@ -211,7 +214,7 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 					skips[w] = append(skips[w], c.ID)
 					continue
 				}
-				pq, err := db.PrepareScoredQuery(q)
+				pq, err := prep.Prepare(q)
 				if err != nil {
 					var pe *engine.ParamError
 					if errors.As(err, &pe) {

@@ -1,6 +1,7 @@
 package book
 
 import (
+	"cmp"
 	"runtime"
 	"slices"
 
@@ -188,14 +189,26 @@ func (rv *scoredReverse) customerWords(i int, legal bool) []string {
 func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32) {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	d, fuzzy := rv.d, rv.fuzzy
-	// The changed records' distinct words, and the records holding each.
+	// The changed records' distinct words and adjacent pairs of words (a
+	// customer's word split in two pairs with such a pair), and the
+	// records holding each.
 	tokID := map[string]int32{}
 	var toks []string
 	var holders [][]int32
+	pairID := map[[2]string]int32{}
+	var wpairs [][2]string
+	var pairHolders [][]int32
+	hold := func(h []int32, ri int) []int32 {
+		if len(h) == 0 || h[len(h)-1] != int32(ri) {
+			h = append(h, int32(ri))
+		}
+		return h
+	}
 	for ri, r := range changed {
 		legal := r.EntityType != record.EntityIndividual
 		for _, ns := range engine.NameStrings(r) {
-			for _, t := range normalize.RecordName(ns.Text, legal).Tokens {
+			ts := normalize.RecordName(ns.Text, legal).Tokens
+			for k, t := range ts {
 				id, ok := tokID[t]
 				if !ok {
 					id = int32(len(toks))
@@ -203,151 +216,235 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 					toks = append(toks, t)
 					holders = append(holders, nil)
 				}
-				if h := holders[id]; len(h) == 0 || h[len(h)-1] != int32(ri) {
-					holders[id] = append(h, int32(ri))
+				holders[id] = hold(holders[id], ri)
+				if k+1 < len(ts) {
+					p := [2]string{t, ts[k+1]}
+					id, ok := pairID[p]
+					if !ok {
+						id = int32(len(wpairs))
+						pairID[p] = id
+						wpairs = append(wpairs, p)
+						pairHolders = append(pairHolders, nil)
+					}
+					pairHolders[id] = hold(pairHolders[id], ri)
 				}
 			}
 		}
 	}
-	// The customer words (dict ids) each record word may pair with.
-	partners := make([][]uint32, len(toks))
+	// The customer words (dict ids) each record word, or pair of words,
+	// may pair with, and at what similarity.
+	type partner struct {
+		id  uint32
+		sim float64
+	}
+	partners := make([][]partner, len(toks))
 	parallel(len(toks), workers, func(i int) {
 		t := toks[i]
-		in := map[uint32]bool{}      // found
-		checked := map[uint32]bool{} // related (or not) as a word
-		var found []uint32
-		try := func(id uint32, check bool) {
-			if in[id] {
+		checked := map[uint32]bool{}
+		var found []partner
+		try := func(id uint32) {
+			if checked[id] {
 				return
 			}
-			if check {
-				if checked[id] {
-					return
-				}
-				checked[id] = true
-				if !engine.ScoredRelated(d.Token(id), t, fuzzy) {
-					return
-				}
+			checked[id] = true
+			if sim, ok := engine.ScoredRelated(d.Token(id), t, fuzzy); ok {
+				found = append(found, partner{id, sim})
 			}
-			in[id] = true
-			found = append(found, id)
 		}
 		if id, ok := d.ID(t); ok {
-			try(id, false)
+			try(id)
 		}
 		k := engine.ScoredWordKeys(t)
 		if !k.Legal {
 			if k.Class != 0 {
 				for _, id := range rv.class[k.Class] {
-					try(id, true)
+					try(id)
 				}
 			}
 			if fuzzy > 0 {
-				d.Lookup(t, fuzzy, func(id uint32, _ int) { try(id, true) })
+				d.Lookup(t, fuzzy, func(id uint32, _ int) { try(id) })
 				if k.Sound != "" {
 					for _, id := range rv.sound[k.Sound] {
-						try(id, true)
+						try(id)
 					}
 				}
 				if k.Skel != "" {
 					for _, id := range rv.skel[k.Skel] {
-						try(id, true)
+						try(id)
 					}
 				}
 			}
 		}
-		// A record word may pair with a piece of a customer's word:
-		// equal, of one class, or (fuzzy) of one sound.
-		pieces := rv.pieceText[t]
-		if !k.Legal && !k.Digit {
-			if k.Class != 0 {
-				pieces = append(slices.Clip(pieces), rv.pieceClass[k.Class]...)
-			}
-			if fuzzy > 0 && k.Sound != "" {
-				pieces = append(slices.Clip(pieces), rv.pieceSound[k.Sound]...)
-			}
-		}
-		for _, id := range pieces {
-			try(id, false)
-		}
 		partners[i] = found
 	})
-	// The records each customer word is reached by.
-	reach := map[uint32][]int32{}
-	for i, ps := range partners {
-		for _, id := range ps {
-			reach[id] = append(reach[id], holders[i]...)
+	pairPartners := make([][]partner, len(wpairs))
+	parallel(len(wpairs), workers, func(i int) {
+		t1, t2 := wpairs[i][0], wpairs[i][1]
+		k := engine.ScoredWordKeys(t1)
+		// The first piece pairs with t1: equal, of one class or (fuzzy)
+		// of one sound key.
+		ids := rv.pieceText[t1]
+		if !k.Legal && !k.Digit {
+			if k.Class != 0 {
+				ids = append(slices.Clip(ids), rv.pieceClass[k.Class]...)
+			}
+			if fuzzy > 0 && k.Sound != "" {
+				ids = append(slices.Clip(ids), rv.pieceSound[k.Sound]...)
+			}
+		}
+		checked := map[uint32]bool{}
+		var found []partner
+		for _, id := range ids {
+			if checked[id] {
+				continue
+			}
+			checked[id] = true
+			if sim, ok := engine.ScoredSplitRelated(d.Token(id), t1, t2, fuzzy); ok {
+				found = append(found, partner{id, sim})
+			}
+		}
+		pairPartners[i] = found
+	})
+	// The records each customer word (or joined pair) is reached by, by
+	// record, at the best similarity.
+	reach := map[uint32][]reached{}
+	add := func(ps [][]partner, hs [][]int32) {
+		for i, p := range ps {
+			for _, pt := range p {
+				l := reach[pt.id]
+				for _, r := range hs[i] {
+					l = append(l, reached{r, pt.sim})
+				}
+				reach[pt.id] = l
+			}
 		}
 	}
+	add(partners, holders)
+	add(pairPartners, pairHolders)
 	ids := make([]uint32, 0, len(reach))
-	for id, rs := range reach {
-		slices.Sort(rs)
-		reach[id] = slices.Compact(rs)
+	for id, l := range reach {
+		slices.SortFunc(l, func(a, b reached) int { return cmp.Or(cmp.Compare(a.rec, b.rec), cmp.Compare(b.sim, a.sim)) })
+		reach[id] = slices.CompactFunc(l, func(a, b reached) bool { return a.rec == b.rec })
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	// The customers those words reach, and which of their words are
-	// essential under st, asked once per customer.
-	const (
-		unseen = iota
-		todo
-		done
-	)
-	state := make([]uint8, rv.n)
-	var touched []int32
+	// Every customer unit reached: (customer, entry without the customer,
+	// dict id), grouped by customer.
+	type hit struct {
+		cust int32
+		e    uint8 // entryLegal | entryJoined | position
+		id   uint32
+	}
+	var hits []hit
 	for _, id := range ids {
 		for _, e := range rv.post[id] {
-			if c := e >> entryShift; state[c] == unseen {
-				state[c] = todo
-				touched = append(touched, int32(c))
-			}
+			hits = append(hits, hit{int32(e >> entryShift), uint8(e & (1<<entryShift - 1)), id})
 		}
 	}
-	masks := make([][2]uint64, rv.n)
-	parallel(len(touched), workers, func(k int) {
-		c := int(touched[k])
-		masks[c][0] = st.Essential(rv.customerWords(c, false), minScore)
-		masks[c][1] = st.Essential(rv.customerWords(c, true), minScore)
-	})
-	// Each customer with the records that reach one of its essential
-	// words.
-	type pair struct{ cust, rec int32 }
-	var pairs []pair
-	for _, id := range ids {
-		rs := reach[id]
-		for _, e := range rv.post[id] {
-			c := e >> entryShift
-			m := masks[c][0]
-			if e&entryLegal != 0 {
-				m = masks[c][1]
-			}
-			bits := uint64(1) << (e & entryPos)
-			if e&entryJoined != 0 {
-				bits |= bits << 1
-			}
-			if m&bits == 0 {
-				continue
-			}
-			for _, r := range rs {
-				pairs = append(pairs, pair{int32(c), r})
-			}
-		}
-	}
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if a.cust != b.cust {
-			return int(a.cust - b.cust)
-		}
-		return int(a.rec - b.rec)
-	})
-	pairs = slices.Compact(pairs)
-	for i := 0; i < len(pairs); {
+	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.cust, b.cust) })
+	var groups [][]hit
+	for i := 0; i < len(hits); {
 		k := i
-		var rs []int32
-		for ; k < len(pairs) && pairs[k].cust == pairs[i].cust; k++ {
-			rs = append(rs, pairs[k].rec)
+		for k < len(hits) && hits[k].cust == hits[i].cust {
+			k++
 		}
-		custs, recs = append(custs, pairs[i].cust), append(recs, rs)
+		groups = append(groups, hits[i:k])
 		i = k
 	}
+	// Each customer with an essential unit reached is scored against the
+	// records that reach one, those whose units reached could lift it to
+	// the threshold.
+	out := make([][]int32, len(groups))
+	parallel(len(groups), workers, func(g int) {
+		hs := groups[g]
+		c := int(hs[0].cust)
+		var bounds [2]*engine.ScoredBound
+		bound := func(legal bool) *engine.ScoredBound {
+			k := 0
+			if legal {
+				k = 1
+			}
+			if bounds[k] == nil {
+				bounds[k] = st.Bound(rv.customerWords(c, legal), minScore)
+			}
+			return bounds[k]
+		}
+		unitOf := func(h hit) (legal bool, unit int) {
+			unit = int(h.e & entryPos)
+			if h.e&entryJoined != 0 {
+				unit += 32
+			}
+			return h.e&entryLegal != 0, unit
+		}
+		var cands []int32
+		for _, h := range hs {
+			legal, unit := unitOf(h)
+			if bound(legal).Essential&(1<<unit) == 0 {
+				continue
+			}
+			for _, r := range reach[h.id] {
+				cands = append(cands, r.rec)
+			}
+		}
+		if len(cands) == 0 {
+			return
+		}
+		slices.Sort(cands)
+		cands = slices.Compact(cands)
+		var keep []int32
+		for _, r := range cands {
+			for _, legal := range []bool{false, true} {
+				var best [64]float64
+				var covered uint64
+				var units uint64
+				for _, h := range hs {
+					l, unit := unitOf(h)
+					if l != legal {
+						continue
+					}
+					rs := reach[h.id]
+					i, ok := slices.BinarySearchFunc(rs, r, func(x reached, r int32) int { return cmp.Compare(x.rec, r) })
+					if !ok {
+						continue
+					}
+					units |= 1 << unit
+					best[unit] = max(best[unit], rs[i].sim)
+				}
+				if units == 0 {
+					continue
+				}
+				b := bound(legal)
+				gain := 0.0
+				for u := range 64 {
+					if units&(1<<u) == 0 {
+						continue
+					}
+					gain += b.Gain(u, best[u])
+					if u < 32 {
+						covered |= 1 << u
+					} else {
+						covered |= 3 << (u - 32)
+					}
+				}
+				if units&b.Essential != 0 && b.Reaches(gain, covered) {
+					keep = append(keep, r)
+					break
+				}
+			}
+		}
+		out[g] = keep
+	})
+	for g, keep := range out {
+		if len(keep) > 0 {
+			custs, recs = append(custs, groups[g][0].cust), append(recs, keep)
+		}
+	}
 	return custs, recs
+}
+
+// reached is a changed record reaching a customer's word, at the best
+// similarity of its words to it.
+type reached struct {
+	rec int32
+	sim float64
 }

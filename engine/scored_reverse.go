@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"slices"
+	"unicode/utf8"
 )
 
 // This file exports what a reverse index of scored-mode queries needs (the
@@ -46,11 +47,11 @@ func ScoredWordKeys(w string) WordKeys {
 }
 
 // ScoredRelated reports whether query word q pairs with record word r at
-// fuzzy in scored mode.
-func ScoredRelated(q, r string, fuzzy int) bool {
+// fuzzy in scored mode, and at what similarity.
+func ScoredRelated(q, r string, fuzzy int) (sim float64, ok bool) {
 	a, b := newTokInfo(q), newTokInfo(r)
-	_, ok := relate(&a, &b, fuzzy)
-	return ok
+	p, ok := relate(&a, &b, fuzzy)
+	return p.sim, ok
 }
 
 // ScoredSplits calls fn with the two pieces of every split of query word
@@ -62,6 +63,30 @@ func ScoredSplits(w string, fn func(a, b string)) {
 		return
 	}
 	splitPieces(w, fn)
+}
+
+// ScoredSplitRelated reports whether query word w pairs, split in two
+// pieces, with the adjacent record words r1 and r2 at fuzzy: each piece
+// pairs with its record word and the pieces together agree enough (a
+// split edge of scored mode); sim is the best such split's similarity.
+func ScoredSplitRelated(w, r1, r2 string, fuzzy int) (sim float64, ok bool) {
+	t1, t2 := newTokInfo(r1), newTokInfo(r2)
+	ScoredSplits(w, func(a, b string) {
+		ta, tb := newTokInfo(a), newTokInfo(b)
+		pa, oka := relatePiece(&ta, &t1, fuzzy)
+		if !oka {
+			return
+		}
+		pb, okb := relatePiece(&tb, &t2, fuzzy)
+		if !okb {
+			return
+		}
+		sp := scoredSplit{ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)}
+		if v := sp.sim(pa, pb); v >= model.JoinMinSim {
+			sim, ok = max(sim, v), true
+		}
+	})
+	return sim, ok
 }
 
 // ScoredStats are the word statistics of one state of an index, as scored
@@ -81,82 +106,175 @@ func (ix *Index) ScoredStats() *ScoredStats {
 // Release lets the index drop the state s holds.
 func (s *ScoredStats) Release() { s.v.release() }
 
-// Essential returns a mark per word of words (a token list of ScoredWords,
-// at most 64 words) of the words a hit at minScore (0: the default) cannot
-// do without: a name string pairing none of them, through a word, a joined
-// pair or a split piece, scores below minScore whatever else it pairs. The
-// bounds are those of a search's candidates (each word's best possible
-// pair, by the weight of the word itself, since no partner weighs more
-// than the word it pairs), so a record that pairs no essential word of a
-// query is never one of its hits, here or in ScoreUnindexed.
-func (s *ScoredStats) Essential(words []string, minScore float64) uint64 {
-	m := min(len(words), 64)
-	if m == 0 {
-		return 0
-	}
+// ScoredBound bounds what a query's words can score against a record,
+// without the look-ups of a search: by units, bit j (j < 32) for word j
+// paired on its own (as a whole or split in two pieces), bit 32+j for
+// words j and j+1 paired joined with one record word.
+//
+// No partner of a word weighs more than the word itself (weighPartners
+// counts the word among the partners at least as close; a partner a hit
+// record holds is held by one record at least), a split no more than the
+// word, and a joined pair no more than its two words together: a unit
+// paired at similarity sim gains at most Gain(unit, sim) over leaving its
+// words unpaired, and a name string whose units gain less than the
+// target in all (Reaches) scores below the threshold.
+type ScoredBound struct {
+	// Essential marks the units a hit cannot do without: a name string
+	// that pairs none of them scores below the threshold whatever else it
+	// pairs. Units are taken by gain, the highest first, while those left
+	// could still reach the target; and since a complete match (every
+	// word paired) earns a bonus, every unit of one word too, so that a
+	// complete match pairs a marked unit.
+	Essential uint64
+	target, bonus, wmax float64
+	w, miss             []float64
+	optional            uint64
+	m                   int
+}
+
+// Bound returns the bound of words (a token list of ScoredWords) at
+// minScore (0: the default) under the statistics s.
+func (s *ScoredStats) Bound(words []string, minScore float64) *ScoredBound {
+	m := min(len(words), maxScoredWords)
 	if minScore == 0 {
 		minScore = DefaultMinScore
 	}
 	n := s.v.live
 	lambda := prior(n)
-	toks := make([]tokInfo, m)
-	w := make([]float64, m)
-	miss := make([]float64, m)
-	ub := make([]float64, m)
+	b := &ScoredBound{m: m, wmax: wordWeight(1, n), bonus: maxBonus(lambda), w: make([]float64, m), miss: make([]float64, m),
+		target: logitFloor(minScore) - model.Intercept + lambda}
+	if m == 0 {
+		return b
+	}
 	for j := range m {
-		toks[j] = newTokInfo(words[j])
 		df := s.v.tokenDF(s.vs, words[j])
-		w[j] = wordWeight(df, n)
-		miss[j] = queryMiss(words[j], df, w[j], lambda)
-		// No partner weighs more than the word itself (weighPartners
-		// counts the word among the partners at least as close; a word
-		// the index does not hold weighs the most a word can), nor does a
-		// split, whose weight is at most the word's.
-		best := pairValue(w[j], 1)
-		if toks[j].optional {
-			best = optionalValue(w[j])
+		b.w[j] = wordWeight(df, n)
+		b.miss[j] = queryMiss(words[j], df, b.w[j], lambda)
+		b.target += b.miss[j]
+		if optionalWord(words[j]) {
+			b.optional |= 1 << j
 		}
-		ub[j] = max(-miss[j], best)
 	}
-	for j := 0; j+1 < m; j++ {
-		if toks[j].optional || toks[j+1].optional {
-			continue
-		}
-		v := pairValue(w[j]+w[j+1], joinSim) // catWeight: at most the two words' weights
-		if v < 0 {
-			v /= 2
-		}
-		ub[j], ub[j+1] = max(ub[j], v), max(ub[j+1], v)
+	type unit struct {
+		bit  int
+		gain float64
 	}
-	target := logitFloor(minScore) - model.Intercept + lambda
-	gain := make([]float64, m)
+	units := make([]unit, 0, 2*m)
 	for j := range m {
-		target += miss[j]
-		gain[j] = ub[j] + miss[j]
+		units = append(units, unit{bit: j, gain: b.Gain(j, 1)})
+		if j+1 < m && b.optional&(3<<j) == 0 {
+			units = append(units, unit{bit: 32 + j, gain: b.Gain(32+j, 1)})
+		}
 	}
-	order := make([]int, m)
-	for j := range order {
-		order[j] = j
+	slices.SortStableFunc(units, func(x, y unit) int { return cmp.Compare(y.gain, x.gain) })
+	rem := 0.0
+	for _, u := range units {
+		rem += u.gain
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(gain[b], gain[a]) })
-	rem := make([]float64, m+1)
-	for i := m - 1; i >= 0; i-- {
-		rem[i] = rem[i+1] + gain[order[i]]
-	}
-	// A word is essential while the words after it could still reach the
-	// target; and, while every essential word is optional, also while
-	// they could reach it with the completeness bonus, which a match
-	// pairing none of the essential words may still earn.
-	bonus := maxBonus(lambda)
-	var mask uint64
-	allOptional := true
-	for i := 0; i < m; i++ {
-		if rem[i] < target && !(allOptional && rem[i]+bonus >= target) {
+	for _, u := range units {
+		if rem < b.target {
 			break
 		}
-		j := order[i]
-		mask |= 1 << j
-		allOptional = allOptional && toks[j].optional
+		b.Essential |= 1 << u.bit
+		rem -= u.gain
 	}
-	return mask
+	if rem+b.bonus >= b.target {
+		// A complete match pairs every word that is not optional: all
+		// the units of the rarest such word are marked.
+		k := -1
+		for j := range m {
+			if k < 0 || b.optional&(1<<j) == 0 && (b.optional&(1<<k) != 0 || b.w[j] > b.w[k]) {
+				k = j
+			}
+		}
+		b.Essential |= 1 << k
+		if k > 0 {
+			b.Essential |= 1 << (32 + k - 1)
+		}
+		if k+1 < m {
+			b.Essential |= 1 << (32 + k)
+		}
+	}
+	return b
+}
+
+// Gain is the most unit (a bit of Essential) paired at similarity sim
+// gains over leaving its words unpaired (0 at least).
+func (b *ScoredBound) Gain(unit int, sim float64) float64 {
+	if unit < 32 {
+		j := unit
+		v := pairValue(b.w[j], sim)
+		if b.optional&(1<<j) != 0 {
+			v = optionalValue(b.w[j])
+		}
+		return max(v, -b.miss[j]) + b.miss[j]
+	}
+	j := unit - 32
+	if j+1 >= b.m {
+		return 0
+	}
+	v := pairValue(min(b.wmax, b.w[j]+b.w[j+1]), sim*joinSim) // catValue
+	return max(v+b.miss[j]+b.miss[j+1], 0)
+}
+
+// Reaches reports whether units gaining gain in all, and pairing the
+// words covered (bit j for word j), could reach the threshold: gain
+// reaches the target, or the words covered are all those that are not
+// optional and gain reaches it with the completeness bonus.
+func (b *ScoredBound) Reaches(gain float64, covered uint64) bool {
+	if gain >= b.target {
+		return true
+	}
+	all := uint64(1)<<b.m - 1
+	return covered|b.optional&all == all && gain+b.bonus >= b.target
+}
+
+// ScoredPreparer prepares scored queries against one state of an index,
+// keeping the partners it looks up for each word, so that the many
+// queries of a book, which share most of their words (Mohammed, Ali,
+// Ltd), look each word up once: the look-ups are the dear part of
+// preparing a query. It is not safe for concurrent use (give each
+// goroutine its own); Release it when done.
+type ScoredPreparer struct {
+	ix   *Index
+	v    *view
+	vs   *viewScored
+	memo map[string]*globalPartners
+}
+
+// maxPreparerWords bounds the words a ScoredPreparer keeps: past it, it
+// forgets them and starts again.
+const maxPreparerWords = 200_000
+
+// ScoredPreparer returns a preparer over the index's current state.
+func (ix *Index) ScoredPreparer() *ScoredPreparer {
+	v := ix.acquire()
+	return &ScoredPreparer{ix: ix, v: v, vs: v.scored(), memo: map[string]*globalPartners{}}
+}
+
+// Release lets the index drop the state p holds.
+func (p *ScoredPreparer) Release() { p.v.release() }
+
+// Prepare is PrepareScoredQuery against the preparer's state of the index.
+func (p *ScoredPreparer) Prepare(q Query) (*ScoredQuery, error) {
+	if q.Match != Scored {
+		return nil, &ParamError{Param: "match", Msg: "ScoreUnindexed scores match=scored checks only"}
+	}
+	c, err := compile(q)
+	if err != nil {
+		return nil, err
+	}
+	out := &ScoredQuery{ix: p.ix, c: c}
+	if c.onlyLegal {
+		return out, nil
+	}
+	if len(p.memo) > maxPreparerWords {
+		p.memo = map[string]*globalPartners{}
+	}
+	out.raw = newTextQuery(p.v.prepareScored(p.vs, c, c.raw[0], p.memo))
+	out.legal = out.raw
+	if !slices.Equal(c.raw[0], c.legal[0]) {
+		out.legal = newTextQuery(p.v.prepareScored(p.vs, c, c.legal[0], p.memo))
+	}
+	return out, nil
 }
