@@ -125,7 +125,7 @@ type ScoredBound struct {
 	// could still reach the target; and since a complete match (every
 	// word paired) earns a bonus, every unit of one word too, so that a
 	// complete match pairs a marked unit.
-	Essential uint64
+	Essential           uint64
 	target, bonus, wmax float64
 	w, miss             []float64
 	optional            uint64
