@@ -115,6 +115,7 @@ func BenchmarkMatchChanged(b *testing.B) {
 				}
 				b.ResetTimer()
 				var n int
+				cpu := cpuNow()
 				for b.Loop() {
 					res, err := m.match(recs, nil, "v1", w.db)
 					if err != nil {
@@ -123,6 +124,7 @@ func BenchmarkMatchChanged(b *testing.B) {
 					n = len(res.Matches)
 				}
 				b.StopTimer()
+				b.ReportMetric((cpuNow()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 				b.ReportMetric(float64(n), "matches")
 				b.ReportMetric(stop(), "MiB-peak")
 			})
@@ -136,18 +138,22 @@ func BenchmarkMatchChanged(b *testing.B) {
 func BenchmarkReverseBuild(b *testing.B) {
 	w := loadBench(b)
 	b.Run("strict", func(b *testing.B) {
+		cpu := cpuNow()
 		for b.Loop() {
 			newReverse(w.customers, 1)
 		}
+		b.ReportMetric((cpuNow()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 	})
 	b.Run("scored", func(b *testing.B) {
 		sc, err := Config{Match: "scored", Fuzzy: 1}.Screener(nil)
 		if err != nil {
 			b.Fatal(err)
 		}
+		cpu := cpuNow()
 		for b.Loop() {
 			newScoredReverse(w.customers, sc)
 		}
+		b.ReportMetric((cpuNow()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 	})
 }
 
@@ -162,6 +168,7 @@ func BenchmarkImport(b *testing.B) {
 	for k, q := range gen.Queries(recs, *benchCustomers, 7) {
 		customers = append(customers, Customer{ID: fmt.Sprintf("C%07d", k), Name: q.Names, Type: q.EntityType, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship})
 	}
+	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		db, err := store.Open(filepath.Join(b.TempDir(), "aml.db"), store.Options{})
@@ -169,11 +176,14 @@ func BenchmarkImport(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+		start := cpuNow()
 		if _, err := Import(db, customers, DefaultConfig, "bench", time.Now()); err != nil {
 			b.Fatal(err)
 		}
+		cpu += cpuNow() - start
 		b.StopTimer()
 		db.Close()
 		b.StartTimer()
 	}
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 }
