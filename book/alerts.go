@@ -45,7 +45,7 @@ func Hook(cw *casework.Casework, index func() (*engine.Index, error)) store.TxHo
 			return nil
 		}
 		var db *engine.Index
-		if index != nil {
+		if index != nil && scoredTx(tx) {
 			// The index as it will be once the change set is applied:
 			// the changed records weigh their words as a batch after it
 			// would. Without it, the change set's statistics.
@@ -75,6 +75,17 @@ func Hook(cw *casework.Casework, index func() (*engine.Index, error)) store.TxHo
 		}
 		return nil
 	}
+}
+
+// scoredTx reports whether the book's configuration is scored mode.
+func scoredTx(tx *bolt.Tx) bool {
+	mb := tx.Bucket(BucketMeta)
+	if mb == nil {
+		return false
+	}
+	var m meta
+	raw := mb.Get(metaKey)
+	return raw != nil && json.Unmarshal(raw, &m) == nil && m.Match == "scored"
 }
 
 // changesOf returns the change set a applied, as the index applies it.
