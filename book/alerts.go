@@ -39,7 +39,10 @@ const Actor = "monitor (book)"
 // long-running serve pays for them once per book import, not per change
 // set.
 func Hook(cw *casework.Casework, index func() (*engine.Index, error)) store.TxHook {
-	w := new(watcher)
+	return hook(cw, index, new(watcher))
+}
+
+func hook(cw *casework.Casework, index func() (*engine.Index, error), w *watcher) store.TxHook {
 	return func(tx *bolt.Tx, a *store.Applied) error {
 		if tx.Bucket(BucketCustomers) == nil || len(a.Changes) == 0 {
 			return nil

@@ -292,6 +292,7 @@ type watcher struct {
 	seq    uint64
 	loaded bool
 	m      *matcher
+	shard  Shard // the customers screened: the whole book when zero (shard.go)
 }
 
 func (w *watcher) match(tx *bolt.Tx, a *store.Applied, db *engine.Index) (Result, error) {
@@ -315,7 +316,7 @@ func (w *watcher) match(tx *bolt.Tx, a *store.Applied, db *engine.Index) (Result
 		for i := range customers {
 			customers[i].Extra = nil // not screened; the alerts read the stored customer
 		}
-		m, err := newMatcher(customers, cfg)
+		m, err := newMatcher(w.shard.keep(customers), cfg)
 		if err != nil {
 			return Result{}, err
 		}

@@ -374,6 +374,11 @@ type Filter struct {
 	SourceType string
 	// MinScore selects alerts of scored runs scoring at least this.
 	MinScore float64
+	// MaxScore, when set, selects alerts of scored runs scoring at most
+	// this.
+	MaxScore float64
+	// Unassigned selects alerts assigned to nobody.
+	Unassigned bool
 	// CreatedAfter and CreatedBefore bound the creation time: [after,
 	// before).
 	CreatedAfter, CreatedBefore time.Time
@@ -391,6 +396,12 @@ func (f Filter) Validate() error {
 	}
 	if f.MinScore < 0 || f.MinScore > 1 {
 		return &FieldError{Field: "min_score", Msg: fmt.Sprintf("%v is not between 0 and 1", f.MinScore)}
+	}
+	if f.MaxScore < 0 || f.MaxScore > 1 {
+		return &FieldError{Field: "max_score", Msg: fmt.Sprintf("%v is not between 0 and 1", f.MaxScore)}
+	}
+	if f.Unassigned && f.Assignee != "" {
+		return &FieldError{Field: "assignee", Msg: "unassigned and an assignee exclude each other"}
 	}
 	return nil
 }

@@ -139,6 +139,7 @@ func (c *compiledFilter) match(r *rawSummary) bool {
 		(f.Assignee == "" || string(r.assign) == f.Assignee) && (!f.Escalated || r.flags&1 != 0) &&
 		(f.SourceType == "" || string(r.sourceType) == f.SourceType) &&
 		(f.MinScore == 0 || r.flags&2 != 0 && r.score >= f.MinScore) &&
+		(f.MaxScore == 0 || r.flags&2 != 0 && r.score <= f.MaxScore) && (!f.Unassigned || len(r.assign) == 0) &&
 		(c.after == 0 || r.created >= c.after) && (c.before == 0 || r.created < c.before)
 }
 
@@ -149,12 +150,15 @@ func eachSummary(tx *bolt.Tx, f Filter, fn func(r *rawSummary) error) error {
 		return nil
 	}
 	cf := compileFilter(f)
+	// One summary reused for every entry: fn gets it for the call only,
+	// and a queue of 100,000 alerts allocates none per alert.
+	var r rawSummary
 	return bk.ForEach(func(k, v []byte) error {
 		if len(k) != 8 {
 			return fmt.Errorf("alert index key %x", k)
 		}
-		r, err := readSummary(binary.BigEndian.Uint64(k), v)
-		if err != nil {
+		var err error
+		if r, err = readSummary(binary.BigEndian.Uint64(k), v); err != nil {
 			return err
 		}
 		if !cf.match(&r) {

@@ -96,8 +96,9 @@ func readSources() error {
 // commandLine is a command line of amlscreen as parsed by the binary.
 type commandLine struct {
 	where string            // the artefact and place it came from, for messages
-	sub   string            // the subcommand, e.g. "serve"
+	sub   string            // the subcommand, e.g. "serve" or "book import"
 	flags map[string]string // every flag given, by name without dashes
+	args  []string          // positional arguments, for a subcommand whose usage names them (FILE)
 }
 
 func (c commandLine) has(name string) bool { _, ok := c.flags[name]; return ok }
@@ -149,10 +150,21 @@ func parseCommandLine(t *testing.T, where string, args []string) commandLine {
 		t.Fatalf("%s: no flags found in the help of amlscreen %s:\n%s", where, args[0], help)
 	}
 	c := commandLine{where: where, sub: args[0], flags: map[string]string{}}
-	for i := 1; i < len(args); i++ {
+	first := 1
+	// A command of a group (book import): the help is the inner
+	// command's.
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && strings.Contains(help, "Usage:\n  amlscreen "+args[0]+" "+args[1]+" ") {
+		c.sub, first = args[0]+" "+args[1], 2
+	}
+	positional := positionals(help, c.sub)
+	for i := first; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "--") {
-			t.Fatalf("%s: %q is a positional argument; amlscreen %s takes none", where, a, c.sub)
+			if len(c.args) == positional {
+				t.Fatalf("%s: %q is a positional argument; amlscreen %s takes %d", where, a, c.sub, positional)
+			}
+			c.args = append(c.args, a)
+			continue
 		}
 		name, value, hasValue := strings.Cut(a[2:], "=")
 		tv, known := takesValue[name]
@@ -172,6 +184,27 @@ func parseCommandLine(t *testing.T, where string, args []string) commandLine {
 		c.flags[name] = value
 	}
 	return c
+}
+
+// positionals counts the positional arguments the usage line of sub in
+// help names: the upper-case words that are not a flag's value, as FILE
+// in "book import --store PATH FILE [--match strict|scored]".
+func positionals(help, sub string) int {
+	_, usage, _ := strings.Cut(help, "Usage:\n  amlscreen "+sub)
+	usage, _, _ = strings.Cut(usage, "\n")
+	n := 0
+	words := strings.Fields(usage)
+	for i := 0; i < len(words); i++ {
+		w := strings.Trim(words[i], "[]")
+		if strings.HasPrefix(w, "-") {
+			i++ // its value
+			continue
+		}
+		if w != "" && w == strings.ToUpper(w) && strings.ContainsAny(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			n++
+		}
+	}
+	return n
 }
 
 // listenPort is the port of serve's --listen.

@@ -7,6 +7,7 @@ package digest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -43,9 +44,30 @@ type Change struct {
 	OldUnknown bool `json:"old_values_unknown,omitempty"`
 }
 
-// FromStore turns the store's entries into digest changes.
+// FromStore turns the store's entries into digest changes, with every
+// attribute the /v1 API writes.
 func FromStore(entries []store.DigestEntry) []Change {
-	out := make([]Change, 0, len(entries))
+	return FromStoreOptions(entries, record.WriteOptions{})
+}
+
+// FromStoreOptions is FromStore comparing the attributes as opts writes
+// them, so that an answer to an API key shows no difference in an
+// attribute the key's features strip (access.Features.WriteOptions).
+func FromStoreOptions(entries []store.DigestEntry, opts record.WriteOptions) []Change {
+	out := Outline(entries)
+	for i := range entries {
+		if e := &entries[i]; e.Type == record.ChangeUpdate && e.Before != nil && e.After != nil {
+			out[i].Fields = diff(e.Before, e.After, opts)
+		}
+	}
+	return out
+}
+
+// Outline is FromStore without the field-level differences: enough to
+// count a period's changes by type and source and to cut it into pages,
+// at a fraction of the cost.
+func Outline(entries []store.DigestEntry) []Change {
+	out := make([]Change, len(entries))
 	for i := range entries {
 		e := &entries[i]
 		c := Change{Type: e.Type, ID: e.ID, Version: e.Version, AppliedAt: e.AppliedAt.UTC(), OldUnknown: e.OldUnknown}
@@ -56,10 +78,7 @@ func FromStore(entries []store.DigestEntry) []Change {
 		if r != nil {
 			c.Source, c.Name = r.SourceID, r.Name
 		}
-		if e.Type == record.ChangeUpdate && e.Before != nil && e.After != nil {
-			c.Fields = Diff(e.Before, e.After)
-		}
-		out = append(out, c)
+		out[i] = c
 	}
 	return out
 }
@@ -68,7 +87,12 @@ func FromStore(entries []store.DigestEntry) []Change {
 // after. list_date is left out: delta records never carry it, so the
 // change log cannot say it changed.
 func Diff(before, after *record.Record) []Field {
-	old, cur := attrs(before), attrs(after)
+	return diff(before, after, record.WriteOptions{})
+}
+
+func diff(before, after *record.Record, opts record.WriteOptions) []Field {
+	opts.OmitListDate = true
+	old, cur := attrs(before, opts), attrs(after, opts)
 	var out []Field
 	seen := map[string]bool{"list_date": true}
 	check := func(k string) {
@@ -93,11 +117,11 @@ func Diff(before, after *record.Record) []Field {
 	return out
 }
 
-// attrs returns r's attributes as the /v1 API writes them, by key.
-func attrs(r *record.Record) map[string]json.RawMessage {
+// attrs returns r's attributes as the /v1 API writes them with opts, by key.
+func attrs(r *record.Record, opts record.WriteOptions) map[string]json.RawMessage {
 	m := map[string]json.RawMessage{}
 	// The writer makes valid JSON of every record, so this cannot fail.
-	_ = json.Unmarshal(r.Append(nil, record.WriteOptions{OmitListDate: true}), &m)
+	_ = json.Unmarshal(r.Append(nil, opts), &m)
 	return m
 }
 
@@ -152,14 +176,46 @@ func CountBySource(changes []Change) map[string]Summary {
 	return out
 }
 
-// Document is the JSON answer: the period and its changes, /v1 style.
+// Document is the JSON answer, /v1 style: the period, its counts and its
+// changes. amlscreen changes --format json and the server's
+// getChangeDigest write it with WriteJSON, so that both have one shape.
 type Document struct {
 	Since    string             `json:"since"`   // as asked: a version, a day or last
 	From     string             `json:"from"`    // the version the period starts after
-	Version  string             `json:"version"` // the current version
+	Version  string             `json:"version"` // the version the period ends at (the current one when it was asked)
 	Summary  Summary            `json:"summary"`
 	BySource map[string]Summary `json:"by_source"` // the summary per source id
 	Changes  []Change           `json:"changes"`
+	// Next continues a digest cut into pages (the server's limit): the
+	// token that asks the page after this one, absent on the last page.
+	// Summary and BySource count the whole period on every page.
+	Next string `json:"next,omitempty"`
+}
+
+// NewDocument returns the document of a period's changes with their
+// counts.
+func NewDocument(since, from, version string, changes []Change) *Document {
+	return &Document{Since: since, From: from, Version: version, Changes: changes,
+		Summary: Count(changes), BySource: CountBySource(changes)}
+}
+
+// Page cuts d's changes, sorted by id, to at most limit changes after the
+// id after ("" from the first), and reports whether changes remain after
+// the page. The counts stay those of the whole period.
+func (d *Document) Page(after string, limit int) (more bool) {
+	start := 0
+	if after != "" {
+		start, _ = slices.BinarySearchFunc(d.Changes, after, func(c Change, id string) int {
+			return cmp.Compare(c.ID, id)
+		})
+		if start < len(d.Changes) && d.Changes[start].ID == after {
+			start++
+		}
+	}
+	end := min(len(d.Changes), start+max(limit, 0))
+	more = end < len(d.Changes)
+	d.Changes = d.Changes[start:end]
+	return more
 }
 
 // WriteJSON writes d as one indented JSON document.
@@ -167,8 +223,9 @@ func WriteJSON(w io.Writer, d *Document) error {
 	if d.Changes == nil {
 		d.Changes = []Change{}
 	}
-	d.Summary = Count(d.Changes)
-	d.BySource = CountBySource(d.Changes)
+	if d.BySource == nil {
+		d.BySource = map[string]Summary{}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,7 +88,7 @@ func TestDigestOfAppliedDeltas(t *testing.T) {
 	}
 	changes := FromStore(entries)
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, &Document{Since: "v1", From: "v1", Version: cur, Changes: changes}); err != nil {
+	if err := WriteJSON(&buf, NewDocument("v1", "v1", cur, changes)); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -136,5 +137,52 @@ func TestDigestOfAppliedDeltas(t *testing.T) {
 	}
 	if len(rows) != 5 || strings.Join(rows[0], ",") != strings.Join(CSVHeader, ",") || rows[2][6] != "date_of_birth" || rows[4][0] != "ADD" {
 		t.Errorf("csv: %q", rows)
+	}
+}
+
+// TestPage cuts a document into pages by id and keeps the period's counts.
+func TestPage(t *testing.T) {
+	var all []Change
+	for _, id := range []string{"A", "B", "C", "D", "E"} {
+		all = append(all, Change{Type: "ADD", ID: id, Source: "s"})
+	}
+	tests := []struct {
+		after string
+		limit int
+		want  string
+		more  bool
+	}{
+		{"", 2, "AB", true},
+		{"B", 2, "CD", true},
+		{"D", 2, "E", false},
+		{"E", 2, "", false},
+		{"BB", 2, "CD", true}, // an id no longer there: the next one
+		{"", 10, "ABCDE", false},
+		{"", 5, "ABCDE", false},
+	}
+	for _, tt := range tests {
+		d := NewDocument("last", "v1", "v2", slices.Clone(all))
+		more := d.Page(tt.after, tt.limit)
+		var got string
+		for _, c := range d.Changes {
+			got += c.ID
+		}
+		if got != tt.want || more != tt.more || d.Summary.Added != 5 || d.BySource["s"].Added != 5 {
+			t.Errorf("after %q limit %d: %q more %v summary %+v", tt.after, tt.limit, got, more, d.Summary)
+		}
+	}
+}
+
+// TestFromStoreOptionsStripsFeatures checks that an attribute the options
+// leave out shows no difference.
+func TestFromStoreOptionsStripsFeatures(t *testing.T) {
+	before := &record.Record{ID: "A", SourceID: "pep", Name: "Ann", PEPLevel: 1}
+	after := &record.Record{ID: "A", SourceID: "pep", Name: "Ann", PEPLevel: 2}
+	e := []store.DigestEntry{{Type: "UPDATE", ID: "A", Before: before, After: after}}
+	if got := FromStore(e); len(got[0].Fields) != 1 || got[0].Fields[0].Name != "pep_level" {
+		t.Fatalf("all attributes: %+v", got)
+	}
+	if got := FromStoreOptions(e, record.WriteOptions{OmitPEPLevel: true}); len(got[0].Fields) != 0 {
+		t.Fatalf("without pep_level: %+v", got)
 	}
 }

@@ -323,6 +323,7 @@ func build(in Input, faces []*face) (*fpdf.Fpdf, error) {
 	pdf.AddPage()
 	d.cover(in, q, res, id, at, version, sources, known)
 	d.hits(q, res, srcByID)
+	d.casework(in.Casework)
 	d.signOff()
 	if known {
 		d.sourceList(sources)

@@ -87,6 +87,9 @@ type Input struct {
 	// ID identifies the report on every page; "" means ID(Query, Time,
 	// Version).
 	ID string
+	// Casework is the review of the hits (the workbench's alerts), shown
+	// in a section of its own before the reviewer's box; nil shows none.
+	Casework []CaseNote
 }
 
 // SampleMark is the watermark on every page of a report on the embedded

@@ -43,6 +43,7 @@ func BenchmarkServe(b *testing.B) {
 var benchServer struct {
 	once    sync.Once
 	ts      *httptest.Server
+	db      *live.Index
 	queries []string // query strings without fuzzy_search
 	records int
 }
@@ -94,6 +95,7 @@ func serveBench(b *testing.B) *httptest.Server {
 			panic(err)
 		}
 		benchServer.ts = httptest.NewServer(srv)
+		benchServer.db = db
 		benchServer.records = n
 		runtime.GC()
 		fmt.Fprintf(os.Stderr, "BenchmarkServe: %d records, %d individual queries, ready in %v, RSS %d MiB\n",

@@ -40,10 +40,12 @@ func checkHandler(kind engine.Kind) func(*Server, *Call) error {
 		if err != nil {
 			return err
 		}
+		version := s.db.Version()
 		res, err := s.db.Index().SearchContext(c.Request.Context(), q)
 		if err != nil {
 			return searchError(err)
 		}
+		s.logScreening(c, c.Request.URL.Path, version, res)
 		bp := bufPool.Get().(*[]byte)
 		body := res.AppendCheckResponse((*bp)[:0], c.Now, recordOptions(c.Key, record.Snake))
 		err = c.JSON(body)

@@ -72,6 +72,11 @@ var paramLimits = map[string]int{
 	// digits. match (strict or scored) keeps the general limit, as the
 	// OpenAPI document states; its parser names any other value.
 	"min_score": 32,
+	// getChangeDigest: since is a version or a day, limit a number, next
+	// a token holding three versions and a record id.
+	"since": 256,
+	"limit": 32,
+	"next":  4096,
 }
 
 // checkURL refuses a request target longer than MaxURLBytes.

@@ -45,7 +45,7 @@ func reportHandler(kind engine.Kind) func(*Server, *Call) error {
 		}
 		in := report.Input{
 			Query: q, Result: res, Time: c.Now, Version: version, Origin: "amlscreen serve", Sample: s.sampleAt(version),
-			Sources: cat.describe(q.Sources),
+			Sources: cat.describe(q.Sources), Casework: reportNotes(c.Request.Context(), res),
 		}
 		if len(res.Hits) >= reportHeavyHits {
 			// A long report costs as much as a heavy check: it waits for

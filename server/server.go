@@ -107,6 +107,12 @@ type Config struct {
 	// nothing. It is a function of the version, not a flag, so that the
 	// mark follows the database: a sync away from the sample drops it.
 	Sample func(version string) bool
+	// LogScreening, when set, receives every check answered
+	// (checkIndividual, checkEntity, checkName) for the audit log, on
+	// the request's goroutine: it must queue, not write
+	// (casework.ScreeningLog does). Checks made under
+	// WithoutScreeningLog are not passed.
+	LogScreening func(Screening)
 }
 
 // HeaderDatabase is the response header that marks answers from the
@@ -177,6 +183,8 @@ type Server struct {
 	profiles func(string) (int, error)
 	maxDL    int64
 	sample   func(string) bool
+	// screenLog is Config.LogScreening.
+	screenLog func(Screening)
 
 	keys    atomic.Pointer[access.Set]
 	routes  map[string]*Endpoint
@@ -216,6 +224,7 @@ func New(cfg Config) (*Server, error) {
 		profiles:  cfg.ProfileCount,
 		maxDL:     int64(cfg.DailyDownloads),
 		sample:    cfg.Sample,
+		screenLog: cfg.LogScreening,
 		routes:    map[string]*Endpoint{},
 		billed:    map[string]bool{},
 		dl:        map[string]bool{},

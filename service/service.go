@@ -32,6 +32,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/amlscreen/amlscreen/book"
@@ -90,6 +91,11 @@ type Config struct {
 	// AllowShrink lets a full file from the upstream remove more than half
 	// of the store's records.
 	AllowShrink bool
+	// LogChecks writes every /v1 check (who, the query, the database
+	// version, the ids returned) to the audit log of casework, batched in
+	// the background. It costs about 14 % more CPU per strict check, so
+	// it is a choice (docs/WORKBENCH.md, "Audit log").
+	LogChecks bool
 	// DrainDelay is how long Shutdown keeps answering with /readyz at 503
 	// before the listener closes; ShutdownGrace how long requests in
 	// flight get after that (0: DefaultShutdownGrace).
@@ -113,8 +119,20 @@ type Config struct {
 	Lists        []lists.List
 	ListsFetcher *lists.Fetcher
 	ListsEvery   time.Duration
+	// BookShard is the part of the book this service screens on every
+	// change set (serve --book-shard): replicas holding the same book, one
+	// per shard, share the work and raise each alert once between them.
+	// The zero value screens the whole book.
+	BookShard book.Shard
 	// Log receives what the service does; nil discards it.
 	Log *slog.Logger
+	// WorkbenchKey names the enabled key of KeysFile that people signed
+	// in to the workbench screen, decide and monitor with; "": people
+	// only work alerts. ReloadKeys finds it again.
+	WorkbenchKey string
+	// OIDC signs people in to the workbench through an identity
+	// provider; nil: none. Its requests trust CABundle's roots.
+	OIDC *ui.OIDC
 }
 
 // ConfigError is a Config value Open refuses before it opens anything:
@@ -148,6 +166,8 @@ type Service struct {
 	mon    *monitor.Monitor
 	srv    *server.Server
 	sender *monitor.Sender
+	// checks logs /v1 checks with LogChecks; nil without.
+	checks *casework.ScreeningLog
 	hs     *http.Server
 	ln     net.Listener
 	loaded time.Duration
@@ -174,6 +194,9 @@ type Service struct {
 	// applyMu makes the sync loop's and the lists loop's commit and swap
 	// one at a time, so that the server takes change sets in order.
 	applyMu sync.Mutex
+
+	// peopleKey is the secret of Config.WorkbenchKey ("" when it is gone).
+	peopleKey atomic.Pointer[string]
 }
 
 // Open checks cfg, opens the store, loads the index, the keys, the
@@ -204,8 +227,16 @@ func (s *Service) checkConfig() error {
 	if c.KeysFile == "" {
 		return configErrorf("KeysFile", "required: the API keys file")
 	}
+	if err := c.BookShard.Validate(); err != nil {
+		return &ConfigError{Field: "BookShard", Err: err}
+	}
 	if _, err := os.Stat(c.KeysFile); err != nil {
 		return &ConfigError{Field: "KeysFile", Err: err}
+	}
+	if c.WorkbenchKey != "" {
+		if err := s.loadPeopleKey(); err != nil {
+			return &ConfigError{Field: "WorkbenchKey", Err: err}
+		}
 	}
 	if c.Upstream != "" {
 		base, err := syncer.NormalizeUpstream(c.Upstream)
@@ -300,7 +331,10 @@ func (s *Service) open() error {
 	s.st.OnChange(casework.New(s.st, casework.Options{}).Hook)
 	// The book's customers are screened against every change set, and
 	// their matches raised as alerts, in the same transaction.
-	s.st.OnChange(book.Hook(casework.New(s.st, casework.Options{}), func() (*engine.Index, error) { return s.db.Index(), nil }))
+	s.st.OnChange(book.ShardHook(casework.New(s.st, casework.Options{}), c.BookShard, func() (*engine.Index, error) { return s.db.Index(), nil }))
+	if c.BookShard.Count > 1 {
+		log.Info("book watch: screening one shard of the book's customers", "shard", c.BookShard.String())
+	}
 	// Adverse media: the corpus imported into the store (amlscreen media
 	// import). An empty store answers with no articles, never with the
 	// embedded sample: synthetic news has no place in production answers.
@@ -311,12 +345,22 @@ func (s *Service) open() error {
 	if corpus.Len() == 0 {
 		log.Info("no media articles in the store; media checks answer with 0 hits (amlscreen media import adds them)")
 	}
+	var logChecks func(server.Screening)
+	if c.LogChecks {
+		s.checks = casework.New(s.st, casework.Options{}).NewScreeningLog(0, func(err error) {
+			log.Error("checks not written to the audit log", "error", err.Error())
+		})
+		logChecks = func(sc server.Screening) {
+			s.checks.Add(casework.Screening{Actor: "key:" + sc.Key, Query: sc.Query, Version: sc.Version, IDs: sc.IDs})
+		}
+	}
 	s.srv, err = server.New(server.Config{
 		DB: s.db, Store: s.st, KeysFile: c.KeysFile, Signer: s.ring, Log: log,
 		Endpoints:    append(server.MonitorEndpoints(s.mon), server.MediaEndpoints(corpus)...),
 		ProfileCount: s.mon.Count,
 		Outbox:       monitor.NewOutbox(s.st).Stats,
 		Sample:       sampledata.Is,
+		LogScreening: logChecks,
 	})
 	if err != nil {
 		return err
@@ -357,6 +401,9 @@ func (s *Service) closeOpened() {
 	if s.srv != nil {
 		s.srv.Close()
 	}
+	if s.checks != nil {
+		s.checks.Close()
+	}
 	if s.db != nil {
 		s.db.Close()
 	}
@@ -371,7 +418,17 @@ func (s *Service) Addr() string { return s.ln.Addr().String() }
 // ReloadKeys reads the keys file again (on SIGHUP): a file that does not
 // load, or holds no enabled key, keeps the keys in force and is returned
 // as the error.
-func (s *Service) ReloadKeys() error { return s.srv.ReloadKeys() }
+func (s *Service) ReloadKeys() error {
+	if err := s.srv.ReloadKeys(); err != nil {
+		return err
+	}
+	if s.cfg.WorkbenchKey != "" {
+		if err := s.loadPeopleKey(); err != nil {
+			s.log.Warn("the workbench's key for people is gone: people only work alerts until it is back", "error", err.Error())
+		}
+	}
+	return nil
+}
 
 // ReloadCertificate reads the TLS certificate and key files again (on
 // SIGHUP); new connections get the new certificate, connections open keep
@@ -494,6 +551,10 @@ func (s *Service) shutdown(ctx context.Context) error {
 	s.stopSend()
 	s.sends.Wait()
 	err := s.srv.Close()
+	if s.checks != nil {
+		// The checks answered are in the audit log before the store closes.
+		s.checks.Close()
+	}
 	// A merge of the index's segments under way ends before the store
 	// closes; one not started waits for the next change set.
 	s.db.Close()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/access"
+	"github.com/amlscreen/amlscreen/book"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -126,6 +127,7 @@ func TestOpenRefusesConfig(t *testing.T) {
 		{Config{Store: db, KeysFile: keys, UpstreamKey: "k"}, "UpstreamKey"},
 		{Config{Store: db, KeysFile: keys, Every: -time.Second}, "Every"},
 		{Config{Store: db, KeysFile: keys, DrainDelay: -time.Second}, "DrainDelay"},
+		{Config{Store: db, KeysFile: keys, BookShard: book.Shard{Index: 2, Count: 2}}, "BookShard"},
 	} {
 		_, err := Open(tt.cfg)
 		var ce *ConfigError

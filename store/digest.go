@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -125,6 +126,16 @@ type DigestEntry struct {
 // an error wrapping ErrUnknownVersion when the change log cannot answer
 // from that version.
 func (db *Store) Digest(from string) ([]DigestEntry, string, error) {
+	return db.DigestUntil(from, "")
+}
+
+// DigestUntil is Digest of the change sets after from up to and including
+// version until ("" for the current version), and returns the version the
+// period ends at. A reader that pages through a digest asks each page until
+// the version of the first, so that change sets applied meanwhile do not
+// move records between pages. An until that is not from or a later
+// version is an error wrapping ErrUnknownVersion.
+func (db *Store) DigestUntil(from, until string) ([]DigestEntry, string, error) {
 	var out []DigestEntry
 	var current string
 	err := db.bolt.View(func(tx *bolt.Tx) error {
@@ -132,6 +143,15 @@ func (db *Store) Digest(from string) ([]DigestEntry, string, error) {
 		seq, later, err := versionsAfter(tx, from)
 		if err != nil {
 			return err
+		}
+		if until != "" && until != current {
+			end := slices.IndexFunc(later, func(v Version) bool { return v.ID == until })
+			if until == from {
+				end = -1
+			} else if end < 0 {
+				return fmt.Errorf("end version %q is not after %q: %w", until, from, ErrUnknownVersion)
+			}
+			later, current = later[:end+1], until
 		}
 		type state struct {
 			existedBefore bool

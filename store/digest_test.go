@@ -101,6 +101,36 @@ func TestDigestOldAndNewValues(t *testing.T) {
 	if _, _, err := db.Digest("v0"); !errors.Is(err, ErrUnknownVersion) {
 		t.Errorf("unknown version: %v", err)
 	}
+
+	// A period that ends at an earlier version leaves the later change
+	// sets out, as a reader paging from the first page's version needs.
+	until := []struct {
+		from, until, cur string
+		want             []string
+	}{
+		{"v1", "v2", "v2", []string{"UPDATE:A:v2:a:a2", "ADD:D:v2:-:d"}},
+		{"v1", "v3", "v3", []string{"UPDATE:A:v2:a:a2", "DELETE:B:v3:b:-", "ADD:D:v3:-:d2", "ADD:E:v3:-:e"}},
+		{"v2", "v2", "v2", nil},
+		{"v3", "v4", "v4", []string{"UPDATE:A:v4:a2:a3", "ADD:B:v4:-:b again", "DELETE:E:v4:e:-"}},
+	}
+	for _, tt := range until {
+		entries, cur, err := db.DigestUntil(tt.from, tt.until)
+		if err != nil || cur != tt.cur {
+			t.Fatalf("%s..%s: %q %v", tt.from, tt.until, cur, err)
+		}
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.Type+":"+e.ID+":"+e.Version+":"+name(e.Before)+":"+name(e.After))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s..%s:\n got %v\nwant %v", tt.from, tt.until, got, tt.want)
+		}
+	}
+	for _, bad := range [][2]string{{"v3", "v2"}, {"v1", "v9"}} {
+		if _, _, err := db.DigestUntil(bad[0], bad[1]); !errors.Is(err, ErrUnknownVersion) {
+			t.Errorf("%s..%s: %v, want ErrUnknownVersion", bad[0], bad[1], err)
+		}
+	}
 }
 
 // TestDigestOfOldLogHasNoOldValues checks that an UPDATE logged before the

@@ -150,6 +150,9 @@ type HitView struct {
 	// when none; Changed marks a record that changed since it.
 	Decision *decision.Decision
 	Changed  bool
+	// full is the record as the index holds it, all features: the
+	// fingerprints of an alert raised on the hit are of it.
+	full *record.Record
 }
 
 // RecordView is the record page.

@@ -73,7 +73,8 @@ func TestBrowserWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := openBench(t, recs, srcs)
+	b := openBench(t, recs, srcs, func(c *Config) { c.PeopleKey = func() string { return keyA } })
+	b.addUser(t, "ana", "analyst")
 	received := make(chan struct{}, 16)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { received <- struct{}{} }))
 	defer receiver.Close()
@@ -147,7 +148,7 @@ func TestBrowserWorkflow(t *testing.T) {
 	shot("signin")
 	do("sign in",
 		chromedp.SendKeys(chromedp.ID("key"), keyA),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
+		chromedp.Submit(chromedp.ID("key")),
 		chromedp.WaitVisible(chromedp.ID("names")))
 
 	// Screen a name.
@@ -271,4 +272,15 @@ func TestBrowserWorkflow(t *testing.T) {
 	if u, _ := url.Parse(loc); u == nil || u.Path != "/ui/signin" {
 		t.Errorf("after sign-out at %s", loc)
 	}
+
+	// A person signs in with her name and password, and screens.
+	do("sign in as a person",
+		chromedp.SendKeys(chromedp.ID("name"), "ana"),
+		chromedp.SendKeys(chromedp.ID("password"), testPassword),
+		chromedp.Submit(chromedp.ID("password")),
+		chromedp.WaitVisible(chromedp.ID("names")))
+	if got := text(".who"); !strings.Contains(got, "ana (analyst)") {
+		t.Errorf("signed in as %q, want ana (analyst)", got)
+	}
+	do("sign out the person", chromedp.Click(chromedp.CSS(`.signout button`)), chromedp.WaitVisible(chromedp.ID("name")))
 }

@@ -28,4 +28,15 @@
 // /v1 handler in process, with the session's key, so they are
 // validated, billed and limited as API calls and fail with the API's
 // messages; decisions are package decision's, applied with its rule.
+//
+// # Casework
+//
+// People signed in as users of the store's casework (Config.Casework)
+// work alerts: a review queue filtered, sorted and paged over casework's
+// alert index (queue.go), an alert page where an analyst proposes and a
+// reviewer who did not propose approves or sends back (alert.go), the
+// audit log and a monthly summary (audit.go). Every change is
+// casework's, which checks the person's role again in its transaction; a
+// workbench screening raises alerts for the hits no decision suppresses
+// and is logged with the person.
 package ui

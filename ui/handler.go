@@ -15,6 +15,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/amlscreen/amlscreen/casework"
 )
 
 //go:embed templates/*.html static/*
@@ -45,6 +47,17 @@ type Config struct {
 	// embedded in amlscreen (server.Server.Sample); every page then shows
 	// a banner saying no result here is a screening. Nil shows none.
 	Sample func() bool
+	// Casework is the store's casework: its users sign in as themselves
+	// and work alerts. Nil when the server has no store for it: people
+	// cannot sign in, and casework pages say they need a store.
+	Casework *casework.Casework
+	// PeopleKey returns the API key people screen, read records, decide
+	// and monitor with (its quota, sources and features; decisions name
+	// the person); "" or a nil PeopleKey: people only work alerts.
+	PeopleKey func() string
+	// OIDC, when set, signs people in through the bank's identity
+	// provider; it needs Casework.
+	OIDC *OIDC
 }
 
 // Prefix is where the workbench is served.
@@ -70,6 +83,11 @@ type handler struct {
 	log      *slog.Logger
 	now      func() time.Time
 	sessions *sessions
+	// attempts counts failed password sign-ins; hashing bounds the
+	// password checks running at once.
+	attempts *attempts
+	hashing  chan struct{}
+	oidc     *oidcClient // the identity provider's sign-in; nil without Config.OIDC
 	pages    map[string]*template.Template
 	static   http.Handler
 	// assetVersion changes with the embedded CSS and JS, so that
@@ -80,12 +98,15 @@ type handler struct {
 // Handler returns the workbench, to be mounted at Prefix ("/ui/") of the
 // server that answers the /v1 API.
 func Handler(cfg Config) http.Handler {
-	h := &handler{cfg: cfg, b: cfg.Backend, log: cfg.Log, now: cfg.Now}
+	h := &handler{cfg: cfg, b: cfg.Backend, log: cfg.Log, now: cfg.Now, attempts: newAttempts(), hashing: make(chan struct{}, maxHashing)}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
 	if h.now == nil {
 		h.now = time.Now
+	}
+	if cfg.OIDC != nil {
+		h.oidc = &oidcClient{cfg: *cfg.OIDC, pending: map[string]*oidcPending{}}
 	}
 	ttl, idle, max := cfg.SessionTTL, cfg.IdleTimeout, cfg.MaxSessions
 	if ttl <= 0 {
@@ -105,6 +126,10 @@ func Handler(cfg Config) http.Handler {
 		_, err := h.b.SignIn(secret)
 		return err == nil
 	})
+	h.sessions.validUser = func(name string) bool {
+		_, err := h.person(name, "")
+		return err == nil
+	}
 	sum := sha256.New()
 	for _, name := range []string{"static/app.css", "static/app.js"} {
 		b, _ := assets.ReadFile(name)
@@ -138,25 +163,46 @@ func (f filesOnly) Open(name string) (fs.File, error) {
 type route struct {
 	method string
 	public bool
-	serve  func(h *handler, w http.ResponseWriter, r *http.Request, s *session, id *Identity) error
+	// role, when set, is the least role of a person the route serves:
+	// API-key sessions and people below it get 403.
+	role string
+	// key marks a route that acts through the /v1 API with a key: a
+	// person's session needs Config.PeopleKey for it.
+	key   bool
+	serve func(h *handler, w http.ResponseWriter, r *http.Request, s *session, id *Identity) error
 }
 
 var routes = map[string]route{
 	"":               {method: http.MethodGet, public: true, serve: (*handler).home},
 	"signin":         {method: http.MethodGet, public: true, serve: (*handler).signinPage},
 	"signin/submit":  {method: http.MethodPost, public: true, serve: (*handler).signin},
+	"signin/user":    {method: http.MethodPost, public: true, serve: (*handler).signinPassword},
+	"oidc/start":     {method: http.MethodGet, public: true, serve: (*handler).oidcStart},
+	"oidc/callback":  {method: http.MethodGet, public: true, serve: (*handler).oidcCallback},
 	"signout":        {method: http.MethodPost, serve: (*handler).signout},
-	"screen":         {method: http.MethodGet, serve: (*handler).screen},
-	"report":         {method: http.MethodGet, serve: (*handler).report},
-	"record":         {method: http.MethodGet, serve: (*handler).recordPage},
-	"decide":         {method: http.MethodPost, serve: (*handler).decide},
-	"decisions.csv":  {method: http.MethodGet, serve: (*handler).exportDecisions},
-	"monitoring":     {method: http.MethodGet, serve: (*handler).monitoring},
-	"profile/save":   {method: http.MethodPost, serve: (*handler).saveProfile},
-	"profile/remove": {method: http.MethodPost, serve: (*handler).removeProfile},
-	"profile/test":   {method: http.MethodPost, serve: (*handler).testWebhook},
-	"outbox/requeue": {method: http.MethodPost, serve: (*handler).requeue},
-	"data":           {method: http.MethodGet, serve: (*handler).data},
+	"screen":         {method: http.MethodGet, key: true, serve: (*handler).screen},
+	"report":         {method: http.MethodGet, key: true, serve: (*handler).report},
+	"record":         {method: http.MethodGet, key: true, serve: (*handler).recordPage},
+	"decide":         {method: http.MethodPost, key: true, serve: (*handler).decide},
+	"decisions.csv":  {method: http.MethodGet, key: true, serve: (*handler).exportDecisions},
+	"monitoring":     {method: http.MethodGet, key: true, serve: (*handler).monitoring},
+	"profile/save":   {method: http.MethodPost, key: true, serve: (*handler).saveProfile},
+	"profile/remove": {method: http.MethodPost, key: true, serve: (*handler).removeProfile},
+	"profile/test":   {method: http.MethodPost, key: true, serve: (*handler).testWebhook},
+	"outbox/requeue": {method: http.MethodPost, key: true, serve: (*handler).requeue},
+	"data":           {method: http.MethodGet, key: true, serve: (*handler).data},
+	// Casework: ui/queue.go, ui/alert.go, ui/audit.go.
+	"queue":         {method: http.MethodGet, role: casework.Analyst, serve: (*handler).queue},
+	"queue/bulk":    {method: http.MethodPost, role: casework.Analyst, serve: (*handler).bulk},
+	"alert":         {method: http.MethodGet, role: casework.Analyst, serve: (*handler).alertPage},
+	"alert/assign":  {method: http.MethodPost, role: casework.Analyst, serve: assignAlert},
+	"alert/comment": {method: http.MethodPost, role: casework.Analyst, serve: commentAlert},
+	"alert/propose": {method: http.MethodPost, role: casework.Analyst, serve: proposeAlert},
+	"alert/approve": {method: http.MethodPost, role: casework.Reviewer, serve: approveAlert},
+	"alert/return":  {method: http.MethodPost, role: casework.Reviewer, serve: sendBackAlert},
+	"alert/report":  {method: http.MethodGet, role: casework.Analyst, serve: (*handler).alertReport},
+	"summary":       {method: http.MethodGet, role: casework.Analyst, serve: (*handler).summary},
+	"audit":         {method: http.MethodGet, role: casework.Analyst, serve: (*handler).auditPage},
 }
 
 // ServeHTTP answers every request of the workbench: the checks every
@@ -225,11 +271,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s = h.currentSession(r)
 		if s != nil {
 			var err error
-			if id, err = h.b.SignIn(s.secret); err != nil {
-				// The key was disabled or removed since the sign-in:
-				// every session of it ends.
+			if id, err = h.identify(s); err != nil {
+				// The key was disabled or removed since the sign-in, or
+				// the person was disabled or changed role: every session
+				// of the key or person ends.
 				h.sessions.endKey(s.keyID)
-				h.log.Info("workbench session ended: its key is no longer valid", "key", s.name)
+				h.log.Info("workbench session ended: its key or user is no longer valid", "who", s.name, "reason", err.Error())
 				s = nil
 			}
 		}
@@ -243,6 +290,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if r.Method == http.MethodPost && !sameToken(r.PostForm.Get("csrf"), s.csrf) {
 			h.fail(w, r, s, http.StatusForbidden, "This form has expired or did not come from this page, so nothing was changed. Reload the page and try again.")
+			return
+		}
+		if rt.role != "" && !h.requireRole(w, r, s, rt.role) {
+			return
+		}
+		if rt.key && id == nil {
+			h.fail(w, r, s, http.StatusForbidden, "This page screens through the API with a key, and this server names none for people: sign in with an API key, or ask the administrator to start serve with --workbench-key.")
 			return
 		}
 	}
@@ -304,6 +358,10 @@ type page struct {
 	Version string // the assets' version, for cache busting
 	Sample  bool   // the database is the embedded sample: show the banner
 	Data    any
+	// User and Role are the person signed in and her role; "" for an
+	// API-key session (Who names the key).
+	User string
+	Role string
 }
 
 // render writes a page with status.
@@ -332,8 +390,8 @@ func (h *handler) render(w http.ResponseWriter, name string, status int, p page)
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, s *session, status int, msg string) {
 	p := page{Title: http.StatusText(status), Error: msg}
 	if s != nil {
-		if id, err := h.b.SignIn(s.secret); err == nil {
-			p.Who, p.CSRF = id, s.csrf
+		if id, err := h.identify(s); err == nil {
+			p.Who, p.CSRF, p.User, p.Role = id, s.csrf, s.user, s.role
 		}
 	}
 	h.render(w, "message", status, p)
@@ -341,7 +399,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, s *session, statu
 
 // base is a page for a session.
 func (h *handler) base(s *session, id *Identity, title, nav string) page {
-	return page{Title: title, Nav: nav, Who: id, CSRF: s.csrf, Flash: h.sessions.takeFlash(s)}
+	return page{Title: title, Nav: nav, Who: id, User: s.user, Role: s.role, CSRF: s.csrf, Flash: h.sessions.takeFlash(s)}
 }
 
 // localURL returns u when it is a path of this workbench, else fallback:

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/access"
+	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
@@ -49,12 +50,14 @@ func (c *clock) add(d time.Duration) {
 // bench is a workbench over the real parts: a store, the live index, the
 // /v1 server, monitoring and decisions, served over loopback.
 type bench struct {
-	url   string
-	st    *store.Store
-	db    *live.Index
-	srv   *server.Server
-	mon   *monitor.Monitor
-	book  *decision.Book
+	url  string
+	st   *store.Store
+	db   *live.Index
+	srv  *server.Server
+	mon  *monitor.Monitor
+	book *decision.Book
+	// cw is the store's casework, the workbench's users.
+	cw    *casework.Casework
 	clock *clock
 	// deliveries is what the handler lists as delivered.
 	deliveries *DeliveryLog
@@ -63,7 +66,7 @@ type bench struct {
 }
 
 // newBench is a bench over testdata/records.jsonl and sources.json.
-func newBench(t *testing.T) *bench {
+func newBench(t *testing.T, configure ...func(*Config)) *bench {
 	t.Helper()
 	f, err := os.Open("testdata/records.jsonl")
 	if err != nil {
@@ -79,12 +82,12 @@ func newBench(t *testing.T) *bench {
 	if err := json.Unmarshal(b, &srcs); err != nil {
 		t.Fatal(err)
 	}
-	return openBench(t, recs, srcs)
+	return openBench(t, recs, srcs, configure...)
 }
 
 // openBench imports recs and srcs into a new store as version v0 and
-// serves the workbench over it.
-func openBench(t *testing.T, recs []*record.Record, srcs []record.Source) *bench {
+// serves the workbench over it, its Config changed by configure.
+func openBench(t testing.TB, recs []*record.Record, srcs []record.Source, configure ...func(*Config)) *bench {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "aml.db"), store.Options{})
@@ -123,15 +126,20 @@ func openBench(t *testing.T, recs []*record.Record, srcs []record.Source) *bench
 	c := &clock{t: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
 	book := decision.New(st, decision.Options{})
 	dl := NewDeliveryLog()
-	h := Handler(Config{Now: c.now, Backend: NewBackend(Deps{
+	cw := casework.New(st, casework.Options{Now: c.now, Argon2: testArgon})
+	cfg := Config{Now: c.now, Casework: cw, Backend: NewBackend(Deps{
 		API: srv.Handler(), Keys: srv, DB: db, Store: st, Monitor: mon, Decisions: book, Deliveries: dl,
-	})})
+	})}
+	for _, fn := range configure {
+		fn(&cfg)
+	}
+	h := Handler(cfg)
 	mux := http.NewServeMux()
 	mux.Handle(Prefix, h)
 	mux.Handle("/", srv.Handler())
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
-	return &bench{url: ts.URL, st: st, db: db, srv: srv, mon: mon, book: book, clock: c, deliveries: dl, version: v0}
+	return &bench{url: ts.URL, st: st, db: db, srv: srv, mon: mon, book: book, cw: cw, clock: c, deliveries: dl, version: v0}
 }
 
 func testKeys() []*access.Key {
@@ -240,6 +248,37 @@ func (c *client) signIn(key string) response {
 	return c.post("/ui/signin/submit", url.Values{"token": {find(c.t, tokenRE, page.body)}, "key": {key}})
 }
 
+// testArgon makes the users' password hashes cheap in tests.
+var testArgon = casework.Argon2Params{Memory: 64, Time: 1, Threads: 1}
+
+// testPassword is every test user's password.
+const testPassword = "correct horse battery"
+
+// addUser adds the user name with role and testPassword.
+func (b *bench) addUser(t *testing.T, name, role string) {
+	t.Helper()
+	if err := b.cw.AddUser(casework.Operator("test"), name, role, testPassword); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// signInUser signs c in as the user name with password.
+func (c *client) signInUser(name, password string) response {
+	c.t.Helper()
+	page := c.get("/ui/signin")
+	return c.post("/ui/signin/user", url.Values{"token": {find(c.t, tokenRE, page.body)}, "name": {name}, "password": {password}})
+}
+
+// person returns a client signed in as the user name (added before).
+func (b *bench) person(t *testing.T, name string) *client {
+	t.Helper()
+	c := b.client(t)
+	if r := c.signInUser(name, testPassword); r.status != http.StatusSeeOther {
+		t.Fatalf("sign-in as %s: %d\n%s", name, r.status, r.body)
+	}
+	return c
+}
+
 // signedIn returns a client signed in with key.
 func (b *bench) signedIn(t *testing.T, key string) *client {
 	t.Helper()
@@ -248,6 +287,17 @@ func (b *bench) signedIn(t *testing.T, key string) *client {
 		t.Fatalf("sign-in with %s: %d\n%s", key, r.status, r.body)
 	}
 	return c
+}
+
+// pageErrorRE is the message of a page that says what was not done.
+var pageErrorRE = regexp.MustCompile(`(?s)id="page-error"><strong>[^<]*</strong>(.*?)</div>`)
+
+// csrfAny returns the session's CSRF token from the sign-out form of
+// any page, which every session may see (the screen page sends people
+// without a key away).
+func (c *client) csrfAny() string {
+	c.t.Helper()
+	return find(c.t, csrfRE, c.get("/ui/screen").body)
 }
 
 // csrf returns the session's CSRF token from a page.

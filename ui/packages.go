@@ -99,7 +99,8 @@ func (b *backend) call(ctx context.Context, id *Identity, path string, params ur
 	if len(params) > 0 {
 		u += "?" + params.Encode()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	// The workbench logs its screenings itself, with the person.
+	req, err := http.NewRequestWithContext(server.WithoutScreeningLog(ctx), http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +274,7 @@ func (b *backend) Screen(ctx context.Context, id *Identity, f ScreenForm) (*Scre
 		if full == nil {
 			full = shown
 		}
-		h := HitView{Record: shown}
+		h := HitView{Record: shown, full: full}
 		if s.Scored {
 			var scored struct {
 				Score  float64             `json:"match_score"`

@@ -16,8 +16,8 @@ import (
 )
 
 func (h *handler) home(w http.ResponseWriter, r *http.Request, _ *session, _ *Identity) error {
-	if h.currentSession(r) != nil {
-		http.Redirect(w, r, Prefix+"screen", http.StatusSeeOther)
+	if s := h.currentSession(r); s != nil {
+		http.Redirect(w, r, h.landing(s), http.StatusSeeOther)
 	} else {
 		http.Redirect(w, r, Prefix+"signin", http.StatusSeeOther)
 	}
@@ -30,6 +30,10 @@ type signinData struct {
 	Token string
 	// Idle and TTL say when sessions end, in words.
 	Idle, TTL string
+	// Users offers the name and password form (the server has casework);
+	// OIDC, when set, names the identity provider offered.
+	Users bool
+	OIDC  string
 }
 
 func (h *handler) signinPage(w http.ResponseWriter, r *http.Request, _ *session, _ *Identity) error {
@@ -44,7 +48,7 @@ func (h *handler) showSignin(w http.ResponseWriter, r *http.Request, status int,
 	token := randomToken()
 	h.setCookie(w, r, signinCookie, token, 3600)
 	h.render(w, "signin", status, page{Title: "Sign in", Error: msg, Data: signinData{Next: localURL(next, ""), Token: token,
-		Idle: spell(h.sessions.idle), TTL: spell(h.sessions.ttl)}})
+		Idle: spell(h.sessions.idle), TTL: spell(h.sessions.ttl), Users: h.cfg.Casework != nil, OIDC: h.oidcName()}})
 }
 
 func (h *handler) signin(w http.ResponseWriter, r *http.Request, _ *session, _ *Identity) error {
@@ -141,6 +145,9 @@ func (h *handler) screen(w http.ResponseWriter, r *http.Request, s *session, id 
 		case err != nil:
 			return err
 		default:
+			if err := h.screened(s, id, res); err != nil {
+				return err
+			}
 			d.Result = res
 			d.ReportURL = Prefix + "report?" + f.values().Encode()
 			p.Title = "Screen: " + f.Names
@@ -156,7 +163,7 @@ func (h *handler) report(w http.ResponseWriter, r *http.Request, s *session, id 
 	if f.Empty() {
 		return errorf(http.StatusBadRequest, "names: required: screen a name first, then download its report")
 	}
-	pdf, err := h.b.Report(r.Context(), id, f)
+	pdf, err := h.b.Report(h.withCasework(r.Context(), f), id, f)
 	if err != nil {
 		return err
 	}

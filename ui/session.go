@@ -15,13 +15,21 @@ import (
 type session struct {
 	token   string
 	csrf    string
-	secret  string // the API key, checked again on every request
-	keyID   string // the key's id: sessions per key are bounded
-	name    string // the key's name when signed in, for logs
+	secret  string // the API key, checked again on every request; "" for a person
+	keyID   string // the key's id, or "user:" and the person's name: sessions per key are bounded
+	name    string // the key's or the person's name when signed in, for logs
 	created time.Time
 	n       uint64 // order of creation, for sessions created at one instant
 	seen    time.Time
 	flash   string // a message for the next page, shown once
+
+	// user is the person signed in (a user of the store's casework) and
+	// role her role, read again on every request; both are "" for an
+	// API-key session.
+	user string
+	role string
+	// via says how the person signed in: "password" or "oidc".
+	via string
 }
 
 // sessions holds the sessions of one handler, in memory: a restart signs
@@ -36,7 +44,10 @@ type sessions struct {
 	// valid reports whether a key may still sign in (not disabled or
 	// removed since); nil: every key. Sessions of keys that may not are
 	// dropped when the table is full, and at most once a minute.
-	valid     func(secret string) bool
+	valid func(secret string) bool
+	// validUser reports whether a person may still sign in; nil: every
+	// person. Used as valid is, for sessions of people.
+	validUser func(name string) bool
 	lastPrune time.Time
 	created   uint64 // sessions created so far
 }
@@ -57,6 +68,18 @@ func randomToken() string {
 // own bound (perKey) loses its oldest session instead: one key can never
 // fill the table and lock the others out.
 func (ss *sessions) create(secret, keyID, name string, now time.Time) (*session, bool) {
+	return ss.createFor(&session{secret: secret, keyID: keyID, name: name}, now)
+}
+
+// createPerson starts a session for the person user with role, signed in
+// through via; people count against the per-key bound under "user:" and
+// their name.
+func (ss *sessions) createPerson(user, role, via string, now time.Time) (*session, bool) {
+	return ss.createFor(&session{keyID: "user:" + user, name: user, user: user, role: role, via: via}, now)
+}
+
+// createFor starts the session s, filled in but for its tokens and times.
+func (ss *sessions) createFor(s *session, now time.Time) (*session, bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.sweepLocked(now)
@@ -64,22 +87,22 @@ func (ss *sessions) create(secret, keyID, name string, now time.Time) (*session,
 		ss.pruneLocked(now)
 	}
 	var mine []*session
-	for _, s := range ss.m {
-		if s.keyID == keyID {
-			mine = append(mine, s)
+	for _, o := range ss.m {
+		if o.keyID == s.keyID {
+			mine = append(mine, o)
 		}
 	}
 	if len(mine) >= ss.perKey {
 		slices.SortFunc(mine, func(a, b *session) int { return cmp.Or(a.created.Compare(b.created), cmp.Compare(a.n, b.n)) })
-		for _, s := range mine[:len(mine)-ss.perKey+1] {
-			delete(ss.m, s.token)
+		for _, o := range mine[:len(mine)-ss.perKey+1] {
+			delete(ss.m, o.token)
 		}
 	}
 	if len(ss.m) >= ss.max {
 		return nil, false
 	}
 	ss.created++
-	s := &session{token: randomToken(), csrf: randomToken(), secret: secret, keyID: keyID, name: name, created: now, n: ss.created, seen: now}
+	s.token, s.csrf, s.created, s.n, s.seen = randomToken(), randomToken(), now, ss.created, now
 	ss.m[s.token] = s
 	return s, true
 }
@@ -89,15 +112,19 @@ func (ss *sessions) create(secret, keyID, name string, now time.Time) (*session,
 // without waiting for its sessions' next request.
 func (ss *sessions) pruneLocked(now time.Time) {
 	ss.lastPrune = now
-	if ss.valid == nil {
-		return
-	}
-	ok := map[string]bool{}
+	keyOK, userOK := map[string]bool{}, map[string]bool{}
 	for t, s := range ss.m {
-		v, seen := ok[s.secret]
+		check, arg, ok := ss.valid, s.secret, keyOK
+		if s.user != "" {
+			check, arg, ok = ss.validUser, s.user, userOK
+		}
+		if check == nil {
+			continue
+		}
+		v, seen := ok[arg]
 		if !seen {
-			v = ss.valid(s.secret)
-			ok[s.secret] = v
+			v = check(arg)
+			ok[arg] = v
 		}
 		if !v {
 			delete(ss.m, t)

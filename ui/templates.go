@@ -15,7 +15,7 @@ import (
 )
 
 // pageNames are the templates, each rendered inside templates/layout.html.
-var pageNames = []string{"signin", "screen", "record", "monitoring", "data", "message"}
+var pageNames = []string{"signin", "screen", "record", "monitoring", "data", "message", "queue", "alert", "summary", "audit"}
 
 // parsePages parses every page with the layout. html/template escapes
 // everything a page shows for its context (text, attribute, URL), so a
@@ -59,6 +59,13 @@ func parsePages(version string) map[string]*template.Template {
 			return words(t)
 		},
 		"upper": strings.ToUpper,
+		"list":  func(s ...string) []string { return s },
+		"first": func(l []string) string {
+			if len(l) == 0 {
+				return ""
+			}
+			return l[0]
+		},
 		// included reads a catalogue entry's included_for_api_key.
 		"included": func(p *bool) bool { return p != nil && *p },
 		"anyModified": func(srcs []record.Source) bool {

@@ -530,6 +530,21 @@ func (e GenerateIndividualReportParamsMatch) Valid() bool {
 	}
 }
 
+// Defines values for GetChangeDigestParamsFormat.
+const (
+	Json GetChangeDigestParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the GetChangeDigestParamsFormat enum.
+func (e GetChangeDigestParamsFormat) Valid() bool {
+	switch e {
+	case Json:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MediaCheckEntityParamsFuzzySearch.
 const (
 	MediaCheckEntityParamsFuzzySearchN0 MediaCheckEntityParamsFuzzySearch = 0
@@ -770,6 +785,88 @@ type ArticleSearchResponse struct {
 	TotalHits  int64     `json:"total_hits"`
 }
 
+// ChangeDigest defines model for ChangeDigest.
+type ChangeDigest struct {
+	// BySource The summary per source id.
+	BySource map[string]DigestSummary `json:"by_source"`
+	Changes  []struct {
+		AppliedAt time.Time `json:"applied_at"`
+
+		// Fields For an UPDATE, the attributes that changed, in the order of the record's attributes.
+		Fields *[]struct {
+			// Field The attribute's snake_case key.
+			Field string `json:"field"`
+
+			// New The value after; null when absent.
+			New *ChangeDigest_Changes_Fields_New `json:"new"`
+
+			// Old The value before, as in a record; null when absent.
+			Old *ChangeDigest_Changes_Fields_Old `json:"old"`
+		} `json:"fields,omitempty"`
+		Id   string `json:"id"`
+		Name string `json:"name"`
+
+		// OldValuesUnknown An UPDATE logged before the store kept old values: it has no fields.
+		OldValuesUnknown *bool `json:"old_values_unknown,omitempty"`
+
+		// Source The record's source_id (before the change for a DELETE).
+		Source string `json:"source"`
+
+		// Type ADD, UPDATE or DELETE: the effect over the whole period.
+		Type string `json:"type"`
+
+		// Version The version of the last change set that touched the record.
+		Version string `json:"version"`
+	} `json:"changes"`
+
+	// From The version the period starts after.
+	From string `json:"from"`
+
+	// Next Asks the next page; absent on the last.
+	Next *string `json:"next,omitempty"`
+
+	// Since The period as asked: a version, a day or last.
+	Since   string        `json:"since"`
+	Summary DigestSummary `json:"summary"`
+
+	// Version The version the period ends at.
+	Version string `json:"version"`
+}
+
+// ChangeDigestChangesFieldsNew0 defines model for ChangeDigest.Changes.Fields.New.0.
+type ChangeDigestChangesFieldsNew0 = string
+
+// ChangeDigestChangesFieldsNew1 defines model for ChangeDigest.Changes.Fields.New.1.
+type ChangeDigestChangesFieldsNew1 = []interface{}
+
+// ChangeDigestChangesFieldsNew2 defines model for ChangeDigest.Changes.Fields.New.2.
+type ChangeDigestChangesFieldsNew2 = int
+
+// ChangeDigestChangesFieldsNew3 defines model for ChangeDigest.Changes.Fields.New.3.
+type ChangeDigestChangesFieldsNew3 = map[string]interface{}
+
+// ChangeDigest_Changes_Fields_New The value after; null when absent.
+type ChangeDigest_Changes_Fields_New struct {
+	union json.RawMessage
+}
+
+// ChangeDigestChangesFieldsOld0 defines model for ChangeDigest.Changes.Fields.Old.0.
+type ChangeDigestChangesFieldsOld0 = string
+
+// ChangeDigestChangesFieldsOld1 defines model for ChangeDigest.Changes.Fields.Old.1.
+type ChangeDigestChangesFieldsOld1 = []interface{}
+
+// ChangeDigestChangesFieldsOld2 defines model for ChangeDigest.Changes.Fields.Old.2.
+type ChangeDigestChangesFieldsOld2 = int
+
+// ChangeDigestChangesFieldsOld3 defines model for ChangeDigest.Changes.Fields.Old.3.
+type ChangeDigestChangesFieldsOld3 = map[string]interface{}
+
+// ChangeDigest_Changes_Fields_Old The value before, as in a record; null when absent.
+type ChangeDigest_Changes_Fields_Old struct {
+	union json.RawMessage
+}
+
 // CheckMediaResponse defines model for CheckMediaResponse.
 type CheckMediaResponse struct {
 	// NewsExposures Keyed by category: political, regulatory, terrorism,
@@ -891,6 +988,13 @@ type ConsolidatedRecordEntityType string
 
 // ConsolidatedRecordGender defines model for ConsolidatedRecord.Gender.
 type ConsolidatedRecordGender string
+
+// DigestSummary defines model for DigestSummary.
+type DigestSummary struct {
+	Added   int `json:"added"`
+	Deleted int `json:"deleted"`
+	Updated int `json:"updated"`
+}
 
 // Error defines model for Error.
 type Error struct {
@@ -1399,6 +1503,24 @@ type GenerateIndividualReportParamsFuzzySearch int
 // GenerateIndividualReportParamsMatch defines parameters for GenerateIndividualReport.
 type GenerateIndividualReportParamsMatch string
 
+// GetChangeDigestParams defines parameters for GetChangeDigest.
+type GetChangeDigestParams struct {
+	// Since A store version (the changes after it), a day as YYYY-MM-DD, or last. Required without next.
+	Since *string `form:"since,omitempty" json:"since,omitempty"`
+
+	// Next The next of the previous answer, which carries the period; since may then be left out.
+	Next *string `form:"next,omitempty" json:"next,omitempty"`
+
+	// Limit Changes per answer, 1 to 10000; 1000 when absent.
+	Limit *string `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Format json, the only format (amlscreen changes also writes csv).
+	Format *GetChangeDigestParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetChangeDigestParamsFormat defines parameters for GetChangeDigest.
+type GetChangeDigestParamsFormat string
+
 // GetConsolidatedDeltaParams defines parameters for GetConsolidatedDelta.
 type GetConsolidatedDeltaParams struct {
 	// Previous The File-Version of the last getConsolidatedFile or getConsolidatedDelta.
@@ -1571,6 +1693,234 @@ type UsageParams struct {
 	Month *string `form:"month,omitempty" json:"month,omitempty"`
 }
 
+// AsChangeDigestChangesFieldsNew0 returns the union data inside the ChangeDigest_Changes_Fields_New as a ChangeDigestChangesFieldsNew0
+func (t ChangeDigest_Changes_Fields_New) AsChangeDigestChangesFieldsNew0() (ChangeDigestChangesFieldsNew0, error) {
+	var body ChangeDigestChangesFieldsNew0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeDigestChangesFieldsNew0 overwrites any union data inside the ChangeDigest_Changes_Fields_New as the provided ChangeDigestChangesFieldsNew0
+func (t *ChangeDigest_Changes_Fields_New) FromChangeDigestChangesFieldsNew0(v ChangeDigestChangesFieldsNew0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeDigestChangesFieldsNew0 performs a merge with any union data inside the ChangeDigest_Changes_Fields_New, using the provided ChangeDigestChangesFieldsNew0
+func (t *ChangeDigest_Changes_Fields_New) MergeChangeDigestChangesFieldsNew0(v ChangeDigestChangesFieldsNew0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeDigestChangesFieldsNew1 returns the union data inside the ChangeDigest_Changes_Fields_New as a ChangeDigestChangesFieldsNew1
+func (t ChangeDigest_Changes_Fields_New) AsChangeDigestChangesFieldsNew1() (ChangeDigestChangesFieldsNew1, error) {
+	var body ChangeDigestChangesFieldsNew1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeDigestChangesFieldsNew1 overwrites any union data inside the ChangeDigest_Changes_Fields_New as the provided ChangeDigestChangesFieldsNew1
+func (t *ChangeDigest_Changes_Fields_New) FromChangeDigestChangesFieldsNew1(v ChangeDigestChangesFieldsNew1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeDigestChangesFieldsNew1 performs a merge with any union data inside the ChangeDigest_Changes_Fields_New, using the provided ChangeDigestChangesFieldsNew1
+func (t *ChangeDigest_Changes_Fields_New) MergeChangeDigestChangesFieldsNew1(v ChangeDigestChangesFieldsNew1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeDigestChangesFieldsNew2 returns the union data inside the ChangeDigest_Changes_Fields_New as a ChangeDigestChangesFieldsNew2
+func (t ChangeDigest_Changes_Fields_New) AsChangeDigestChangesFieldsNew2() (ChangeDigestChangesFieldsNew2, error) {
+	var body ChangeDigestChangesFieldsNew2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeDigestChangesFieldsNew2 overwrites any union data inside the ChangeDigest_Changes_Fields_New as the provided ChangeDigestChangesFieldsNew2
+func (t *ChangeDigest_Changes_Fields_New) FromChangeDigestChangesFieldsNew2(v ChangeDigestChangesFieldsNew2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeDigestChangesFieldsNew2 performs a merge with any union data inside the ChangeDigest_Changes_Fields_New, using the provided ChangeDigestChangesFieldsNew2
+func (t *ChangeDigest_Changes_Fields_New) MergeChangeDigestChangesFieldsNew2(v ChangeDigestChangesFieldsNew2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeDigestChangesFieldsNew3 returns the union data inside the ChangeDigest_Changes_Fields_New as a ChangeDigestChangesFieldsNew3
+func (t ChangeDigest_Changes_Fields_New) AsChangeDigestChangesFieldsNew3() (ChangeDigestChangesFieldsNew3, error) {
+	var body ChangeDigestChangesFieldsNew3
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeDigestChangesFieldsNew3 overwrites any union data inside the ChangeDigest_Changes_Fields_New as the provided ChangeDigestChangesFieldsNew3
+func (t *ChangeDigest_Changes_Fields_New) FromChangeDigestChangesFieldsNew3(v ChangeDigestChangesFieldsNew3) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeDigestChangesFieldsNew3 performs a merge with any union data inside the ChangeDigest_Changes_Fields_New, using the provided ChangeDigestChangesFieldsNew3
+func (t *ChangeDigest_Changes_Fields_New) MergeChangeDigestChangesFieldsNew3(v ChangeDigestChangesFieldsNew3) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ChangeDigest_Changes_Fields_New) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ChangeDigest_Changes_Fields_New) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsChangeDigestChangesFieldsOld0 returns the union data inside the ChangeDigest_Changes_Fields_Old as a ChangeDigestChangesFieldsOld0
+func (t ChangeDigest_Changes_Fields_Old) AsChangeDigestChangesFieldsOld0() (ChangeDigestChangesFieldsOld0, error) {
+	var body ChangeDigestChangesFieldsOld0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeDigestChangesFieldsOld0 overwrites any union data inside the ChangeDigest_Changes_Fields_Old as the provided ChangeDigestChangesFieldsOld0
+func (t *ChangeDigest_Changes_Fields_Old) FromChangeDigestChangesFieldsOld0(v ChangeDigestChangesFieldsOld0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeDigestChangesFieldsOld0 performs a merge with any union data inside the ChangeDigest_Changes_Fields_Old, using the provided ChangeDigestChangesFieldsOld0
+func (t *ChangeDigest_Changes_Fields_Old) MergeChangeDigestChangesFieldsOld0(v ChangeDigestChangesFieldsOld0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeDigestChangesFieldsOld1 returns the union data inside the ChangeDigest_Changes_Fields_Old as a ChangeDigestChangesFieldsOld1
+func (t ChangeDigest_Changes_Fields_Old) AsChangeDigestChangesFieldsOld1() (ChangeDigestChangesFieldsOld1, error) {
+	var body ChangeDigestChangesFieldsOld1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeDigestChangesFieldsOld1 overwrites any union data inside the ChangeDigest_Changes_Fields_Old as the provided ChangeDigestChangesFieldsOld1
+func (t *ChangeDigest_Changes_Fields_Old) FromChangeDigestChangesFieldsOld1(v ChangeDigestChangesFieldsOld1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeDigestChangesFieldsOld1 performs a merge with any union data inside the ChangeDigest_Changes_Fields_Old, using the provided ChangeDigestChangesFieldsOld1
+func (t *ChangeDigest_Changes_Fields_Old) MergeChangeDigestChangesFieldsOld1(v ChangeDigestChangesFieldsOld1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeDigestChangesFieldsOld2 returns the union data inside the ChangeDigest_Changes_Fields_Old as a ChangeDigestChangesFieldsOld2
+func (t ChangeDigest_Changes_Fields_Old) AsChangeDigestChangesFieldsOld2() (ChangeDigestChangesFieldsOld2, error) {
+	var body ChangeDigestChangesFieldsOld2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeDigestChangesFieldsOld2 overwrites any union data inside the ChangeDigest_Changes_Fields_Old as the provided ChangeDigestChangesFieldsOld2
+func (t *ChangeDigest_Changes_Fields_Old) FromChangeDigestChangesFieldsOld2(v ChangeDigestChangesFieldsOld2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeDigestChangesFieldsOld2 performs a merge with any union data inside the ChangeDigest_Changes_Fields_Old, using the provided ChangeDigestChangesFieldsOld2
+func (t *ChangeDigest_Changes_Fields_Old) MergeChangeDigestChangesFieldsOld2(v ChangeDigestChangesFieldsOld2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeDigestChangesFieldsOld3 returns the union data inside the ChangeDigest_Changes_Fields_Old as a ChangeDigestChangesFieldsOld3
+func (t ChangeDigest_Changes_Fields_Old) AsChangeDigestChangesFieldsOld3() (ChangeDigestChangesFieldsOld3, error) {
+	var body ChangeDigestChangesFieldsOld3
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeDigestChangesFieldsOld3 overwrites any union data inside the ChangeDigest_Changes_Fields_Old as the provided ChangeDigestChangesFieldsOld3
+func (t *ChangeDigest_Changes_Fields_Old) FromChangeDigestChangesFieldsOld3(v ChangeDigestChangesFieldsOld3) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeDigestChangesFieldsOld3 performs a merge with any union data inside the ChangeDigest_Changes_Fields_Old, using the provided ChangeDigestChangesFieldsOld3
+func (t *ChangeDigest_Changes_Fields_Old) MergeChangeDigestChangesFieldsOld3(v ChangeDigestChangesFieldsOld3) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ChangeDigest_Changes_Fields_Old) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ChangeDigest_Changes_Fields_Old) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -1716,6 +2066,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/generateIndividualReport (the `GenerateIndividualReport` operationId).
 	GenerateIndividualReport(ctx context.Context, params *GenerateIndividualReportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetChangeDigest What the change sets of a period added, updated and deleted
+	//
+	// The change digest of `amlscreen changes --format json`: one entry per
+	// record the change sets since a version, a day (from 00:00 UTC) or
+	// the last change set added, updated or deleted, with the attributes
+	// an update changed (old and new values). Only records of the sources
+	// the key sees are listed, and attributes its features strip
+	// (pep_level, source_country) show no difference. At most limit
+	// changes an answer, sorted by record id; next, when present, asks
+	// the following page of the same period (pages end at the version of
+	// the first, whatever the server applied meanwhile); summary and
+	// by_source count the whole period on every page. A period the change
+	// log (14 days) cannot cover is 400. Any enabled key; free. A server
+	// that answers from no store answers 404.
+	//
+	// Corresponds with GET /v1/getChangeDigest (the `GetChangeDigest` operationId).
+	GetChangeDigest(ctx context.Context, params *GetChangeDigestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetConsolidatedDelta The changes since a version, as JSON Lines
 	//
@@ -1996,6 +2364,34 @@ func (c *Client) GenerateEntityReport(ctx context.Context, params *GenerateEntit
 // Corresponds with GET /v1/generateIndividualReport (the `GenerateIndividualReport` operationId).
 func (c *Client) GenerateIndividualReport(ctx context.Context, params *GenerateIndividualReportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGenerateIndividualReportRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetChangeDigest What the change sets of a period added, updated and deleted
+//
+// The change digest of `amlscreen changes --format json`: one entry per
+// record the change sets since a version, a day (from 00:00 UTC) or
+// the last change set added, updated or deleted, with the attributes
+// an update changed (old and new values). Only records of the sources
+// the key sees are listed, and attributes its features strip
+// (pep_level, source_country) show no difference. At most limit
+// changes an answer, sorted by record id; next, when present, asks
+// the following page of the same period (pages end at the version of
+// the first, whatever the server applied meanwhile); summary and
+// by_source count the whole period on every page. A period the change
+// log (14 days) cannot cover is 400. Any enabled key; free. A server
+// that answers from no store answers 404.
+//
+// Corresponds with GET /v1/getChangeDigest (the `GetChangeDigest` operationId).
+func (c *Client) GetChangeDigest(ctx context.Context, params *GetChangeDigestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetChangeDigestRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2991,6 +3387,96 @@ func NewGenerateIndividualReportRequest(server string, params *GenerateIndividua
 		if params.MinScore != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "min_score", *params.MinScore, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetChangeDigestRequest constructs an http.Request for the GetChangeDigest method
+func NewGetChangeDigestRequest(server string, params *GetChangeDigestParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/getChangeDigest")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Since != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "since", *params.Since, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Next != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "next", *params.Next, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -4041,6 +4527,26 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/generateIndividualReport (the `GenerateIndividualReport` operationId).
 	GenerateIndividualReportWithResponse(ctx context.Context, params *GenerateIndividualReportParams, reqEditors ...RequestEditorFn) (*GenerateIndividualReportResponse, error)
 
+	// GetChangeDigestWithResponse What the change sets of a period added, updated and deleted
+	//
+	// The change digest of `amlscreen changes --format json`: one entry per
+	// record the change sets since a version, a day (from 00:00 UTC) or
+	// the last change set added, updated or deleted, with the attributes
+	// an update changed (old and new values). Only records of the sources
+	// the key sees are listed, and attributes its features strip
+	// (pep_level, source_country) show no difference. At most limit
+	// changes an answer, sorted by record id; next, when present, asks
+	// the following page of the same period (pages end at the version of
+	// the first, whatever the server applied meanwhile); summary and
+	// by_source count the whole period on every page. A period the change
+	// log (14 days) cannot cover is 400. Any enabled key; free. A server
+	// that answers from no store answers 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/getChangeDigest (the `GetChangeDigest` operationId).
+	GetChangeDigestWithResponse(ctx context.Context, params *GetChangeDigestParams, reqEditors ...RequestEditorFn) (*GetChangeDigestResponse, error)
+
 	// GetConsolidatedDeltaWithResponse The changes since a version, as JSON Lines
 	//
 	// The changes from previous to the current version, one per line and
@@ -5000,6 +5506,103 @@ func (r GenerateIndividualReportResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GenerateIndividualReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetChangeDigestResponse200Headers the declared response headers of an HTTP 200 response for GetChangeDigest
+type GetChangeDigestResponse200Headers struct {
+	Warning *string
+}
+
+// GetChangeDigestResponse405Headers the declared response headers of an HTTP 405 response for GetChangeDigest
+type GetChangeDigestResponse405Headers struct {
+	Allow string
+}
+
+type GetChangeDigestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ChangeDigest
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetChangeDigestResponse200Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *GetChangeDigestResponse405Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetChangeDigestResponse) GetJSON200() *ChangeDigest {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetChangeDigestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetChangeDigestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetChangeDigestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetChangeDigestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r GetChangeDigestResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetChangeDigestResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetChangeDigestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetChangeDigestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetChangeDigestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetChangeDigestResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6605,6 +7208,32 @@ func (c *ClientWithResponses) GenerateIndividualReportWithResponse(ctx context.C
 	return ParseGenerateIndividualReportResponse(rsp)
 }
 
+// GetChangeDigestWithResponse What the change sets of a period added, updated and deleted
+//
+// The change digest of `amlscreen changes --format json`: one entry per
+// record the change sets since a version, a day (from 00:00 UTC) or
+// the last change set added, updated or deleted, with the attributes
+// an update changed (old and new values). Only records of the sources
+// the key sees are listed, and attributes its features strip
+// (pep_level, source_country) show no difference. At most limit
+// changes an answer, sorted by record id; next, when present, asks
+// the following page of the same period (pages end at the version of
+// the first, whatever the server applied meanwhile); summary and
+// by_source count the whole period on every page. A period the change
+// log (14 days) cannot cover is 400. Any enabled key; free. A server
+// that answers from no store answers 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/getChangeDigest (the `GetChangeDigest` operationId).
+func (c *ClientWithResponses) GetChangeDigestWithResponse(ctx context.Context, params *GetChangeDigestParams, reqEditors ...RequestEditorFn) (*GetChangeDigestResponse, error) {
+	rsp, err := c.GetChangeDigest(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetChangeDigestResponse(rsp)
+}
+
 // GetConsolidatedDeltaWithResponse The changes since a version, as JSON Lines
 //
 // The changes from previous to the current version, one per line and
@@ -7605,6 +8234,97 @@ func ParseGenerateIndividualReportResponse(rsp *http.Response) (*GenerateIndivid
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetChangeDigestResponse parses an HTTP response from a GetChangeDigestWithResponse call
+func ParseGetChangeDigestResponse(rsp *http.Response) (*GetChangeDigestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetChangeDigestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChangeDigest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetChangeDigestResponse200Headers
+		if values := rsp.Header.Values("Warning"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Warning", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Warning = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 405:
+		var headers GetChangeDigestResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = value
+		}
+		response.Headers405 = &headers
 	}
 
 	return response, nil

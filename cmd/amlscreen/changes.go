@@ -84,7 +84,7 @@ func runChanges(stdout io.Writer, f *changesFlags) error {
 		var cur string
 		entries, cur, err = db.Digest(from)
 		if err == nil {
-			doc := &digest.Document{Since: since.String(), From: from, Version: cur, Changes: digest.FromStore(entries)}
+			doc := digest.NewDocument(since.String(), from, cur, digest.FromStore(entries))
 			switch f.format {
 			case "json":
 				return digest.WriteJSON(stdout, doc)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amlscreen/amlscreen/book"
 	"github.com/amlscreen/amlscreen/service"
 )
 
@@ -28,14 +29,18 @@ type serveFlags struct {
 	every       time.Duration
 	drainDelay  time.Duration
 	allowShrink bool
+	logChecks   bool // every /v1 check into the audit log
 	demo        bool
 	tlsCert     string
 	tlsKey      string
 	caBundle    string
+	bookShard   string // I/N: the book's part this replica screens
 	// lists are public lists fetched every listsEvery (lists.go).
 	lists      []string
 	listsEvery time.Duration
 	listsSource
+	// servePeopleFlags sign people in to the workbench (serve_people.go).
+	servePeopleFlags
 	// listener, when set, is listened on instead of --listen (--demo
 	// opens it first, to put its address in the demo key's webhook URL).
 	listener net.Listener
@@ -79,13 +84,21 @@ previous one and is logged at ERROR. --ca-bundle adds the CAs of a PEM file
 to the system's for the connections serve makes: the --upstream and the
 webhook receivers (an internal PKI, without touching the system store).
 
+Every change set serve applies is screened against the customer book in
+the store (amlscreen book import), its matches raised as alerts. With
+--book-shard I/N, N replicas holding the same book share that work: this one
+screens only the customers whose id hashes to shard I (docs/OPERATIONS.md,
+"Daily cycle").
+
 The API is described in OpenAPI 3.1 at /openapi.json (no key needed).
 
 The analyst workbench is at /ui/ on the same address: sign in with a key of
 --keys to screen, read records, download reports, record decisions and
-manage monitoring (see docs/WORKBENCH.md). --demo serves it on the embedded sample
-from a throw-away store with a generated key, printed on start, listening
-on this machine only.
+manage monitoring (see docs/WORKBENCH.md). People sign in as the store's
+users (amlscreen users add) or through an OpenID Connect provider
+(--oidc-issuer); --workbench-key names the key they screen with.
+--demo serves it on the embedded sample from a throw-away store with a
+generated key, printed on start, listening on this machine only.
 
 SIGTERM stops it gracefully: /readyz turns 503 at once, requests
 are still answered for --drain-delay (5 s) so that load balancers notice and
@@ -113,12 +126,15 @@ Exit codes: 0 stopped by a signal, 1 failure, 2 bad flags.`,
 	fl.StringVar(&f.apiKey, "api-key", "", "API key for --upstream (default: $"+apiKeyEnv+")")
 	fl.DurationVar(&f.every, "every", time.Hour, "with --upstream, sync at this interval (stretched to fit the upstream's daily download limit)")
 	fl.DurationVar(&f.drainDelay, "drain-delay", 5*time.Second, "on SIGTERM, keep answering this long with /readyz at 503 before closing the listener (0: close at once)")
+	fl.BoolVar(&f.logChecks, "log-checks", false, "write every /v1 check (key, query, database version, ids returned) to the casework audit log; costs about 14% CPU a check")
 	fl.BoolVar(&f.allowShrink, "allow-shrink", false, "with --upstream, let a full file or a delta remove more than half of the store's records (every sync while serve runs)")
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "PEM file of the server certificate (chain): answer HTTPS only; with --tls-key; SIGHUP reloads both")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "PEM file of the private key of --tls-cert")
 	addCABundleFlag(fl, &f.caBundle)
 	fl.BoolVar(&f.demo, "demo", false, "serve the embedded sample from a throw-away store with a generated key, on localhost only: try the workbench at /ui/")
+	fl.StringVar(&f.bookShard, "book-shard", "", "I/N: screen only shard I of N (from 0) of the customer book on each change set; one replica per shard (docs/OPERATIONS.md)")
 	addServeListsFlags(cmd, &f)
+	addServePeopleFlags(cmd, &f.servePeopleFlags)
 	return cmd
 }
 
@@ -160,6 +176,10 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	if f.demo && f.tlsCert != "" {
 		return usagef("--tls-cert: not with --demo, which listens on this machine only")
 	}
+	shard, err := book.ParseShard(f.bookShard)
+	if err != nil {
+		return usagef("--book-shard: %v", err)
+	}
 	log := cliLogger(stderr)
 	if f.upstream != "" {
 		upstream, err := checkUpstream(f.upstream)
@@ -172,12 +192,17 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	if err != nil {
 		return err
 	}
+	oidc, err := f.oidcConfig()
+	if err != nil {
+		return err
+	}
 	svc, err := service.Open(service.Config{
 		Lists: ls, ListsFetcher: fetcher, ListsEvery: f.listsEvery,
 		Store: f.store, KeysFile: f.keys, Listen: f.listen, SigningKeys: f.signingKeys,
-		Upstream: f.upstream, UpstreamKey: upstreamKey, Every: f.every, AllowShrink: f.allowShrink,
+		Upstream: f.upstream, UpstreamKey: upstreamKey, Every: f.every, AllowShrink: f.allowShrink, LogChecks: f.logChecks,
 		DrainDelay: f.drainDelay, Log: log, Listener: f.listener, Demo: f.demo,
-		TLSCert: f.tlsCert, TLSKey: f.tlsKey, CABundle: f.caBundle,
+		TLSCert: f.tlsCert, TLSKey: f.tlsKey, CABundle: f.caBundle, BookShard: shard,
+		WorkbenchKey: f.workbenchKey, OIDC: oidc,
 	})
 	if err != nil {
 		return serveConfigError(err)
@@ -195,7 +220,8 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 var serveFlagOf = map[string]string{
 	"Store": "--store", "KeysFile": "--keys", "Listen": "--listen", "SigningKeys": "--signing-keys",
 	"Upstream": "--upstream", "UpstreamKey": "--api-key", "Every": "--every", "DrainDelay": "--drain-delay",
-	"TLSCert": "--tls-cert", "TLSKey": "--tls-key", "CABundle": "--ca-bundle",
+	"TLSCert": "--tls-cert", "TLSKey": "--tls-key", "CABundle": "--ca-bundle", "BookShard": "--book-shard",
+	"WorkbenchKey": "--workbench-key",
 }
 
 // serveConfigError turns a Config the service refuses into a usage error

@@ -34,6 +34,8 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"serve", "--store", filepath.Join(dir, "a.db"), "--keys", keys, "--upstream", "http://x"}, "--api-key"},
 		{[]string{"serve", "--store", filepath.Join(dir, "a.db"), "--keys", keys, "--api-key", "k"}, "--api-key"},
 		{[]string{"serve", "--store", filepath.Join(dir, "a.db"), "--keys", keys, "--upstream", "http://x", "--api-key", "k", "--every", "0s"}, "--every"},
+		{[]string{"serve", "--store", filepath.Join(dir, "a.db"), "--keys", keys, "--book-shard", "2/2"}, "--book-shard"},
+		{[]string{"serve", "--store", filepath.Join(dir, "a.db"), "--keys", keys, "--book-shard", "half"}, "--book-shard"},
 	} {
 		code, _, errs := runStoreCLI(t, c.args...)
 		if code != exitUsage || !strings.Contains(errs, c.errs) {
