@@ -23,11 +23,13 @@ import (
 // serving index at each change set.
 //
 // A changed record finds the customers one of whose words, joined pairs
-// or pieces may pair with one of its words; a customer is scored against
-// it only when such a word is essential. Every scored hit pairs an
-// essential word of its query with a word of the record, so no match is
+// or pieces may pair with one of its words (a piece with a pair of
+// adjacent words); a customer is scored against it only when one of them
+// is a unit its check cannot do without, and when the units the record
+// reaches, at the similarity they pair at, could lift it to the threshold
+// (engine.ScoredBound). Every scored hit passes both tests, so no match is
 // lost (TestScoredCandidatesLoseNoMatch checks it against scoring every
-// customer).
+// customer on every record).
 type scoredReverse struct {
 	n, fuzzy int
 	d        *dict.Dict // customer words and joined pairs; the edit look-up
