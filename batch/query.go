@@ -34,7 +34,17 @@ type Screener struct {
 	// Run writes the latter to a file of their own (package decision
 	// provides the rule; the CLI builds the function).
 	Decide func(customerID string, hits []Hit) (kept, suppressed []Hit)
+	// Only, when set, keeps only the hits on these record ids: batch
+	// --since in scored mode searches the whole database, so that words
+	// weigh what they weigh there, and keeps the hits on the records
+	// changed since. Every hit is then asked of the index before the
+	// limit applies, so that none is cut by hits on other records.
+	Only map[string]bool
 }
+
+// onlyLimit is the limit of a check whose hits Screener.Only restricts:
+// every hit, as far as any check has.
+const onlyLimit = 1 << 30
 
 // Hit is one line of the hits file: a customer and a record it matched.
 type Hit struct {
@@ -99,6 +109,9 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 	if rej != nil {
 		return Screened{Reject: rej}, nil
 	}
+	if s.Only != nil {
+		q.Limit = onlyLimit
+	}
 	res, err := s.Index.Search(q)
 	if err != nil {
 		var pe *engine.ParamError
@@ -106,6 +119,19 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 			return Screened{Reject: paramReject(row, pe)}, nil
 		}
 		return Screened{}, fmt.Errorf("line %d: %w", row.Line, err)
+	}
+	if s.Only != nil {
+		kept := res.Hits[:0:0]
+		for _, h := range res.Hits {
+			if s.Only[h.Record.ID] {
+				kept = append(kept, h)
+			}
+		}
+		limit := s.Limit
+		if limit <= 0 {
+			limit = engine.DefaultLimit
+		}
+		res = &engine.Result{Total: len(kept), Hits: kept[:min(len(kept), limit)]}
 	}
 	out := Screened{Total: res.Total, Hits: make([]Hit, 0, len(res.Hits))}
 	for i := range res.Hits {
@@ -153,6 +179,28 @@ func (s *Screener) Check(row *Row) *Reject {
 		return paramReject(row, pe)
 	}
 	return nil
+}
+
+// Query returns the check Screen runs for row, or why row would be
+// rejected: for whoever screens rows by other means (the book scores a
+// change set's records against each customer's prepared check).
+func (s *Screener) Query(row *Row) (engine.Query, *Reject) {
+	if row.Reject != nil {
+		r := *row.Reject
+		if r.CustomerID == "" {
+			r.CustomerID = row.ID
+		}
+		return engine.Query{}, &r
+	}
+	q, rej := s.query(row)
+	if rej != nil {
+		return q, rej
+	}
+	var pe *engine.ParamError
+	if err := engine.Validate(q); errors.As(err, &pe) {
+		return engine.Query{}, paramReject(row, pe)
+	}
+	return q, nil
 }
 
 // query builds the check for a row. Filters (dob, gender, citizenship) are

@@ -6,6 +6,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/decision"
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
@@ -23,25 +24,52 @@ const Actor = "monitor (book)"
 // older content is reopened (casework's rule). A store without a book
 // costs one bucket look-up.
 //
+// index returns the index of the database (live.Follower.Index: inside
+// the transaction, the version before the change set): a scored book
+// weighs words with its statistics once the change set is applied to it
+// (engine.Index.Preview), as a full batch after the change set would. nil,
+// or an index that cannot be opened, leaves a scored book with the
+// statistics of the change set (MatchChanged).
+//
+// A customer the screener rejects is skipped, never the change set: the
+// count and the first ids are kept in the book's status (LastScreen).
+//
 // The hook keeps the book's customers and their index in memory from one
 // change set to the next while the book does not change, so that a
 // long-running serve pays for them once per book import, not per change
 // set.
-func Hook(cw *casework.Casework) store.TxHook { return hook(cw, new(watcher)) }
+func Hook(cw *casework.Casework, index func() (*engine.Index, error)) store.TxHook {
+	return hook(cw, index, new(watcher))
+}
 
-func hook(cw *casework.Casework, w *watcher) store.TxHook {
+func hook(cw *casework.Casework, index func() (*engine.Index, error), w *watcher) store.TxHook {
 	return func(tx *bolt.Tx, a *store.Applied) error {
 		if tx.Bucket(BucketCustomers) == nil || len(a.Changes) == 0 {
 			return nil
 		}
-		ms, err := w.match(tx, a)
+		var db *engine.Index
+		if index != nil && scoredTx(tx) {
+			// The index as it will be once the change set is applied:
+			// the changed records weigh their words as a batch after it
+			// would. Without it, the change set's statistics.
+			if ix, err := index(); err == nil && ix != nil {
+				if db, err = ix.Preview(changesOf(a)); err != nil {
+					return fmt.Errorf("book: %w", err)
+				}
+				defer db.Close()
+			}
+		}
+		res, err := w.match(tx, a, db)
 		if err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
-		if len(ms) == 0 {
+		if err := putLastScreen(tx, LastScreen{Version: a.Version, Matches: len(res.Matches), Skipped: res.Skipped, SkippedIDs: res.SkippedIDs}); err != nil {
+			return fmt.Errorf("book: %w", err)
+		}
+		if len(res.Matches) == 0 {
 			return nil
 		}
-		hits, err := alertsOf(tx, a, ms)
+		hits, err := alertsOf(tx, a, res.Matches)
 		if err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
@@ -50,6 +78,31 @@ func hook(cw *casework.Casework, w *watcher) store.TxHook {
 		}
 		return nil
 	}
+}
+
+// scoredTx reports whether the book's configuration is scored mode.
+func scoredTx(tx *bolt.Tx) bool {
+	mb := tx.Bucket(BucketMeta)
+	if mb == nil {
+		return false
+	}
+	var m meta
+	raw := mb.Get(metaKey)
+	return raw != nil && json.Unmarshal(raw, &m) == nil && m.Match == "scored"
+}
+
+// changesOf returns the change set a applied, as the index applies it.
+func changesOf(a *store.Applied) []record.Change {
+	out := make([]record.Change, 0, len(a.Changes))
+	for i := range a.Changes {
+		switch c := &a.Changes[i]; c.Effect {
+		case store.EffectAdd, store.EffectUpdate:
+			out = append(out, record.Change{Type: c.Effect, Record: *c.After})
+		case store.EffectDelete:
+			out = append(out, record.Change{Type: record.ChangeDelete, Record: record.Record{ID: c.ID}})
+		}
+	}
+	return out
 }
 
 // alertsOf turns the matches of a change set into alerts, with the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
@@ -159,7 +160,7 @@ func watchedStore(t *testing.T, recs []*record.Record) (*store.Store, *casework.
 	t.Cleanup(func() { db.Close() })
 	cw := casework.New(db, casework.Options{})
 	db.OnChange(cw.Hook)
-	db.OnChange(Hook(cw))
+	db.OnChange(Hook(cw, live.Follow(db, nil).Index))
 	i := 0
 	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
 		if i == len(recs) {

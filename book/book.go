@@ -101,12 +101,38 @@ type meta struct {
 	LastImport *ImportResult `json:"last_import,omitempty"`
 }
 
+// LastScreen is what the last change set screened against the book gave.
+type LastScreen struct {
+	Version string `json:"version"`
+	Matches int    `json:"matches"`
+	// Skipped counts the customers the screener rejected (left out of
+	// the change set's screening); SkippedIDs are the first of them.
+	Skipped    int      `json:"skipped"`
+	SkippedIDs []string `json:"skipped_ids,omitempty"`
+}
+
+var lastScreenKey = []byte("last_screen")
+
+// putLastScreen records ls in the book's meta bucket, in tx.
+func putLastScreen(tx *bolt.Tx, ls LastScreen) error {
+	mb, err := tx.CreateBucketIfNotExists(BucketMeta)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(ls)
+	if err != nil {
+		return err
+	}
+	return mb.Put(lastScreenKey, raw)
+}
+
 // Status is what the book holds.
 type Status struct {
 	Customers  int           `json:"customers"`
 	Match      string        `json:"match"`
 	Fuzzy      int           `json:"fuzzy"`
 	LastImport *ImportResult `json:"last_import,omitempty"`
+	LastScreen *LastScreen   `json:"last_screen,omitempty"`
 }
 
 // ErrRejected is returned by Read when rows were rejected; nothing may be
@@ -300,6 +326,13 @@ func statusTx(tx *bolt.Tx) (Status, error) {
 	mb := tx.Bucket(BucketMeta)
 	if mb == nil {
 		return st, nil
+	}
+	if raw := mb.Get(lastScreenKey); raw != nil {
+		var ls LastScreen
+		if err := json.Unmarshal(raw, &ls); err != nil {
+			return Status{}, fmt.Errorf("book status: %w", err)
+		}
+		st.LastScreen = &ls
 	}
 	raw := mb.Get(metaKey)
 	if raw == nil {

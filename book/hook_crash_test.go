@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -36,7 +37,7 @@ func openWatched(t *testing.T, path string) (*store.Store, *casework.Casework) {
 	}
 	cw := casework.New(db, casework.Options{})
 	db.OnChange(cw.Hook)
-	db.OnChange(Hook(cw))
+	db.OnChange(Hook(cw, live.Follow(db, nil).Index))
 	return db, cw
 }
 
@@ -59,34 +60,63 @@ func TestHookCrashChild(t *testing.T) {
 }
 
 // TestChangeSetAlertsSurviveAKill kills a change set that raises alerts at
-// several points, from before its transaction to after its commit: each
-// time the store is either at the old version with no alert, or at the new
-// one with every alert; and it takes the change set again when it was
-// lost.
+// several points, from before its transaction to after its commit, with a
+// strict and with a scored book: each time the store is either at the old
+// version with no alert, or at the new one with every alert the change
+// set raises when it is not killed; and it takes the change set again
+// when it was lost.
 func TestChangeSetAlertsSurviveAKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills child processes: not with -short")
 	}
+	// A scored book of as many customers takes minutes per change set
+	// on a loaded machine: a tenth of them still holds every hit.
+	t.Run("strict", func(t *testing.T) { killChangeSets(t, DefaultConfig, crashCustomers) })
+	t.Run("scored", func(t *testing.T) { killChangeSets(t, Config{Match: "scored", Fuzzy: 1}, crashCustomers/10) })
+}
+
+// crashStore returns a store at v1 holding a book of cfg with the first
+// customers of crashBook(1, ...), closed.
+func crashStore(t *testing.T, cfg Config, customers int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "aml.db")
+	db, _ := openWatched(t, path)
+	base := []*record.Record{{ID: "B1", SourceID: "crash", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: "Somebody Else"}}
+	i := 0
+	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
+		if i == len(base) {
+			return nil, io.EOF
+		}
+		i++
+		return base[i-1], nil
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Import(db, crashBook(1, customers), cfg, "gen1", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	return path
+}
+
+func killChangeSets(t *testing.T, cfg Config, customers int) {
+	// The alerts of the change set applied without a kill.
+	db, cw := openWatched(t, crashStore(t, cfg, customers))
+	if _, err := db.ApplyDelta("v1", "v2", hookCrashDelta(), nil); err != nil {
+		t.Fatal(err)
+	}
+	as, err := cw.Alerts(casework.Filter{Origin: casework.OriginMonitor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := len(as)
+	db.Close()
+	if want < hookCrashHits {
+		t.Fatalf("%d alerts without a kill, want %d at least", want, hookCrashHits)
+	}
 	sawOld, sawNew := false, false
 	for _, delay := range []time.Duration{0, 30 * time.Millisecond, 150 * time.Millisecond, -1} {
-		path := filepath.Join(t.TempDir(), "aml.db")
-		db, _ := openWatched(t, path)
-		base := []*record.Record{{ID: "B1", SourceID: "crash", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: "Somebody Else"}}
-		i := 0
-		if err := db.ReplaceAll("v1", func() (*record.Record, error) {
-			if i == len(base) {
-				return nil, io.EOF
-			}
-			i++
-			return base[i-1], nil
-		}, nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Import(db, crashBook(1, crashCustomers), DefaultConfig, "gen1", time.Now()); err != nil {
-			t.Fatal(err)
-		}
-		db.Close()
-
+		path := crashStore(t, cfg, customers)
 		killChild(t, "^TestHookCrashChild$", "AMLSCREEN_HOOK_CRASH_STORE="+path, delay)
 
 		db, cw := openWatched(t, path)
@@ -104,10 +134,10 @@ func TestChangeSetAlertsSurviveAKill(t *testing.T) {
 			if _, err := db.ApplyDelta("v1", "v2", hookCrashDelta(), nil); err != nil {
 				t.Fatalf("after a kill at %v: the change set again: %v", delay, err)
 			}
-			if as, err = cw.Alerts(casework.Filter{Origin: casework.OriginMonitor}); err != nil || len(as) != hookCrashHits {
+			if as, err = cw.Alerts(casework.Filter{Origin: casework.OriginMonitor}); err != nil || len(as) != want {
 				t.Fatalf("after a kill at %v and the change set again: %d alerts, %v", delay, len(as), err)
 			}
-		case st.ID == "v2" && len(as) == hookCrashHits:
+		case st.ID == "v2" && len(as) == want:
 			sawNew = true
 		default:
 			t.Fatalf("after a kill at %v: version %s with %d monitor alerts", delay, st.ID, len(as))

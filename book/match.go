@@ -2,11 +2,14 @@ package book
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
+	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
@@ -24,52 +27,125 @@ type Match struct {
 	Score      *float64 `json:"score,omitempty"` // scored mode only
 }
 
+// Result is the outcome of matching a change set against the book.
+type Result struct {
+	Matches []Match
+	// Skipped counts the customers the screener rejects (a date or a
+	// country it no longer accepts, a name it cannot search): they are
+	// left out, never the change set. SkippedIDs are the first of them,
+	// by id.
+	Skipped    int
+	SkippedIDs []string
+}
+
+// maxSkippedIDs bounds Result.SkippedIDs.
+const maxSkippedIDs = 20
+
 // MatchChanged returns the matches of the changed records (the records a
 // change set added or updated, as they are after it) against customers in
 // the book's configuration, sorted by customer id and record id. sources
-// is the store's catalogue and version its version.
+// is the store's catalogue and version its version; db is the index of the
+// whole database, whose word statistics scored mode weighs words with
+// (nil: those of the changed records, see below).
 //
-// It builds an engine index over the changed records, as batch --since
-// does, and screens customers against it with batch's per-customer rules,
-// in parallel: the matches are by construction those of batch restricted
-// to the changed records, in strict and scored mode (scored mode's word
-// statistics are those of the changed records, as there). In strict mode
-// only the customers an index of the customers' names finds for the
-// changed records are screened (candidates: the reverse direction, which
-// loses no match); in scored mode, whose word pairs (name variants, sound
-// keys, joined words) have no such index yet, every customer is. The cost
-// does not depend on the size of the database.
-func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, sources []record.Source, version string) ([]Match, error) {
-	return matchWith(customers, cfg, nil, changed, sources, version)
+// Strict mode builds an engine index over the changed records, as batch
+// --since does, and screens with batch's per-customer rules only the
+// customers an index of the customers' names finds for the changed
+// records (candidates: the reverse direction, which loses no match).
+// Scored mode finds its candidates by a reverse index of its own
+// (scoredReverse) and scores each against the changed records it may
+// pair, with db's statistics: a customer and a record score what a full
+// batch over db gives them, whatever the size of the change set. Without
+// db a scored book weighs words among the changed records only, as batch
+// --since does, and keeps the strict rule's matches too, so that a small
+// change set (where every word is rare) cannot hide an identical name.
+//
+// A customer the screener rejects is skipped and counted, never an error.
+// The cost does not depend on the size of the database.
+func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, sources []record.Source, version string, db *engine.Index) (Result, error) {
+	m, err := newMatcher(customers, cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	return m.match(changed, sources, version, db)
 }
 
-// matchWith is MatchChanged with the customers' reverse index rv built
-// already (nil to build it when strict mode needs it).
-func matchWith(customers []Customer, cfg Config, rv *reverse, changed []*record.Record, sources []record.Source, version string) ([]Match, error) {
+// matcher matches change sets against one state of the book, keeping the
+// reverse indexes it builds for the next change set.
+type matcher struct {
+	customers []Customer
+	cfg       Config
+	mu        sync.Mutex
+	rv        *reverse       // strict mode's, built on first use
+	srv       *scoredReverse // scored mode's, built on first use
+}
+
+func newMatcher(customers []Customer, cfg Config) (*matcher, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if len(changed) == 0 || len(customers) == 0 {
-		return nil, nil
+	return &matcher{customers: customers, cfg: cfg}, nil
+}
+
+func (m *matcher) strictReverse() *reverse {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.rv == nil {
+		m.rv = newReverse(m.customers, m.cfg.Fuzzy)
 	}
+	return m.rv
+}
+
+func (m *matcher) scoredReverse(sc *batch.Screener) *scoredReverse {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.srv == nil {
+		m.srv = newScoredReverse(m.customers, sc)
+	}
+	return m.srv
+}
+
+func (m *matcher) match(changed []*record.Record, sources []record.Source, version string, db *engine.Index) (Result, error) {
+	if len(changed) == 0 || len(m.customers) == 0 {
+		return Result{}, nil
+	}
+	if m.cfg.Match == "scored" && db != nil {
+		return m.matchScored(changed, db)
+	}
+	res, err := m.matchStrictRules(m.cfg, changed, sources, version)
+	if err != nil || m.cfg.Match == "strict" {
+		return res, err
+	}
+	// Scored without the database's statistics: the strict rule at the
+	// book's fuzziness needs no weights, so its matches are kept too.
+	strict, err := m.matchStrictRules(Config{Match: "strict", Fuzzy: m.cfg.Fuzzy}, changed, sources, version)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Matches = unionMatches(res.Matches, strict.Matches)
+	return res, nil
+}
+
+// matchStrictRules screens customers with batch's screener over an index
+// of the changed records: in strict mode the candidates of the reverse
+// index, in scored mode (without the database's statistics) every
+// customer.
+func (m *matcher) matchStrictRules(cfg Config, changed []*record.Record, sources []record.Source, version string) (Result, error) {
 	sc, err := cfg.Screener(live.New(changed, sources, version).Index())
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
-	// The customers to screen: in strict mode only those the reverse
-	// index finds (candidates), in scored mode all of them.
+	customers := m.customers
 	all := sc.Match != engine.Strict
 	var todo []int
 	n := len(customers)
 	if !all {
-		if rv == nil {
-			rv = newReverse(customers, cfg.Fuzzy)
-		}
-		todo = rv.candidates(changed)
+		todo = m.strictReverse().candidates(changed)
 		n = len(todo)
 	}
 	workers := max(1, runtime.GOMAXPROCS(0))
 	parts := make([][]Match, workers)
+	skips := make([][]string, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -86,8 +162,8 @@ func matchWith(customers []Customer, cfg Config, rv *reverse, changed []*record.
 					return
 				}
 				if s.Reject != nil {
-					errs[w] = fmt.Errorf("customer %s: %s: %s", c.ID, s.Reject.Field, s.Reject.Reason)
-					return
+					skips[w] = append(skips[w], c.ID)
+					continue
 				}
 				for _, h := range s.Hits {
 					parts[w] = append(parts[w], Match{CustomerID: c.ID, RecordID: h.RecordID, Reason: h.Reason,
@@ -97,19 +173,101 @@ func matchWith(customers []Customer, cfg Config, rv *reverse, changed []*record.
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := errors.Join(errs...); err != nil {
+		return Result{}, err
 	}
-	var out []Match
+	return collect(parts, skips), nil
+}
+
+// matchScored scores the candidates of the scored reverse index against
+// the changed records they may pair, with db's word statistics.
+func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Result, error) {
+	sc, err := m.cfg.Screener(nil)
+	if err != nil {
+		return Result{}, err
+	}
+	rv := m.scoredReverse(sc)
+	st := db.ScoredStats()
+	custs, recs := rv.scoredPairs(changed, st, sc.MinScore)
+	st.Release()
+	prepared := make([]*engine.PreparedRecord, len(changed))
+	workers := max(1, runtime.GOMAXPROCS(0))
+	parallel(len(changed), workers, func(i int) { prepared[i] = engine.PrepareRecord(changed[i]) })
+	parts := make([][]Match, workers)
+	skips := make([][]string, workers)
+	errs := make([]error, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			// Each worker looks up the words its customers share once.
+			prep := db.ScoredPreparer()
+			defer prep.Release()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(custs) {
+					return
+				}
+				c := &m.customers[custs[k]]
+				q, rej := sc.Query(c.Row())
+				if rej != nil {
+					skips[w] = append(skips[w], c.ID)
+					continue
+				}
+				pq, err := prep.Prepare(q)
+				if err != nil {
+					var pe *engine.ParamError
+					if errors.As(err, &pe) {
+						skips[w] = append(skips[w], c.ID)
+						continue
+					}
+					errs[w] = fmt.Errorf("customer %s: %w", c.ID, err)
+					return
+				}
+				for _, r := range recs[k] {
+					h, ok := pq.ScorePrepared(prepared[r])
+					if !ok {
+						continue
+					}
+					score := h.Score
+					mt := Match{CustomerID: c.ID, RecordID: changed[r].ID, Field: h.Field, Score: &score}
+					if h.Reason != nil {
+						mt.Field, mt.Name, mt.Reason = h.Reason.Field, h.Reason.Name, h.Reason.Summary()
+					}
+					parts[w] = append(parts[w], mt)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return Result{}, err
+	}
+	// The customers whose check cannot be made are skipped whether or not
+	// a record reached them.
+	for _, i := range rv.bad {
+		skips[0] = append(skips[0], m.customers[i].ID)
+	}
+	return collect(parts, skips), nil
+}
+
+// collect sorts the matches of the workers and counts the skipped.
+func collect(parts [][]Match, skips [][]string) Result {
+	var res Result
 	for _, p := range parts {
-		out = append(out, p...)
+		res.Matches = append(res.Matches, p...)
 	}
-	slices.SortFunc(out, func(a, b Match) int {
+	var ids []string
+	for _, s := range skips {
+		ids = append(ids, s...)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	res.Skipped, res.SkippedIDs = len(ids), ids[:min(len(ids), maxSkippedIDs)]
+	slices.SortFunc(res.Matches, func(a, b Match) int {
 		return cmp.Or(cmp.Compare(a.CustomerID, b.CustomerID), cmp.Compare(a.RecordID, b.RecordID))
 	})
-	return out, nil
+	return res
 }
 
 // MatchApplied returns the matches of a committed change set against the
@@ -118,27 +276,26 @@ func matchWith(customers []Customer, cfg Config, rv *reverse, changed []*record.
 // so that a kill leaves book, alerts and records agreeing. The changed
 // records are those the change set added or updated, as they are after
 // it; deletions match nothing. A first import into an empty store lists no
-// changes and matches nothing here: screen the whole book with batch.
-func MatchApplied(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
-	return new(watcher).match(tx, a)
+// changes and matches nothing here: screen the whole book with batch. db
+// is the index of the database (see MatchChanged).
+func MatchApplied(tx *bolt.Tx, a *store.Applied, db *engine.Index) (Result, error) {
+	return new(watcher).match(tx, a, db)
 }
 
 // watcher matches change sets against the book, keeping the customers and
-// their reverse index from one change set to the next while the book stays
-// as it was (its bucket's sequence, which every import and removal
+// their reverse indexes from one change set to the next while the book
+// stays as it was (its bucket's sequence, which every import and removal
 // advances, is the same). Change sets are applied one at a time, but the
 // lock keeps it safe however it is called.
 type watcher struct {
-	mu        sync.Mutex
-	seq       uint64
-	loaded    bool
-	customers []Customer
-	cfg       Config
-	rv        *reverse // built on first use in strict mode
-	shard     Shard    // the customers screened: the whole book when zero (shard.go)
+	mu     sync.Mutex
+	seq    uint64
+	loaded bool
+	m      *matcher
+	shard  Shard // the customers screened: the whole book when zero (shard.go)
 }
 
-func (w *watcher) match(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
+func (w *watcher) match(tx *bolt.Tx, a *store.Applied, db *engine.Index) (Result, error) {
 	var changed []*record.Record
 	for i := range a.Changes {
 		if c := &a.Changes[i]; c.After != nil && (c.Effect == store.EffectAdd || c.Effect == store.EffectUpdate) {
@@ -147,37 +304,25 @@ func (w *watcher) match(tx *bolt.Tx, a *store.Applied) ([]Match, error) {
 	}
 	b := tx.Bucket(BucketCustomers)
 	if len(changed) == 0 || b == nil {
-		return nil, nil
+		return Result{}, nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.loaded || w.seq != b.Sequence() {
 		customers, cfg, err := LoadTx(tx)
 		if err != nil {
-			return nil, err
+			return Result{}, err
 		}
 		for i := range customers {
 			customers[i].Extra = nil // not screened; the alerts read the stored customer
 		}
-		w.seq, w.loaded, w.customers, w.cfg, w.rv = b.Sequence(), true, w.shard.keep(customers), cfg, nil
+		m, err := newMatcher(w.shard.keep(customers), cfg)
+		if err != nil {
+			return Result{}, err
+		}
+		w.seq, w.loaded, w.m = b.Sequence(), true, m
 	}
-	if w.rv == nil && len(w.customers) > 0 {
-		w.rv = newReverse(w.customers, w.cfg.Fuzzy)
-	}
-	out, err := matchWith(w.customers, w.cfg, w.rv, changed, nil, a.Version)
-	if err != nil || w.cfg.Match == "strict" {
-		return out, err
-	}
-	// Scored mode weighs words by how common they are among the records
-	// it screens, here only the change set's: a small change set can leave
-	// an identical name below the threshold. The strict rule at the book's
-	// fuzziness needs no weights, so its matches are kept too: a scored
-	// book never misses what a strict one finds.
-	strict, err := matchWith(w.customers, Config{Match: "strict", Fuzzy: w.cfg.Fuzzy}, w.rv, changed, nil, a.Version)
-	if err != nil {
-		return nil, err
-	}
-	return unionMatches(out, strict), nil
+	return w.m.match(changed, nil, a.Version, db)
 }
 
 // unionMatches adds to a the matches of b on a (customer, record) pair a

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/amlscreen/amlscreen/casework"
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -93,6 +94,6 @@ func (s Shard) keep(customers []Customer) []Customer {
 // ShardHook is Hook for a replica that screens only the customers of its
 // shard: replicas holding the same book, one per shard, together raise
 // the alerts one Hook would, each alert on one replica only.
-func ShardHook(cw *casework.Casework, s Shard) store.TxHook {
-	return hook(cw, &watcher{shard: s})
+func ShardHook(cw *casework.Casework, s Shard, index func() (*engine.Index, error)) store.TxHook {
+	return hook(cw, index, &watcher{shard: s})
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -84,7 +85,7 @@ func shardedStore(t *testing.T, recs []*record.Record, s Shard) (*store.Store, *
 	t.Cleanup(func() { db.Close() })
 	cw := casework.New(db, casework.Options{})
 	db.OnChange(cw.Hook)
-	db.OnChange(ShardHook(cw, s))
+	db.OnChange(ShardHook(cw, s, live.Follow(db, nil).Index))
 	i := 0
 	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
 		if i == len(recs) {

@@ -205,6 +205,10 @@ func sharedLevel(q, d date) uint8 {
 // maxEvidence is the most the evidence can add to a record's logit for c:
 // the bounds of the candidate search lower their target by it, so that a
 // name string the evidence lifts to the threshold is never dropped.
+// maxEvidenceAny is the most evidence any query can add: a same full
+// date of birth, gender and citizenship.
+const maxEvidenceAny = evDOBDay + max(evGenderSame, 0) + max(evCitSame, 0)
+
 func maxEvidence(c *compiled) float64 {
 	if c.Match != Scored {
 		return 0

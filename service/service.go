@@ -331,7 +331,7 @@ func (s *Service) open() error {
 	s.st.OnChange(casework.New(s.st, casework.Options{}).Hook)
 	// The book's customers are screened against every change set, and
 	// their matches raised as alerts, in the same transaction.
-	s.st.OnChange(book.ShardHook(casework.New(s.st, casework.Options{}), c.BookShard))
+	s.st.OnChange(book.ShardHook(casework.New(s.st, casework.Options{}), c.BookShard, func() (*engine.Index, error) { return s.db.Index(), nil }))
 	if c.BookShard.Count > 1 {
 		log.Info("book watch: screening one shard of the book's customers", "shard", c.BookShard.String())
 	}

@@ -76,7 +76,9 @@ the same command with --resume continues and yields the same files as an
 uninterrupted run. --since VERSION screens only against the records a store
 added or updated after that version: the daily run after a delta; --since
 takes a day (YYYY-MM-DD, from 00:00 UTC) or last (the last change set) as
-amlscreen changes does.
+amlscreen changes does. With --match scored, --since searches the whole
+store, so that words weigh what they weigh there, and keeps the hits on
+those records.
 --shard i/n screens rows whose number modulo n is i, for several processes.
 Without --store or --data the embedded sample database is used; --store is
 opened read-only and held while the book is screened (hits read their
@@ -254,6 +256,10 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 	}
 	var db *database
 	switch {
+	case f.since != "" && cfg.Match == engine.Scored:
+		// Scored mode weighs words by how common they are: among the
+		// whole store's records, not the few changed since.
+		db, cfg.Only, err = openSinceWhole(f.store, f.since)
 	case f.since != "":
 		db, err = openSince(f.store, f.since)
 	case f.alerts && len(f.data) == 0: // with --data, openSource refuses the pair
@@ -369,17 +375,50 @@ func probeBook(path string, o batch.ReadOptions) error {
 // out. The store's source catalogue comes along, so that --includes and
 // the default sources resolve as against the whole store.
 func openSince(path, since string) (*database, error) {
+	recs, srcs, current, err := changedSince(path, since)
+	if err != nil {
+		return nil, err
+	}
+	origin := fmt.Sprintf("store %s, the %d records added or updated since %s", path, len(recs), since)
+	return newDatabase(live.New(recs, srcs, current), origin), nil
+}
+
+// openSinceWhole opens the whole store, as batch --store does, and returns
+// the ids of the records added or updated since a version, a day or the
+// last change set: a scored run keeps only its hits on them
+// (batch.Screener.Only), its words weighed over the whole store.
+func openSinceWhole(path, since string) (*database, map[string]bool, error) {
+	recs, _, _, err := changedSince(path, since)
+	if err != nil {
+		return nil, nil, err
+	}
+	only := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		only[r.ID] = true
+	}
+	db, err := openSource(nil, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	db.origin = fmt.Sprintf("%s, hits on the %d records added or updated since %s", db.origin, len(recs), since)
+	return db, only, nil
+}
+
+// changedSince returns the records the store at path added or updated
+// since a version, a day or the last change set, its source catalogue and
+// its current version.
+func changedSince(path, since string) ([]*record.Record, []record.Source, string, error) {
 	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("--store: %w", err)
+		return nil, nil, "", fmt.Errorf("--store: %w", err)
 	}
 	st, err := store.Open(path, store.Options{ReadOnly: true})
 	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
+		return nil, nil, "", fmt.Errorf("open store: %w", err)
 	}
 	defer st.Close()
 	spec, err := parseSince(since)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
 	from, err := st.StartVersion(spec)
 	var changes []record.Change
@@ -388,10 +427,10 @@ func openSince(path, since string) (*database, error) {
 		changes, current, err = st.ChangesSince(from)
 	}
 	if errors.Is(err, store.ErrUnknownVersion) {
-		return nil, usagef("--since: store %s cannot say what changed since %q (an unknown version, or older than its change log); screen against the whole store instead", path, since)
+		return nil, nil, "", usagef("--since: store %s cannot say what changed since %q (an unknown version, or older than its change log); screen against the whole store instead", path, since)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", path, err)
+		return nil, nil, "", fmt.Errorf("store %s: %w", path, err)
 	}
 	recs := make([]*record.Record, 0, len(changes))
 	for i := range changes {
@@ -401,8 +440,7 @@ func openSince(path, since string) (*database, error) {
 	}
 	srcs, err := st.Sources()
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", path, err)
+		return nil, nil, "", fmt.Errorf("store %s: %w", path, err)
 	}
-	origin := fmt.Sprintf("store %s, the %d records added or updated since %s", path, len(recs), since)
-	return newDatabase(live.New(recs, srcs, current), origin), nil
+	return recs, srcs, current, nil
 }

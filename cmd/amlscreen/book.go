@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -306,6 +307,12 @@ Exit codes: 0 shown, 1 failure, 2 bad flags.`,
 					li.At.Format(time.RFC3339), li.File, li.Added, li.Changed, li.Removed, li.Unchanged)
 			} else {
 				fmt.Fprintln(w, "last import:  never")
+			}
+			if ls := st.LastScreen; ls != nil {
+				fmt.Fprintf(w, "last screen:  version %s, %d matches, %d customers skipped\n", ls.Version, ls.Matches, ls.Skipped)
+				if len(ls.SkippedIDs) > 0 {
+					fmt.Fprintf(w, "skipped:      %s\n", strings.Join(ls.SkippedIDs, " "))
+				}
 			}
 			return nil
 		},

@@ -60,7 +60,7 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	db.OnChange(casework.New(db, casework.Options{}).Hook) // reopens the alerts of changed records
 	// The book's customers are screened against every change set; their
 	// matches become alerts in the change's transaction.
-	db.OnChange(book.Hook(casework.New(db, casework.Options{})))
+	db.OnChange(book.Hook(casework.New(db, casework.Options{}), index.Index))
 	return db, nil
 }
 

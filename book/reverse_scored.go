@@ -1,0 +1,461 @@
+package book
+
+import (
+	"cmp"
+	"runtime"
+	"slices"
+
+	"github.com/amlscreen/amlscreen/batch"
+	"github.com/amlscreen/amlscreen/dict"
+	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/record"
+)
+
+// scoredReverse is the reverse index of a book in scored mode: the words
+// of each customer's scored check, posted under the keys scored mode pairs
+// words by (engine.WordKeys: the word itself, its variant class, its
+// sound key and consonant skeleton, the n-grams of the edit look-up), with
+// each adjacent pair of words joined (Ali Akbar against Aliakbar) and the
+// pieces of each word split (Aliakbar against Ali Akbar). It holds no word
+// statistics, so it lasts as long as the book: which words of a customer
+// a hit cannot do without (engine.ScoredStats.Essential) is asked of the
+// serving index at each change set.
+//
+// A changed record finds the customers one of whose words, joined pairs
+// or pieces may pair with one of its words (a piece with a pair of
+// adjacent words); a customer is scored against it only when one of them
+// is a unit its check cannot do without, and when the units the record
+// reaches, at the similarity they pair at, could lift it to the threshold
+// (engine.ScoredBound). Every scored hit passes both tests, so no match is
+// lost (TestScoredCandidatesLoseNoMatch checks it against scoring every
+// customer on every record).
+type scoredReverse struct {
+	n, fuzzy int
+	d        *dict.Dict // customer words and joined pairs; the edit look-up
+	// words: the dict ids of each customer's two token lists (raw, then
+	// legal), from off[2i] to off[2i+1] and off[2i+1] to off[2i+2]. A
+	// customer whose check cannot be made has none (bad).
+	words []uint32
+	off   []uint32
+	bad   []int32
+	// syllabic: the customers whose names are written in Han, Hangul or
+	// kana, whose one-letter words are syllables (engine.SyllabicQuery).
+	syllabic []bool
+	// post: dict id -> entries (entry), for words and joined pairs.
+	post  [][]uint32
+	class map[int32][]uint32 // variant class -> dict ids
+	sound map[string][]uint32
+	skel  map[string][]uint32
+	// Pieces of split words, by the keys a piece pairs by, to the dict
+	// ids of the whole words.
+	pieceText  map[string][]uint32
+	pieceClass map[int32][]uint32
+	pieceSound map[string][]uint32
+}
+
+// An entry of a posting list: the customer, whether the word is of its
+// legal list, whether it is a joined pair, and the position of the
+// (first) word.
+const (
+	entryPos    = 0x1f
+	entryLegal  = 1 << 5
+	entryJoined = 1 << 6
+	entryShift  = 7
+)
+
+// newScoredReverse indexes the customers' scored checks as sc builds
+// them.
+func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	type lists struct {
+		raw, legal []string
+		ok         bool
+		syllabic   bool
+	}
+	ls := make([]lists, len(customers))
+	parallel(len(customers), workers, func(i int) {
+		q, rej := sc.Query(customers[i].Row())
+		if rej != nil {
+			return
+		}
+		raw, legal, err := engine.ScoredWords(q)
+		if err != nil {
+			return
+		}
+		ls[i] = lists{raw: raw, legal: legal, ok: true, syllabic: engine.SyllabicQuery(q.Names)}
+	})
+	rv := &scoredReverse{n: len(customers), fuzzy: sc.Fuzzy, d: dict.New(),
+		class: map[int32][]uint32{}, sound: map[string][]uint32{}, skel: map[string][]uint32{},
+		pieceText: map[string][]uint32{}, pieceClass: map[int32][]uint32{}, pieceSound: map[string][]uint32{},
+		off: make([]uint32, 0, 2*len(customers)+1)}
+	d := rv.d
+	// intern adds a word or joined pair the first time it is seen, with
+	// its keys; a word's pieces the first time it is seen as a word.
+	var split []bool
+	intern := func(w string, joined bool) uint32 {
+		n := d.Len()
+		id := d.Intern(w)
+		if d.Len() > n {
+			rv.post = append(rv.post, nil)
+			split = append(split, false)
+			rv.key(id, w)
+		}
+		if !joined && !split[id] {
+			split[id] = true
+			engine.ScoredSplits(w, func(a, _ string) {
+				rv.pieceText[a] = append(rv.pieceText[a], id)
+				pk := engine.ScoredWordKeys(a)
+				if pk.Class != 0 {
+					rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], id)
+				}
+				if rv.fuzzy > 0 && pk.Sound != "" {
+					rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], id)
+				}
+			})
+		}
+		return id
+	}
+	rv.syllabic = make([]bool, len(ls))
+	for i := range ls {
+		rv.syllabic[i] = ls[i].syllabic
+		rv.off = append(rv.off, uint32(len(rv.words)))
+		if !ls[i].ok {
+			rv.bad = append(rv.bad, int32(i))
+			rv.off = append(rv.off, uint32(len(rv.words)))
+			continue
+		}
+		post := func(list []string, flag uint32) {
+			for j, w := range list {
+				id := intern(w, false)
+				rv.words = append(rv.words, id)
+				e := uint32(i)<<entryShift | flag | uint32(j)
+				if p := rv.post[id]; len(p) == 0 || p[len(p)-1] != e {
+					rv.post[id] = append(p, e)
+				}
+				if j+1 < len(list) {
+					a, b := engine.ScoredWordKeys(w), engine.ScoredWordKeys(list[j+1])
+					// In a syllabic name a one-letter word is a syllable,
+					// which Search joins as any other word.
+					syl := ls[i].syllabic
+					if (!a.Optional || syl && !a.Legal) && (!b.Optional || syl && !b.Legal) {
+						jid := intern(w+list[j+1], true)
+						rv.post[jid] = append(rv.post[jid], e|entryJoined)
+					}
+				}
+			}
+		}
+		post(ls[i].raw, 0)
+		rv.off = append(rv.off, uint32(len(rv.words)))
+		if !slices.Equal(ls[i].raw, ls[i].legal) {
+			post(ls[i].legal, entryLegal)
+		}
+		ls[i] = lists{}
+	}
+	rv.off = append(rv.off, uint32(len(rv.words)))
+	return rv
+}
+
+// key posts dict id, word w, under its pairing keys.
+func (rv *scoredReverse) key(id uint32, w string) {
+	k := engine.ScoredWordKeys(w)
+	if k.Legal {
+		return
+	}
+	if k.Class != 0 {
+		rv.class[k.Class] = append(rv.class[k.Class], id)
+	}
+	if rv.fuzzy == 0 {
+		return
+	}
+	rv.d.Index(id)
+	if k.Sound != "" {
+		rv.sound[k.Sound] = append(rv.sound[k.Sound], id)
+	}
+	if k.Skel != "" {
+		rv.skel[k.Skel] = append(rv.skel[k.Skel], id)
+	}
+}
+
+// customerWords returns the token list (legal or raw) of customer i.
+func (rv *scoredReverse) customerWords(i int, legal bool) []string {
+	lo, hi := rv.off[2*i], rv.off[2*i+1]
+	if legal {
+		lo, hi = rv.off[2*i+1], rv.off[2*i+2]
+		if lo == hi {
+			return rv.customerWords(i, false)
+		}
+	}
+	out := make([]string, 0, hi-lo)
+	for _, id := range rv.words[lo:hi] {
+		out = append(out, rv.d.Token(id))
+	}
+	return out
+}
+
+// scoredPairs returns, for each customer that may score a hit against one
+// of the changed records under the word statistics st, the records to
+// score it against (indices into changed, ascending), by customer index,
+// ascending. minScore is the books' threshold (0: the default).
+func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32) {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	d, fuzzy := rv.d, rv.fuzzy
+	// The changed records' distinct words and adjacent pairs of words (a
+	// customer's word split in two pairs with such a pair), and the
+	// records holding each.
+	tokID := map[string]int32{}
+	var toks []string
+	var holders [][]int32
+	pairID := map[[2]string]int32{}
+	var wpairs [][2]string
+	var pairHolders [][]int32
+	hold := func(h []int32, ri int) []int32 {
+		if len(h) == 0 || h[len(h)-1] != int32(ri) {
+			h = append(h, int32(ri))
+		}
+		return h
+	}
+	for ri, r := range changed {
+		legal := r.EntityType != record.EntityIndividual
+		for _, ns := range engine.NameStrings(r) {
+			ts := normalize.RecordName(ns.Text, legal).Tokens
+			for k, t := range ts {
+				id, ok := tokID[t]
+				if !ok {
+					id = int32(len(toks))
+					tokID[t] = id
+					toks = append(toks, t)
+					holders = append(holders, nil)
+				}
+				holders[id] = hold(holders[id], ri)
+				if k+1 < len(ts) {
+					p := [2]string{t, ts[k+1]}
+					id, ok := pairID[p]
+					if !ok {
+						id = int32(len(wpairs))
+						pairID[p] = id
+						wpairs = append(wpairs, p)
+						pairHolders = append(pairHolders, nil)
+					}
+					pairHolders[id] = hold(pairHolders[id], ri)
+				}
+			}
+		}
+	}
+	// The customer words (dict ids) each record word, or pair of words,
+	// may pair with, and at what similarity.
+	type partner struct {
+		id  uint32
+		sim float64
+	}
+	partners := make([][]partner, len(toks))
+	parallel(len(toks), workers, func(i int) {
+		t := toks[i]
+		checked := map[uint32]bool{}
+		var found []partner
+		try := func(id uint32) {
+			if checked[id] {
+				return
+			}
+			checked[id] = true
+			if sim, ok := engine.ScoredRelated(d.Token(id), t, fuzzy); ok {
+				found = append(found, partner{id, sim})
+			}
+		}
+		if id, ok := d.ID(t); ok {
+			try(id)
+		}
+		k := engine.ScoredWordKeys(t)
+		if !k.Legal {
+			if k.Class != 0 {
+				for _, id := range rv.class[k.Class] {
+					try(id)
+				}
+			}
+			if fuzzy > 0 {
+				d.Lookup(t, fuzzy, func(id uint32, _ int) { try(id) })
+				if k.Sound != "" {
+					for _, id := range rv.sound[k.Sound] {
+						try(id)
+					}
+				}
+				if k.Skel != "" {
+					for _, id := range rv.skel[k.Skel] {
+						try(id)
+					}
+				}
+			}
+		}
+		partners[i] = found
+	})
+	pairPartners := make([][]partner, len(wpairs))
+	parallel(len(wpairs), workers, func(i int) {
+		t1, t2 := wpairs[i][0], wpairs[i][1]
+		k := engine.ScoredWordKeys(t1)
+		// The first piece pairs with t1: equal, of one class or (fuzzy)
+		// of one sound key.
+		ids := rv.pieceText[t1]
+		if !k.Legal && !k.Digit {
+			if k.Class != 0 {
+				ids = append(slices.Clip(ids), rv.pieceClass[k.Class]...)
+			}
+			if fuzzy > 0 && k.Sound != "" {
+				ids = append(slices.Clip(ids), rv.pieceSound[k.Sound]...)
+			}
+		}
+		checked := map[uint32]bool{}
+		var found []partner
+		for _, id := range ids {
+			if checked[id] {
+				continue
+			}
+			checked[id] = true
+			if sim, ok := engine.ScoredSplitRelated(d.Token(id), t1, t2, fuzzy); ok {
+				found = append(found, partner{id, sim})
+			}
+		}
+		pairPartners[i] = found
+	})
+	// The records each customer word (or joined pair) is reached by, by
+	// record, at the best similarity.
+	reach := map[uint32][]reached{}
+	add := func(ps [][]partner, hs [][]int32) {
+		for i, p := range ps {
+			for _, pt := range p {
+				l := reach[pt.id]
+				for _, r := range hs[i] {
+					l = append(l, reached{r, pt.sim})
+				}
+				reach[pt.id] = l
+			}
+		}
+	}
+	add(partners, holders)
+	add(pairPartners, pairHolders)
+	ids := make([]uint32, 0, len(reach))
+	for id, l := range reach {
+		slices.SortFunc(l, func(a, b reached) int { return cmp.Or(cmp.Compare(a.rec, b.rec), cmp.Compare(b.sim, a.sim)) })
+		reach[id] = slices.CompactFunc(l, func(a, b reached) bool { return a.rec == b.rec })
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	// Every customer unit reached: (customer, entry without the customer,
+	// dict id), grouped by customer.
+	type hit struct {
+		cust int32
+		e    uint8 // entryLegal | entryJoined | position
+		id   uint32
+	}
+	var hits []hit
+	for _, id := range ids {
+		for _, e := range rv.post[id] {
+			hits = append(hits, hit{int32(e >> entryShift), uint8(e & (1<<entryShift - 1)), id})
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.cust, b.cust) })
+	var groups [][]hit
+	for i := 0; i < len(hits); {
+		k := i
+		for k < len(hits) && hits[k].cust == hits[i].cust {
+			k++
+		}
+		groups = append(groups, hits[i:k])
+		i = k
+	}
+	// Each customer with an essential unit reached is scored against the
+	// records that reach one, those whose units reached could lift it to
+	// the threshold.
+	out := make([][]int32, len(groups))
+	parallel(len(groups), workers, func(g int) {
+		hs := groups[g]
+		c := int(hs[0].cust)
+		var bounds [2]*engine.ScoredBound
+		bound := func(legal bool) *engine.ScoredBound {
+			k := 0
+			if legal {
+				k = 1
+			}
+			if bounds[k] == nil {
+				bounds[k] = st.Bound(rv.customerWords(c, legal), rv.syllabic[c], minScore)
+			}
+			return bounds[k]
+		}
+		unitOf := func(h hit) (legal bool, unit int) {
+			unit = int(h.e & entryPos)
+			if h.e&entryJoined != 0 {
+				unit += 32
+			}
+			return h.e&entryLegal != 0, unit
+		}
+		var cands []int32
+		for _, h := range hs {
+			legal, unit := unitOf(h)
+			if bound(legal).Essential&(1<<unit) == 0 {
+				continue
+			}
+			for _, r := range reach[h.id] {
+				cands = append(cands, r.rec)
+			}
+		}
+		if len(cands) == 0 {
+			return
+		}
+		slices.Sort(cands)
+		cands = slices.Compact(cands)
+		var keep []int32
+		for _, r := range cands {
+			for _, legal := range []bool{false, true} {
+				var best [64]float64
+				var covered uint64
+				var units uint64
+				for _, h := range hs {
+					l, unit := unitOf(h)
+					if l != legal {
+						continue
+					}
+					rs := reach[h.id]
+					i, ok := slices.BinarySearchFunc(rs, r, func(x reached, r int32) int { return cmp.Compare(x.rec, r) })
+					if !ok {
+						continue
+					}
+					units |= 1 << unit
+					best[unit] = max(best[unit], rs[i].sim)
+				}
+				if units == 0 {
+					continue
+				}
+				b := bound(legal)
+				gain := 0.0
+				for u := range 64 {
+					if units&(1<<u) == 0 {
+						continue
+					}
+					gain += b.Gain(u, best[u])
+					if u < 32 {
+						covered |= 1 << u
+					} else {
+						covered |= 3 << (u - 32)
+					}
+				}
+				if units&b.Essential != 0 && b.Reaches(gain, covered) {
+					keep = append(keep, r)
+					break
+				}
+			}
+		}
+		out[g] = keep
+	})
+	for g, keep := range out {
+		if len(keep) > 0 {
+			custs, recs = append(custs, groups[g][0].cust), append(recs, keep)
+		}
+	}
+	return custs, recs
+}
+
+// reached is a changed record reaching a customer's word, at the best
+// similarity of its words to it.
+type reached struct {
+	rec int32
+	sim float64
+}

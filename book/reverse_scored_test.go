@@ -1,0 +1,76 @@
+package book
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/engine"
+)
+
+// TestScoredCandidatesLoseNoMatch checks the scored reverse index against
+// scoring every customer's check on every changed record (with the
+// database's statistics): each pair that scores a hit is among the pairs
+// the index gives, and those are a small part of all pairs (the point of
+// the index). The customers are derived from the database's records with
+// the generator's variants (spellings, initials, swapped and dropped
+// words, typos).
+func TestScoredCandidatesLoseNoMatch(t *testing.T) {
+	w := newWorld(t)
+	prepared := make([]*engine.PreparedRecord, len(w.changed))
+	for i, r := range w.changed {
+		prepared[i] = engine.PrepareRecord(r)
+	}
+	fuzzies := []int{0, 1, 2}
+	if testing.Short() {
+		fuzzies = []int{1} // the others without -short
+	}
+	for _, fuzzy := range fuzzies {
+		t.Run(fmt.Sprint("fuzzy ", fuzzy), func(t *testing.T) {
+			cfg := Config{Match: "scored", Fuzzy: fuzzy}
+			customers := readBook(t, w.book, cfg)
+			sc, err := cfg.Screener(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rv := newScoredReverse(customers, sc)
+			st := w.full.ScoredStats()
+			custs, recs := rv.scoredPairs(w.changed, st, 0)
+			st.Release()
+			cand := map[[2]int]bool{}
+			pairs := 0
+			for k, c := range custs {
+				for _, r := range recs[k] {
+					cand[[2]int{int(c), int(r)}] = true
+					pairs++
+				}
+			}
+			hits := 0
+			for i := range customers {
+				q, rej := sc.Query(customers[i].Row())
+				if rej != nil {
+					t.Fatalf("customer %s rejected: %+v", customers[i].ID, rej)
+				}
+				pq, err := w.full.PrepareScoredQuery(q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for r, p := range prepared {
+					h, ok := pq.ScorePrepared(p)
+					if !ok {
+						continue
+					}
+					hits++
+					if !cand[[2]int{i, r}] {
+						t.Fatalf("customer %s (%q) scores %.4f on %s (%q) but is no candidate for it",
+							customers[i].ID, customers[i].Name, h.Score, w.changed[r].ID, w.changed[r].Name)
+					}
+				}
+			}
+			all := len(customers) * len(w.changed)
+			t.Logf("%d hits; %d candidate pairs of %d (%d customers of %d)", hits, pairs, all, len(custs), len(customers))
+			if hits < 20 || pairs > all/20 {
+				t.Errorf("%d hits, %d candidate pairs of %d: the index should leave few", hits, pairs, all)
+			}
+		})
+	}
+}
