@@ -45,7 +45,7 @@ func hook(cw *casework.Casework, w *watcher) store.TxHook {
 		if err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
-		if _, err := cw.RaiseTx(tx, Actor, hits); err != nil {
+		if _, err := cw.RaiseTx(store.TxOf(tx), Actor, hits); err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
 		return nil

@@ -46,5 +46,5 @@
 // The package owns the buckets alerts, alert_index, alert_keys,
 // alert_records, users, audit and casework (settings and the audit log's
 // head), created on first write; a store without them reads as holding
-// nothing. Every change is one bbolt transaction.
+// nothing. Every change is one store transaction.
 package casework

@@ -9,30 +9,30 @@ import (
 	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/decision"
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // change runs fn on each alert of ids in one transaction with the audit
 // log, after authorize(a, min); fn changes the alert and returns the
 // entry to log. A refusal of any alert refuses them all.
-func (c *Casework) change(a Actor, min string, ids []uint64, fn func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error)) error {
-	return c.changeMany(a, min, ids, func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
+func (c *Casework) change(a Actor, min string, ids []uint64, fn func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error)) error {
+	return c.changeMany(a, min, ids, func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
 		e, err := fn(tx, u, al, now)
 		return []Entry{e}, err
 	})
 }
 
 // changeMany is change for changes that log more than one entry.
-func (c *Casework) changeMany(a Actor, min string, ids []uint64, fn func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error)) error {
+func (c *Casework) changeMany(a Actor, min string, ids []uint64, fn func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error)) error {
 	if len(ids) == 0 {
 		return ErrNoAlerts
 	}
-	return c.update(func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
+	return c.update(func(tx *store.Tx, now time.Time, log *auditWriter) error {
 		u, err := authorize(tx, a, min, false)
 		if err != nil {
 			return err
 		}
-		bk := tx.Bucket(BucketAlerts)
+		bk := store.Alerts.Bucket(tx)
 		for _, id := range ids {
 			al, err := getAlert(bk, id)
 			if err != nil {
@@ -64,7 +64,7 @@ func (c *Casework) changeMany(a Actor, min string, ids []uint64, fn func(tx *bol
 // in one transaction. An analyst may assign only to herself; reviewers and
 // admins to any active user. Closed alerts are not assigned.
 func (c *Casework) Assign(a Actor, ids []uint64, assignee string) error {
-	return c.change(a, Analyst, ids, func(tx *bolt.Tx, u *UserInfo, al *Alert, _ time.Time) (Entry, error) {
+	return c.change(a, Analyst, ids, func(tx *store.Tx, u *UserInfo, al *Alert, _ time.Time) (Entry, error) {
 		if al.Status == Closed {
 			return Entry{}, fmt.Errorf("closed: %w", ErrState)
 		}
@@ -97,7 +97,7 @@ func (c *Casework) Comment(a Actor, id uint64, text string) error {
 	if err := checkText("comment", text, maxText); err != nil {
 		return err
 	}
-	return c.change(a, Analyst, []uint64{id}, func(_ *bolt.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
+	return c.change(a, Analyst, []uint64{id}, func(_ *store.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
 		al.Comments = append(al.Comments, Comment{By: u.Name, At: now, Text: text})
 		return Entry{Action: ActionComment, Detail: text}, nil
 	})
@@ -115,7 +115,7 @@ func (c *Casework) Propose(a Actor, ids []uint64, outcome, reason string) error 
 		return err
 	}
 	var off []string
-	return c.changeMany(a, Analyst, ids, func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
+	return c.changeMany(a, Analyst, ids, func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
 		if al.Status != Open {
 			return nil, fmt.Errorf("%s: %w", al.Status, ErrState)
 		}
@@ -150,7 +150,7 @@ func (c *Casework) Approve(a Actor, ids []uint64, note string) error {
 			return err
 		}
 	}
-	return c.changeMany(a, Reviewer, ids, func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
+	return c.changeMany(a, Reviewer, ids, func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
 		if al.Status != Proposed || al.Proposal == nil {
 			return nil, fmt.Errorf("%s: %w", al.Status, ErrState)
 		}
@@ -176,7 +176,7 @@ func (c *Casework) SendBack(a Actor, ids []uint64, reason string) error {
 	if err := checkText("reason", reason, maxText); err != nil {
 		return err
 	}
-	return c.change(a, Reviewer, ids, func(_ *bolt.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
+	return c.change(a, Reviewer, ids, func(_ *store.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
 		if al.Status != Proposed || al.Proposal == nil {
 			return Entry{}, fmt.Errorf("%s: %w", al.Status, ErrState)
 		}
@@ -192,7 +192,7 @@ func (c *Casework) SendBack(a Actor, ids []uint64, reason string) error {
 // closeAlert closes al with proposal p approved by approver and records
 // the decision in package decision, in tx. It returns the audit entry of
 // the decision.
-func closeAlert(tx *bolt.Tx, al *Alert, p Proposal, approver string, now time.Time, fourEyes bool) (Entry, error) {
+func closeAlert(tx *store.Tx, al *Alert, p Proposal, approver string, now time.Time, fourEyes bool) (Entry, error) {
 	who := p.By
 	note := p.Reason
 	if fourEyes {
@@ -228,11 +228,11 @@ func (c *Casework) SetFourEyesOff(a Actor, sourceTypes []string) error {
 		}
 	}
 	slices.Sort(types)
-	return c.update(func(tx *bolt.Tx, _ time.Time, log *auditWriter) error {
+	return c.update(func(tx *store.Tx, _ time.Time, log *auditWriter) error {
 		if _, err := authorize(tx, a, Admin, true); err != nil {
 			return err
 		}
-		bk, err := tx.CreateBucketIfNotExists(BucketSettings)
+		bk, err := store.CaseworkSettings.Create(tx)
 		if err != nil {
 			return err
 		}
@@ -254,7 +254,7 @@ func (c *Casework) SetFourEyesOff(a Actor, sourceTypes []string) error {
 // FourEyesOff returns the source types exempt from four eyes, sorted.
 func (c *Casework) FourEyesOff() ([]string, error) {
 	var out []string
-	err := c.db.View(func(tx *bolt.Tx) error {
+	err := c.db.Read(func(tx *store.Tx) error {
 		var err error
 		out, err = fourEyesOffIn(tx)
 		return err
@@ -262,9 +262,9 @@ func (c *Casework) FourEyesOff() ([]string, error) {
 	return out, err
 }
 
-func fourEyesOffIn(tx *bolt.Tx) ([]string, error) {
+func fourEyesOffIn(tx *store.Tx) ([]string, error) {
 	out := []string{}
-	if bk := tx.Bucket(BucketSettings); bk != nil {
+	if bk := store.CaseworkSettings.Bucket(tx); bk != nil {
 		if v := bk.Get(keyFourEyesOff); v != nil {
 			if err := json.Unmarshal(v, &out); err != nil {
 				return nil, fmt.Errorf("four-eyes setting: %w", err)
