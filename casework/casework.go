@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -113,14 +114,9 @@ var (
 	ErrExists = errors.New("already exists")
 )
 
-// FieldError is a value that breaks a rule; Field names it.
-type FieldError struct {
-	Field string
-	Msg   string
-}
-
-// Error names the field.
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+// FieldError is a value that breaks a rule; Field names it. It is
+// decision's, whose text rules (decision.CheckText) casework shares.
+type FieldError = decision.FieldError
 
 // authorize checks, inside tx, that a may act with at least role min:
 // an active user of that rank, or an operator when operators are allowed.

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/store"
@@ -94,7 +93,7 @@ func (c *Casework) Assign(a Actor, ids []uint64, assignee string) error {
 
 // Comment adds text to the alert id; any active user may.
 func (c *Casework) Comment(a Actor, id uint64, text string) error {
-	if err := checkText("comment", text, maxText); err != nil {
+	if err := decision.CheckText("comment", text, maxText, true); err != nil {
 		return err
 	}
 	return c.change(a, Analyst, []uint64{id}, func(_ *store.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
@@ -111,7 +110,7 @@ func (c *Casework) Propose(a Actor, ids []uint64, outcome, reason string) error 
 	if outcome != FalsePositive && outcome != TrueMatch {
 		return &FieldError{Field: "outcome", Msg: fmt.Sprintf("%q is not false_positive or true_match", outcome)}
 	}
-	if err := checkText("reason", reason, decision.MaxNoteBytes-200); err != nil {
+	if err := decision.CheckText("reason", reason, decision.MaxNoteBytes-200, true); err != nil {
 		return err
 	}
 	var off []string
@@ -146,7 +145,7 @@ func (c *Casework) Propose(a Actor, ids []uint64, outcome, reason string) error 
 // recorded as such and the alert is listed as escalated.
 func (c *Casework) Approve(a Actor, ids []uint64, note string) error {
 	if note != "" {
-		if err := checkText("note", note, maxText); err != nil {
+		if err := decision.CheckText("note", note, maxText, true); err != nil {
 			return err
 		}
 	}
@@ -173,7 +172,7 @@ func (c *Casework) Approve(a Actor, ids []uint64, note string) error {
 // which is added as a comment: a reviewer or admin who is not the proposer
 // may.
 func (c *Casework) SendBack(a Actor, ids []uint64, reason string) error {
-	if err := checkText("reason", reason, maxText); err != nil {
+	if err := decision.CheckText("reason", reason, maxText, true); err != nil {
 		return err
 	}
 	return c.change(a, Reviewer, ids, func(_ *store.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
@@ -220,7 +219,7 @@ func (c *Casework) SetFourEyesOff(a Actor, sourceTypes []string) error {
 		if t == "" {
 			continue
 		}
-		if err := checkText("source type", t, 64); err != nil {
+		if err := decision.CheckText("source type", t, 64, true); err != nil {
 			return err
 		}
 		if !slices.Contains(types, t) {
@@ -272,26 +271,4 @@ func fourEyesOffIn(tx *store.Tx) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// checkText refuses empty text, text over max bytes, invalid UTF-8 and
-// control characters other than line breaks and tabs.
-func checkText(field, s string, max int) error {
-	switch {
-	case strings.TrimSpace(s) == "":
-		return &FieldError{Field: field, Msg: "required"}
-	case len(s) > max:
-		return &FieldError{Field: field, Msg: fmt.Sprintf("%d bytes, more than the %d allowed", len(s), max)}
-	case !utf8.ValidString(s):
-		return &FieldError{Field: field, Msg: "not valid UTF-8"}
-	}
-	for _, r := range s {
-		if r == '\n' || r == '\r' || r == '\t' {
-			continue
-		}
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			return &FieldError{Field: field, Msg: fmt.Sprintf("holds the control character U+%04X", r)}
-		}
-	}
-	return nil
 }
