@@ -73,7 +73,7 @@ func hook(cw *casework.Casework, index func() (*engine.Index, error), w *watcher
 		if err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
-		if _, err := cw.RaiseTx(tx, Actor, hits); err != nil {
+		if _, err := cw.RaiseTx(store.TxOf(tx), Actor, hits); err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
 		return nil

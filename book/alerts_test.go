@@ -159,7 +159,7 @@ func watchedStore(t *testing.T, recs []*record.Record) (*store.Store, *casework.
 	}
 	t.Cleanup(func() { db.Close() })
 	cw := casework.New(db, casework.Options{})
-	db.OnChange(cw.Hook)
+	db.OnApply(cw.Hook)
 	db.OnChange(Hook(cw, live.Follow(db, nil).Index))
 	i := 0
 	if err := db.ReplaceAll("v1", func() (*record.Record, error) {

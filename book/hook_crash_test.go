@@ -36,7 +36,7 @@ func openWatched(t *testing.T, path string) (*store.Store, *casework.Casework) {
 		t.Fatal(err)
 	}
 	cw := casework.New(db, casework.Options{})
-	db.OnChange(cw.Hook)
+	db.OnApply(cw.Hook)
 	db.OnChange(Hook(cw, live.Follow(db, nil).Index))
 	return db, cw
 }

@@ -291,7 +291,7 @@ func TestHookAlertsEqualBatch(t *testing.T) {
 			}
 			f := live.Follow(w.db, nil)
 			cw := casework.New(w.db, casework.Options{})
-			w.db.OnChange(cw.Hook)
+			w.db.OnApply(cw.Hook)
 			w.db.OnChange(Hook(cw, f.Index))
 			// Records renamed to customers' names, one deleted, one added.
 			var delta []record.Change

@@ -10,7 +10,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/record"
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // Statuses of an alert.
@@ -179,7 +179,7 @@ func (c *Casework) Raise(actor string, hits []NewAlert) (RaiseResult, error) {
 // RaiseTx is Raise inside tx, a write transaction of the store the
 // casework is of: a store change hook raises the alerts of a change set
 // in the change's own transaction, so that a kill loses neither.
-func (c *Casework) RaiseTx(tx *bolt.Tx, actor string, hits []NewAlert) (RaiseResult, error) {
+func (c *Casework) RaiseTx(tx *store.Tx, actor string, hits []NewAlert) (RaiseResult, error) {
 	var res RaiseResult
 	raise, err := raiser(actor, hits, &res)
 	if err != nil {
@@ -198,7 +198,7 @@ func (c *Casework) RaiseTx(tx *bolt.Tx, actor string, hits []NewAlert) (RaiseRes
 
 // raiser checks the hits and returns the transaction body that raises
 // them, counting into res: see Raise.
-func raiser(actor string, hits []NewAlert, res *RaiseResult) (func(tx *bolt.Tx, now time.Time, log *auditWriter) error, error) {
+func raiser(actor string, hits []NewAlert, res *RaiseResult) (func(tx *store.Tx, now time.Time, log *auditWriter) error, error) {
 	if actor == "" {
 		return nil, &FieldError{Field: "actor", Msg: "required"}
 	}
@@ -219,17 +219,17 @@ func raiser(actor string, hits []NewAlert, res *RaiseResult) (func(tx *bolt.Tx, 
 		n := &hits[i]
 		ps[i] = prepared{n: n, key: alertKey(n.Subject, n.Hit.RecordID), fp: decision.Content(n.Record), ident: decision.Identity(n.Record)}
 	}
-	return func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
+	return func(tx *store.Tx, now time.Time, log *auditWriter) error {
 		*res = RaiseResult{}
-		alerts, err := tx.CreateBucketIfNotExists(BucketAlerts)
+		alerts, err := store.Alerts.Create(tx)
 		if err != nil {
 			return err
 		}
-		keys, err := tx.CreateBucketIfNotExists(BucketAlertKeys)
+		keys, err := store.AlertKeys.Create(tx)
 		if err != nil {
 			return err
 		}
-		byRecord, err := tx.CreateBucketIfNotExists(BucketAlertRecords)
+		byRecord, err := store.AlertRecords.Create(tx)
 		if err != nil {
 			return err
 		}
@@ -299,7 +299,7 @@ func alertKey(subject, recordID string) []byte {
 
 func idKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
 
-func getAlert(bk *bolt.Bucket, id uint64) (*Alert, error) {
+func getAlert(bk *store.Bucket, id uint64) (*Alert, error) {
 	var v []byte
 	if bk != nil {
 		v = bk.Get(idKey(id))
@@ -315,23 +315,21 @@ func getAlert(bk *bolt.Bucket, id uint64) (*Alert, error) {
 }
 
 // putAlert stores a and its summary in tx.
-func putAlert(tx *bolt.Tx, a *Alert) error {
+func putAlert(tx *store.Tx, a *Alert) error {
 	v, err := json.Marshal(a)
 	if err != nil {
 		return err
 	}
-	bk, err := tx.CreateBucketIfNotExists(BucketAlerts)
+	bk, err := store.Alerts.Create(tx)
 	if err != nil {
 		return err
 	}
 	if err := bk.Put(idKey(a.ID), v); err != nil {
 		return err
 	}
-	ix := tx.Bucket(BucketAlertIndex)
-	if ix == nil {
-		if ix, err = tx.CreateBucket(BucketAlertIndex); err != nil {
-			return err
-		}
+	ix, err := store.AlertIndex.Create(tx)
+	if err != nil {
+		return err
 	}
 	return ix.Put(idKey(a.ID), encodeSummary(summaryOf(a)))
 }
@@ -339,9 +337,9 @@ func putAlert(tx *bolt.Tx, a *Alert) error {
 // Alert returns the alert id.
 func (c *Casework) Alert(id uint64) (*Alert, error) {
 	var a *Alert
-	err := c.db.View(func(tx *bolt.Tx) error {
+	err := c.db.Read(func(tx *store.Tx) error {
 		var err error
-		a, err = getAlert(tx.Bucket(BucketAlerts), id)
+		a, err = getAlert(store.Alerts.Bucket(tx), id)
 		return err
 	})
 	return a, err
@@ -350,8 +348,8 @@ func (c *Casework) Alert(id uint64) (*Alert, error) {
 // AlertFor returns the alert of (subject, recordID), or nil.
 func (c *Casework) AlertFor(subject, recordID string) (*Alert, error) {
 	var a *Alert
-	err := c.db.View(func(tx *bolt.Tx) error {
-		keys := tx.Bucket(BucketAlertKeys)
+	err := c.db.Read(func(tx *store.Tx) error {
+		keys := store.AlertKeys.Bucket(tx)
 		if keys == nil {
 			return nil
 		}
@@ -360,7 +358,7 @@ func (c *Casework) AlertFor(subject, recordID string) (*Alert, error) {
 			return nil
 		}
 		var err error
-		a, err = getAlert(tx.Bucket(BucketAlerts), binary.BigEndian.Uint64(idb))
+		a, err = getAlert(store.Alerts.Bucket(tx), binary.BigEndian.Uint64(idb))
 		return err
 	})
 	return a, err
@@ -413,8 +411,8 @@ func (c *Casework) EachAlert(f Filter, fn func(*Alert) error) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
-	return c.db.View(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(BucketAlerts)
+	return c.db.Read(func(tx *store.Tx) error {
+		bk := store.Alerts.Bucket(tx)
 		return eachSummary(tx, f, func(s *rawSummary) error {
 			a, err := getAlert(bk, s.id)
 			if err != nil {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/internal/csvsafe"
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // Actions of audit entries.
@@ -93,16 +93,16 @@ func hashOf(e Entry) (string, []byte, error) {
 
 // auditWriter appends entries inside one write transaction.
 type auditWriter struct {
-	tx   *bolt.Tx
+	tx   *store.Tx
 	now  time.Time
-	bk   *bolt.Bucket
+	bk   *store.Bucket
 	head auditHead
 	n    int
 }
 
 func (w *auditWriter) add(e Entry) error {
 	if w.bk == nil {
-		bk, err := w.tx.CreateBucketIfNotExists(BucketAudit)
+		bk, err := store.Audit.Create(w.tx)
 		if err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func (w *auditWriter) close() error {
 	if w.n == 0 {
 		return nil
 	}
-	bk, err := w.tx.CreateBucketIfNotExists(BucketSettings)
+	bk, err := store.CaseworkSettings.Create(w.tx)
 	if err != nil {
 		return err
 	}
@@ -144,9 +144,9 @@ func (w *auditWriter) close() error {
 	return bk.Put(keyAuditHead, v)
 }
 
-func readHead(tx *bolt.Tx) (auditHead, error) {
+func readHead(tx *store.Tx) (auditHead, error) {
 	h := auditHead{Hash: genesis}
-	if bk := tx.Bucket(BucketSettings); bk != nil {
+	if bk := store.CaseworkSettings.Bucket(tx); bk != nil {
 		if v := bk.Get(keyAuditHead); v != nil {
 			if err := json.Unmarshal(v, &h); err != nil {
 				return h, fmt.Errorf("audit head: %w", err)
@@ -158,9 +158,9 @@ func readHead(tx *bolt.Tx) (auditHead, error) {
 
 // update runs fn in one write transaction with an audit writer whose
 // entries commit with the change, or not at all.
-func (c *Casework) update(fn func(tx *bolt.Tx, now time.Time, log *auditWriter) error) error {
+func (c *Casework) update(fn func(tx *store.Tx, now time.Time, log *auditWriter) error) error {
 	now := c.now().UTC()
-	return c.db.Update(func(tx *bolt.Tx) error {
+	return c.db.Write(func(tx *store.Tx) error {
 		log := &auditWriter{tx: tx, now: now}
 		if err := fn(tx, now, log); err != nil {
 			return err
@@ -182,7 +182,7 @@ func (c *Casework) LogScreening(actor, query, version string, ids []string) erro
 	if len(ids) > MaxScreeningIDs {
 		ids = ids[:MaxScreeningIDs]
 	}
-	return c.update(func(tx *bolt.Tx, _ time.Time, log *auditWriter) error {
+	return c.update(func(tx *store.Tx, _ time.Time, log *auditWriter) error {
 		return log.add(Entry{Actor: actor, Action: ActionScreening, Query: query, Version: version, IDs: ids})
 	})
 }
@@ -212,12 +212,12 @@ func (e *BrokenError) Error() string {
 // is broken, a *BrokenError naming the first entry at fault.
 func (c *Casework) Verify() (int, error) {
 	n := 0
-	err := c.db.View(func(tx *bolt.Tx) error {
+	err := c.db.Read(func(tx *store.Tx) error {
 		head, err := readHead(tx)
 		if err != nil {
 			return &BrokenError{Seq: 0, Reason: err.Error()}
 		}
-		bk := tx.Bucket(BucketAudit)
+		bk := store.Audit.Bucket(tx)
 		prev := auditHead{Hash: genesis}
 		if bk != nil {
 			cur := bk.Cursor()
@@ -267,8 +267,8 @@ func (c *Casework) Each(from, to time.Time, fn func(Entry) error) error {
 
 // each is Each that also hands fn the entry as stored.
 func (c *Casework) each(from, to time.Time, fn func(Entry, []byte) error) error {
-	return c.db.View(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(BucketAudit)
+	return c.db.Read(func(tx *store.Tx) error {
+		bk := store.Audit.Bucket(tx)
 		if bk == nil {
 			return nil
 		}

@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // auditFixture makes a store whose log holds users, alerts, a review and
 // two screenings: 14 entries.
-func auditFixture(t *testing.T) (*Casework, func(func(bk *bolt.Bucket))) {
+func auditFixture(t *testing.T) (*Casework, func(func(bk *store.Bucket))) {
 	c, db := openTest(t)
 	addUsers(t, c) // 6 users added, 1 disabled: 7 entries
 	id := raiseOne(t, c, "C-1", testRecord(1, "SANCTION"))
@@ -35,9 +35,9 @@ func auditFixture(t *testing.T) (*Casework, func(func(bk *bolt.Bucket))) {
 	if n := mustVerify(t, c); n != 13 {
 		t.Fatalf("%d entries, want 13", n)
 	}
-	tamper := func(fn func(bk *bolt.Bucket)) {
+	tamper := func(fn func(bk *store.Bucket)) {
 		t.Helper()
-		if err := db.Update(func(tx *bolt.Tx) error { fn(tx.Bucket(BucketAudit)); return nil }); err != nil {
+		if err := db.Write(func(tx *store.Tx) error { fn(store.Audit.Bucket(tx)); return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,7 +48,7 @@ func seqKey(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
 
 // rewrite changes entry n with edit; with rehash the forger also
 // recomputes the entry's own hash.
-func rewrite(bk *bolt.Bucket, n uint64, rehash bool, edit func(*Entry)) {
+func rewrite(bk *store.Bucket, n uint64, rehash bool, edit func(*Entry)) {
 	var e Entry
 	json.Unmarshal(bk.Get(seqKey(n)), &e)
 	edit(&e)
@@ -65,23 +65,23 @@ func rewrite(bk *bolt.Bucket, n uint64, rehash bool, edit func(*Entry)) {
 func TestAuditChainNamesTheBrokenEntry(t *testing.T) {
 	cases := []struct {
 		name   string
-		tamper func(bk *bolt.Bucket)
+		tamper func(bk *store.Bucket)
 		seq    uint64
 		reason string
 	}{
-		{"changed actor", func(bk *bolt.Bucket) { rewrite(bk, 9, false, func(e *Entry) { e.Actor = "adm" }) }, 9, "does not match its hash"},
-		{"changed ids, rehashed", func(bk *bolt.Bucket) { rewrite(bk, 12, true, func(e *Entry) { e.IDs = e.IDs[:1] }) }, 13, "hash of the entry before"},
-		{"changed time, rehashed", func(bk *bolt.Bucket) {
+		{"changed actor", func(bk *store.Bucket) { rewrite(bk, 9, false, func(e *Entry) { e.Actor = "adm" }) }, 9, "does not match its hash"},
+		{"changed ids, rehashed", func(bk *store.Bucket) { rewrite(bk, 12, true, func(e *Entry) { e.IDs = e.IDs[:1] }) }, 13, "hash of the entry before"},
+		{"changed time, rehashed", func(bk *store.Bucket) {
 			rewrite(bk, 3, true, func(e *Entry) { e.Time = e.Time.Add(-time.Hour) })
 		}, 4, "hash of the entry before"},
-		{"deleted", func(bk *bolt.Bucket) { bk.Delete(seqKey(5)) }, 5, "missing"},
-		{"last deleted", func(bk *bolt.Bucket) { bk.Delete(seqKey(13)) }, 13, "ends at entry 12"},
-		{"spaces added", func(bk *bolt.Bucket) {
+		{"deleted", func(bk *store.Bucket) { bk.Delete(seqKey(5)) }, 5, "missing"},
+		{"last deleted", func(bk *store.Bucket) { bk.Delete(seqKey(13)) }, 13, "ends at entry 12"},
+		{"spaces added", func(bk *store.Bucket) {
 			v := bytes.Replace(bk.Get(seqKey(2)), []byte(`,"actor"`), []byte(`, "actor"`), 1)
 			bk.Put(seqKey(2), v)
 		}, 2, "canonical"},
-		{"not JSON", func(bk *bolt.Bucket) { bk.Put(seqKey(7), []byte("{")) }, 7, "unreadable"},
-		{"renumbered", func(bk *bolt.Bucket) { rewrite(bk, 6, true, func(e *Entry) { e.Seq = 60 }) }, 6, "says it is entry 60"},
+		{"not JSON", func(bk *store.Bucket) { bk.Put(seqKey(7), []byte("{")) }, 7, "unreadable"},
+		{"renumbered", func(bk *store.Bucket) { rewrite(bk, 6, true, func(e *Entry) { e.Seq = 60 }) }, 6, "says it is entry 60"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,24 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
-)
-
-// Buckets of the store this package owns.
-var (
-	// BucketAlerts maps an alert id (8 bytes, big-endian) to its JSON.
-	BucketAlerts = []byte("alerts")
-	// BucketAlertKeys maps subject 0x00 record id to the alert's id, so
-	// that a hit raised again finds its alert.
-	BucketAlertKeys = []byte("alert_keys")
-	// BucketUsers maps a user name to its JSON.
-	BucketUsers = []byte("users")
-	// BucketAudit maps an entry's sequence number (8 bytes, big-endian)
-	// to its canonical encoding.
-	BucketAudit = []byte("audit")
-	// BucketSettings holds the site's casework settings.
-	BucketSettings = []byte("casework")
 )
 
 var keyFourEyesOff = []byte("four_eyes_off")
@@ -130,18 +114,13 @@ var (
 	ErrExists = errors.New("already exists")
 )
 
-// FieldError is a value that breaks a rule; Field names it.
-type FieldError struct {
-	Field string
-	Msg   string
-}
-
-// Error names the field.
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+// FieldError is a value that breaks a rule; Field names it. It is
+// decision's, whose text rules (decision.CheckText) casework shares.
+type FieldError = decision.FieldError
 
 // authorize checks, inside tx, that a may act with at least role min:
 // an active user of that rank, or an operator when operators are allowed.
-func authorize(tx *bolt.Tx, a Actor, min string, operatorOK bool) (*UserInfo, error) {
+func authorize(tx *store.Tx, a Actor, min string, operatorOK bool) (*UserInfo, error) {
 	if a.operator {
 		if operatorOK && a.name != "" {
 			return nil, nil

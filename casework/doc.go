@@ -43,8 +43,9 @@
 //
 // # Store
 //
-// The package owns the buckets alerts, alert_index, alert_keys,
-// alert_records, users, audit and casework (settings and the audit log's
-// head), created on first write; a store without them reads as holding
-// nothing. Every change is one bbolt transaction.
+// The package keeps its state in store's sub-stores store.Alerts,
+// AlertIndex, AlertKeys, AlertRecords, Users, Audit and CaseworkSettings
+// (settings and the audit log's head), read and written through a
+// store.Tx and created on first write; a store without them reads as
+// holding nothing. Every change is one store transaction.
 package casework

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // History returns the audit entries of the alert id, newest first, at
@@ -18,8 +18,8 @@ import (
 func (c *Casework) History(id uint64, max int) ([]Entry, error) {
 	needle := []byte(`"alert":` + strconv.FormatUint(id, 10) + `,`)
 	var out []Entry
-	err := c.db.View(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(BucketAudit)
+	err := c.db.Read(func(tx *store.Tx) error {
+		bk := store.Audit.Bucket(tx)
 		if bk == nil {
 			return nil
 		}

@@ -6,12 +6,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
-
-// BucketAlertRecords maps record id 0x00 subject to the alert's id, so that
-// a change to a record finds its alerts.
-var BucketAlertRecords = []byte("alert_records")
 
 func recordKey(recordID, subject string) []byte {
 	k := make([]byte, 0, len(recordID)+1+len(subject))
@@ -20,7 +15,7 @@ func recordKey(recordID, subject string) []byte {
 	return append(k, subject...)
 }
 
-// Hook is the store change hook (store.Store.OnChange) that reopens the
+// Hook is the store change hook (store.Store.OnApply) that reopens the
 // alerts of every record an import or change set updated, inside the
 // transaction that applies it: an alert proposed or closed on content the
 // record no longer has is open again, with the new content's
@@ -28,9 +23,9 @@ func recordKey(recordID, subject string) []byte {
 // the new version in the entry). Open alerts take the new fingerprints
 // too, so that a proposal is made on what the record now says. A store
 // without alerts costs one bucket look-up.
-func (c *Casework) Hook(tx *bolt.Tx, ap *store.Applied) error {
-	byRecord := tx.Bucket(BucketAlertRecords)
-	alerts := tx.Bucket(BucketAlerts)
+func (c *Casework) Hook(tx *store.Tx, ap *store.Applied) error {
+	byRecord := store.AlertRecords.Bucket(tx)
+	alerts := store.Alerts.Bucket(tx)
 	if byRecord == nil || alerts == nil || len(ap.Changes) == 0 {
 		return nil
 	}

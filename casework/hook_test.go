@@ -13,7 +13,7 @@ import (
 // leaves the content as it was, or changes another record, does not.
 func TestHookReopensOnRecordChange(t *testing.T) {
 	c, db := openTest(t)
-	db.OnChange(c.Hook)
+	db.OnApply(c.Hook)
 	addUsers(t, c)
 	recs := []*record.Record{testRecord(1, "SANCTION"), testRecord(2, "SANCTION"), testRecord(3, "PEP")}
 	i := 0

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // User returns the user name as the store holds it now; ErrNotFound
@@ -13,7 +13,7 @@ import (
 // a user disabled or given another role since loses her sessions.
 func (c *Casework) User(name string) (*UserInfo, error) {
 	var u *UserInfo
-	err := c.db.View(func(tx *bolt.Tx) error {
+	err := c.db.Read(func(tx *store.Tx) error {
 		var err error
 		u, err = userIn(tx, name)
 		return err
@@ -48,7 +48,7 @@ func (c *Casework) SignInExternal(name, role, issuer string) (*UserInfo, error) 
 	}
 	actor := Operator("oidc:" + issuer).String()
 	var out *UserInfo
-	err := c.update(func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
+	err := c.update(func(tx *store.Tx, now time.Time, log *auditWriter) error {
 		su, err := storedUserIn(tx, name)
 		switch {
 		case errors.Is(err, ErrNotFound):

@@ -6,33 +6,32 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/decision"
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // change runs fn on each alert of ids in one transaction with the audit
 // log, after authorize(a, min); fn changes the alert and returns the
 // entry to log. A refusal of any alert refuses them all.
-func (c *Casework) change(a Actor, min string, ids []uint64, fn func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error)) error {
-	return c.changeMany(a, min, ids, func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
+func (c *Casework) change(a Actor, min string, ids []uint64, fn func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error)) error {
+	return c.changeMany(a, min, ids, func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
 		e, err := fn(tx, u, al, now)
 		return []Entry{e}, err
 	})
 }
 
 // changeMany is change for changes that log more than one entry.
-func (c *Casework) changeMany(a Actor, min string, ids []uint64, fn func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error)) error {
+func (c *Casework) changeMany(a Actor, min string, ids []uint64, fn func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error)) error {
 	if len(ids) == 0 {
 		return ErrNoAlerts
 	}
-	return c.update(func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
+	return c.update(func(tx *store.Tx, now time.Time, log *auditWriter) error {
 		u, err := authorize(tx, a, min, false)
 		if err != nil {
 			return err
 		}
-		bk := tx.Bucket(BucketAlerts)
+		bk := store.Alerts.Bucket(tx)
 		for _, id := range ids {
 			al, err := getAlert(bk, id)
 			if err != nil {
@@ -64,7 +63,7 @@ func (c *Casework) changeMany(a Actor, min string, ids []uint64, fn func(tx *bol
 // in one transaction. An analyst may assign only to herself; reviewers and
 // admins to any active user. Closed alerts are not assigned.
 func (c *Casework) Assign(a Actor, ids []uint64, assignee string) error {
-	return c.change(a, Analyst, ids, func(tx *bolt.Tx, u *UserInfo, al *Alert, _ time.Time) (Entry, error) {
+	return c.change(a, Analyst, ids, func(tx *store.Tx, u *UserInfo, al *Alert, _ time.Time) (Entry, error) {
 		if al.Status == Closed {
 			return Entry{}, fmt.Errorf("closed: %w", ErrState)
 		}
@@ -94,10 +93,10 @@ func (c *Casework) Assign(a Actor, ids []uint64, assignee string) error {
 
 // Comment adds text to the alert id; any active user may.
 func (c *Casework) Comment(a Actor, id uint64, text string) error {
-	if err := checkText("comment", text, maxText); err != nil {
+	if err := decision.CheckText("comment", text, maxText, true); err != nil {
 		return err
 	}
-	return c.change(a, Analyst, []uint64{id}, func(_ *bolt.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
+	return c.change(a, Analyst, []uint64{id}, func(_ *store.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
 		al.Comments = append(al.Comments, Comment{By: u.Name, At: now, Text: text})
 		return Entry{Action: ActionComment, Detail: text}, nil
 	})
@@ -111,11 +110,11 @@ func (c *Casework) Propose(a Actor, ids []uint64, outcome, reason string) error 
 	if outcome != FalsePositive && outcome != TrueMatch {
 		return &FieldError{Field: "outcome", Msg: fmt.Sprintf("%q is not false_positive or true_match", outcome)}
 	}
-	if err := checkText("reason", reason, decision.MaxNoteBytes-200); err != nil {
+	if err := decision.CheckText("reason", reason, decision.MaxNoteBytes-200, true); err != nil {
 		return err
 	}
 	var off []string
-	return c.changeMany(a, Analyst, ids, func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
+	return c.changeMany(a, Analyst, ids, func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
 		if al.Status != Open {
 			return nil, fmt.Errorf("%s: %w", al.Status, ErrState)
 		}
@@ -146,11 +145,11 @@ func (c *Casework) Propose(a Actor, ids []uint64, outcome, reason string) error 
 // recorded as such and the alert is listed as escalated.
 func (c *Casework) Approve(a Actor, ids []uint64, note string) error {
 	if note != "" {
-		if err := checkText("note", note, maxText); err != nil {
+		if err := decision.CheckText("note", note, maxText, true); err != nil {
 			return err
 		}
 	}
-	return c.changeMany(a, Reviewer, ids, func(tx *bolt.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
+	return c.changeMany(a, Reviewer, ids, func(tx *store.Tx, u *UserInfo, al *Alert, now time.Time) ([]Entry, error) {
 		if al.Status != Proposed || al.Proposal == nil {
 			return nil, fmt.Errorf("%s: %w", al.Status, ErrState)
 		}
@@ -173,10 +172,10 @@ func (c *Casework) Approve(a Actor, ids []uint64, note string) error {
 // which is added as a comment: a reviewer or admin who is not the proposer
 // may.
 func (c *Casework) SendBack(a Actor, ids []uint64, reason string) error {
-	if err := checkText("reason", reason, maxText); err != nil {
+	if err := decision.CheckText("reason", reason, maxText, true); err != nil {
 		return err
 	}
-	return c.change(a, Reviewer, ids, func(_ *bolt.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
+	return c.change(a, Reviewer, ids, func(_ *store.Tx, u *UserInfo, al *Alert, now time.Time) (Entry, error) {
 		if al.Status != Proposed || al.Proposal == nil {
 			return Entry{}, fmt.Errorf("%s: %w", al.Status, ErrState)
 		}
@@ -192,7 +191,7 @@ func (c *Casework) SendBack(a Actor, ids []uint64, reason string) error {
 // closeAlert closes al with proposal p approved by approver and records
 // the decision in package decision, in tx. It returns the audit entry of
 // the decision.
-func closeAlert(tx *bolt.Tx, al *Alert, p Proposal, approver string, now time.Time, fourEyes bool) (Entry, error) {
+func closeAlert(tx *store.Tx, al *Alert, p Proposal, approver string, now time.Time, fourEyes bool) (Entry, error) {
 	who := p.By
 	note := p.Reason
 	if fourEyes {
@@ -220,7 +219,7 @@ func (c *Casework) SetFourEyesOff(a Actor, sourceTypes []string) error {
 		if t == "" {
 			continue
 		}
-		if err := checkText("source type", t, 64); err != nil {
+		if err := decision.CheckText("source type", t, 64, true); err != nil {
 			return err
 		}
 		if !slices.Contains(types, t) {
@@ -228,11 +227,11 @@ func (c *Casework) SetFourEyesOff(a Actor, sourceTypes []string) error {
 		}
 	}
 	slices.Sort(types)
-	return c.update(func(tx *bolt.Tx, _ time.Time, log *auditWriter) error {
+	return c.update(func(tx *store.Tx, _ time.Time, log *auditWriter) error {
 		if _, err := authorize(tx, a, Admin, true); err != nil {
 			return err
 		}
-		bk, err := tx.CreateBucketIfNotExists(BucketSettings)
+		bk, err := store.CaseworkSettings.Create(tx)
 		if err != nil {
 			return err
 		}
@@ -254,7 +253,7 @@ func (c *Casework) SetFourEyesOff(a Actor, sourceTypes []string) error {
 // FourEyesOff returns the source types exempt from four eyes, sorted.
 func (c *Casework) FourEyesOff() ([]string, error) {
 	var out []string
-	err := c.db.View(func(tx *bolt.Tx) error {
+	err := c.db.Read(func(tx *store.Tx) error {
 		var err error
 		out, err = fourEyesOffIn(tx)
 		return err
@@ -262,9 +261,9 @@ func (c *Casework) FourEyesOff() ([]string, error) {
 	return out, err
 }
 
-func fourEyesOffIn(tx *bolt.Tx) ([]string, error) {
+func fourEyesOffIn(tx *store.Tx) ([]string, error) {
 	out := []string{}
-	if bk := tx.Bucket(BucketSettings); bk != nil {
+	if bk := store.CaseworkSettings.Bucket(tx); bk != nil {
 		if v := bk.Get(keyFourEyesOff); v != nil {
 			if err := json.Unmarshal(v, &out); err != nil {
 				return nil, fmt.Errorf("four-eyes setting: %w", err)
@@ -272,26 +271,4 @@ func fourEyesOffIn(tx *bolt.Tx) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// checkText refuses empty text, text over max bytes, invalid UTF-8 and
-// control characters other than line breaks and tabs.
-func checkText(field, s string, max int) error {
-	switch {
-	case strings.TrimSpace(s) == "":
-		return &FieldError{Field: field, Msg: "required"}
-	case len(s) > max:
-		return &FieldError{Field: field, Msg: fmt.Sprintf("%d bytes, more than the %d allowed", len(s), max)}
-	case !utf8.ValidString(s):
-		return &FieldError{Field: field, Msg: "not valid UTF-8"}
-	}
-	for _, r := range s {
-		if r == '\n' || r == '\r' || r == '\t' {
-			continue
-		}
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			return &FieldError{Field: field, Msg: fmt.Sprintf("holds the control character U+%04X", r)}
-		}
-	}
-	return nil
 }

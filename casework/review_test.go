@@ -11,14 +11,17 @@ import (
 // TestTransitions tries every action on an alert in every status, as every
 // kind of actor, and checks which are allowed, which are refused and why,
 // and the status an allowed one leaves.
+// state is where TestTransitions starts an alert.
+type state string
+
+const (
+	sOpen       state = "open"
+	sProposedBy state = "proposed by ana"
+	sProposedRv state = "proposed by rev"
+	sClosed     state = "closed"
+)
+
 func TestTransitions(t *testing.T) {
-	type state string
-	const (
-		sOpen       state = "open"
-		sProposedBy state = "proposed by ana"
-		sProposedRv state = "proposed by rev"
-		sClosed     state = "closed"
-	)
 	actions := map[string]func(c *Casework, a Actor, id uint64) error{
 		"propose": func(c *Casework, a Actor, id uint64) error {
 			return c.Propose(a, []uint64{id}, FalsePositive, "born 1971")
@@ -83,49 +86,7 @@ func TestTransitions(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%s/%s/%s", tc.action, tc.from, tc.actor), func(t *testing.T) {
-			c, _ := openTest(t)
-			addUsers(t, c)
-			id := raiseOne(t, c, "C-1", testRecord(1, "SANCTION"))
-			switch tc.from {
-			case sProposedBy, sClosed:
-				if err := c.Propose(User("ana"), []uint64{id}, FalsePositive, "born 1971"); err != nil {
-					t.Fatal(err)
-				}
-			case sProposedRv:
-				if err := c.Propose(User("rev"), []uint64{id}, TrueMatch, "same passport"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if tc.from == sClosed {
-				if err := c.Approve(User("rev"), []uint64{id}, ""); err != nil {
-					t.Fatal(err)
-				}
-			}
-			before, _ := c.Alert(id)
-			entries := mustVerify(t, c)
-			err := actions[tc.action](c, tc.actor, id)
-			after, _ := c.Alert(id)
-			if want, isOK := tc.want.Error(), len(tc.want.Error()) > 3 && tc.want.Error()[:3] == "ok:"; isOK {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
-				if after.Status != want[3:] {
-					t.Fatalf("status %s, want %s", after.Status, want[3:])
-				}
-				if n := mustVerify(t, c); n <= entries {
-					t.Fatalf("audit log has %d entries, had %d: the change was not logged", n, entries)
-				}
-				return
-			}
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
-			}
-			if after.Status != before.Status || after.Assignee != before.Assignee || len(after.Comments) != len(before.Comments) || !after.Updated.Equal(before.Updated) {
-				t.Fatalf("a refused action changed the alert: %+v → %+v", before, after)
-			}
-			if n := mustVerify(t, c); n != entries {
-				t.Fatalf("a refused action logged: %d entries, had %d", n, entries)
-			}
+			checkTransition(t, actions[tc.action], tc.from, tc.actor, tc.want)
 		})
 	}
 }
@@ -239,5 +200,56 @@ func TestBulkIsAllOrNothing(t *testing.T) {
 	}
 	if err := c.Assign(User("rev"), nil, "ana"); !errors.Is(err, ErrNoAlerts) {
 		t.Fatalf("empty selection: %v", err)
+	}
+}
+
+// checkTransition raises an alert, brings it to from, lets actor try
+// action on it and checks the outcome: ErrForbidden or ErrState with
+// nothing changed and nothing logged, or an error "ok:"+status with the
+// alert in status and the change logged.
+func checkTransition(t *testing.T, action func(c *Casework, a Actor, id uint64) error, from state, actor Actor, want error) {
+	t.Helper()
+	c, _ := openTest(t)
+	addUsers(t, c)
+	id := raiseOne(t, c, "C-1", testRecord(1, "SANCTION"))
+	switch from {
+	case sProposedBy, sClosed:
+		if err := c.Propose(User("ana"), []uint64{id}, FalsePositive, "born 1971"); err != nil {
+			t.Fatal(err)
+		}
+	case sProposedRv:
+		if err := c.Propose(User("rev"), []uint64{id}, TrueMatch, "same passport"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if from == sClosed {
+		if err := c.Approve(User("rev"), []uint64{id}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := c.Alert(id)
+	entries := mustVerify(t, c)
+	err := action(c, actor, id)
+	after, _ := c.Alert(id)
+	if status, isOK := want.Error(), len(want.Error()) > 3 && want.Error()[:3] == "ok:"; isOK {
+		if err != nil {
+			t.Fatalf("refused: %v", err)
+		}
+		if after.Status != status[3:] {
+			t.Fatalf("status %s, want %s", after.Status, status[3:])
+		}
+		if n := mustVerify(t, c); n <= entries {
+			t.Fatalf("audit log has %d entries, had %d: the change was not logged", n, entries)
+		}
+		return
+	}
+	if !errors.Is(err, want) {
+		t.Fatalf("error %v, want %v", err, want)
+	}
+	if after.Status != before.Status || after.Assignee != before.Assignee || len(after.Comments) != len(before.Comments) || !after.Updated.Equal(before.Updated) {
+		t.Fatalf("a refused action changed the alert: %+v → %+v", before, after)
+	}
+	if n := mustVerify(t, c); n != entries {
+		t.Fatalf("a refused action logged: %d entries, had %d", n, entries)
 	}
 }

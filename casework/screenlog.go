@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
 
 // Screening is one screening to log: who screened, the query as the
@@ -43,7 +43,7 @@ func (c *Casework) LogScreenings(ss []Screening) error {
 	if len(ss) == 0 {
 		return nil
 	}
-	return c.update(func(_ *bolt.Tx, _ time.Time, log *auditWriter) error {
+	return c.update(func(_ *store.Tx, _ time.Time, log *auditWriter) error {
 		for _, s := range ss {
 			if err := log.add(Entry{Actor: s.Actor, Action: ActionScreening, Query: s.Query, Version: s.Version, IDs: s.IDs}); err != nil {
 				return err
@@ -166,7 +166,7 @@ func (c *Casework) Screened(s Screening, hits []NewAlert) (RaiseResult, error) {
 	if err != nil {
 		return RaiseResult{}, err
 	}
-	err = c.update(func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
+	err = c.update(func(tx *store.Tx, now time.Time, log *auditWriter) error {
 		if err := log.add(Entry{Actor: s.Actor, Action: ActionScreening, Query: s.Query, Version: s.Version, IDs: s.IDs}); err != nil {
 			return err
 		}

@@ -8,13 +8,8 @@ import (
 	"slices"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 )
-
-// BucketAlertIndex maps an alert id to its summary: the few fields the
-// queue filters and sorts on, in a compact binary form, so that a page of
-// 100,000 alerts reads a few megabytes and decodes only the alerts shown.
-var BucketAlertIndex = []byte("alert_index")
 
 // Summary is what the queue filters and sorts alerts on.
 type Summary struct {
@@ -144,8 +139,8 @@ func (c *compiledFilter) match(r *rawSummary) bool {
 }
 
 // eachSummary calls fn with every summary f selects, by id, in tx.
-func eachSummary(tx *bolt.Tx, f Filter, fn func(r *rawSummary) error) error {
-	bk := tx.Bucket(BucketAlertIndex)
+func eachSummary(tx *store.Tx, f Filter, fn func(r *rawSummary) error) error {
+	bk := store.AlertIndex.Bucket(tx)
 	if bk == nil {
 		return nil
 	}
@@ -174,7 +169,7 @@ func (c *Casework) Summaries(f Filter) ([]Summary, error) {
 		return nil, err
 	}
 	var out []Summary
-	err := c.db.View(func(tx *bolt.Tx) error {
+	err := c.db.Read(func(tx *store.Tx) error {
 		return eachSummary(tx, f, func(r *rawSummary) error {
 			out = append(out, r.summary())
 			return nil
@@ -245,7 +240,7 @@ func (c *Casework) Page(r PageRequest) ([]*Alert, int, error) {
 	}
 	var page []*Alert
 	total := 0
-	err := c.db.View(func(tx *bolt.Tx) error {
+	err := c.db.Read(func(tx *store.Tx) error {
 		var all []sortKey
 		if err := eachSummary(tx, r.Filter, func(s *rawSummary) error {
 			all = append(all, key(s))
@@ -271,7 +266,7 @@ func (c *Casework) Page(r PageRequest) ([]*Alert, int, error) {
 			return nil
 		}
 		all = all[r.Offset:min(len(all), r.Offset+r.Limit)]
-		bk := tx.Bucket(BucketAlerts)
+		bk := store.Alerts.Bucket(tx)
 		for i := range all {
 			a, err := getAlert(bk, all[i].id)
 			if err != nil {

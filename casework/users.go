@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/amlscreen/amlscreen/store"
 	"golang.org/x/crypto/argon2"
 )
 
@@ -125,7 +125,7 @@ func checkPassword(p, h string) bool {
 // answer takes as long as for a user that exists.
 var dummyHash = sync.OnceValue(func() string { return hashPassword("no user has this password", DefaultArgon2) })
 
-func userIn(tx *bolt.Tx, name string) (*UserInfo, error) {
+func userIn(tx *store.Tx, name string) (*UserInfo, error) {
 	su, err := storedUserIn(tx, name)
 	if err != nil {
 		return nil, err
@@ -133,8 +133,8 @@ func userIn(tx *bolt.Tx, name string) (*UserInfo, error) {
 	return &su.UserInfo, nil
 }
 
-func storedUserIn(tx *bolt.Tx, name string) (*storedUser, error) {
-	bk := tx.Bucket(BucketUsers)
+func storedUserIn(tx *store.Tx, name string) (*storedUser, error) {
+	bk := store.Users.Bucket(tx)
 	var v []byte
 	if bk != nil && name != "" {
 		v = bk.Get([]byte(name))
@@ -149,8 +149,8 @@ func storedUserIn(tx *bolt.Tx, name string) (*storedUser, error) {
 	return &su, nil
 }
 
-func putUser(tx *bolt.Tx, su *storedUser) error {
-	bk, err := tx.CreateBucketIfNotExists(BucketUsers)
+func putUser(tx *store.Tx, su *storedUser) error {
+	bk, err := store.Users.Create(tx)
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (c *Casework) AddUser(a Actor, name, role, password string) error {
 		return err
 	}
 	h := hashPassword(password, c.argon)
-	return c.update(func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
+	return c.update(func(tx *store.Tx, now time.Time, log *auditWriter) error {
 		if _, err := authorize(tx, a, Admin, true); err != nil {
 			return err
 		}
@@ -206,7 +206,7 @@ func (c *Casework) ResetPassword(a Actor, name, password string) error {
 }
 
 func (c *Casework) changeUser(a Actor, name, action, detail string, change func(*storedUser)) error {
-	return c.update(func(tx *bolt.Tx, now time.Time, log *auditWriter) error {
+	return c.update(func(tx *store.Tx, now time.Time, log *auditWriter) error {
 		if _, err := authorize(tx, a, Admin, true); err != nil {
 			return err
 		}
@@ -226,8 +226,8 @@ func (c *Casework) changeUser(a Actor, name, action, detail string, change func(
 // Users lists the users, by name.
 func (c *Casework) Users() ([]UserInfo, error) {
 	var out []UserInfo
-	err := c.db.View(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(BucketUsers)
+	err := c.db.Read(func(tx *store.Tx) error {
+		bk := store.Users.Bucket(tx)
 		if bk == nil {
 			return nil
 		}
@@ -249,7 +249,7 @@ func (c *Casework) Users() ([]UserInfo, error) {
 // so that the answer does not say which users exist.
 func (c *Casework) Authenticate(name, password string) (*UserInfo, error) {
 	var su *storedUser
-	err := c.db.View(func(tx *bolt.Tx) error {
+	err := c.db.Read(func(tx *store.Tx) error {
 		var err error
 		su, err = storedUserIn(tx, name)
 		return err

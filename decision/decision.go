@@ -82,7 +82,7 @@ func ParseStatus(s string) (string, error) {
 // record id, status, note, who and the fingerprints (At and Seq are
 // assigned when stored).
 func (d *Decision) Validate() error {
-	if err := checkText("owner", d.Owner, MaxOwnerBytes, false); err != nil {
+	if err := CheckText("owner", d.Owner, MaxOwnerBytes, false); err != nil {
 		return err
 	}
 	if err := ValidSubject(d.Subject); err != nil {
@@ -95,11 +95,11 @@ func (d *Decision) Validate() error {
 		return &FieldError{Field: "status", Msg: fmt.Sprintf("%s is not false_positive, true_match or escalated", quote(d.Status))}
 	}
 	if d.Note != "" {
-		if err := checkText("note", d.Note, MaxNoteBytes, true); err != nil {
+		if err := CheckText("note", d.Note, MaxNoteBytes, true); err != nil {
 			return err
 		}
 	}
-	if err := checkText("decided_by", d.Who, MaxWhoBytes, false); err != nil {
+	if err := CheckText("decided_by", d.Who, MaxWhoBytes, false); err != nil {
 		return err
 	}
 	if !validFingerprint(d.Fingerprint) {
@@ -114,13 +114,13 @@ func (d *Decision) Validate() error {
 // ValidSubject reports why s cannot be a subject: empty, longer than
 // MaxSubjectBytes, not UTF-8 or holding control characters.
 func ValidSubject(s string) error {
-	return checkText("subject", s, MaxSubjectBytes, false)
+	return CheckText("subject", s, MaxSubjectBytes, false)
 }
 
-// checkText applies the rules of free text: required, at most max bytes,
+// CheckText applies the rules of free text: required, at most max bytes,
 // UTF-8, no control characters (line breaks and tabs allowed in
-// multiline text).
-func checkText(field, s string, max int, multiline bool) error {
+// multiline text). casework's comments and reasons follow them too.
+func CheckText(field, s string, max int, multiline bool) error {
 	switch {
 	case strings.TrimSpace(s) == "":
 		return &FieldError{Field: field, Msg: "required"}

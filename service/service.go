@@ -328,7 +328,7 @@ func (s *Service) open() error {
 	s.st.OnApply(s.mon.Hook())
 	// Alerts of casework reopen in the same transaction when their record
 	// changes.
-	s.st.OnChange(casework.New(s.st, casework.Options{}).Hook)
+	s.st.OnApply(casework.New(s.st, casework.Options{}).Hook)
 	// The book's customers are screened against every change set, and
 	// their matches raised as alerts, in the same transaction.
 	s.st.OnChange(book.ShardHook(casework.New(s.st, casework.Options{}), c.BookShard, func() (*engine.Index, error) { return s.db.Index(), nil }))

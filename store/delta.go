@@ -18,7 +18,7 @@ import (
 type Hook func(tx *Tx, applied *Applied) error
 
 // TxHook is a Hook that takes the bbolt transaction itself: the form
-// casework and book register with OnChange until they move to Hook.
+// book registers with OnChange until it moves to Hook.
 type TxHook func(tx *bolt.Tx, applied *Applied) error
 
 // Effects of an applied change: what it did to the store, which differs

@@ -39,7 +39,7 @@ func (db *Store) OnApply(h Hook) {
 }
 
 // OnChange registers a hook that takes the bbolt transaction, as OnApply
-// does (casework's and book's form, see TxHook).
+// does (book's form, see TxHook).
 func (db *Store) OnChange(h TxHook) {
 	if h == nil {
 		return

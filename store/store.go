@@ -322,13 +322,13 @@ func (db *Store) Path() string { return db.path }
 // ReadOnly reports whether the store was opened read-only.
 func (db *Store) ReadOnly() bool { return db.readOnly }
 
-// View runs fn in a bbolt read transaction: casework and book read their
-// buckets with it until they move to Read and sub-stores.
+// View runs fn in a bbolt read transaction: book reads its buckets with
+// it until it moves to Read and sub-stores.
 func (db *Store) View(fn func(tx *bolt.Tx) error) error { return db.bolt.View(fn) }
 
 // Update runs fn in a bbolt write transaction; an error from fn rolls it
-// back. casework and book change their buckets with it until they move to
-// Write and sub-stores.
+// back. book changes its buckets with it until it moves to Write and
+// sub-stores.
 func (db *Store) Update(fn func(tx *bolt.Tx) error) error {
 	if db.readOnly {
 		return ErrReadOnly

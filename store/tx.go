@@ -20,7 +20,7 @@ func (t *Tx) Writable() bool { return t.tx.Writable() }
 func (t *Tx) OnCommit(fn func()) { t.tx.OnCommit(fn) }
 
 // Txn is the transaction a caller may hold: a *Tx, or the *bbolt.Tx that
-// casework and book still take from View, Update and OnChange.
+// book still takes from View, Update and OnChange.
 type Txn interface{ *bolt.Tx | *Tx }
 
 // TxOf returns t as a *Tx.
@@ -66,6 +66,14 @@ var (
 	MediaArticles = Sub{[]byte("media_articles")} // media: articles by id
 	MediaDocs     = Sub{[]byte("media_docs")}     // media: live documents by number
 	MediaPostings = Sub{[]byte("media_postings")} // media: the positional index, in segments
+
+	Alerts           = Sub{[]byte("alerts")}        // casework: alert id (8 bytes, big-endian) -> alert JSON
+	AlertIndex       = Sub{[]byte("alert_index")}   // casework: alert id -> the summary the queue filters on
+	AlertKeys        = Sub{[]byte("alert_keys")}    // casework: subject 0x00 record id -> alert id
+	AlertRecords     = Sub{[]byte("alert_records")} // casework: record id 0x00 subject -> alert id
+	Users            = Sub{[]byte("users")}         // casework: user name -> user JSON
+	Audit            = Sub{[]byte("audit")}         // casework: entry seq (8 bytes, big-endian) -> hash-chained entry
+	CaseworkSettings = Sub{[]byte("casework")}      // casework: the audit head and the site's settings
 )
 
 // Bucket returns the sub-store's bucket in tx, or nil when it does not
@@ -147,6 +155,12 @@ func (c *Cursor) First() (k, v []byte) { return c.c.First() }
 
 // Next moves to the next key; k is nil past the end.
 func (c *Cursor) Next() (k, v []byte) { return c.c.Next() }
+
+// Last moves to the last key.
+func (c *Cursor) Last() (k, v []byte) { return c.c.Last() }
+
+// Prev moves to the previous key; k is nil before the start.
+func (c *Cursor) Prev() (k, v []byte) { return c.c.Prev() }
 
 // Seek moves to key, or to the first key after it.
 func (c *Cursor) Seek(key []byte) (k, v []byte) { return c.c.Seek(key) }

@@ -52,7 +52,7 @@ func TestBrowserCasework(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := openBench(t, recs, srcs, peopleKeyA)
-	b.st.OnChange(b.cw.Hook) // as serve registers it: changed records reopen their alerts
+	b.st.OnApply(b.cw.Hook) // as serve registers it: changed records reopen their alerts
 	b.addUser(t, "maria", casework.Analyst)
 	b.addUser(t, "omar", casework.Reviewer)
 	seedQueue(t, b, recs)

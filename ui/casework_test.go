@@ -25,7 +25,7 @@ func caseBench(t *testing.T) *bench {
 	t.Helper()
 	recs, srcs := benchData(t)
 	b := openBench(t, recs, srcs, peopleKeyA)
-	b.st.OnChange(b.cw.Hook)
+	b.st.OnApply(b.cw.Hook)
 	b.addUser(t, "maria", casework.Analyst)
 	b.addUser(t, "alf", casework.Analyst)
 	b.addUser(t, "omar", casework.Reviewer)

@@ -20,7 +20,7 @@ import (
 func TestChangesPage(t *testing.T) {
 	b := newBench(t)
 	cw := casework.New(b.st, casework.Options{})
-	b.st.OnChange(cw.Hook)
+	b.st.OnApply(cw.Hook)
 	b.st.OnChange(book.Hook(cw, nil)) // a strict book needs no word statistics
 	rd, err := batch.NewReader(strings.NewReader("customer_id,full_name\nC-77,Zebedee Quatermain\n"), batch.ReadOptions{})
 	if err != nil {

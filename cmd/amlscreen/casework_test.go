@@ -10,7 +10,6 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // withStdin runs fn with standard input reading text.
@@ -183,15 +182,15 @@ func TestCaseworkCLI(t *testing.T) {
 	}
 
 	// Someone edits entry 9 in the file: verify names it and exits 1.
-	bdb, err := bolt.Open(db, 0o600, nil)
+	sdb, err := store.Open(db, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bdb.Update(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(casework.BucketAudit)
+	sdb.Write(func(tx *store.Tx) error {
+		bk := store.Audit.Bucket(tx)
 		k := binary.BigEndian.AppendUint64(nil, 9)
 		return bk.Put(k, []byte(strings.Replace(string(bk.Get(k)), `"actor":"rev"`, `"actor":"ana"`, 1)))
 	})
-	bdb.Close()
+	sdb.Close()
 	steps([]step{{args: []string{"audit", "verify", "--store", db}, code: exitError, errs: "audit log broken at entry 9: its content does not match its hash"}})
 }

@@ -57,7 +57,7 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	// monitoring's scored profiles score changed records with it.
 	index := live.Follow(db, log)
 	db.OnApply(monitorHook(index, log))
-	db.OnChange(casework.New(db, casework.Options{}).Hook) // reopens the alerts of changed records
+	db.OnApply(casework.New(db, casework.Options{}).Hook) // reopens the alerts of changed records
 	// The book's customers are screened against every change set; their
 	// matches become alerts in the change's transaction.
 	db.OnChange(book.Hook(casework.New(db, casework.Options{}), index.Index))
