@@ -26,6 +26,11 @@ type Options struct {
 	// It is called only when a change set meets scored profiles; without
 	// it such a change set fails rather than notify too little.
 	Index func() (*engine.Index, error)
+	// OnMatch, when set, receives in the change set's transaction the
+	// notifications it queued (matches a decision holds back are not
+	// among them), so that casework raises them as alerts in the same
+	// transaction.
+	OnMatch func(tx *store.Tx, applied *store.Applied, queued []Notification) error
 }
 
 // Monitor manages the search profiles of a store and matches change sets
@@ -42,6 +47,8 @@ type Monitor struct {
 	now   func() time.Time
 	log   *slog.Logger
 	index func() (*engine.Index, error)
+	// onMatch is Options.OnMatch.
+	onMatch func(tx *store.Tx, applied *store.Applied, queued []Notification) error
 
 	mu  sync.Mutex
 	ix  *profileIndex // nil until built
@@ -54,7 +61,7 @@ type Monitor struct {
 // New returns a Monitor over db, which must stay open while the Monitor is
 // used. It reads nothing yet. Only Hook works without a db.
 func New(db *store.Store, opts Options) *Monitor {
-	m := &Monitor{db: db, now: opts.Now, log: opts.Log, index: opts.Index}
+	m := &Monitor{db: db, now: opts.Now, log: opts.Log, index: opts.Index, onMatch: opts.OnMatch}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -68,7 +75,10 @@ func New(db *store.Store, opts Options) *Monitor {
 // with the store (store.Store.OnApply), which then runs it in every
 // transaction that changes records, whoever makes the change. It builds the
 // profile index from the hook's own transaction when it is not built yet,
-// so a one-shot command pays for that only when a change set arrives.
+// so a one-shot command pays for that only when a change set arrives. A
+// command that only applies changes uses New(nil, opts).Hook(): the index
+// is kept, and rebuilt whenever the profiles' generation in the store shows
+// that they changed since, also by another process.
 //
 //	db.OnApply(monitor.New(db, monitor.Options{}).Hook())
 func (m *Monitor) Hook() store.Hook {
@@ -91,23 +101,22 @@ func (m *Monitor) Hook() store.Hook {
 				return fmt.Errorf("monitoring: index for scored profiles: %w", err)
 			}
 		}
-		n, err := writeNotifications(tx, ix, eix, applied, m.now())
+		queued, err := writeNotifications(tx, ix, eix, applied, m.now())
 		if err != nil {
 			return fmt.Errorf("monitoring: %w", err)
 		}
-		if n > 0 {
-			tx.OnCommit(m.wake)
+		if len(queued) == 0 {
+			return nil
+		}
+		tx.OnCommit(m.wake)
+		if m.onMatch != nil {
+			if err := m.onMatch(tx, applied, queued); err != nil {
+				return fmt.Errorf("monitoring: %w", err)
+			}
 		}
 		return nil
 	}
 }
-
-// Hook returns a store.Hook for commands that only apply changes (amlscreen
-// apply, import, sync): New(nil, opts).Hook(). The profile index it builds
-// in the first transaction is kept, and rebuilt whenever the profiles'
-// generation in the store shows that they changed since, also by another
-// process.
-func Hook(opts Options) store.Hook { return New(nil, opts).Hook() }
 
 // Preload builds the profile index now, so that the first change set a
 // server applies does not wait for it.

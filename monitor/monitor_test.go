@@ -380,7 +380,7 @@ func TestTestWebhookQueuesSample(t *testing.T) {
 // profiles in between; the generation makes the hook rebuild.
 func TestHookSeesProfilesOfOtherProcesses(t *testing.T) {
 	db, _ := newStore(t)
-	hook := Hook(Options{})
+	hook := New(nil, Options{}).Hook()
 	register(t, New(db, Options{}), fixtureProfiles())
 	applyFile(t, db, "testdata/delta1.jsonl", v0, v1, hook)
 	before := len(queuedWants(t, db))

@@ -132,30 +132,30 @@ func matches(ix *profileIndex, eix *engine.Index, applied *store.Applied) ([]Not
 // writeNotifications matches applied against ix and queues a notification
 // per match in tx, due at once, except UPDATEs that an analyst's decision
 // holds back (decision.SuppressUpdate). It returns how many it queued.
-func writeNotifications(tx *store.Tx, ix *profileIndex, eix *engine.Index, applied *store.Applied, now time.Time) (int, error) {
+func writeNotifications(tx *store.Tx, ix *profileIndex, eix *engine.Index, applied *store.Applied, now time.Time) ([]Notification, error) {
 	ns, err := matches(ix, eix, applied)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	now = now.UTC()
-	queued := 0
+	var queued []Notification
 	for _, n := range ns {
 		if n.MatchType == MatchUpdate {
 			held, err := decision.SuppressUpdate(tx, n.Profile.Owner, n.Profile.ID, n.Entity)
 			if err != nil {
-				return 0, fmt.Errorf("decision on %q for profile %q: %w", n.Entity.ID, n.Profile.ID, err)
+				return nil, fmt.Errorf("decision on %q for profile %q: %w", n.Entity.ID, n.Profile.ID, err)
 			}
 			if held {
 				continue
 			}
 		}
-		queued++
+		queued = append(queued, n)
 		e, err := newEntry(n, now, false)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		if err := enqueue(tx, e); err != nil {
-			return 0, fmt.Errorf("queue notification for profile %q: %w", n.Profile.ID, err)
+			return nil, fmt.Errorf("queue notification for profile %q: %w", n.Profile.ID, err)
 		}
 	}
 	return queued, nil

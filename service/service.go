@@ -319,19 +319,15 @@ func (s *Service) open() error {
 	}
 	// Monitoring: profiles are matched inside every change set the sync
 	// loop commits, and a sender delivers the outbox.
-	s.mon = monitor.New(s.st, monitor.Options{Log: log, Index: func() (*engine.Index, error) { return s.db.Index(), nil }})
+	index := func() (*engine.Index, error) { return s.db.Index(), nil }
+	s.mon = monitor.New(s.st, MonitorOptions(s.st, index, log))
 	if err := s.mon.Preload(); err != nil {
 		return fmt.Errorf("monitoring: %w", err)
 	}
 	// Every change set of the store, whoever applies it, writes its
-	// notifications in its own transaction.
-	s.st.OnApply(s.mon.Hook())
-	// Alerts of casework reopen in the same transaction when their record
-	// changes.
-	s.st.OnApply(casework.New(s.st, casework.Options{}).Hook)
-	// The book's customers are screened against every change set, and
-	// their matches raised as alerts, in the same transaction.
-	s.st.OnChange(book.ShardHook(casework.New(s.st, casework.Options{}), c.BookShard, func() (*engine.Index, error) { return s.db.Index(), nil }))
+	// notifications, reopens and raises alerts and screens the book in its
+	// own transaction.
+	Watch{Index: index, Monitor: s.mon, Shard: c.BookShard, Log: log}.Register(s.st)
 	if c.BookShard.Count > 1 {
 		log.Info("book watch: screening one shard of the book's customers", "shard", c.BookShard.String())
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -638,14 +636,4 @@ func (r *reloadingKeys) recipient(owner string) (monitor.Recipient, error) {
 	}
 	r.mu.Unlock()
 	return monitor.KeyRecipient(k, owner)
-}
-
-// monitorHook is the monitoring hook of the commands that change a store
-// (openStoreToWrite registers it): it queues the notifications of each
-// change set. Scored profiles score the changed records with the list's
-// word counts, so when there are any, they take the store's index from
-// index, at the version before the change set (only then: strict
-// profiles need none).
-func monitorHook(index *live.Follower, log *slog.Logger) store.Hook {
-	return monitor.Hook(monitor.Options{Log: log, Index: index.Index})
 }

@@ -11,9 +11,8 @@ import (
 	"os"
 	"sync"
 
-	"github.com/amlscreen/amlscreen/book"
-	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/service"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -56,11 +55,9 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	// The persisted screening index is brought to each committed version;
 	// monitoring's scored profiles score changed records with it.
 	index := live.Follow(db, log)
-	db.OnApply(monitorHook(index, log))
-	db.OnApply(casework.New(db, casework.Options{}).Hook) // reopens the alerts of changed records
-	// The book's customers are screened against every change set; their
-	// matches become alerts in the change's transaction.
-	db.OnChange(book.Hook(casework.New(db, casework.Options{}), index.Index))
+	// Notifications, alerts and the book's matches are written in each
+	// change's transaction, in the order serve registers them.
+	service.Watch{Index: index.Index, Log: log}.Register(db)
 	return db, nil
 }
 
