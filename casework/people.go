@@ -56,14 +56,14 @@ func (c *Casework) SignInExternal(name, role, issuer string) (*UserInfo, error) 
 			if err := putUser(tx, su); err != nil {
 				return err
 			}
-			out = &su.UserInfo
+			out = su.info()
 			return log.add(Entry{Actor: actor, Action: ActionUserAdd, User: name, Detail: "role " + role + ", signs in through " + issuer})
 		case err != nil:
 			return err
 		case su.Disabled:
 			return fmt.Errorf("user %q is disabled: %w", name, ErrForbidden)
 		case su.Role == role:
-			out = &su.UserInfo
+			out = su.info()
 			return nil
 		}
 		old := su.Role
@@ -71,7 +71,7 @@ func (c *Casework) SignInExternal(name, role, issuer string) (*UserInfo, error) 
 		if err := putUser(tx, su); err != nil {
 			return err
 		}
-		out = &su.UserInfo
+		out = su.info()
 		return log.add(Entry{Actor: actor, Action: ActionUserRole, User: name, Detail: "role " + old + " → " + role})
 	})
 	if err != nil {

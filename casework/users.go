@@ -2,8 +2,10 @@ package casework
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,6 +53,19 @@ type UserInfo struct {
 	Disabled bool      `json:"disabled"`
 	Created  time.Time `json:"created"`
 	Updated  time.Time `json:"updated"`
+	// Stamp changes whenever the password, role or disabled flag does,
+	// and only then: a sign-in session keeps the stamp it began with and
+	// ends when the user's differs (a password reset ends her sessions).
+	// It is derived, never stored, and reveals nothing of the password.
+	Stamp string `json:"-"`
+}
+
+// info returns the user as callers see it, with her stamp.
+func (su *storedUser) info() *UserInfo {
+	u := su.UserInfo
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%t", su.Hash, su.Role, su.Disabled)))
+	u.Stamp = hex.EncodeToString(sum[:8])
+	return &u
 }
 
 // storedUser is the value of the users bucket.
@@ -130,7 +145,7 @@ func userIn(tx *store.Tx, name string) (*UserInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &su.UserInfo, nil
+	return su.info(), nil
 }
 
 func storedUserIn(tx *store.Tx, name string) (*storedUser, error) {
@@ -236,7 +251,7 @@ func (c *Casework) Users() ([]UserInfo, error) {
 			if err := json.Unmarshal(v, &su); err != nil {
 				return fmt.Errorf("user %q: %w", k, err)
 			}
-			out = append(out, su.UserInfo)
+			out = append(out, *su.info())
 			return nil
 		})
 	})
@@ -265,5 +280,5 @@ func (c *Casework) Authenticate(name, password string) (*UserInfo, error) {
 	if su == nil || !ok || su.Disabled {
 		return nil, fmt.Errorf("sign-in as %q: %w", name, ErrForbidden)
 	}
-	return &su.UserInfo, nil
+	return su.info(), nil
 }

@@ -242,7 +242,7 @@ func (h *handler) oidcCallback(w http.ResponseWriter, r *http.Request, _ *sessio
 		h.showSignin(w, r, http.StatusForbidden, msg, pend.next)
 		return nil
 	}
-	s, ok := h.sessions.createPerson(u.Name, u.Role, "oidc", h.now())
+	s, ok := h.sessions.createPerson(u.Name, u.Role, u.Stamp, "oidc", h.now())
 	if !ok {
 		h.showSignin(w, r, http.StatusServiceUnavailable, "The workbench has too many open sessions; try again later.", pend.next)
 		return nil

@@ -28,6 +28,10 @@ type session struct {
 	// API-key session.
 	user string
 	role string
+	// stamp is the person's account as she signed in
+	// (casework.UserInfo.Stamp): a change since (a password reset, a new
+	// role, disabling) ends the session.
+	stamp string
 	// via says how the person signed in: "password" or "oidc".
 	via string
 }
@@ -74,8 +78,8 @@ func (ss *sessions) create(secret, keyID, name string, now time.Time) (*session,
 // createPerson starts a session for the person user with role, signed in
 // through via; people count against the per-key bound under "user:" and
 // their name.
-func (ss *sessions) createPerson(user, role, via string, now time.Time) (*session, bool) {
-	return ss.createFor(&session{keyID: "user:" + user, name: user, user: user, role: role, via: via}, now)
+func (ss *sessions) createPerson(user, role, stamp, via string, now time.Time) (*session, bool) {
+	return ss.createFor(&session{keyID: "user:" + user, name: user, user: user, role: role, stamp: stamp, via: via}, now)
 }
 
 // createFor starts the session s, filled in but for its tokens and times.

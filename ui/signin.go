@@ -27,8 +27,12 @@ func (h *handler) identify(s *session) (*Identity, error) {
 	if s.user == "" {
 		return h.b.SignIn(s.secret)
 	}
-	if _, err := h.person(s.user, s.role); err != nil {
+	u, err := h.person(s.user, s.role)
+	if err != nil {
 		return nil, err
+	}
+	if u.Stamp != s.stamp {
+		return nil, fmt.Errorf("the account of %q changed since she signed in", s.user)
 	}
 	if h.cfg.PeopleKey == nil {
 		return nil, nil
@@ -250,7 +254,7 @@ func (h *handler) checkPassword(ctx context.Context, name, password string) (*ca
 // startPerson starts the session of the person u and sends her on to
 // next, or to the first page she may use.
 func (h *handler) startPerson(w http.ResponseWriter, r *http.Request, u *casework.UserInfo, via, next string) error {
-	s, ok := h.sessions.createPerson(u.Name, u.Role, via, h.now())
+	s, ok := h.sessions.createPerson(u.Name, u.Role, u.Stamp, via, h.now())
 	if !ok {
 		h.showSignin(w, r, http.StatusServiceUnavailable, "The workbench has too many open sessions; try again later.", next)
 		return nil

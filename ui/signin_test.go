@@ -99,6 +99,20 @@ func TestPersonSessionEndsWithUser(t *testing.T) {
 	if r := c.post("/ui/test/whoami", url.Values{"csrf": {csrf}}); r.status != http.StatusUnauthorized {
 		t.Errorf("a session of the old role goes on: %d", r.status)
 	}
+	// A password reset ends the sessions signed in with the old one; a
+	// sign-in after it works.
+	b.addUser(t, "omar", casework.Reviewer)
+	c = b.person(t, "omar")
+	csrf = c.csrfAny()
+	if r := c.post("/ui/test/whoami", url.Values{"csrf": {csrf}}); r.status != http.StatusOK {
+		t.Fatalf("omar's session before the reset: %d", r.status)
+	}
+	if err := b.cw.ResetPassword(casework.Operator("test"), "omar", testPassword+" again"); err != nil {
+		t.Fatal(err)
+	}
+	if r := c.post("/ui/test/whoami", url.Values{"csrf": {csrf}}); r.status != http.StatusUnauthorized {
+		t.Errorf("a session from before the password reset goes on: %d", r.status)
+	}
 }
 
 // TestPersonScreensWithPeopleKey: with Config.PeopleKey, a person screens
