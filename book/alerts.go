@@ -29,7 +29,7 @@ const Actor = "monitor (book)"
 // weighs words with its statistics once the change set is applied to it
 // (engine.Index.Preview), as a full batch after the change set would. nil,
 // or an index that cannot be opened, leaves a scored book with the
-// statistics of the change set (MatchChanged).
+// statistics of the change set (matcher.match).
 //
 // A customer the screener rejects is skipped, never the change set: the
 // count and the first ids are kept in the book's status (LastScreen).

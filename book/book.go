@@ -286,16 +286,8 @@ func forEachTx(tx *bolt.Tx, fn func(*Customer) error) error {
 	})
 }
 
-// Load returns the book's customers, by id, and its configuration.
-func Load(db *store.Store) (customers []Customer, cfg Config, err error) {
-	err = db.View(func(tx *bolt.Tx) error {
-		customers, cfg, err = LoadTx(tx)
-		return err
-	})
-	return customers, cfg, err
-}
-
-// LoadTx is Load within tx, a read or write transaction of the store.
+// LoadTx returns the book's customers, by id, and its configuration,
+// read with tx, a read or write transaction of the store.
 func LoadTx(tx *bolt.Tx) ([]Customer, Config, error) {
 	var out []Customer
 	err := forEachTx(tx, func(c *Customer) error {

@@ -41,35 +41,6 @@ type Result struct {
 // maxSkippedIDs bounds Result.SkippedIDs.
 const maxSkippedIDs = 20
 
-// MatchChanged returns the matches of the changed records (the records a
-// change set added or updated, as they are after it) against customers in
-// the book's configuration, sorted by customer id and record id. sources
-// is the store's catalogue and version its version; db is the index of the
-// whole database, whose word statistics scored mode weighs words with
-// (nil: those of the changed records, see below).
-//
-// Strict mode builds an engine index over the changed records, as batch
-// --since does, and screens with batch's per-customer rules only the
-// customers an index of the customers' names finds for the changed
-// records (candidates: the reverse direction, which loses no match).
-// Scored mode finds its candidates by a reverse index of its own
-// (scoredReverse) and scores each against the changed records it may
-// pair, with db's statistics: a customer and a record score what a full
-// batch over db gives them, whatever the size of the change set. Without
-// db a scored book weighs words among the changed records only, as batch
-// --since does, and keeps the strict rule's matches too, so that a small
-// change set (where every word is rare) cannot hide an identical name.
-//
-// A customer the screener rejects is skipped and counted, never an error.
-// The cost does not depend on the size of the database.
-func MatchChanged(customers []Customer, cfg Config, changed []*record.Record, sources []record.Source, version string, db *engine.Index) (Result, error) {
-	m, err := newMatcher(customers, cfg)
-	if err != nil {
-		return Result{}, err
-	}
-	return m.match(changed, sources, version, db)
-}
-
 // matcher matches change sets against one state of the book, keeping the
 // reverse indexes it builds for the next change set.
 type matcher struct {
@@ -105,6 +76,27 @@ func (m *matcher) scoredReverse(sc *batch.Screener) *scoredReverse {
 	return m.srv
 }
 
+// match returns the matches of the changed records (the records a
+// change set added or updated, as they are after it) against customers in
+// the book's configuration, sorted by customer id and record id. sources
+// is the store's catalogue and version its version; db is the index of the
+// whole database, whose word statistics scored mode weighs words with
+// (nil: those of the changed records, see below).
+//
+// Strict mode builds an engine index over the changed records, as batch
+// --since does, and screens with batch's per-customer rules only the
+// customers an index of the customers' names finds for the changed
+// records (candidates: the reverse direction, which loses no match).
+// Scored mode finds its candidates by a reverse index of its own
+// (scoredReverse) and scores each against the changed records it may
+// pair, with db's statistics: a customer and a record score what a full
+// batch over db gives them, whatever the size of the change set. Without
+// db a scored book weighs words among the changed records only, as batch
+// --since does, and keeps the strict rule's matches too, so that a small
+// change set (where every word is rare) cannot hide an identical name.
+//
+// A customer the screener rejects is skipped and counted, never an error.
+// The cost does not depend on the size of the database.
 func (m *matcher) match(changed []*record.Record, sources []record.Source, version string, db *engine.Index) (Result, error) {
 	if len(changed) == 0 || len(m.customers) == 0 {
 		return Result{}, nil
@@ -270,18 +262,6 @@ func collect(parts [][]Match, skips [][]string) Result {
 	return res
 }
 
-// MatchApplied returns the matches of a committed change set against the
-// book, reading the book with tx: the function a store change hook
-// (store.TxHook) calls to raise alerts in the transaction of the change,
-// so that a kill leaves book, alerts and records agreeing. The changed
-// records are those the change set added or updated, as they are after
-// it; deletions match nothing. A first import into an empty store lists no
-// changes and matches nothing here: screen the whole book with batch. db
-// is the index of the database (see MatchChanged).
-func MatchApplied(tx *bolt.Tx, a *store.Applied, db *engine.Index) (Result, error) {
-	return new(watcher).match(tx, a, db)
-}
-
 // watcher matches change sets against the book, keeping the customers and
 // their reverse indexes from one change set to the next while the book
 // stays as it was (its bucket's sequence, which every import and removal
@@ -326,7 +306,7 @@ func (w *watcher) match(tx *bolt.Tx, a *store.Applied, db *engine.Index) (Result
 }
 
 // unionMatches adds to a the matches of b on a (customer, record) pair a
-// lacks, sorted as MatchChanged sorts.
+// lacks, sorted as matcher.match sorts.
 func unionMatches(a, b []Match) []Match {
 	type pair struct{ customer, record string }
 	seen := make(map[pair]bool, len(a))

@@ -11,28 +11,6 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 )
 
-// candidates returns, ascending, the indices of the customers that may
-// match one of the changed records in strict mode at fuzzy: the reverse
-// direction of a check, as monitoring's profile index runs it. Each
-// customer's name is tokenised as the engine tokenises a query (one token
-// list per spelling of its hyphenated compounds, raw and with legal forms
-// canonicalised: the variants of individual and of other records), and
-// each list is posted under one anchor token, the one fewest customers
-// hold. The changed records' name-string tokens are then looked up among
-// the customers' tokens, within the edits the engine would allow the pair,
-// and a customer is a candidate when, for one name string, every token of
-// one of its lists (anchor first) has a partner among the string's tokens.
-//
-// Strict mode pairs every query token with a different token of one name
-// string (docs/MATCHING.md), so a customer that matches passes that test:
-// no match is lost. A candidate is then
-// screened with batch's rules, so nothing batch would not report is
-// reported. A customer with a token list the engine could not anchor (an
-// empty one) is always a candidate.
-func candidates(customers []Customer, fuzzy int, changed []*record.Record) []int {
-	return newReverse(customers, fuzzy).candidates(changed)
-}
-
 // reverse is the index of candidates over a book's customers, built once
 // for any number of change sets. Its look-ups may run concurrently.
 type reverse struct {
@@ -101,8 +79,24 @@ func newReverse(customers []Customer, fuzzy int) *reverse {
 	return rv
 }
 
-// candidates returns, ascending, the customers that may match one of the
-// changed records: see the function candidates.
+// candidates returns, ascending, the indices of the customers that may
+// match one of the changed records in strict mode at rv's fuzziness:
+// the reverse direction of a check, as monitoring's profile index runs it. Each
+// customer's name is tokenised as the engine tokenises a query (one token
+// list per spelling of its hyphenated compounds, raw and with legal forms
+// canonicalised: the variants of individual and of other records), and
+// each list is posted under one anchor token, the one fewest customers
+// hold. The changed records' name-string tokens are then looked up among
+// the customers' tokens, within the edits the engine would allow the pair,
+// and a customer is a candidate when, for one name string, every token of
+// one of its lists (anchor first) has a partner among the string's tokens.
+//
+// Strict mode pairs every query token with a different token of one name
+// string (docs/MATCHING.md), so a customer that matches passes that test:
+// no match is lost. A candidate is then
+// screened with batch's rules, so nothing batch would not report is
+// reported. A customer with a token list the engine could not anchor (an
+// empty one) is always a candidate.
 func (rv *reverse) candidates(changed []*record.Record) []int {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	d, fuzzy, post, vars, vtoks := rv.d, rv.fuzzy, rv.post, rv.vars, rv.vtoks
