@@ -22,9 +22,12 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
+	"unicode"
 
 	"github.com/amlscreen/amlscreen/normalize/internal/hanread"
 	"github.com/mozillazg/go-pinyin"
+	"golang.org/x/text/unicode/norm"
 )
 
 func main() {
@@ -45,7 +48,7 @@ func Table() []byte {
 		if !ok {
 			continue
 		}
-		s := hanread.Toneless(v)
+		s := toneless(v)
 		if s == "" {
 			continue
 		}
@@ -69,4 +72,22 @@ func Table() []byte {
 		binary.Write(&buf, binary.LittleEndian, index[s])
 	}
 	return buf.Bytes()
+}
+
+// toneless returns the first reading of a go-pinyin dictionary value
+// ("zhōng,zhòng") without tone marks and with ü written u ("zhong"), the
+// way Latin lists write Chinese names; "" when it has no Latin letters.
+func toneless(v string) string {
+	if i := strings.IndexByte(v, ','); i >= 0 {
+		v = v[:i]
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(v) {
+		if r >= 'a' && r <= 'z' {
+			b.WriteRune(r)
+		} else if r >= 'A' && r <= 'Z' {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
 }

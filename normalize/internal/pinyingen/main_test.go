@@ -18,3 +18,20 @@ func TestTableIsCurrent(t *testing.T) {
 		t.Fatal("normalize/han_pinyin.bin differs from go-pinyin's dictionary: run go generate ./normalize")
 	}
 }
+
+func TestToneless(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"zhōng,zhòng", "zhong"},
+		{"lǚ", "lu"},
+		{"nǚ", "nu"},
+		{"xí", "xi"},
+		{"ḿ", "m"},
+		{"ǹg", "ng"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := toneless(tt.in); got != tt.want {
+			t.Errorf("toneless(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
