@@ -3,7 +3,6 @@ package media
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -267,29 +266,6 @@ func (c *Corpus) Import(r io.Reader) (*ImportStats, error) {
 		return nil, err
 	}
 	return c.upsert(func() (*Article, error) { return rd.Next() })
-}
-
-// Add upserts articles that come from code, in one transaction, with the
-// rules of Import; a *LineError's Line is then the 1-based position of the
-// article in the arguments. Articles are validated (see Article.Validate)
-// and may be normalised in place.
-func (c *Corpus) Add(articles ...*Article) (*ImportStats, error) {
-	i := 0
-	return c.upsert(func() (*Article, error) {
-		if i >= len(articles) {
-			return nil, io.EOF
-		}
-		a := articles[i]
-		i++
-		if err := a.Validate(); err != nil {
-			var fe *fieldError
-			if errors.As(err, &fe) {
-				return nil, &LineError{Line: i, Field: fe.field, Err: fe.err}
-			}
-			return nil, &LineError{Line: i, Err: err}
-		}
-		return a, nil
-	})
 }
 
 // batch is one import under way: what it will change, applied to the

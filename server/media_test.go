@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -38,7 +39,11 @@ func mediaCorpus(t testing.TB) *media.Corpus {
 	}
 	arts = append(arts, &media.Article{ID: "acme", Timestamp: base, Language: "en", Headline: "Acme Trading Limited Liability Company guard shot dead",
 		Categories: []string{media.ViolentCrime}})
-	if _, err := corpus.Add(arts...); err != nil {
+	var lines []byte
+	for _, a := range arts {
+		lines = a.AppendLine(lines)
+	}
+	if _, err := corpus.Import(bytes.NewReader(lines)); err != nil {
 		t.Fatal(err)
 	}
 	return corpus
