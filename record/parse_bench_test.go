@@ -13,7 +13,7 @@ import (
 func generatedLines(tb testing.TB, n int, seed int64) [][]byte {
 	tb.Helper()
 	var buf bytes.Buffer
-	if err := gen.Write(&buf, n, seed); err != nil {
+	if _, err := gen.WriteCounts(&buf, n, seed); err != nil {
 		tb.Fatal(err)
 	}
 	lines := bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n"))

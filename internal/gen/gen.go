@@ -74,16 +74,11 @@ func mix64(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// Write writes n records (numbers 0 to n-1) of seed as camelCase JSON Lines,
-// the format of a consolidated file. Memory stays flat whatever n is: records
-// are made in small batches by one goroutine per CPU and written in order.
-func Write(w io.Writer, n int, seed int64) error {
-	_, err := WriteCounts(w, n, seed)
-	return err
-}
-
-// WriteCounts is Write that also returns how many records each source id
-// received, so that a catalogue written alongside can carry true sizes.
+// WriteCounts writes n records (numbers 0 to n-1) of seed as camelCase JSON
+// Lines, the format of a consolidated file, and returns how many records
+// each source id received, so that a catalogue written alongside can carry
+// true sizes. Memory stays flat whatever n is: records are made in small
+// batches by one goroutine per CPU and written in order.
 //
 // It is one pipeline (batches handed out, generated on every core, written
 // in order) whose goroutines share its channels; each part is a few lines.

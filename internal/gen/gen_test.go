@@ -31,7 +31,7 @@ var sample = sync.OnceValue(func() []*record.Record {
 func writeString(t *testing.T, n int, seed int64) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, n, seed); err != nil {
+	if _, err := WriteCounts(&b, n, seed); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	return b.String()
@@ -122,7 +122,7 @@ func TestWriteReadsBackValid(t *testing.T) {
 func TestWriteEmptyAndNegative(t *testing.T) {
 	for _, n := range []int{0, -3} {
 		if out := writeString(t, n, 1); out != "" {
-			t.Errorf("Write(%d) wrote %q", n, out)
+			t.Errorf("WriteCounts(%d) wrote %q", n, out)
 		}
 	}
 }
@@ -138,7 +138,7 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 }
 
 func TestWriteReportsWriterError(t *testing.T) {
-	err := Write(&failingWriter{after: 1}, 20000, 1)
+	_, err := WriteCounts(&failingWriter{after: 1}, 20000, 1)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("got %v, want the writer's error", err)
 	}
@@ -393,7 +393,7 @@ func TestSeedRecordsStandAlone(t *testing.T) {
 func BenchmarkWrite(b *testing.B) {
 	const n = 20000
 	for b.Loop() {
-		if err := Write(io.Discard, n, 1); err != nil {
+		if _, err := WriteCounts(io.Discard, n, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
