@@ -99,16 +99,31 @@ func newReverse(customers []Customer, fuzzy int) *reverse {
 // empty one) is always a candidate.
 func (rv *reverse) candidates(changed []*record.Record) []int {
 	workers := max(1, runtime.GOMAXPROCS(0))
-	d, fuzzy, post, vars, vtoks := rv.d, rv.fuzzy, rv.post, rv.vars, rv.vtoks
+	toks, names := recordTokens(changed)
+	partners := rv.tokenPartners(toks, workers)
 	always := make([]bool, rv.n)
 	for _, i := range rv.always {
 		always[i] = true
 	}
-	// The changed records' name strings, tokenised as the engine
-	// tokenises records, and their distinct tokens.
+	for _, mine := range rv.markCandidates(names, partners, workers) {
+		for i, m := range mine {
+			always[i] = always[i] || m
+		}
+	}
+	var out []int
+	for i, c := range always {
+		if c {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// recordTokens returns the changed records' distinct tokens and their
+// name strings, tokenised as the engine tokenises records (name string ->
+// its tokens, as indices into toks).
+func recordTokens(changed []*record.Record) (toks []string, names [][]int32) {
 	tokID := map[string]int32{}
-	var toks []string
-	var names [][]int32 // name string -> its distinct tokens (index in toks)
 	for _, r := range changed {
 		legal := r.EntityType != record.EntityIndividual
 		for _, ns := range engine.NameStrings(r) {
@@ -125,7 +140,13 @@ func (rv *reverse) candidates(changed []*record.Record) []int {
 			names = append(names, ids)
 		}
 	}
-	// The customer tokens each record token may pair with.
+	return toks, names
+}
+
+// tokenPartners returns the customer tokens each record token may pair
+// with.
+func (rv *reverse) tokenPartners(toks []string, workers int) [][]uint32 {
+	d, fuzzy := rv.d, rv.fuzzy
 	partners := make([][]uint32, len(toks))
 	parallel(len(toks), workers, func(i int) {
 		t := toks[i]
@@ -142,9 +163,14 @@ func (rv *reverse) candidates(changed []*record.Record) []int {
 		}
 		partners[i] = found
 	})
-	// A token list is a candidate when every one of its tokens has a
-	// partner in one name string: looked at for the lists posted under
-	// the anchors a name string hits.
+	return partners
+}
+
+// markCandidates marks, one slice per worker, the customers with a token
+// list every token of which has a partner in one name string: looked at
+// for the lists posted under the anchors a name string hits.
+func (rv *reverse) markCandidates(names [][]int32, partners [][]uint32, workers int) [][]bool {
+	d, post, vars, vtoks := rv.d, rv.post, rv.vars, rv.vtoks
 	marks := make([][]bool, workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -188,18 +214,7 @@ func (rv *reverse) candidates(changed []*record.Record) []int {
 		})
 	}
 	wg.Wait()
-	for _, mine := range marks {
-		for i, m := range mine {
-			always[i] = always[i] || m
-		}
-	}
-	var out []int
-	for i, c := range always {
-		if c {
-			out = append(out, i)
-		}
-	}
-	return out
+	return marks
 }
 
 // parallel calls fn for every index below n, on workers goroutines.

@@ -199,16 +199,39 @@ func (rv *scoredReverse) customerWords(i int, legal bool) []string {
 // ascending. minScore is the books' threshold (0: the default).
 func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32) {
 	workers := max(1, runtime.GOMAXPROCS(0))
-	d, fuzzy := rv.d, rv.fuzzy
-	// The changed records' distinct words and adjacent pairs of words (a
-	// customer's word split in two pairs with such a pair), and the
-	// records holding each.
+	cw := changedWordsOf(changed)
+	reach := map[uint32][]reached{}
+	addReach(reach, rv.wordPartners(cw.toks, workers), cw.holders)
+	addReach(reach, rv.pairPartners(cw.pairs, workers), cw.pairHolders)
+	ids := sortReach(reach)
+	groups := rv.hitsByCustomer(ids)
+	out := make([][]int32, len(groups))
+	parallel(len(groups), workers, func(g int) {
+		out[g] = rv.recordsToScore(groups[g], reach, st, minScore)
+	})
+	for g, keep := range out {
+		if len(keep) > 0 {
+			custs, recs = append(custs, groups[g][0].cust), append(recs, keep)
+		}
+	}
+	return custs, recs
+}
+
+// changedWords are the changed records' distinct words and adjacent pairs
+// of words (a customer's word split in two pairs with such a pair), and
+// the records holding each (indices into changed, ascending).
+type changedWords struct {
+	toks        []string
+	holders     [][]int32
+	pairs       [][2]string
+	pairHolders [][]int32
+}
+
+// changedWordsOf collects the words and pairs of words of changed.
+func changedWordsOf(changed []*record.Record) changedWords {
+	var cw changedWords
 	tokID := map[string]int32{}
-	var toks []string
-	var holders [][]int32
 	pairID := map[[2]string]int32{}
-	var wpairs [][2]string
-	var pairHolders [][]int32
 	hold := func(h []int32, ri int) []int32 {
 		if len(h) == 0 || h[len(h)-1] != int32(ri) {
 			h = append(h, int32(ri))
@@ -222,32 +245,39 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 			for k, t := range ts {
 				id, ok := tokID[t]
 				if !ok {
-					id = int32(len(toks))
+					id = int32(len(cw.toks))
 					tokID[t] = id
-					toks = append(toks, t)
-					holders = append(holders, nil)
+					cw.toks = append(cw.toks, t)
+					cw.holders = append(cw.holders, nil)
 				}
-				holders[id] = hold(holders[id], ri)
+				cw.holders[id] = hold(cw.holders[id], ri)
 				if k+1 < len(ts) {
 					p := [2]string{t, ts[k+1]}
 					id, ok := pairID[p]
 					if !ok {
-						id = int32(len(wpairs))
+						id = int32(len(cw.pairs))
 						pairID[p] = id
-						wpairs = append(wpairs, p)
-						pairHolders = append(pairHolders, nil)
+						cw.pairs = append(cw.pairs, p)
+						cw.pairHolders = append(cw.pairHolders, nil)
 					}
-					pairHolders[id] = hold(pairHolders[id], ri)
+					cw.pairHolders[id] = hold(cw.pairHolders[id], ri)
 				}
 			}
 		}
 	}
-	// The customer words (dict ids) each record word, or pair of words,
-	// may pair with, and at what similarity.
-	type partner struct {
-		id  uint32
-		sim float64
-	}
+	return cw
+}
+
+// partner is a customer word (dict id) a record word, or pair of words,
+// may pair with, and at what similarity.
+type partner struct {
+	id  uint32
+	sim float64
+}
+
+// wordPartners returns the customer words each of toks may pair with.
+func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
+	d, fuzzy := rv.d, rv.fuzzy
 	partners := make([][]partner, len(toks))
 	parallel(len(toks), workers, func(i int) {
 		t := toks[i]
@@ -288,6 +318,13 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 		}
 		partners[i] = found
 	})
+	return partners
+}
+
+// pairPartners returns the joined customer words each pair of words may
+// pair with.
+func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partner {
+	d, fuzzy := rv.d, rv.fuzzy
 	pairPartners := make([][]partner, len(wpairs))
 	parallel(len(wpairs), workers, func(i int) {
 		t1, t2 := wpairs[i][0], wpairs[i][1]
@@ -316,22 +353,26 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 		}
 		pairPartners[i] = found
 	})
-	// The records each customer word (or joined pair) is reached by, by
-	// record, at the best similarity.
-	reach := map[uint32][]reached{}
-	add := func(ps [][]partner, hs [][]int32) {
-		for i, p := range ps {
-			for _, pt := range p {
-				l := reach[pt.id]
-				for _, r := range hs[i] {
-					l = append(l, reached{r, pt.sim})
-				}
-				reach[pt.id] = l
+	return pairPartners
+}
+
+// addReach adds to reach the records (hs, by word) that reach each
+// customer word of ps.
+func addReach(reach map[uint32][]reached, ps [][]partner, hs [][]int32) {
+	for i, p := range ps {
+		for _, pt := range p {
+			l := reach[pt.id]
+			for _, r := range hs[i] {
+				l = append(l, reached{r, pt.sim})
 			}
+			reach[pt.id] = l
 		}
 	}
-	add(partners, holders)
-	add(pairPartners, pairHolders)
+}
+
+// sortReach leaves each customer word's records sorted by record, once
+// each at its best similarity, and returns the words reached, ascending.
+func sortReach(reach map[uint32][]reached) []uint32 {
 	ids := make([]uint32, 0, len(reach))
 	for id, l := range reach {
 		slices.SortFunc(l, func(a, b reached) int { return cmp.Or(cmp.Compare(a.rec, b.rec), cmp.Compare(b.sim, a.sim)) })
@@ -339,21 +380,38 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	// Every customer unit reached: (customer, entry without the customer,
-	// dict id), grouped by customer.
-	type hit struct {
-		cust int32
-		e    uint8 // entryLegal | entryJoined | position
-		id   uint32
+	return ids
+}
+
+// unitHit is a customer unit reached: the customer, its entry without the
+// customer, and the dict id.
+type unitHit struct {
+	cust int32
+	e    uint8 // entryLegal | entryJoined | position
+	id   uint32
+}
+
+// unit returns whether h is of the customer's legal-form spelling, and
+// the unit's position (joined units from 32).
+func (h unitHit) unit() (legal bool, unit int) {
+	unit = int(h.e & entryPos)
+	if h.e&entryJoined != 0 {
+		unit += 32
 	}
-	var hits []hit
+	return h.e&entryLegal != 0, unit
+}
+
+// hitsByCustomer returns every customer unit the words ids reach, grouped
+// by customer, customers ascending.
+func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
+	var hits []unitHit
 	for _, id := range ids {
 		for _, e := range rv.post[id] {
-			hits = append(hits, hit{int32(e >> entryShift), uint8(e & (1<<entryShift - 1)), id})
+			hits = append(hits, unitHit{int32(e >> entryShift), uint8(e & (1<<entryShift - 1)), id})
 		}
 	}
-	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.cust, b.cust) })
-	var groups [][]hit
+	slices.SortFunc(hits, func(a, b unitHit) int { return cmp.Compare(a.cust, b.cust) })
+	var groups [][]unitHit
 	for i := 0; i < len(hits); {
 		k := i
 		for k < len(hits) && hits[k].cust == hits[i].cust {
@@ -362,95 +420,90 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 		groups = append(groups, hits[i:k])
 		i = k
 	}
-	// Each customer with an essential unit reached is scored against the
-	// records that reach one, those whose units reached could lift it to
-	// the threshold.
-	out := make([][]int32, len(groups))
-	parallel(len(groups), workers, func(g int) {
-		hs := groups[g]
-		c := int(hs[0].cust)
-		var bounds [2]*engine.ScoredBound
-		bound := func(legal bool) *engine.ScoredBound {
-			k := 0
-			if legal {
-				k = 1
-			}
-			if bounds[k] == nil {
-				bounds[k] = st.Bound(rv.customerWords(c, legal), rv.syllabic[c], minScore)
-			}
-			return bounds[k]
+	return groups
+}
+
+// recordsToScore returns the records one customer (its units reached, hs)
+// is scored against: those that reach one of its essential units and
+// whose units reached could lift it to the threshold.
+func (rv *scoredReverse) recordsToScore(hs []unitHit, reach map[uint32][]reached, st *engine.ScoredStats, minScore float64) []int32 {
+	c := int(hs[0].cust)
+	var bounds [2]*engine.ScoredBound
+	bound := func(legal bool) *engine.ScoredBound {
+		k := 0
+		if legal {
+			k = 1
 		}
-		unitOf := func(h hit) (legal bool, unit int) {
-			unit = int(h.e & entryPos)
-			if h.e&entryJoined != 0 {
-				unit += 32
-			}
-			return h.e&entryLegal != 0, unit
+		if bounds[k] == nil {
+			bounds[k] = st.Bound(rv.customerWords(c, legal), rv.syllabic[c], minScore)
 		}
-		var cands []int32
-		for _, h := range hs {
-			legal, unit := unitOf(h)
-			if bound(legal).Essential&(1<<unit) == 0 {
-				continue
-			}
-			for _, r := range reach[h.id] {
-				cands = append(cands, r.rec)
-			}
+		return bounds[k]
+	}
+	var cands []int32
+	for _, h := range hs {
+		legal, unit := h.unit()
+		if bound(legal).Essential&(1<<unit) == 0 {
+			continue
 		}
-		if len(cands) == 0 {
-			return
-		}
-		slices.Sort(cands)
-		cands = slices.Compact(cands)
-		var keep []int32
-		for _, r := range cands {
-			for _, legal := range []bool{false, true} {
-				var best [64]float64
-				var covered uint64
-				var units uint64
-				for _, h := range hs {
-					l, unit := unitOf(h)
-					if l != legal {
-						continue
-					}
-					rs := reach[h.id]
-					i, ok := slices.BinarySearchFunc(rs, r, func(x reached, r int32) int { return cmp.Compare(x.rec, r) })
-					if !ok {
-						continue
-					}
-					units |= 1 << unit
-					best[unit] = max(best[unit], rs[i].sim)
-				}
-				if units == 0 {
-					continue
-				}
-				b := bound(legal)
-				gain := 0.0
-				for u := range 64 {
-					if units&(1<<u) == 0 {
-						continue
-					}
-					gain += b.Gain(u, best[u])
-					if u < 32 {
-						covered |= 1 << u
-					} else {
-						covered |= 3 << (u - 32)
-					}
-				}
-				if units&b.Essential != 0 && b.Reaches(gain, covered) {
-					keep = append(keep, r)
-					break
-				}
-			}
-		}
-		out[g] = keep
-	})
-	for g, keep := range out {
-		if len(keep) > 0 {
-			custs, recs = append(custs, groups[g][0].cust), append(recs, keep)
+		for _, r := range reach[h.id] {
+			cands = append(cands, r.rec)
 		}
 	}
-	return custs, recs
+	if len(cands) == 0 {
+		return nil
+	}
+	slices.Sort(cands)
+	cands = slices.Compact(cands)
+	var keep []int32
+	for _, r := range cands {
+		for _, legal := range []bool{false, true} {
+			if reachesThreshold(hs, reach, r, legal, bound) {
+				keep = append(keep, r)
+				break
+			}
+		}
+	}
+	return keep
+}
+
+// reachesThreshold reports whether record r, through the units of hs of
+// one spelling (legal), reaches an essential unit and could lift the
+// customer to the threshold of its bound; false when it reaches none,
+// before the bound is computed.
+func reachesThreshold(hs []unitHit, reach map[uint32][]reached, r int32, legal bool, bound func(legal bool) *engine.ScoredBound) bool {
+	var best [64]float64
+	var covered uint64
+	var units uint64
+	for _, h := range hs {
+		l, unit := h.unit()
+		if l != legal {
+			continue
+		}
+		rs := reach[h.id]
+		i, ok := slices.BinarySearchFunc(rs, r, func(x reached, r int32) int { return cmp.Compare(x.rec, r) })
+		if !ok {
+			continue
+		}
+		units |= 1 << unit
+		best[unit] = max(best[unit], rs[i].sim)
+	}
+	if units == 0 {
+		return false
+	}
+	b := bound(legal)
+	gain := 0.0
+	for u := range 64 {
+		if units&(1<<u) == 0 {
+			continue
+		}
+		gain += b.Gain(u, best[u])
+		if u < 32 {
+			covered |= 1 << u
+		} else {
+			covered |= 3 << (u - 32)
+		}
+	}
+	return units&b.Essential != 0 && b.Reaches(gain, covered)
 }
 
 // reached is a changed record reaching a customer's word, at the best
