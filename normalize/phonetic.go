@@ -61,10 +61,6 @@ func isVowelByte(c byte) bool {
 
 // phoneticKeys computes the sound key and the skeleton of tok in one
 // pass.
-//
-// It stays one loop over the letters: each rule reads the letters around
-// the current one, and the sound key and the skeleton are written in the
-// same pass.
 func phoneticKeys(tok string) (string, string) {
 	n := len(tok)
 	if n < 3 || n > 48 {
@@ -86,132 +82,8 @@ func phoneticKeys(tok string) (string, string) {
 		}
 		out = append(out, c)
 	}
-	at := func(i int) byte {
-		if i < n {
-			return tok[i]
-		}
-		return 0
-	}
-	has := func(i int, s string) bool {
-		return i+len(s) <= n && tok[i:i+len(s)] == s
-	}
 	for i := 0; i < n; {
-		c := tok[i]
-		switch c {
-		case 'k':
-			if at(i+1) == 'h' {
-				emit('h')
-				i += 2
-				continue
-			}
-		case 'g', 'd':
-			if c == 'd' && has(i, "dzh") {
-				emit(keyJ)
-				i += 3
-				continue
-			}
-			if c == 'd' && at(i+1) == 'j' {
-				emit(keyJ)
-				i += 2
-				continue
-			}
-			if at(i+1) == 'h' {
-				emit(c)
-				i += 2
-				continue
-			}
-		case 'p':
-			if at(i+1) == 'h' {
-				emit('f')
-				i += 2
-				continue
-			}
-		case 't':
-			if has(i, "tsch") {
-				emit(keyCh)
-				i += 4
-				continue
-			}
-			if has(i, "tch") {
-				emit(keyCh)
-				i += 3
-				continue
-			}
-			if at(i+1) == 'h' {
-				emit('t')
-				i += 2
-				continue
-			}
-			if at(i+1) == 'z' {
-				emit('z')
-				i += 2
-				continue
-			}
-		case 's':
-			if has(i, "sch") {
-				emit(keySh)
-				i += 3
-				continue
-			}
-			if at(i+1) == 'h' || at(i+1) == 'z' {
-				emit(keySh)
-				i += 2
-				continue
-			}
-		case 'z':
-			if at(i+1) == 'h' {
-				emit(keyJ)
-				i += 2
-				continue
-			}
-		case 'c':
-			switch at(i + 1) {
-			case 'h', 'z':
-				emit(keyCh)
-				i += 2
-				continue
-			case 'k':
-				emit('k')
-				i += 2
-				continue
-			case 'e', 'i', 'y':
-				emit('s')
-				i++
-				continue
-			}
-			emit('k')
-			i++
-			continue
-		case 'q':
-			emit('k')
-			if at(i+1) == 'u' && isVowelByte(at(i+2)) {
-				i += 2
-				continue
-			}
-			i++
-			continue
-		case 'x':
-			emit('k')
-			emit('s')
-			i++
-			continue
-		case 'w':
-			emit('v')
-			i++
-			continue
-		case 'j':
-			emit(keyJ)
-			i++
-			continue
-		case 'h':
-			// A final h after a vowel is silent: Abdullah, Fatimah, Usamah.
-			if i == n-1 && i > 0 && isVowelByte(tok[i-1]) {
-				i++
-				continue
-			}
-		}
-		emit(c)
-		i++
+		i += soundRule(tok, i, emit)
 	}
 	consonants := 0
 	for _, c := range out {
@@ -222,7 +94,125 @@ func phoneticKeys(tok string) (string, string) {
 	if consonants < 2 {
 		return "", ""
 	}
-	sound := string(out)
+	return string(out), soundSkeleton(out, consonants)
+}
+
+// soundRule emits the sound key letters of the letters of tok at i and
+// returns how many letters they are: each rule reads the letters around
+// the current one.
+func soundRule(tok string, i int, emit func(byte)) int {
+	c := tok[i]
+	switch c {
+	case 'k':
+		if byteAt(tok, i+1) == 'h' {
+			emit('h')
+			return 2
+		}
+	case 'g', 'd':
+		if c == 'd' && hasAt(tok, i, "dzh") {
+			emit(keyJ)
+			return 3
+		}
+		if c == 'd' && byteAt(tok, i+1) == 'j' {
+			emit(keyJ)
+			return 2
+		}
+		if byteAt(tok, i+1) == 'h' {
+			emit(c)
+			return 2
+		}
+	case 'p':
+		if byteAt(tok, i+1) == 'h' {
+			emit('f')
+			return 2
+		}
+	case 't':
+		if hasAt(tok, i, "tsch") {
+			emit(keyCh)
+			return 4
+		}
+		if hasAt(tok, i, "tch") {
+			emit(keyCh)
+			return 3
+		}
+		if byteAt(tok, i+1) == 'h' {
+			emit('t')
+			return 2
+		}
+		if byteAt(tok, i+1) == 'z' {
+			emit('z')
+			return 2
+		}
+	case 's':
+		if hasAt(tok, i, "sch") {
+			emit(keySh)
+			return 3
+		}
+		if byteAt(tok, i+1) == 'h' || byteAt(tok, i+1) == 'z' {
+			emit(keySh)
+			return 2
+		}
+	case 'z':
+		if byteAt(tok, i+1) == 'h' {
+			emit(keyJ)
+			return 2
+		}
+	case 'c':
+		switch byteAt(tok, i+1) {
+		case 'h', 'z':
+			emit(keyCh)
+			return 2
+		case 'k':
+			emit('k')
+			return 2
+		case 'e', 'i', 'y':
+			emit('s')
+			return 1
+		}
+		emit('k')
+		return 1
+	case 'q':
+		emit('k')
+		if byteAt(tok, i+1) == 'u' && isVowelByte(byteAt(tok, i+2)) {
+			return 2
+		}
+		return 1
+	case 'x':
+		emit('k')
+		emit('s')
+		return 1
+	case 'w':
+		emit('v')
+		return 1
+	case 'j':
+		emit(keyJ)
+		return 1
+	case 'h':
+		// A final h after a vowel is silent: Abdullah, Fatimah, Usamah.
+		if i == len(tok)-1 && i > 0 && isVowelByte(tok[i-1]) {
+			return 1
+		}
+	}
+	emit(c)
+	return 1
+}
+
+// byteAt returns tok[i], 0 past its end.
+func byteAt(tok string, i int) byte {
+	if i < len(tok) {
+		return tok[i]
+	}
+	return 0
+}
+
+// hasAt reports whether tok holds s at i.
+func hasAt(tok string, i int, s string) bool {
+	return i+len(s) <= len(tok) && tok[i:i+len(s)] == s
+}
+
+// soundSkeleton returns the consonants of the sound key out (consonants of
+// them), in their classes, a leading vowel kept as 'a'.
+func soundSkeleton(out []byte, consonants int) string {
 	skel := make([]byte, 0, consonants+1)
 	if out[0] == 'a' {
 		skel = append(skel, 'a')
@@ -239,5 +229,5 @@ func phoneticKeys(tok string) (string, string) {
 		}
 		skel = append(skel, c)
 	}
-	return sound, string(skel)
+	return string(skel)
 }
