@@ -244,138 +244,152 @@ func lookupArabic(b *strings.Builder, w []rune, table map[string]arabicName, per
 // romanizeArabic writes w letter by letter. Alef, waw and ya are vowels
 // between consonants and consonants next to a vowel; ta marbuta and alef
 // maqsura are "a"; ع is an "a" after a consonant and silent elsewhere.
-//
-// It stays one loop: each case reads the letters around the current one
-// (vowel or consonant before and after), which split functions would have
-// to pass back and forth.
 func romanizeArabic(b *strings.Builder, w []rune, persian bool) {
-	vowelLetter := func(i int) bool {
-		if i < 0 || i >= len(w) {
-			return false
-		}
-		switch w[i] {
-		case 'ا', 'أ', 'إ', 'آ', 'ٱ', 'ى', 'ة', 'ۃ', 'ے', 'ۓ', 'ې', 'ێ', 'ە', 'ۆ', 'ۇ', 'ۈ':
-			return true
-		}
+	a := arabicWord{b: b, w: w, persian: persian, lastVowel: true}
+	for i := 0; i < len(w); i++ {
+		i += a.letter(i)
+	}
+}
+
+// arabicWord is one word being romanized and what its letters so far
+// tell the next one.
+type arabicWord struct {
+	b          *strings.Builder
+	w          []rune
+	persian    bool
+	lastVowel  bool // at word start, as if after a vowel
+	consonants int
+	anyVowel   bool
+}
+
+// vowelLetter reports whether w[i] is a letter that writes a vowel.
+func (a *arabicWord) vowelLetter(i int) bool {
+	if i < 0 || i >= len(a.w) {
 		return false
 	}
-	lastVowel := true // at word start, as if after a vowel
-	consonants := 0
-	anyVowel := false
-	write := func(s string, vowel bool) {
-		if s == "" {
-			return
-		}
-		if !vowel {
-			if arabicInsertVowel && consonants == 1 && !anyVowel {
-				b.WriteByte('a')
-			}
-			consonants++
-		}
-		b.WriteString(s)
-		lastVowel = vowel
-		anyVowel = anyVowel || vowel
+	switch a.w[i] {
+	case 'ا', 'أ', 'إ', 'آ', 'ٱ', 'ى', 'ة', 'ۃ', 'ے', 'ۓ', 'ې', 'ێ', 'ە', 'ۆ', 'ۇ', 'ۈ':
+		return true
 	}
-	for i := 0; i < len(w); i++ {
-		r := w[i]
-		if base, ok := arabicBaseLetter[r]; ok {
-			r = base
+	return false
+}
+
+// write writes s, a vowel or a consonant.
+func (a *arabicWord) write(s string, vowel bool) {
+	if s == "" {
+		return
+	}
+	if !vowel {
+		if arabicInsertVowel && a.consonants == 1 && !a.anyVowel {
+			a.b.WriteByte('a')
 		}
-		if i == 0 && (isAlef(r) || r == 'ع') && len(w) > 2 && !vowelLetter(2) {
-			// An alef that starts a word carries the vowel a following waw
-			// or ya writes: أوباما → obama, إيران → iran.
-			switch w[1] {
-			case 'و':
-				write("o", true)
-				i++
-				continue
-			case 'ي', 'ی':
-				write("i", true)
-				i++
-				continue
-			}
-		}
-		switch r {
-		case 'ا', 'ٱ', 'آ', 'أ':
-			write("a", true)
-		case 'إ':
-			write("i", true)
-		case 'ى':
-			write("a", true)
-		case 'ة', 'ۃ':
-			write("a", true)
-		case 'ء':
-		case 'ؤ':
-			if i+1 < len(w) && w[i+1] == 'و' {
-				continue
-			}
-			write("u", true)
-		case 'ئ':
-			if i+1 < len(w) && (w[i+1] == 'ي' || w[i+1] == 'ی') {
-				continue
-			}
-			write("i", true)
-		case 'ع':
-			// Silent, but it carries an "a" where the word would
-			// otherwise have two consonants in a row.
-			if len(w) == 1 || i+1 < len(w) && (i == 0 || !lastVowel) && !vowelLetter(i+1) {
-				// (Alone it is a letter of an abbreviation: ش.م.ع.م.)
-				write("a", true)
-			}
+		a.consonants++
+	}
+	a.b.WriteString(s)
+	a.lastVowel = vowel
+	a.anyVowel = a.anyVowel || vowel
+}
+
+// letter writes the letter at i and returns how many of the letters after
+// it it wrote too: each case reads the letters around the current one.
+func (a *arabicWord) letter(i int) int {
+	r := a.w[i]
+	if base, ok := arabicBaseLetter[r]; ok {
+		r = base
+	}
+	if i == 0 && (isAlef(r) || r == 'ع') && len(a.w) > 2 && !a.vowelLetter(2) {
+		// An alef that starts a word carries the vowel a following waw
+		// or ya writes: أوباما → obama, إيران → iran.
+		switch a.w[1] {
 		case 'و':
-			if i == 0 || lastVowel || vowelLetter(i+1) {
-				if persian {
-					write("v", false)
-				} else {
-					write("w", false)
-				}
-			} else if persian {
-				write("ou", true)
-			} else {
-				write("u", true)
-			}
-		case 'ي', 'ی', 'ۍ':
-			if i == 0 || lastVowel || vowelLetter(i+1) {
-				write("y", false)
-			} else {
-				write("i", true)
-			}
-		case 'ے', 'ۓ', 'ې', 'ێ', 'ە':
-			write("e", true)
-		case 'ۆ':
-			write("o", true)
-		case 'ۇ', 'ۈ':
-			write("u", true)
-		case 'ۋ':
-			write("v", false)
-		case 'ه', 'ہ', 'ۀ':
-			if i == len(w)-1 && i > 0 && !lastVowel {
-				if persian {
-					write("eh", true)
-				} else {
-					write("ah", true)
-				}
-				continue
-			}
-			write("h", false)
-		default:
-			if d := arabicDigit(r); d >= 0 {
-				b.WriteByte(byte('0' + d))
-				continue
-			}
-			if persian {
-				if s, ok := persianConsonant[r]; ok {
-					write(s, false)
-					continue
-				}
-			}
-			if s, ok := arabicConsonant[r]; ok {
-				write(s, false)
-			}
-			// Anything else of the script (digits, punctuation in the
-			// Arabic block) is dropped from the word.
+			a.write("o", true)
+			return 1
+		case 'ي', 'ی':
+			a.write("i", true)
+			return 1
 		}
 	}
+	switch r {
+	case 'ا', 'ٱ', 'آ', 'أ':
+		a.write("a", true)
+	case 'إ':
+		a.write("i", true)
+	case 'ى':
+		a.write("a", true)
+	case 'ة', 'ۃ':
+		a.write("a", true)
+	case 'ء':
+	case 'ؤ':
+		if i+1 < len(a.w) && a.w[i+1] == 'و' {
+			return 0
+		}
+		a.write("u", true)
+	case 'ئ':
+		if i+1 < len(a.w) && (a.w[i+1] == 'ي' || a.w[i+1] == 'ی') {
+			return 0
+		}
+		a.write("i", true)
+	case 'ع':
+		// Silent, but it carries an "a" where the word would
+		// otherwise have two consonants in a row.
+		if len(a.w) == 1 || i+1 < len(a.w) && (i == 0 || !a.lastVowel) && !a.vowelLetter(i+1) {
+			// (Alone it is a letter of an abbreviation: ش.م.ع.م.)
+			a.write("a", true)
+		}
+	case 'و':
+		if i == 0 || a.lastVowel || a.vowelLetter(i+1) {
+			if a.persian {
+				a.write("v", false)
+			} else {
+				a.write("w", false)
+			}
+		} else if a.persian {
+			a.write("ou", true)
+		} else {
+			a.write("u", true)
+		}
+	case 'ي', 'ی', 'ۍ':
+		if i == 0 || a.lastVowel || a.vowelLetter(i+1) {
+			a.write("y", false)
+		} else {
+			a.write("i", true)
+		}
+	case 'ے', 'ۓ', 'ې', 'ێ', 'ە':
+		a.write("e", true)
+	case 'ۆ':
+		a.write("o", true)
+	case 'ۇ', 'ۈ':
+		a.write("u", true)
+	case 'ۋ':
+		a.write("v", false)
+	case 'ه', 'ہ', 'ۀ':
+		if i == len(a.w)-1 && i > 0 && !a.lastVowel {
+			if a.persian {
+				a.write("eh", true)
+			} else {
+				a.write("ah", true)
+			}
+			return 0
+		}
+		a.write("h", false)
+	default:
+		if d := arabicDigit(r); d >= 0 {
+			a.b.WriteByte(byte('0' + d))
+			return 0
+		}
+		if a.persian {
+			if s, ok := persianConsonant[r]; ok {
+				a.write(s, false)
+				return 0
+			}
+		}
+		if s, ok := arabicConsonant[r]; ok {
+			a.write(s, false)
+		}
+		// Anything else of the script (digits, punctuation in the
+		// Arabic block) is dropped from the word.
+	}
+	return 0
 }
 
 // arabicDigit returns the value of an Arabic-Indic or Persian digit, -1 for
