@@ -226,25 +226,18 @@ type outcome struct {
 	score float64
 }
 
-// Quality runs the quality benchmark over cfg.Records.
-//
-// It stays long: building the index, making each class's queries and
-// running them share the index, the random source and the report, in an
-// order the seed fixes; the measuring of one query is measure's.
+// Quality runs the quality benchmark over cfg.Records. Building the
+// index, making each class's queries and running them share the random
+// source in an order the seed fixes.
 func Quality(cfg QualityConfig) (*QualityReport, error) {
 	say := func(format string, args ...any) {
 		if cfg.Progress != nil {
 			cfg.Progress(fmt.Sprintf(format, args...))
 		}
 	}
-	levels := cfg.Fuzzy
-	if levels == nil {
-		levels = []int{0, 1, 2}
-	}
-	for _, f := range levels {
-		if f < 0 || f > 2 {
-			return nil, fmt.Errorf("fuzzy level %d is not 0, 1 or 2", f)
-		}
+	levels, modes, runs, err := qualityRuns(cfg)
+	if err != nil {
+		return nil, err
 	}
 	if len(cfg.Records) == 0 {
 		return nil, fmt.Errorf("no records to measure")
@@ -257,7 +250,39 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	var modes []string
+
+	say("building the index over %d records", len(all))
+	ix := engine.NewIndex(all)
+	probes, cleanN, cleanListed, err := qualityProbes(cfg, ix, say)
+	if err != nil {
+		return nil, err
+	}
+
+	say("running %d queries at fuzzy %v, mode %v, on %d workers", len(probes), levels, modes, workers)
+	results, err := runProbes(all, ix, probes, runs, workers)
+	if err != nil {
+		return nil, err
+	}
+
+	rep := &QualityReport{Records: len(all), Background: len(cfg.Background), Seed: cfg.Seed, MaxQueries: cfg.MaxQueries,
+		CleanNames: cleanN, CleanListed: cleanListed}
+	summariseRuns(rep, runs, probes, results)
+	return rep, nil
+}
+
+// qualityRuns checks cfg's fuzzy levels, mode and minimum score and
+// returns the runs they make: each mode at each level, then the scored
+// sweeps.
+func qualityRuns(cfg QualityConfig) (levels []int, modes []string, runs []run, err error) {
+	levels = cfg.Fuzzy
+	if levels == nil {
+		levels = []int{0, 1, 2}
+	}
+	for _, f := range levels {
+		if f < 0 || f > 2 {
+			return nil, nil, nil, fmt.Errorf("fuzzy level %d is not 0, 1 or 2", f)
+		}
+	}
 	switch cfg.Mode {
 	case "", ModeStrict:
 		modes = []string{ModeStrict}
@@ -266,16 +291,15 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	case ModeBoth:
 		modes = []string{ModeStrict, ModeScored}
 	default:
-		return nil, fmt.Errorf("mode %q is not %s, %s or %s", cfg.Mode, ModeStrict, ModeScored, ModeBoth)
+		return nil, nil, nil, fmt.Errorf("mode %q is not %s, %s or %s", cfg.Mode, ModeStrict, ModeScored, ModeBoth)
 	}
 	minScore := cfg.MinScore
 	if minScore == 0 {
 		minScore = engine.DefaultMinScore
 	}
 	if minScore < 0 || minScore > 1 {
-		return nil, fmt.Errorf("min score %v is not in (0, 1]", cfg.MinScore)
+		return nil, nil, nil, fmt.Errorf("min score %v is not in (0, 1]", cfg.MinScore)
 	}
-	var runs []run
 	for _, m := range modes {
 		for _, f := range levels {
 			r := run{mode: m, fuzzy: f}
@@ -290,11 +314,12 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 			runs = append(runs, run{mode: ModeScored, fuzzy: f, minScore: SweepFloor, sweep: true})
 		}
 	}
+	return levels, modes, runs, nil
+}
 
-	say("building the index over %d records", len(all))
-	ix := engine.NewIndex(all)
-
-	var probes []probe
+// qualityProbes makes the queries of every class: leave-one-out, each
+// perturbation, and the false-hit queries ix must not find.
+func qualityProbes(cfg QualityConfig, ix *engine.Index, say func(string, ...any)) (probes []probe, cleanN, cleanListed int, err error) {
 	probes = append(probes, leaveOneOutProbes(cfg)...)
 	variants := legalVariants()
 	for _, p := range []struct {
@@ -325,18 +350,15 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 	say("generating false-hit queries")
 	fp, cleanN, cleanListed, err := falseProbes(cfg, ix)
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
 	probes = append(probes, fp...)
+	return probes, cleanN, cleanListed, nil
+}
 
-	say("running %d queries at fuzzy %v, mode %v, on %d workers", len(probes), levels, modes, workers)
-	results, err := runProbes(all, ix, probes, runs, workers)
-	if err != nil {
-		return nil, err
-	}
-
-	rep := &QualityReport{Records: len(all), Background: len(cfg.Background), Seed: cfg.Seed, MaxQueries: cfg.MaxQueries,
-		CleanNames: cleanN, CleanListed: cleanListed}
+// summariseRuns adds to rep the duplicates among the probes and one level
+// report per run, with its sweep when the run is scored.
+func summariseRuns(rep *QualityReport, runs []run, probes []probe, results [][]outcome) {
 	for _, p := range probes {
 		if p.class == ClassLeaveOneOut && isDuplicate(p) {
 			rep.Duplicates++
@@ -360,7 +382,6 @@ func Quality(cfg QualityConfig) (*QualityReport, error) {
 		}
 		rep.Levels = append(rep.Levels, lr)
 	}
-	return rep, nil
 }
 
 // checkIDs refuses duplicate record ids: the index keeps the last record
