@@ -258,11 +258,8 @@ type caseOutcome struct {
 	topScore float64 // scored mode: the first hit's score
 }
 
-// Cases runs every case in every mode and fuzzy level.
-//
-// It stays long: the index is built once, and every mode and fuzzy level
-// runs the same cases against it into one report, whose differences
-// between modes need all the outcomes side by side.
+// Cases runs every case in every mode and fuzzy level against one index,
+// into one report that sets the modes' outcomes side by side.
 func Cases(cfg CasesConfig) (*CasesReport, error) {
 	if len(cfg.Records) == 0 {
 		return nil, fmt.Errorf("no records to search")
@@ -280,11 +277,34 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 			return nil, &CaseError{Line: c.Line, Field: "expect", Msg: fmt.Sprintf("record %s is not in the data", engine.QuoteValue(c.Expect))}
 		}
 	}
+	levels, settings := caseSettings(cfg)
+	out, err := runCases(cfg, engine.NewIndex(all), settings)
+	if err != nil {
+		return nil, err
+	}
+	rep := &CasesReport{Records: len(all), Background: len(cfg.Background), Cases: len(cfg.Cases)}
+	rep.Levels = caseLevels(cfg.Cases, out, settings)
+	rep.Differences = caseDifferences(cfg.Cases, out, settings, levels)
+	return rep, nil
+}
+
+// setting is one way Cases runs every case: a mode at a fuzzy level,
+// with its threshold, or a scored sweep at its floor.
+type setting struct {
+	mode  engine.MatchMode
+	fuzzy int
+	min   float64
+	sweep bool
+}
+
+// caseSettings returns cfg's fuzzy levels and the settings they make:
+// each mode at each level, then the scored sweeps.
+func caseSettings(cfg CasesConfig) (levels []int, settings []setting) {
 	modes := cfg.Modes
 	if modes == nil {
 		modes = []engine.MatchMode{engine.Strict, engine.Scored}
 	}
-	levels := cfg.Fuzzy
+	levels = cfg.Fuzzy
 	if levels == nil {
 		levels = []int{0, 1, 2}
 	}
@@ -292,13 +312,6 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 	if minScore == 0 {
 		minScore = engine.DefaultMinScore
 	}
-	type setting struct {
-		mode  engine.MatchMode
-		fuzzy int
-		min   float64
-		sweep bool
-	}
-	var settings []setting
 	for _, m := range modes {
 		for _, f := range levels {
 			s := setting{mode: m, fuzzy: f}
@@ -313,7 +326,12 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 			settings = append(settings, setting{mode: engine.Scored, fuzzy: f, min: SweepFloor, sweep: true})
 		}
 	}
-	ix := engine.NewIndex(all)
+	return levels, settings
+}
+
+// runCases runs every case of cfg in every setting against ix, on
+// cfg.Workers goroutines: out[case][setting].
+func runCases(cfg CasesConfig, ix *engine.Index, settings []setting) ([][]caseOutcome, error) {
 	out := make([][]caseOutcome, len(cfg.Cases))
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -358,23 +376,35 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 			return nil, err
 		}
 	}
-	rep := &CasesReport{Records: len(all), Background: len(cfg.Background), Cases: len(cfg.Cases)}
+	return out, nil
+}
+
+// caseLevels returns the metrics of each setting that is not a sweep,
+// with the sweep of its level when it is scored.
+func caseLevels(cases []Case, out [][]caseOutcome, settings []setting) []CasesLevel {
+	var levels []CasesLevel
 	for si, s := range settings {
 		if s.sweep {
 			continue
 		}
 		lv := CasesLevel{Match: s.mode.String(), Fuzzy: s.fuzzy, MinScore: s.min}
-		lv.CasesMetrics = casesMetrics(cfg.Cases, out, si, -1)
+		lv.CasesMetrics = casesMetrics(cases, out, si, -1)
 		for ti, t := range settings {
 			if t.sweep && t.fuzzy == s.fuzzy && s.mode == engine.Scored {
 				for _, th := range SweepThresholds {
-					lv.Sweep = append(lv.Sweep, CasesSweepPoint{MinScore: th, CasesMetrics: casesMetrics(cfg.Cases, out, ti, th)})
+					lv.Sweep = append(lv.Sweep, CasesSweepPoint{MinScore: th, CasesMetrics: casesMetrics(cases, out, ti, th)})
 				}
 			}
 		}
-		rep.Levels = append(rep.Levels, lv)
+		levels = append(levels, lv)
 	}
-	// Cases one mode gets right and the other wrong.
+	return levels
+}
+
+// caseDifferences returns the cases one mode gets right and the other
+// wrong, at each fuzzy level.
+func caseDifferences(cases []Case, out [][]caseOutcome, settings []setting, levels []int) []CaseDiff {
+	var diffs []CaseDiff
 	for _, f := range levels {
 		si, ti := -1, -1
 		for k, s := range settings {
@@ -389,16 +419,16 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 		if si < 0 || ti < 0 {
 			continue
 		}
-		for i := range cfg.Cases {
-			c := &cfg.Cases[i]
+		for i := range cases {
+			c := &cases[i]
 			a, b := out[i][si], out[i][ti]
 			if right(c, a, -1) != right(c, b, -1) {
-				rep.Differences = append(rep.Differences, CaseDiff{Line: c.Line, ID: c.ID, Name: c.Name, Expect: expectLabel(c),
+				diffs = append(diffs, CaseDiff{Line: c.Line, ID: c.ID, Name: c.Name, Expect: expectLabel(c),
 					Fuzzy: f, Strict: describe(c, a, false), Scored: describe(c, b, true)})
 			}
 		}
 	}
-	return rep, nil
+	return diffs
 }
 
 // right reports whether a case's outcome is what it expects: its record
