@@ -147,27 +147,15 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 			return eq
 		}
 	}
-	// The speed-up compares medians over the same sample of queries.
-	var sample []gen.Query
-	if n := min(cfg.Brute, len(queries)); n > 0 {
-		step := len(queries) / n
-		for i := range n {
-			sample = append(sample, queries[i*step])
-		}
-	}
+	sample := querySample(queries, cfg.Brute)
 	// The brute-force reference first: it needs every record in the
 	// heap. An index over a store holds none, and neither do check and
 	// serve; measured with them live, its latencies would pay for
 	// collecting gigabytes those never hold.
 	if len(sample) > 0 {
 		say("brute force: %d queries per fuzzy level", len(sample))
-		brute := engine.NewBrute(recs)
-		for fuzzy, m := range modes {
-			p50, err := medianLatency(brute.Search, sample, queryAt(fuzzy))
-			if err != nil {
-				return nil, err
-			}
-			m.BruteQueries, m.BruteP50Micros = len(sample), micros(p50)
+		if err := measureBrute(modes, recs, sample, queryAt); err != nil {
+			return nil, err
 		}
 	}
 	if cfg.Index != nil {
@@ -196,6 +184,33 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 	}
 	runtime.KeepAlive(recs)
 	return rep, nil
+}
+
+// querySample returns n queries spread over queries (fewer when there
+// are fewer): the speed-up compares medians over the same sample.
+func querySample(queries []gen.Query, n int) []gen.Query {
+	var sample []gen.Query
+	if n = min(n, len(queries)); n > 0 {
+		step := len(queries) / n
+		for i := range n {
+			sample = append(sample, queries[i*step])
+		}
+	}
+	return sample
+}
+
+// measureBrute records in each mode (by fuzzy level) the median latency
+// of the sample by brute force over recs.
+func measureBrute(modes []*ModeReport, recs []*record.Record, sample []gen.Query, queryAt func(fuzzy int) func(gen.Query) engine.Query) error {
+	brute := engine.NewBrute(recs)
+	for fuzzy, m := range modes {
+		p50, err := medianLatency(brute.Search, sample, queryAt(fuzzy))
+		if err != nil {
+			return err
+		}
+		m.BruteQueries, m.BruteP50Micros = len(sample), micros(p50)
+	}
+	return nil
 }
 
 func generate(n int, seed int64) []*record.Record {
