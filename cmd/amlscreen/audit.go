@@ -12,6 +12,7 @@ import (
 
 func init() { register(newAuditCmd) }
 
+// newAuditCmd defines audit: checking and exporting the audit log.
 func newAuditCmd() *cobra.Command {
 	var storePath string
 	c := &cobra.Command{
@@ -28,6 +29,12 @@ entry breaks the chain (see docs/WORKBENCH.md, "Casework").`,
 	}
 	addStoreFlag(c.PersistentFlags(), &storePath)
 
+	c.AddCommand(newAuditVerifyCmd(&storePath), newAuditExportCmd(&storePath))
+	return c
+}
+
+// newAuditVerifyCmd defines audit verify; --store is the audit command's.
+func newAuditVerifyCmd(storePath *string) *cobra.Command {
 	verify := &cobra.Command{
 		Use:   "verify --store PATH",
 		Short: "Check the hash chain of the audit log",
@@ -40,7 +47,7 @@ entry at fault) or the store cannot be read, 2 bad flags.`,
 		Example: `  amlscreen audit verify --store aml.db`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withCasework(storePath, false, func(c *casework.Casework) error {
+			return withCasework(*storePath, false, func(c *casework.Casework) error {
 				n, err := c.Verify()
 				var be *casework.BrokenError
 				if errors.As(err, &be) {
@@ -54,7 +61,11 @@ entry at fault) or the store cannot be read, 2 bad flags.`,
 			})
 		},
 	}
+	return verify
+}
 
+// newAuditExportCmd defines audit export; --store is the audit command's.
+func newAuditExportCmd(storePath *string) *cobra.Command {
 	var from, to, format, out string
 	export := &cobra.Command{
 		Use:   "export --store PATH [--from DATE] [--to DATE] --format json|csv [--out FILE]",
@@ -88,7 +99,7 @@ Exit codes: 0 written, 1 failure, 2 bad flags.`,
 			if !f.IsZero() && !t.IsZero() && !t.After(f) {
 				return usagef("--to: %s is not after --from %s", to, from)
 			}
-			return withCasework(storePath, false, func(c *casework.Casework) error {
+			return withCasework(*storePath, false, func(c *casework.Casework) error {
 				w, err := createOutput(out, cmd.OutOrStdout(), "")
 				if err != nil {
 					return err
@@ -113,8 +124,7 @@ Exit codes: 0 written, 1 failure, 2 bad flags.`,
 	fl.StringVar(&to, "to", "", "last day (yyyy-mm-dd, UTC, included) or time (RFC 3339, excluded) to export")
 	fl.StringVar(&format, "format", "json", "json (JSON Lines) or csv")
 	fl.StringVarP(&out, "out", "o", "-", "file to write, or - for standard output")
-	c.AddCommand(verify, export)
-	return c
+	return export
 }
 
 // parseAuditTime reads a --from or --to value: a date is the start of that

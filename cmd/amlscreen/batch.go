@@ -42,71 +42,13 @@ type batchFlags struct {
 	alerts    bool   // raise the hits as alerts in the store (batchalerts.go)
 }
 
-// newBatchCmd defines batch. It stays long: most of it is the --help text
-// and the flags; the run is runBatch's.
+// newBatchCmd defines batch; the run is runBatch's.
 func newBatchCmd() *cobra.Command {
 	var f batchFlags
 	cmd := &cobra.Command{
 		Use:   "batch --in BOOK --out HITS [flags]",
 		Short: "Screen a customer book (CSV or JSON Lines) against the database",
-		Long: `Screen every customer of a book against the database, on all cores, and write
-one line per (customer, hit) with the record, the name string that matched and
-why, a rejects file for rows that cannot be screened, and a Markdown report.
-
-The book is CSV with a header row (delimiter , ; tab or | detected; UTF-8 with
-or without BOM, UTF-16 with BOM, and Latin-1/Windows-1252 values read as such)
-or JSON Lines. Columns are found by their usual names: id/customer_id,
-name/full_name (or first_name + last_name), type, dob/date_of_birth, gender,
-citizenship/nationality; --map names others, e.g.
---map id=CIF,name=FIRST+LAST,dob=BIRTH_DATE.
-
-Every line of the book (ending in LF, CRLF or CR) is the header, a blank line
-(counted) or one row, screened or rejected with its line number: a row whose
-quoted value does not close on its line, or with more or fewer values than the
-header has columns, is rejected; a header naming a column twice is an error.
-
-Rows: type individual, entity or any (empty: --type); individuals and 'any'
-rows are filtered by dob (dd/mm/yyyy, yyyy-mm-dd, yyyy), gender and
-citizenship (a code or an English country name) as checkIndividual does;
-entity rows ignore those columns. Rows with no name, a bad date, an unknown
-country, gender or type go to the rejects file with their line number.
-
-Interrupted runs (Ctrl-C, a crash) leave a checkpoint next to the hits file;
-the same command with --resume continues and yields the same files as an
-uninterrupted run. --since VERSION screens only against the records a store
-added or updated after that version: the daily run after a delta; --since
-takes a day (YYYY-MM-DD, from 00:00 UTC) or last (the last change set) as
-amlscreen changes does. With --match scored, --since searches the whole
-store, so that words weigh what they weigh there, and keeps the hits on
-those records.
---shard i/n screens rows whose number modulo n is i, for several processes.
-Without --store or --data the embedded sample database is used; --store is
-opened read-only and held while the book is screened (hits read their
-records from it): run sync between batches, not during one.
-
---key NAME (with --store and --keys) applies the decisions that key recorded
-(amlscreen decide, the workbench of serve), with the customer id as subject:
-a false_positive on a record whose content is unchanged since the decision
-suppresses the hit, which goes to HITS.suppressed.csv (or .jsonl) with the
-decision; every other hit is written with its decision, if any, in the
-columns decision, decision_note, decided_by, decided_at and
-changed_since_decision. The summary and the report count suppressed hits.
-
---alerts (with --store) also puts every hit into the store's alert queue
-(amlscreen alerts list; docs/WORKBENCH.md, "Casework"), with the customer id as
-subject: a re-run raises no alert twice, and reopens one whose record changed.
-The store is then opened for writing and held for the run. Hits a decision
-suppresses (--key) raise none.
-
---match scored screens in scored mode (see docs/MATCHING.md, "Match modes"): hits are
-records scoring at least --min-score (default 0.82), best first, and each hit
-line gains a score column (CSV, after reason) or field (JSON Lines); reason
-says how each word pair matched and which words had no partner. A strict run's
-files have no score column. A checkpoint remembers the mode: --resume with
-another mode or threshold is refused.
-
-Exit codes: 0 done, 3 done but rows were rejected, 1 failure, interrupted or a
-book without a single row, 2 bad flags.`,
+		Long:  batchLong,
 		Example: `  amlscreen batch --in customers.csv --out hits.csv
   amlscreen batch --store aml.db --in book.csv --out hits.csv --fuzzy 1 --map id=CIF,name=FULL_NAME
   amlscreen batch --store aml.db --in book.csv --out hits.csv --resume
@@ -254,19 +196,7 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 			return err
 		}
 	}
-	var db *database
-	switch {
-	case f.since != "" && cfg.Match == engine.Scored:
-		// Scored mode weighs words by how common they are: among the
-		// whole store's records, not the few changed since.
-		db, cfg.Only, err = openSinceWhole(f.store, f.since)
-	case f.since != "":
-		db, err = openSince(f.store, f.since)
-	case f.alerts && len(f.data) == 0: // with --data, openSource refuses the pair
-		db, err = openStoreForAlerts(f.store)
-	default:
-		db, err = openSource(f.data, f.store)
-	}
+	db, err := openBatchDatabase(f, &cfg)
 	if err != nil {
 		return err
 	}
@@ -337,6 +267,32 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 			err = aerr
 		}
 	}
+	return batchExit(sum, err)
+}
+
+// openBatchDatabase opens the database the flags name: with --since the
+// store's records changed since (scored mode: the whole store, and
+// cfg.Only the changed ones), else the store or --data files.
+func openBatchDatabase(f *batchFlags, cfg *batch.Config) (db *database, err error) {
+	switch {
+	case f.since != "" && cfg.Match == engine.Scored:
+		// Scored mode weighs words by how common they are: among the
+		// whole store's records, not the few changed since.
+		db, cfg.Only, err = openSinceWhole(f.store, f.since)
+	case f.since != "":
+		db, err = openSince(f.store, f.since)
+	case f.alerts && len(f.data) == 0: // with --data, openSource refuses the pair
+		db, err = openStoreForAlerts(f.store)
+	default:
+		db, err = openSource(f.data, f.store)
+	}
+	return db, err
+}
+
+// batchExit returns the error, and so the exit code, of a run that ended
+// with sum and err: 1 for no rows, a failure or an interruption, 2 for a
+// setup error, 3 when rows were rejected.
+func batchExit(sum *batch.Summary, err error) error {
 	var se *batch.SetupError
 	switch {
 	case errors.Is(err, batch.ErrNoRows):
@@ -352,6 +308,66 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 	}
 	return nil
 }
+
+// batchLong is batch's --help text.
+const batchLong = `Screen every customer of a book against the database, on all cores, and write
+one line per (customer, hit) with the record, the name string that matched and
+why, a rejects file for rows that cannot be screened, and a Markdown report.
+
+The book is CSV with a header row (delimiter , ; tab or | detected; UTF-8 with
+or without BOM, UTF-16 with BOM, and Latin-1/Windows-1252 values read as such)
+or JSON Lines. Columns are found by their usual names: id/customer_id,
+name/full_name (or first_name + last_name), type, dob/date_of_birth, gender,
+citizenship/nationality; --map names others, e.g.
+--map id=CIF,name=FIRST+LAST,dob=BIRTH_DATE.
+
+Every line of the book (ending in LF, CRLF or CR) is the header, a blank line
+(counted) or one row, screened or rejected with its line number: a row whose
+quoted value does not close on its line, or with more or fewer values than the
+header has columns, is rejected; a header naming a column twice is an error.
+
+Rows: type individual, entity or any (empty: --type); individuals and 'any'
+rows are filtered by dob (dd/mm/yyyy, yyyy-mm-dd, yyyy), gender and
+citizenship (a code or an English country name) as checkIndividual does;
+entity rows ignore those columns. Rows with no name, a bad date, an unknown
+country, gender or type go to the rejects file with their line number.
+
+Interrupted runs (Ctrl-C, a crash) leave a checkpoint next to the hits file;
+the same command with --resume continues and yields the same files as an
+uninterrupted run. --since VERSION screens only against the records a store
+added or updated after that version: the daily run after a delta; --since
+takes a day (YYYY-MM-DD, from 00:00 UTC) or last (the last change set) as
+amlscreen changes does. With --match scored, --since searches the whole
+store, so that words weigh what they weigh there, and keeps the hits on
+those records.
+--shard i/n screens rows whose number modulo n is i, for several processes.
+Without --store or --data the embedded sample database is used; --store is
+opened read-only and held while the book is screened (hits read their
+records from it): run sync between batches, not during one.
+
+--key NAME (with --store and --keys) applies the decisions that key recorded
+(amlscreen decide, the workbench of serve), with the customer id as subject:
+a false_positive on a record whose content is unchanged since the decision
+suppresses the hit, which goes to HITS.suppressed.csv (or .jsonl) with the
+decision; every other hit is written with its decision, if any, in the
+columns decision, decision_note, decided_by, decided_at and
+changed_since_decision. The summary and the report count suppressed hits.
+
+--alerts (with --store) also puts every hit into the store's alert queue
+(amlscreen alerts list; docs/WORKBENCH.md, "Casework"), with the customer id as
+subject: a re-run raises no alert twice, and reopens one whose record changed.
+The store is then opened for writing and held for the run. Hits a decision
+suppresses (--key) raise none.
+
+--match scored screens in scored mode (see docs/MATCHING.md, "Match modes"): hits are
+records scoring at least --min-score (default 0.82), best first, and each hit
+line gains a score column (CSV, after reason) or field (JSON Lines); reason
+says how each word pair matched and which words had no partner. A strict run's
+files have no score column. A checkpoint remembers the mode: --resume with
+another mode or threshold is refused.
+
+Exit codes: 0 done, 3 done but rows were rejected, 1 failure, interrupted or a
+book without a single row, 2 bad flags.`
 
 // probeBook reads the book's header the way the run will.
 func probeBook(path string, o batch.ReadOptions) error {

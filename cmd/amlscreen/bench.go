@@ -31,9 +31,7 @@ func newBenchCmd() *cobra.Command {
 	return cmd
 }
 
-// newBenchSpeedCmd defines bench speed. It stays long: the --help text,
-// the flags and their checks, in the order --help lists them; the
-// measuring is bench.Speed's.
+// newBenchSpeedCmd defines bench speed; the measuring is bench.Speed's.
 func newBenchSpeedCmd() *cobra.Command {
 	var cfg bench.SpeedConfig
 	var asJSON bool
@@ -45,16 +43,7 @@ func newBenchSpeedCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "speed [flags]",
 		Short: "Build the index over generated (or given) records and time checks against brute force",
-		Long: `Builds the index over --records generated records (or the --data files),
-then runs --queries generated queries (exact, reordered, typo'd, partial, clean
-names; a fifth with dob, gender or citizenship filters) at fuzzy 0, 1 and 2, one
-at a time. A sample of --brute queries per level also goes through the
-brute-force reference matcher; speedup_vs_bruteforce is the ratio of the two
-medians over that same sample. --match scored measures scored mode (at
---min-score, its default when not given) against the brute-force scored
-reference. --store measures a store's persisted index as check and serve
-use it (opened, not built; hits read their records from the store), with
-queries drawn from the store's records.`,
+		Long:  benchSpeedLong,
 		Example: `  amlscreen bench speed --records 100000 --queries 2000 --format json
   amlscreen bench speed --records 1000000 --queries 5000 --brute 3 --seed 7
   amlscreen bench speed --records 1000000 --match scored --brute 3
@@ -89,17 +78,8 @@ queries drawn from the store's records.`,
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			for _, name := range data {
-				f, err := os.Open(name)
-				if err != nil {
-					return usagef("--data: %v", err)
-				}
-				recs, err := record.ReadAll(f)
-				f.Close()
-				if err != nil {
-					return fmt.Errorf("--data %s: %w", name, err)
-				}
-				cfg.Data = append(cfg.Data, recs...)
+			if cfg.Data, err = readSpeedData(data); err != nil {
+				return err
 			}
 			if storePath != "" {
 				if len(data) > 0 || cmd.Flags().Changed("records") {
@@ -148,6 +128,36 @@ queries drawn from the store's records.`,
 	fl.StringVar(&match, "match", "strict", "match mode of the queries: strict or scored")
 	fl.Float64Var(&minScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	return cmd
+}
+
+// benchSpeedLong is bench speed's --help text.
+const benchSpeedLong = `Builds the index over --records generated records (or the --data files),
+then runs --queries generated queries (exact, reordered, typo'd, partial, clean
+names; a fifth with dob, gender or citizenship filters) at fuzzy 0, 1 and 2, one
+at a time. A sample of --brute queries per level also goes through the
+brute-force reference matcher; speedup_vs_bruteforce is the ratio of the two
+medians over that same sample. --match scored measures scored mode (at
+--min-score, its default when not given) against the brute-force scored
+reference. --store measures a store's persisted index as check and serve
+use it (opened, not built; hits read their records from the store), with
+queries drawn from the store's records.`
+
+// readSpeedData reads the records of the --data files, in order.
+func readSpeedData(names []string) ([]*record.Record, error) {
+	var out []*record.Record
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, usagef("--data: %v", err)
+		}
+		recs, err := record.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("--data %s: %w", name, err)
+		}
+		out = append(out, recs...)
+	}
+	return out, nil
 }
 
 func writeSpeedTable(out io.Writer, r *bench.SpeedReport) error {

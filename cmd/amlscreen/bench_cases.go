@@ -16,9 +16,7 @@ import (
 
 func init() { benchCommands = append(benchCommands, newBenchCasesCmd) }
 
-// newBenchCasesCmd defines bench cases. It stays long: the --help text,
-// the flags and their checks, in the order --help lists them; the
-// measuring is bench.Cases's.
+// newBenchCasesCmd defines bench cases; the measuring is bench.Cases's.
 func newBenchCasesCmd() *cobra.Command {
 	var (
 		data, casesFile, match, plotFile string
@@ -30,26 +28,7 @@ func newBenchCasesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cases --data FILE --cases CASES.csv [flags]",
 		Short: "Measure match quality on your own labelled cases: recall, false hits, precision, F1",
-		Long: `Runs every case of --cases against the records of --data, in strict and
-scored mode (or --match) at fuzzy 0, 1 and 2 (or --fuzzy), and prints per
-mode and level: recall (cases whose record is among the hits), the
-false-hit share (cases that must find nothing, with a hit), precision (of
-the cases with a hit, those whose hits hold the record wanted) and F1.
-Scored mode adds a sweep over its threshold from 0.05 to 0.95, to pick
---min-score from; the cases the two modes answer differently are listed
-last.
-
-The cases file is CSV with a header row: name and expect are required;
-type (individual, entity or any; default any), dob (dd/mm/yyyy, 00 for
-unknown parts), gender, citizenship, id and note are optional. expect is
-the id of the record the check must find, or "none" when it must find
-nothing at all. Every row is checked before anything runs; a bad value
-is reported with its line and field.
-
-Each table gives the cases that must find nothing as alerts per 1,000
-customers. That rate grows with the database, so --records N measures
-against N records: the records of --data padded with generated ones
-(those of "amlscreen gen", never expected by a case).`,
+		Long:  benchCasesLong,
 		Example: `  amlscreen bench cases --data bench/testdata/cases_records.jsonl --cases bench/testdata/cases.csv
   amlscreen bench cases --data list.jsonl.gz --cases cleared.csv --match scored --fuzzy 2 --plot curve.png
   amlscreen bench cases --data list.jsonl.gz --cases cleared.csv --format json
@@ -67,14 +46,9 @@ against N records: the records of --data padded with generated ones
 				return err
 			}
 			var cfg bench.CasesConfig
-			switch strings.ToLower(match) {
-			case "", "both":
-			case "strict":
-				cfg.Modes = []engine.MatchMode{engine.Strict}
-			case "scored":
-				cfg.Modes = []engine.MatchMode{engine.Scored}
-			default:
-				return usagef("--match: %q is not strict, scored or both", match)
+			var err error
+			if cfg.Modes, err = casesModes(match); err != nil {
+				return err
 			}
 			if cmd.Flags().Changed("fuzzy") {
 				if fuzzy < 0 || fuzzy > 2 {
@@ -94,18 +68,9 @@ against N records: the records of --data padded with generated ones
 					return usagef("--plot: %s is not a directory one can write into", filepath.Dir(plotFile))
 				}
 			}
-			f, err := os.Open(casesFile)
+			cases, err := readCasesFile(casesFile)
 			if err != nil {
-				return usagef("--cases: %v", err)
-			}
-			cases, err := bench.ReadCases(f)
-			f.Close()
-			var ce *bench.CaseError
-			if errors.As(err, &ce) {
-				return usagef("--cases %s: %v", casesFile, err)
-			}
-			if err != nil {
-				return fmt.Errorf("--cases %s: %w", casesFile, err)
+				return err
 			}
 			cfg.Cases = cases
 			recs, err := readBenchData(data)
@@ -119,6 +84,7 @@ against N records: the records of --data padded with generated ones
 				}
 			}
 			rep, err := bench.Cases(cfg)
+			var ce *bench.CaseError
 			if errors.As(err, &ce) {
 				return usagef("--cases %s: %v", casesFile, err)
 			}
@@ -149,4 +115,58 @@ against N records: the records of --data padded with generated ones
 	addFormatFlag(fl, &format)
 	addJSONAlias(fl, &asJSON)
 	return cmd
+}
+
+// benchCasesLong is bench cases' --help text.
+const benchCasesLong = `Runs every case of --cases against the records of --data, in strict and
+scored mode (or --match) at fuzzy 0, 1 and 2 (or --fuzzy), and prints per
+mode and level: recall (cases whose record is among the hits), the
+false-hit share (cases that must find nothing, with a hit), precision (of
+the cases with a hit, those whose hits hold the record wanted) and F1.
+Scored mode adds a sweep over its threshold from 0.05 to 0.95, to pick
+--min-score from; the cases the two modes answer differently are listed
+last.
+
+The cases file is CSV with a header row: name and expect are required;
+type (individual, entity or any; default any), dob (dd/mm/yyyy, 00 for
+unknown parts), gender, citizenship, id and note are optional. expect is
+the id of the record the check must find, or "none" when it must find
+nothing at all. Every row is checked before anything runs; a bad value
+is reported with its line and field.
+
+Each table gives the cases that must find nothing as alerts per 1,000
+customers. That rate grows with the database, so --records N measures
+against N records: the records of --data padded with generated ones
+(those of "amlscreen gen", never expected by a case).`
+
+// readCasesFile reads the labelled cases of path; a bad row is a usage
+// error naming its line and field.
+func readCasesFile(path string) ([]bench.Case, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("--cases: %v", err)
+	}
+	cases, err := bench.ReadCases(f)
+	f.Close()
+	var ce *bench.CaseError
+	if errors.As(err, &ce) {
+		return nil, usagef("--cases %s: %v", path, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--cases %s: %w", path, err)
+	}
+	return cases, nil
+}
+
+// casesModes returns the modes --match names; nil is both.
+func casesModes(match string) ([]engine.MatchMode, error) {
+	switch strings.ToLower(match) {
+	case "", "both":
+		return nil, nil
+	case "strict":
+		return []engine.MatchMode{engine.Strict}, nil
+	case "scored":
+		return []engine.MatchMode{engine.Scored}, nil
+	}
+	return nil, usagef("--match: %q is not strict, scored or both", match)
 }

@@ -41,6 +41,12 @@ name of the system user who ran the command.`,
 	}
 	addStoreFlag(c.PersistentFlags(), &storePath)
 
+	c.AddCommand(newUsersAddCmd(&storePath), newUsersDisableCmd(&storePath), newUsersResetCmd(&storePath), newUsersListCmd(&storePath))
+	return c
+}
+
+// newUsersAddCmd defines users add; --store is the users command's.
+func newUsersAddCmd(storePath *string) *cobra.Command {
 	var role string
 	var fromStdin bool
 	add := &cobra.Command{
@@ -56,7 +62,7 @@ name of the system user who ran the command.`,
 			if err != nil {
 				return err
 			}
-			return withCasework(storePath, true, func(c *casework.Casework) error {
+			return withCasework(*storePath, true, func(c *casework.Casework) error {
 				if err := c.AddUser(cliOperator(), args[0], role, pw); err != nil {
 					return caseworkError(err)
 				}
@@ -67,14 +73,18 @@ name of the system user who ran the command.`,
 	}
 	add.Flags().StringVar(&role, "role", "", "analyst, reviewer or admin")
 	add.Flags().BoolVar(&fromStdin, "password-stdin", false, "read the password from standard input (its first line)")
+	return add
+}
 
+// newUsersDisableCmd defines users disable; --store is the users command's.
+func newUsersDisableCmd(storePath *string) *cobra.Command {
 	disable := &cobra.Command{
 		Use:     "disable NAME --store PATH",
 		Short:   "Disable a user: no more sign-in or changes; the audit log keeps the past",
 		Example: `  amlscreen users disable maria --store aml.db`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withCasework(storePath, true, func(c *casework.Casework) error {
+			return withCasework(*storePath, true, func(c *casework.Casework) error {
 				if err := c.DisableUser(cliOperator(), args[0]); err != nil {
 					return caseworkError(err)
 				}
@@ -83,7 +93,11 @@ name of the system user who ran the command.`,
 			})
 		},
 	}
+	return disable
+}
 
+// newUsersResetCmd defines users reset; --store is the users command's.
+func newUsersResetCmd(storePath *string) *cobra.Command {
 	var resetStdin bool
 	reset := &cobra.Command{
 		Use:     "reset NAME --store PATH --password-stdin",
@@ -95,7 +109,7 @@ name of the system user who ran the command.`,
 			if err != nil {
 				return err
 			}
-			return withCasework(storePath, true, func(c *casework.Casework) error {
+			return withCasework(*storePath, true, func(c *casework.Casework) error {
 				if err := c.ResetPassword(cliOperator(), args[0], pw); err != nil {
 					return caseworkError(err)
 				}
@@ -105,7 +119,11 @@ name of the system user who ran the command.`,
 		},
 	}
 	reset.Flags().BoolVar(&resetStdin, "password-stdin", false, "read the password from standard input (its first line)")
+	return reset
+}
 
+// newUsersListCmd defines users list; --store is the users command's.
+func newUsersListCmd(storePath *string) *cobra.Command {
 	var format string
 	list := &cobra.Command{
 		Use:     "list --store PATH [--format table|json]",
@@ -116,7 +134,7 @@ name of the system user who ran the command.`,
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			return withCasework(storePath, false, func(c *casework.Casework) error {
+			return withCasework(*storePath, false, func(c *casework.Casework) error {
 				us, err := c.Users()
 				if err != nil {
 					return err
@@ -145,8 +163,7 @@ name of the system user who ran the command.`,
 		},
 	}
 	list.Flags().StringVar(&format, "format", "table", "table or json")
-	c.AddCommand(add, disable, reset, list)
-	return c
+	return list
 }
 
 // readPassword reads the first line of in as a password; --password-stdin
