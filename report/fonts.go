@@ -85,6 +85,31 @@ var errBadFont = errors.New("not a TrueType font with a Unicode character map")
 // Basic Multilingual Plane). Only glyphs other than .notdef count. Every
 // offset read from the font is checked against its length before use.
 func parseCoverage(font []byte) (*coverage, error) {
+	cmap, err := findCmap(font)
+	if err != nil {
+		return nil, err
+	}
+	fmt4, fmt12, err := unicodeSubtables(cmap)
+	if err != nil {
+		return nil, err
+	}
+	c := &coverage{bits: make([]uint64, maxRune/64)}
+	switch {
+	case fmt12 != nil:
+		err = c.addFormat12(fmt12)
+	case fmt4 != nil:
+		err = c.addFormat4(fmt4)
+	default:
+		err = errBadFont
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// findCmap returns the font's cmap table.
+func findCmap(font []byte) ([]byte, error) {
 	be := binary.BigEndian
 	if len(font) < 12 {
 		return nil, errBadFont
@@ -107,12 +132,18 @@ func parseCoverage(font []byte) (*coverage, error) {
 	if cmap == nil {
 		return nil, errBadFont
 	}
-	var fmt4, fmt12 []byte
+	return cmap, nil
+}
+
+// unicodeSubtables returns the cmap's Unicode subtables of format 4 and
+// 12, nil when absent.
+func unicodeSubtables(cmap []byte) (fmt4, fmt12 []byte, err error) {
+	be := binary.BigEndian
 	subtables := int(be.Uint16(cmap[2:]))
 	for i := 0; i < subtables; i++ {
 		rec := 4 + 8*i
 		if rec+8 > len(cmap) {
-			return nil, errBadFont
+			return nil, nil, errBadFont
 		}
 		platform, encoding := be.Uint16(cmap[rec:]), be.Uint16(cmap[rec+2:])
 		off := int(be.Uint32(cmap[rec+4:]))
@@ -130,59 +161,64 @@ func parseCoverage(font []byte) (*coverage, error) {
 			fmt12 = cmap[off:]
 		}
 	}
-	c := &coverage{bits: make([]uint64, maxRune/64)}
-	switch {
-	case fmt12 != nil:
-		if len(fmt12) < 16 {
-			return nil, errBadFont
-		}
-		groups := int(be.Uint32(fmt12[12:]))
-		for g := 0; g < groups; g++ {
-			p := 16 + 12*g
-			if p+12 > len(fmt12) {
-				return nil, errBadFont
-			}
-			start, end, glyph := be.Uint32(fmt12[p:]), be.Uint32(fmt12[p+4:]), be.Uint32(fmt12[p+8:])
-			for r := start; r <= end && r < maxRune; r++ {
-				if glyph+(r-start) != 0 {
-					c.set(r)
-				}
-			}
-		}
-	case fmt4 != nil:
-		if len(fmt4) < 14 {
-			return nil, errBadFont
-		}
-		segs := int(be.Uint16(fmt4[6:])) / 2
-		ends, starts, deltas, ranges := 14, 16+2*segs, 16+4*segs, 16+6*segs
-		if ranges+2*segs > len(fmt4) {
-			return nil, errBadFont
-		}
-		for s := 0; s < segs; s++ {
-			end := uint32(be.Uint16(fmt4[ends+2*s:]))
-			start := uint32(be.Uint16(fmt4[starts+2*s:]))
-			delta := be.Uint16(fmt4[deltas+2*s:])
-			ro := int(be.Uint16(fmt4[ranges+2*s:]))
-			for r := start; r <= end && r != 0xFFFF; r++ {
-				var glyph uint16
-				if ro == 0 {
-					glyph = uint16(r) + delta
-				} else {
-					p := ranges + 2*s + ro + 2*int(r-start)
-					if p+2 > len(fmt4) {
-						continue
-					}
-					if glyph = be.Uint16(fmt4[p:]); glyph != 0 {
-						glyph += delta
-					}
-				}
-				if glyph != 0 {
-					c.set(r)
-				}
-			}
-		}
-	default:
-		return nil, errBadFont
+	return fmt4, fmt12, nil
+}
+
+// addFormat12 marks the runes a format 12 subtable maps to a glyph.
+func (c *coverage) addFormat12(fmt12 []byte) error {
+	be := binary.BigEndian
+	if len(fmt12) < 16 {
+		return errBadFont
 	}
-	return c, nil
+	groups := int(be.Uint32(fmt12[12:]))
+	for g := 0; g < groups; g++ {
+		p := 16 + 12*g
+		if p+12 > len(fmt12) {
+			return errBadFont
+		}
+		start, end, glyph := be.Uint32(fmt12[p:]), be.Uint32(fmt12[p+4:]), be.Uint32(fmt12[p+8:])
+		for r := start; r <= end && r < maxRune; r++ {
+			if glyph+(r-start) != 0 {
+				c.set(r)
+			}
+		}
+	}
+	return nil
+}
+
+// addFormat4 marks the runes a format 4 subtable maps to a glyph.
+func (c *coverage) addFormat4(fmt4 []byte) error {
+	be := binary.BigEndian
+	if len(fmt4) < 14 {
+		return errBadFont
+	}
+	segs := int(be.Uint16(fmt4[6:])) / 2
+	ends, starts, deltas, ranges := 14, 16+2*segs, 16+4*segs, 16+6*segs
+	if ranges+2*segs > len(fmt4) {
+		return errBadFont
+	}
+	for s := 0; s < segs; s++ {
+		end := uint32(be.Uint16(fmt4[ends+2*s:]))
+		start := uint32(be.Uint16(fmt4[starts+2*s:]))
+		delta := be.Uint16(fmt4[deltas+2*s:])
+		ro := int(be.Uint16(fmt4[ranges+2*s:]))
+		for r := start; r <= end && r != 0xFFFF; r++ {
+			var glyph uint16
+			if ro == 0 {
+				glyph = uint16(r) + delta
+			} else {
+				p := ranges + 2*s + ro + 2*int(r-start)
+				if p+2 > len(fmt4) {
+					continue
+				}
+				if glyph = be.Uint16(fmt4[p:]); glyph != 0 {
+					glyph += delta
+				}
+			}
+			if glyph != 0 {
+				c.set(r)
+			}
+		}
+	}
+	return nil
 }
