@@ -623,6 +623,31 @@ func individual(r *rng, rec *record.Record, src *source, c *culture, rg *regime)
 		}
 	}
 
+	individualBirth(r, rec, c, cc)
+	if r.chance(0.45) {
+		city, acc := c.cityFor(r, cc)
+		rec.Address = []string{c.address(r, city, acc)}
+		if r.chance(0.1) {
+			city, acc = c.cityFor(r, "")
+			rec.Address = appendUnique(rec.Address, c.address(r, city, acc))
+		}
+	}
+	if n.father != "" && r.chance(0.08) {
+		rec.Parents = []string{n.father}
+	}
+	if r.chance(0.05) {
+		rec.NameRemarks = []string{pick(r, []string{"Good quality a.k.a.", "Low quality a.k.a.", "Name as it appears in the passport"})}
+	}
+
+	individualSourceDetails(r, rec, src, c, rg, cc, n)
+	if r.chance(0.04) {
+		rec.Titles = []string{pick(r, titlesFor(c.key))}
+	}
+}
+
+// individualBirth fills rec's dates and place of birth, for a person of
+// culture c and country cc.
+func individualBirth(r *rng, rec *record.Record, c *culture, cc string) {
 	year := r.between(c.birthYear[0], c.birthYear[1])
 	if rec.SourceType == record.SourcePEP {
 		year = r.between(1940, 1990)
@@ -647,21 +672,11 @@ func individual(r *rng, rec *record.Record, src *source, c *culture, rg *regime)
 		}
 		rec.PlaceOfBirth = []string{city + ", " + country}
 	}
-	if r.chance(0.45) {
-		city, acc := c.cityFor(r, cc)
-		rec.Address = []string{c.address(r, city, acc)}
-		if r.chance(0.1) {
-			city, acc = c.cityFor(r, "")
-			rec.Address = appendUnique(rec.Address, c.address(r, city, acc))
-		}
-	}
-	if n.father != "" && r.chance(0.08) {
-		rec.Parents = []string{n.father}
-	}
-	if r.chance(0.05) {
-		rec.NameRemarks = []string{pick(r, []string{"Good quality a.k.a.", "Low quality a.k.a.", "Name as it appears in the passport"})}
-	}
+}
 
+// individualSourceDetails fills what rec's kind of source says about a
+// person: sanction details, a PEP's position, a crime, a tax settlement.
+func individualSourceDetails(r *rng, rec *record.Record, src *source, c *culture, rg *regime, cc string, n personName) {
 	switch rec.SourceType {
 	case record.SourceSanction:
 		rec.SanctionDetails = sanctionDetails(r, src, rg)
@@ -700,9 +715,6 @@ func individual(r *rng, rec *record.Record, src *source, c *culture, rg *regime)
 		rec.Occupations = []string{pick(r, list("Publican, Farmer, Building contractor, Company director, Medical consultant, Solicitor, Haulier, Retailer, Property developer"))}
 	case record.SourceOther:
 		rec.OtherInformation = append(rec.OtherInformation, pick(r, otherRemarks(src.id)))
-	}
-	if r.chance(0.04) {
-		rec.Titles = []string{pick(r, titlesFor(c.key))}
 	}
 }
 
