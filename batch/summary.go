@@ -243,9 +243,6 @@ const topSources = 15
 
 // WriteMarkdown writes the report: what ran, the counts, the sources with
 // most hits and the histogram of hits per customer.
-//
-// It stays long: the report's sections in the order they print, each a
-// few lines of formatting over the same summary.
 func (s *Summary) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("# Batch screening report\n\n")

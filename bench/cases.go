@@ -73,9 +73,6 @@ var caseColumns = []string{"id", "name", "type", "dob", "gender", "citizenship",
 // "none". Every value is checked as a check would check it, so a bad row
 // is reported with its line and field before anything runs; an input
 // larger than MaxCasesBytes or with more than MaxCases rows is refused.
-//
-// It stays one loop over the rows: the header's column map, the line
-// number and the limits are shared by every check of a row.
 func ReadCases(r io.Reader) ([]Case, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxCasesBytes+1))
 	if err != nil {

@@ -146,9 +146,6 @@ func (rep *QualityReport) plotLevels() []LevelReport {
 
 // WritePlot draws recall against false-hit rate, one line per recall class
 // through the measured fuzzy levels, as a PNG.
-//
-// It stays long: axes, grid, lines and legend are drawn in one coordinate
-// system, set up at its top.
 func (rep *QualityReport) WritePlot(w io.Writer) error {
 	lv := rep.plotLevels()
 	c := canvas{image.NewRGBA(image.Rect(0, 0, plotW, plotH))}

@@ -103,10 +103,6 @@ const hebrewInsertVowel = true
 // (with geresh for the sounds Hebrew borrows), alef, ayin, vav and yod as
 // the vowels they write where they write one, and a short vowel after the
 // first consonant (hebrewInsertVowel).
-//
-// It stays one loop: each case reads the letters around the current one
-// (vowel or consonant before and after), which split functions would have
-// to pass back and forth.
 func romanizeHebrew(b *strings.Builder, w []rune) {
 	isGeresh := func(i int) bool {
 		return i < len(w) && (w[i] == '׳' || w[i] == '\'')

@@ -79,10 +79,6 @@ func writeKana(b *strings.Builder, run string) {
 // writeKanaWord writes a word of kana in Latin letters: each kana's
 // reading, with the small tsu doubling the next consonant, the long-vowel
 // mark dropped and the iteration marks repeating the syllable before.
-//
-// It stays one loop: each case reads the letters around the current one
-// (vowel or consonant before and after), which split functions would have
-// to pass back and forth.
 func writeKanaWord(b *strings.Builder, word string) {
 	{
 		var rbuf [32]rune

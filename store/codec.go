@@ -377,9 +377,6 @@ func (w *fieldWalker) keepStr(b []byte, field, elem int, fill bool) {
 // walk reads the blob p field by field as schema s lays it out, filling
 // r; with r nil it only checks p and sizes the storage (decodeFields'
 // first pass).
-//
-// It stays one loop over the schema's fields: each kind of field decodes
-// from the same position in the blob and fills the same record.
 func (w *fieldWalker) walk(s schema, p []byte, r *record.Record) error {
 	w.p = p
 	w.r = r

@@ -123,9 +123,8 @@ Exit codes: 0 written, 1 failure, 2 bad flags.`,
 	return c
 }
 
-// newDecisionsImportCmd defines decisions import. It stays long: the
-// --help text (the file formats it takes), the flags and the mapping of
-// key names to owners; the import is decision.Book.Import's.
+// newDecisionsImportCmd defines decisions import; the import is
+// decision.Book.Import's.
 func newDecisionsImportCmd(f *decisionsFlags) *cobra.Command {
 	var pin bool
 	c := &cobra.Command{
