@@ -16,8 +16,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
@@ -146,7 +144,7 @@ func heavyQueries(records int) []string {
 	for i := range sample {
 		sample[i] = g.Record(i)
 	}
-	words := commonWords(sample, engine.MaxTextWords)
+	words := gen.CommonWords(sample, engine.MaxTextWords)
 	names := strings.Join(words, " ")
 	names += strings.Repeat(" ", max(0, engine.MaxTextRunes-len(names)))
 	q := func(path string, kv ...string) string {
@@ -361,45 +359,4 @@ func reportNormal(b *testing.B, normal []time.Duration) {
 	b.ReportMetric(pct(0.50), "normal-p50-ms")
 	b.ReportMetric(pct(0.99), "normal-p99-ms")
 	b.ReportMetric(float64(len(normal))/loadDuration().Seconds(), "normal-req/s")
-}
-
-// commonWords returns the n words of three letters or more that occur in
-// most names of individuals in recs (the primary name, lower-cased, split
-// on spaces), most frequent first, ties in word order: the inputs of the
-// worst-case load tests, since a word many records hold (and many
-// spellings near it, as given names and surnames have) makes a check
-// gather and verify the most candidates.
-func commonWords(recs []*record.Record, n int) []string {
-	count := map[string]int{}
-	for _, r := range recs {
-		if r.EntityType != record.EntityIndividual {
-			continue
-		}
-		for _, w := range strings.Fields(strings.ToLower(r.Name)) {
-			if utf8.RuneCountInString(w) >= 3 && latinWord(w) {
-				count[w]++
-			}
-		}
-	}
-	words := make([]string, 0, len(count))
-	for w := range count {
-		words = append(words, w)
-	}
-	slices.SortFunc(words, func(a, b string) int {
-		if count[a] != count[b] {
-			return count[b] - count[a]
-		}
-		return strings.Compare(a, b)
-	})
-	return words[:min(n, len(words))]
-}
-
-// latinWord reports whether every letter of w is in Latin script.
-func latinWord(w string) bool {
-	for _, c := range w {
-		if unicode.IsLetter(c) && !unicode.Is(unicode.Latin, c) {
-			return false
-		}
-	}
-	return true
 }

@@ -2,9 +2,11 @@ package gen
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/record"
@@ -474,4 +476,35 @@ func (q Query) String() string {
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// CommonWords returns the n words of three letters or more that occur in
+// most names of individuals in recs (the primary name, lower-cased, split
+// on spaces), most frequent first, ties in word order: the inputs of the
+// worst-case load tests, since a word many records hold (and many
+// spellings near it, as given names and surnames have) makes a check
+// gather and verify the most candidates.
+func CommonWords(recs []*record.Record, n int) []string {
+	count := map[string]int{}
+	for _, r := range recs {
+		if r.EntityType != record.EntityIndividual {
+			continue
+		}
+		for _, w := range strings.Fields(strings.ToLower(r.Name)) {
+			if utf8.RuneCountInString(w) >= 3 && latinOnly(w) {
+				count[w]++
+			}
+		}
+	}
+	words := make([]string, 0, len(count))
+	for w := range count {
+		words = append(words, w)
+	}
+	slices.SortFunc(words, func(a, b string) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return strings.Compare(a, b)
+	})
+	return words[:min(n, len(words))]
 }
