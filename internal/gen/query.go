@@ -3,7 +3,6 @@ package gen
 import (
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -454,28 +453,6 @@ func NameStrings(rec *record.Record) []string {
 		}
 	}
 	return out
-}
-
-// String renders q as the flags of amlscreen check, for logs and failing
-// test messages.
-func (q Query) String() string {
-	var b strings.Builder
-	b.WriteString("--type " + q.EntityType + " --names " + strconv.Quote(q.Names))
-	if q.DOB != "" {
-		b.WriteString(" --dob " + q.DOB)
-	}
-	if q.Gender != "" {
-		b.WriteString(" --gender " + q.Gender)
-	}
-	if q.Citizenship != "" {
-		b.WriteString(" --citizenship " + q.Citizenship)
-	}
-	b.WriteString(" (" + q.Kind)
-	if q.RecordID != "" {
-		b.WriteString(" of " + q.RecordID)
-	}
-	b.WriteString(")")
-	return b.String()
 }
 
 // CommonWords returns the n words of three letters or more that occur in
