@@ -170,6 +170,7 @@ func Errorf(status int, format string, args ...any) *Error {
 type Server struct {
 	db       *live.Index
 	st       *store.Store
+	digests  digestCache // the last period getChangeDigest read
 	signer   *sign.Keyring
 	now      func() time.Time
 	log      *slog.Logger
