@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"reflect"
 	"testing"
@@ -230,24 +229,4 @@ func TestExactAndField(t *testing.T) {
 	if err != nil || !ok || m.Edits() != 1 || len(m.Pairs) != 2 {
 		t.Errorf("Explain = %+v, %v, %v", m, ok, err)
 	}
-}
-
-// FuzzParseQueryDate: a dob parameter is refused or gives a date whose
-// components are in range and that prints back as the same parameter.
-func FuzzParseQueryDate(f *testing.F) {
-	for _, s := range []string{"07/10/1952", "00/00/1960", "29/02/2024", "29/02/2023", "32/01/2000", "1/1/2000", "00/00/0000", "+1/02/2000", "01/-2/2000"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		d, err := ParseQueryDate(s)
-		if err != nil {
-			return
-		}
-		if d.year() < 1 || d.month() > 12 || d.day() > 31 {
-			t.Fatalf("%q parsed to %d-%d-%d", s, d.year(), d.month(), d.day())
-		}
-		if back := fmt.Sprintf("%02d/%02d/%04d", d.day(), d.month(), d.year()); back != s {
-			t.Fatalf("%q parsed to a date that prints as %q", s, back)
-		}
-	})
 }

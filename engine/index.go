@@ -535,7 +535,7 @@ func (sv *segView) dobPasses(c *compiled, ord uint32) bool {
 		return true
 	}
 	for _, d := range dobs {
-		if d.agrees(c.dob) {
+		if d.Agrees(c.dob) {
 			return true
 		}
 	}

@@ -345,32 +345,9 @@ func TestScoredFilters(t *testing.T) {
 
 func scoredIndexOnly() *Index { ix, _ := scoredIndex(); return ix }
 
-// TestScoredParams: the parameters of scored mode and their errors.
+// TestScoredParams: a search refuses the scored-mode parameters that
+// break the rules, and a query of a legal form alone finds nothing.
 func TestScoredParams(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want MatchMode
-		ok   bool
-	}{{"", Strict, true}, {"strict", Strict, true}, {"SCORED", Scored, true}, {"fuzzy", Strict, false}} {
-		m, err := ParseMatch(tc.in)
-		if m != tc.want || (err == nil) != tc.ok {
-			t.Errorf("ParseMatch(%q) = %v, %v", tc.in, m, err)
-		}
-		var pe *ParamError
-		if err != nil && (!errors.As(err, &pe) || pe.Param != "match") {
-			t.Errorf("ParseMatch(%q): %v is no ParamError of match", tc.in, err)
-		}
-	}
-	for _, tc := range []struct {
-		in   string
-		want float64
-		ok   bool
-	}{{"", 0, true}, {"0.5", 0.5, true}, {"1", 1, true}, {"0", 0, false}, {"1.01", 0, false}, {"-0.2", 0, false}, {"NaN", 0, false}, {"x", 0, false}} {
-		v, err := ParseMinScore(tc.in)
-		if v != tc.want || (err == nil) != tc.ok {
-			t.Errorf("ParseMinScore(%q) = %v, %v", tc.in, v, err)
-		}
-	}
 	ix, _ := scoredIndex()
 	for _, tc := range []struct {
 		q     Query
