@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/amlscreen/amlscreen/country"
+	"github.com/amlscreen/amlscreen/record"
 )
 
 // Kind selects the check: which entity types a query may return.
@@ -87,13 +88,13 @@ func (e *ParamError) Error() string { return e.Param + ": " + e.Msg }
 
 // KindAllows reports whether a record of entity type et may be returned by
 // a check of kind k. An empty entity type counts as UNKNOWN. The matcher
-// and monitoring both apply it, so a watch and a check agree.
+// and monitoring's prefilter both apply it, so they cannot disagree.
 func KindAllows(k Kind, et string) bool {
 	switch k {
 	case Individual:
-		return et == "INDIVIDUAL" || et == "UNKNOWN" || et == ""
+		return et == record.EntityIndividual || et == record.EntityUnknown || et == ""
 	case Entity:
-		return et == "ENTITY" || et == "UNKNOWN" || et == ""
+		return et == record.EntityEntity || et == record.EntityUnknown || et == ""
 	}
 	return true
 }
