@@ -54,12 +54,12 @@ func NewBrute(recs []*record.Record) *Brute {
 }
 
 // Search answers q by checking every record.
-func (b *Brute) Search(q Query) (*Result, error) {
+func (b *Brute) Search(q query.Query) (*Result, error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, err
 	}
-	if c.Match == Scored {
+	if c.Match == query.Scored {
 		return b.searchScored(c), nil
 	}
 	res := &Result{}
@@ -89,7 +89,7 @@ func passesFilters(c *compiled, r *record.Record) bool {
 	if c.hasDOB && !query.DOBAllows(c.dob, r.DateOfBirth) {
 		return false
 	}
-	if c.Match == Scored {
+	if c.Match == query.Scored {
 		return true // gender and citizenship are evidence (scored_evidence.go)
 	}
 	return query.GenderAllows(c.gender, r.Gender) && query.CitizenshipAllows(c.cit, r.Citizenship)
@@ -116,7 +116,7 @@ func (m *Match) hit(r *record.Record) Hit {
 // Explain tells why r matches q (the best name string and the token pairs),
 // for readable output; ok is false when it does not match by name, whatever
 // the filters say.
-func Explain(q Query, r *record.Record) (m Match, ok bool, err error) {
+func Explain(q query.Query, r *record.Record) (m Match, ok bool, err error) {
 	c, err := compile(q)
 	if err != nil {
 		return Match{}, false, err

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -42,7 +43,7 @@ func TestCitizenshipOneRule(t *testing.T) {
 			{"XK", []string{"NONE", "XK1"}},
 			{"", []string{"GB1", "GB2", "GR1", "NONE", "XK1"}},
 		} {
-			res, err := m.Search(Query{Names: "declan holloway", Citizenship: c.cit})
+			res, err := m.Search(query.Query{Names: "declan holloway", Citizenship: c.cit})
 			if err != nil {
 				t.Fatalf("%s %q: %v", mname, c.cit, err)
 			}
@@ -51,8 +52,8 @@ func TestCitizenshipOneRule(t *testing.T) {
 			}
 		}
 		for _, bad := range []string{"XX", "ZZ", "EU", "GBR", "Britain", "1A"} {
-			_, err := m.Search(Query{Names: "declan holloway", Citizenship: bad})
-			var pe *ParamError
+			_, err := m.Search(query.Query{Names: "declan holloway", Citizenship: bad})
+			var pe *query.ParamError
 			if !errors.As(err, &pe) || pe.Param != "citizenship" || !strings.Contains(pe.Msg, bad) {
 				t.Errorf("%s citizenship %q: %v, want a ParamError naming it", mname, bad, err)
 			}
@@ -76,7 +77,7 @@ func TestGenderOneRule(t *testing.T) {
 			{"f", []string{"GB2", "GR1", "NONE", "XK1"}},
 			{"", []string{"GB1", "GB2", "GR1", "NONE", "XK1"}},
 		} {
-			res, err := m.Search(Query{Names: "declan holloway", Gender: c.gender})
+			res, err := m.Search(query.Query{Names: "declan holloway", Gender: c.gender})
 			if err != nil {
 				t.Fatalf("%s %q: %v", mname, c.gender, err)
 			}
@@ -85,8 +86,8 @@ func TestGenderOneRule(t *testing.T) {
 			}
 		}
 		for _, bad := range []string{"x", "unknown", "other", "U", "mal", "woman"} {
-			_, err := m.Search(Query{Names: "declan holloway", Gender: bad})
-			var pe *ParamError
+			_, err := m.Search(query.Query{Names: "declan holloway", Gender: bad})
+			var pe *query.ParamError
 			if !errors.As(err, &pe) || pe.Param != "gender" || !strings.Contains(pe.Msg, "leave it empty") {
 				t.Errorf("%s gender %q: %v, want a ParamError saying to leave it empty", mname, bad, err)
 			}
@@ -102,7 +103,7 @@ func sortedIDs(r *Result) []string {
 
 // TestValidateFuzzy: the matcher refuses a fuzzy radius ParseFuzzy would.
 func TestValidateFuzzy(t *testing.T) {
-	if err := Validate(Query{Names: "x", Fuzzy: 3}); err == nil || err.Error() != "fuzzy_search: 3 is not 0, 1 or 2" {
+	if err := query.Validate(query.Query{Names: "x", Fuzzy: 3}); err == nil || err.Error() != "fuzzy_search: 3 is not 0, 1 or 2" {
 		t.Errorf("Validate fuzzy 3: %v", err)
 	}
 }
@@ -110,7 +111,7 @@ func TestValidateFuzzy(t *testing.T) {
 // TestHugeDateQuotedShort: a huge bad dob comes back in a short error.
 func TestHugeDateQuotedShort(t *testing.T) {
 	// A huge bad date is quoted short.
-	err := Validate(Query{Names: "x", DOB: strings.Repeat("1", 100000)})
+	err := query.Validate(query.Query{Names: "x", DOB: strings.Repeat("1", 100000)})
 	if err == nil || len(err.Error()) > 100 {
 		t.Errorf("dob error is %d bytes", len(err.Error()))
 	}
@@ -125,9 +126,9 @@ func FuzzQueryLimits(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := compile(Query{Names: s})
+		c, err := compile(query.Query{Names: s})
 		if err != nil {
-			var pe *ParamError
+			var pe *query.ParamError
 			if !errors.As(err, &pe) {
 				t.Fatalf("%q: %v is not a ParamError", s, err)
 			}
@@ -136,11 +137,11 @@ func FuzzQueryLimits(f *testing.F) {
 			}
 			return
 		}
-		if utf8.RuneCountInString(s) > MaxTextRunes {
+		if utf8.RuneCountInString(s) > query.MaxTextRunes {
 			t.Fatalf("accepted %d runes", utf8.RuneCountInString(s))
 		}
 		for _, v := range append(c.raw, c.legal...) {
-			if len(v) > MaxTextWords {
+			if len(v) > query.MaxTextWords {
 				t.Fatalf("accepted %d words: %q", len(v), v)
 			}
 		}

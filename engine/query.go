@@ -9,7 +9,7 @@
 // and benchmarks hold them to identical answers.
 //
 // Both answer two match modes: the strict rule of docs/MATCHING.md (the
-// default) and, with Query.Match set to Scored, scored mode (scored.go),
+// default) and, with query.Query.Match set to query.Scored, scored mode (scored.go),
 // which scores partial and variant matches and returns those at or above
 // a threshold, each with its score and reason.
 //
@@ -29,7 +29,7 @@ import (
 
 // compiled is a validated query with its filters parsed.
 type compiled struct {
-	Query
+	query.Query
 	text      string // Names or SearchAll
 	searchAll bool
 	dob       query.Date
@@ -48,7 +48,7 @@ type compiled struct {
 
 // compile validates q with query.Parse, so Index and Brute share every
 // rule with the front ends.
-func compile(q Query) (*compiled, error) {
+func compile(q query.Query) (*compiled, error) {
 	p, err := query.Parse(q)
 	if err != nil {
 		return nil, err

@@ -154,7 +154,7 @@ func (sv *segView) facts(c *compiled, ord uint32) recordFacts {
 // none (its filters decide).
 func weighEvidence(c *compiled, f recordFacts) evidence {
 	var e evidence
-	if c.Match != Scored {
+	if c.Match != query.Scored {
 		return e
 	}
 	if c.hasDOB {
@@ -211,7 +211,7 @@ func sharedLevel(q, d query.Date) uint8 {
 const maxEvidenceAny = evDOBDay + max(evGenderSame, 0) + max(evCitSame, 0)
 
 func maxEvidence(c *compiled) float64 {
-	if c.Match != Scored {
+	if c.Match != query.Scored {
 		return 0
 	}
 	m := 0.0
