@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/bench"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 func init() { benchCommands = append(benchCommands, newBenchCasesCmd) }
@@ -70,9 +70,9 @@ against N records: the records of --data padded with generated ones
 			switch strings.ToLower(match) {
 			case "", "both":
 			case "strict":
-				cfg.Modes = []engine.MatchMode{engine.Strict}
+				cfg.Modes = []query.MatchMode{query.Strict}
 			case "scored":
-				cfg.Modes = []engine.MatchMode{engine.Scored}
+				cfg.Modes = []query.MatchMode{query.Scored}
 			default:
 				return usagef("--match: %q is not strict, scored or both", match)
 			}
@@ -143,7 +143,7 @@ against N records: the records of --data padded with generated ones
 	fl.StringVar(&casesFile, "cases", "", "CSV file of labelled cases (columns name, expect; optional type, dob, gender, citizenship, id, note)")
 	fl.StringVar(&match, "match", "both", "strict, scored or both")
 	fl.IntVar(&fuzzy, "fuzzy", 0, "measure only this fuzzy level (0, 1 or 2); default all three")
-	fl.Float64Var(&minScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
+	fl.Float64Var(&minScore, "min-score", query.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	fl.StringVar(&plotFile, "plot", "", "also draw recall against the false-hit share into this PNG file")
 	fl.IntVar(&records, "records", 0, "search a database of this many records: --data padded with generated records")
 	addFormatFlag(fl, &format)
