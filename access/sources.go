@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -69,12 +69,12 @@ type Policy struct {
 // ResolveIncludes turns an includes parameter into a source set: the union
 // of the listed source ids and, for the selector "included", the sources
 // included by default. An empty list means the default. A source id that
-// known does not recognise is an *engine.ParamError naming it (the first
-// few, each cut short). A list of more than engine.MaxIncludes entries is
+// known does not recognise is an *query.ParamError naming it (the first
+// few, each cut short). A list of more than query.MaxIncludes entries is
 // refused before any is looked up.
 func ResolveIncludes(list string, known func(id string) bool, included []string) (map[string]bool, error) {
-	if n := strings.Count(list, ",") + 1; n > engine.MaxIncludes {
-		return nil, &engine.ParamError{Param: "includes", Msg: fmt.Sprintf("%d entries, more than the %d allowed", n, engine.MaxIncludes)}
+	if n := strings.Count(list, ",") + 1; n > query.MaxIncludes {
+		return nil, &query.ParamError{Param: "includes", Msg: fmt.Sprintf("%d entries, more than the %d allowed", n, query.MaxIncludes)}
 	}
 	set := make(map[string]bool)
 	if strings.TrimSpace(list) == "" {
@@ -101,13 +101,13 @@ func ResolveIncludes(list string, known func(id string) bool, included []string)
 		const shown = 5
 		names := make([]string, 0, shown)
 		for _, id := range unknown[:min(len(unknown), shown)] {
-			names = append(names, engine.QuoteValue(id))
+			names = append(names, query.QuoteValue(id))
 		}
 		msg := "unknown source id " + strings.Join(names, ", ")
 		if len(unknown) > shown {
 			msg += fmt.Sprintf(" and %d more", len(unknown)-shown)
 		}
-		return nil, &engine.ParamError{Param: "includes", Msg: msg}
+		return nil, &query.ParamError{Param: "includes", Msg: msg}
 	}
 	return set, nil
 }
@@ -189,7 +189,7 @@ func newDefaults(list []string) *Defaults {
 
 // Resolve resolves an includes parameter for k: the key's defaults when
 // empty (the shared set, not a copy), else ResolveIncludes over this
-// catalogue. An unknown id is an *engine.ParamError naming it.
+// catalogue. An unknown id is an *query.ParamError naming it.
 func (c *Catalog) Resolve(k *Key, includes string) (map[string]bool, error) {
 	d := c.Defaults(k)
 	if strings.TrimSpace(includes) == "" {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -59,7 +59,7 @@ func TestCatalogResolve(t *testing.T) {
 	}
 	for _, includes := range []string{"s1,nope", "nope"} {
 		_, err := c.ResolveFor(Sources{}, includes)
-		var pe *engine.ParamError
+		var pe *query.ParamError
 		if !errors.As(err, &pe) || pe.Param != "includes" || pe.Msg != `unknown source id "nope"` {
 			t.Errorf("%q: %v", includes, err)
 		}
@@ -128,11 +128,11 @@ func TestPolicyJSON(t *testing.T) {
 
 func TestResolveIncludesLimits(t *testing.T) {
 	known := func(id string) bool { return id == "a" || id == "b" }
-	if _, err := ResolveIncludes(strings.Repeat("a,", engine.MaxIncludes-1)+"b", known, nil); err != nil {
-		t.Errorf("%d ids: %v", engine.MaxIncludes, err)
+	if _, err := ResolveIncludes(strings.Repeat("a,", query.MaxIncludes-1)+"b", known, nil); err != nil {
+		t.Errorf("%d ids: %v", query.MaxIncludes, err)
 	}
-	_, err := ResolveIncludes(strings.Repeat("a,", engine.MaxIncludes)+"b", known, nil)
-	var pe *engine.ParamError
+	_, err := ResolveIncludes(strings.Repeat("a,", query.MaxIncludes)+"b", known, nil)
+	var pe *query.ParamError
 	if !errors.As(err, &pe) || pe.Param != "includes" || pe.Msg != "201 entries, more than the 200 allowed" {
 		t.Errorf("201 ids: %v", err)
 	}

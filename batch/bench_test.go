@@ -19,6 +19,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -128,11 +129,11 @@ func BenchmarkRun(b *testing.B) {
 	}
 	for _, mode := range []struct {
 		fuzzy int
-		match engine.MatchMode
-	}{{0, engine.Strict}, {2, engine.Strict}, {2, engine.Scored}} {
+		match query.MatchMode
+	}{{0, query.Strict}, {2, query.Strict}, {2, query.Scored}} {
 		fuzzy := mode.fuzzy
 		name := fmt.Sprintf("records=%d/customers=%d/fuzzy=%d", *benchRecords, *benchCustomers, fuzzy)
-		if mode.match == engine.Scored {
+		if mode.match == query.Scored {
 			name += "/scored"
 		}
 		b.Run(name, func(b *testing.B) {

@@ -16,6 +16,7 @@ import (
 	"github.com/amlscreen/amlscreen/country"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
 )
@@ -261,7 +262,7 @@ func cleanCustomer(r *rand.Rand, ix *engine.Index, id string) customer {
 			words[i] = strings.ToUpper(w[:1]) + w[1:]
 		}
 		name := strings.Join(words, " ")
-		res, err := ix.Search(engine.Query{Names: name, Fuzzy: 2, Limit: 1})
+		res, err := ix.Search(query.Query{Names: name, Fuzzy: 2, Limit: 1})
 		if err == nil && res.Total == 0 {
 			return customer{id: id, name: name, kind: "any", seed: seedClean}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/country"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/table"
 )
 
@@ -19,14 +20,14 @@ type Screener struct {
 	Sources map[string]bool
 	Fuzzy   int // 0, 1 or 2
 	// Limit caps the hits written per customer; 0 means
-	// engine.DefaultLimit, as the API.
+	// query.DefaultLimit, as the API.
 	Limit int
 	// DefaultKind is the check for rows without a type.
-	DefaultKind engine.Kind
+	DefaultKind query.Kind
 	// Match is the match mode of every row's check; MinScore is scored
-	// mode's threshold (0: engine.DefaultMinScore) and must be 0 in strict
+	// mode's threshold (0: query.DefaultMinScore) and must be 0 in strict
 	// mode. A scored run's hits carry their Score.
-	Match    engine.MatchMode
+	Match    query.MatchMode
 	MinScore float64
 	// Decide, when set, applies analysts' past decisions to the hits of
 	// the customer with this id: it returns the hits to write, with their
@@ -114,7 +115,7 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 	}
 	res, err := s.Index.Search(q)
 	if err != nil {
-		var pe *engine.ParamError
+		var pe *query.ParamError
 		if errors.As(err, &pe) {
 			return Screened{Reject: paramReject(row, pe)}, nil
 		}
@@ -129,7 +130,7 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 		}
 		limit := s.Limit
 		if limit <= 0 {
-			limit = engine.DefaultLimit
+			limit = query.DefaultLimit
 		}
 		res = &engine.Result{Total: len(kept), Hits: kept[:min(len(kept), limit)]}
 	}
@@ -142,7 +143,7 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 			RecordID: r.ID, SourceID: r.SourceID, SourceType: r.SourceType, EntityType: r.EntityType, RecordName: r.Name,
 			MatchedField: h.Field, Edits: h.Edits, Exact: h.Exact,
 		}
-		if q.Match == engine.Scored {
+		if q.Match == query.Scored {
 			score := h.Score
 			hit.Score = &score
 			if h.Reason != nil {
@@ -174,8 +175,8 @@ func (s *Screener) Check(row *Row) *Reject {
 	if rej != nil {
 		return rej
 	}
-	var pe *engine.ParamError
-	if err := engine.Validate(q); errors.As(err, &pe) {
+	var pe *query.ParamError
+	if err := query.Validate(q); errors.As(err, &pe) {
 		return paramReject(row, pe)
 	}
 	return nil
@@ -184,21 +185,21 @@ func (s *Screener) Check(row *Row) *Reject {
 // Query returns the check Screen runs for row, or why row would be
 // rejected: for whoever screens rows by other means (the book scores a
 // change set's records against each customer's prepared check).
-func (s *Screener) Query(row *Row) (engine.Query, *Reject) {
+func (s *Screener) Query(row *Row) (query.Query, *Reject) {
 	if row.Reject != nil {
 		r := *row.Reject
 		if r.CustomerID == "" {
 			r.CustomerID = row.ID
 		}
-		return engine.Query{}, &r
+		return query.Query{}, &r
 	}
 	q, rej := s.query(row)
 	if rej != nil {
 		return q, rej
 	}
-	var pe *engine.ParamError
-	if err := engine.Validate(q); errors.As(err, &pe) {
-		return engine.Query{}, paramReject(row, pe)
+	var pe *query.ParamError
+	if err := query.Validate(q); errors.As(err, &pe) {
+		return query.Query{}, paramReject(row, pe)
 	}
 	return q, nil
 }
@@ -207,19 +208,19 @@ func (s *Screener) Query(row *Row) (engine.Query, *Reject) {
 // those of checkIndividual: an entity row's values there are ignored, not
 // rejected, since books put dates of incorporation and countries of
 // registration in the same columns.
-func (s *Screener) query(row *Row) (engine.Query, *Reject) {
-	reject := func(field, value, reason string) (engine.Query, *Reject) {
-		return engine.Query{}, &Reject{Line: row.Line, CustomerID: row.ID, Field: field, Value: value, Reason: reason}
+func (s *Screener) query(row *Row) (query.Query, *Reject) {
+	reject := func(field, value, reason string) (query.Query, *Reject) {
+		return query.Query{}, &Reject{Line: row.Line, CustomerID: row.ID, Field: field, Value: value, Reason: reason}
 	}
 	if strings.TrimSpace(row.Name) == "" {
 		return reject(FieldName, "", "missing name")
 	}
 	kind, ok := table.ParseType(row.Type, s.DefaultKind)
 	if !ok {
-		return reject(FieldType, row.Type, fmt.Sprintf("%s is not individual, entity or any", engine.QuoteValue(row.Type)))
+		return reject(FieldType, row.Type, fmt.Sprintf("%s is not individual, entity or any", query.QuoteValue(row.Type)))
 	}
-	q := engine.Query{Kind: kind, Names: row.Name, Fuzzy: s.Fuzzy, Sources: s.Sources, Limit: s.Limit, Match: s.Match, MinScore: s.MinScore}
-	if kind == engine.Entity {
+	q := query.Query{Kind: kind, Names: row.Name, Fuzzy: s.Fuzzy, Sources: s.Sources, Limit: s.Limit, Match: s.Match, MinScore: s.MinScore}
+	if kind == query.Entity {
 		return q, nil
 	}
 	var err error
@@ -229,7 +230,7 @@ func (s *Screener) query(row *Row) (engine.Query, *Reject) {
 	// Gender has no book layer: the engine's rule (male, female, m, f in
 	// any case; empty for no filter) applies as is, so a value such as
 	// "unknown" rejects the row instead of screening it unfiltered.
-	if _, err := engine.ParseGender(row.Gender); err != nil {
+	if _, err := query.ParseGender(row.Gender); err != nil {
 		return reject(FieldGender, row.Gender, paramMsg(err))
 	}
 	q.Gender = row.Gender
@@ -241,7 +242,7 @@ func (s *Screener) query(row *Row) (engine.Query, *Reject) {
 
 // paramReject turns the engine's verdict on a query into a reject naming
 // the book's field.
-func paramReject(row *Row, pe *engine.ParamError) *Reject {
+func paramReject(row *Row, pe *query.ParamError) *Reject {
 	field, value := pe.Param, ""
 	switch pe.Param {
 	case "names":
@@ -259,7 +260,7 @@ func paramReject(row *Row, pe *engine.ParamError) *Reject {
 // paramMsg is the message of the engine's *ParamError, without the
 // parameter name the reject's field already gives.
 func paramMsg(err error) string {
-	var pe *engine.ParamError
+	var pe *query.ParamError
 	if errors.As(err, &pe) {
 		return pe.Msg
 	}
@@ -267,14 +268,14 @@ func paramMsg(err error) string {
 }
 
 // ParseCountry reads one country as customer books and the command line
-// write it: a two-letter code by the engine's rule (engine.ParseCitizenship:
+// write it: a two-letter code by the engine's rule (query.ParseCitizenship:
 // ISO 3166-1 alpha-2, UK and EL as GB and GR, XK), or an English country
 // name or nationality (country.Code). It returns the ISO code; batch and
 // check read citizenship through it, so both take the same values.
 func ParseCountry(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if len(s) == 2 {
-		c, err := engine.ParseCitizenship(s)
+		c, err := query.ParseCitizenship(s)
 		if err != nil {
 			return "", errors.New(paramMsg(err))
 		}
@@ -282,13 +283,13 @@ func ParseCountry(s string) (string, error) {
 	}
 	c, ok := country.Code(s)
 	if !ok {
-		return "", fmt.Errorf("%s is not an ISO 3166-1 country code or country name", engine.QuoteValue(s))
+		return "", fmt.Errorf("%s is not an ISO 3166-1 country code or country name", query.QuoteValue(s))
 	}
 	return c, nil
 }
 
 // normalizeCitizenship reads what books write in a citizenship column: a
-// two-letter code, read by the engine's rule (engine.ParseCitizenship:
+// two-letter code, read by the engine's rule (query.ParseCitizenship:
 // ISO 3166-1 alpha-2, UK and EL as GB and GR, XK), or an English country
 // name or nationality (country.Code). A customer with several
 // citizenships (RU;CY) gets no filter: the filter takes one country and

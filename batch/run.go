@@ -18,8 +18,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/outfile"
-
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // Shard selects the rows of one process of several that share a book:
@@ -311,7 +310,7 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.Out == "" {
 		return nil, errors.New("batch: no hits file given")
 	}
-	if err := engine.Validate(engine.Query{Names: "x", Match: cfg.Match, MinScore: cfg.MinScore}); err != nil {
+	if err := query.Validate(query.Query{Names: "x", Match: cfg.Match, MinScore: cfg.MinScore}); err != nil {
 		return nil, &SetupError{fmt.Errorf("batch: %w", err)}
 	}
 	r := &run{cfg: cfg, rejPath: cfg.Rejects, reportPath: cfg.Report, workers: cfg.Workers, every: cfg.CheckpointEvery}
@@ -384,7 +383,7 @@ func (r *run) openInput() error {
 // minScore is the threshold of a scored run, the default filled in.
 func (s *Screener) minScore() float64 {
 	if s.MinScore == 0 {
-		return engine.DefaultMinScore
+		return query.DefaultMinScore
 	}
 	return s.MinScore
 }
@@ -418,7 +417,7 @@ func (r *run) settings() map[string]string {
 	// Only a scored run names its mode, so that the checkpoint of a strict
 	// run of an earlier version still resumes; a scored checkpoint resumed
 	// strict, or the reverse, differs in "match".
-	if cfg.Match == engine.Scored {
+	if cfg.Match == query.Scored {
 		settings["match"] = cfg.Match.String()
 		settings["min_score"] = strconv.FormatFloat(cfg.minScore(), 'f', -1, 64)
 	}
@@ -466,7 +465,7 @@ func (r *run) openOutputs() error {
 	cfg, cp := &r.cfg, r.cp
 	var header []byte
 	if cfg.Format == CSVOutput {
-		header = csvHeader(hitHeader(cfg.Match == engine.Scored, r.supPath != ""))
+		header = csvHeader(hitHeader(cfg.Match == query.Scored, r.supPath != ""))
 	}
 	var err error
 	if r.out, err = openOutput(cfg.Out, header, r.resuming, cp.OutOffset); err != nil {
@@ -747,7 +746,7 @@ func produce(rd *Reader, from int64, shard Shard, jobs, order chan<- *job, stop 
 // with hits for the sink.
 func work(s *Screener, format OutputFormat, collect bool, b *job) {
 	enc := newEncoder(format, &b.out, &b.rej)
-	enc.scored = s.Match == engine.Scored
+	enc.scored = s.Match == query.Scored
 	if s.Decide != nil {
 		enc.withDecisions(&b.sup)
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // scoredBook has a customer with a middle name the list does not carry
@@ -31,7 +31,7 @@ func TestScoredRun(t *testing.T) {
 	if err := os.WriteFile(in, []byte(scoredBook), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(m engine.MatchMode, format OutputFormat) string {
+	run := func(m query.MatchMode, format OutputFormat) string {
 		out := filepath.Join(dir, m.String()+"."+format.String())
 		_, err := Run(context.Background(), Config{
 			Screener: Screener{Index: ix, Fuzzy: 1, Match: m},
@@ -42,7 +42,7 @@ func TestScoredRun(t *testing.T) {
 		}
 		return out
 	}
-	strict := readCSV(t, run(engine.Strict, CSVOutput))
+	strict := readCSV(t, run(query.Strict, CSVOutput))
 	if len(strict[0]) != len(HitColumns) {
 		t.Errorf("strict header %v: a score column in strict mode", strict[0])
 	}
@@ -52,7 +52,7 @@ func TestScoredRun(t *testing.T) {
 		}
 	}
 
-	out := run(engine.Scored, CSVOutput)
+	out := run(query.Scored, CSVOutput)
 	rows := readCSV(t, out)
 	if got := strings.Join(rows[0], ","); got != strings.Join(HitColumns, ",")+","+ScoreColumn {
 		t.Fatalf("scored header %s", got)
@@ -61,8 +61,8 @@ func TestScoredRun(t *testing.T) {
 	last := map[string]float64{}
 	for _, r := range rows[1:] {
 		s, err := strconv.ParseFloat(r[len(r)-1], 64)
-		if err != nil || s < engine.DefaultMinScore || s > 1 {
-			t.Errorf("row %v: score %q not in [%v, 1]", r, r[len(r)-1], engine.DefaultMinScore)
+		if err != nil || s < query.DefaultMinScore || s > 1 {
+			t.Errorf("row %v: score %q not in [%v, 1]", r, r[len(r)-1], query.DefaultMinScore)
 		}
 		if prev, ok := last[r[1]]; ok && s > prev {
 			t.Errorf("customer %s: hits not ranked by score: %v after %v", r[1], s, prev)
@@ -86,7 +86,7 @@ func TestScoredRun(t *testing.T) {
 		t.Errorf("report does not name the mode:\n%s", report)
 	}
 
-	jl := readFile(t, run(engine.Scored, JSONLOutput))
+	jl := readFile(t, run(query.Scored, JSONLOutput))
 	lines := bytes.Split(bytes.TrimSpace(jl), []byte("\n"))
 	if len(lines) != len(rows)-1 {
 		t.Fatalf("%d JSON lines, %d CSV rows", len(lines), len(rows)-1)
@@ -95,11 +95,11 @@ func TestScoredRun(t *testing.T) {
 		var h struct {
 			Score *float64 `json:"score"`
 		}
-		if err := json.Unmarshal(l, &h); err != nil || h.Score == nil || *h.Score < engine.DefaultMinScore {
+		if err := json.Unmarshal(l, &h); err != nil || h.Score == nil || *h.Score < query.DefaultMinScore {
 			t.Errorf("line %s: no score at or above the threshold (%v)", l, err)
 		}
 	}
-	if sj := readFile(t, run(engine.Strict, JSONLOutput)); bytes.Contains(sj, []byte(`"score"`)) {
+	if sj := readFile(t, run(query.Strict, JSONLOutput)); bytes.Contains(sj, []byte(`"score"`)) {
 		t.Errorf("strict JSON Lines carry a score: %s", sj)
 	}
 }
@@ -109,18 +109,18 @@ func TestScoredRun(t *testing.T) {
 func TestScoredResumeRefusesOtherMode(t *testing.T) {
 	in, ix := writeResumeBook(t)
 	dir := t.TempDir()
-	cfg := Config{Screener: Screener{Index: ix, Match: engine.Scored}, Input: in, Out: filepath.Join(dir, "hits.csv"), CheckpointEvery: 300}
+	cfg := Config{Screener: Screener{Index: ix, Match: query.Scored}, Input: in, Out: filepath.Join(dir, "hits.csv"), CheckpointEvery: 300}
 	if _, err := runTo(t, cfg, 600); !errors.Is(err, ErrInterrupted) {
 		t.Fatal(err)
 	}
 	cfg.Resume = true
 	for _, tc := range []struct {
-		m    engine.MatchMode
+		m    query.MatchMode
 		min  float64
 		want string
 	}{
-		{engine.Strict, 0, "match"},
-		{engine.Scored, 0.9, "min_score"},
+		{query.Strict, 0, "match"},
+		{query.Scored, 0.9, "min_score"},
 	} {
 		cfg.Match, cfg.MinScore = tc.m, tc.min
 		_, err := Run(context.Background(), cfg)
@@ -130,7 +130,7 @@ func TestScoredResumeRefusesOtherMode(t *testing.T) {
 		}
 	}
 	// The same settings resume.
-	cfg.Match, cfg.MinScore = engine.Scored, 0
+	cfg.Match, cfg.MinScore = query.Scored, 0
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatalf("resume with the same mode: %v", err)
 	}

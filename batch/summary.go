@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // HistogramBuckets are the upper bounds of the hits-per-customer histogram:
@@ -130,7 +130,7 @@ type Summary struct {
 	Fuzzy    int
 	// Match is the run's match mode, MinScore its threshold in scored
 	// mode (the default filled in).
-	Match    engine.MatchMode
+	Match    query.MatchMode
 	MinScore float64
 	Shard    Shard
 	// Duration is the screening time of every run over this book, resumed
@@ -254,7 +254,7 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	row("Customer book", s.Input)
 	row("Database", s.Database)
 	row("Fuzzy", fmt.Sprint(s.Fuzzy))
-	if s.Match == engine.Scored {
+	if s.Match == query.Scored {
 		row("Match", fmt.Sprintf("scored, min score %v", s.MinScore))
 	} else {
 		row("Match", "strict")

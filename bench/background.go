@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/amlscreen/amlscreen/engine"
-
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -62,6 +61,6 @@ func withBackground(recs, bg []*record.Record) []*record.Record {
 // benchmarks count such a query as alerted, and as a miss where it had a
 // record to find, rather than abort the run.
 func refused(err error) bool {
-	var pe *engine.ParamError
+	var pe *query.ParamError
 	return errors.As(err, &pe) && pe.Param == "names" && strings.HasPrefix(pe.Msg, "more than ")
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // TestBackground: padding records are the generator's, after its
@@ -131,10 +131,10 @@ func TestRefused(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{&engine.ParamError{Param: "names", Msg: "more than 200000 name strings could score above min_score 0.05: add words, or raise min_score"}, true},
-		{fmt.Errorf("query: %w", &engine.ParamError{Param: "names", Msg: "more than 200000 name strings could score"}), true},
-		{&engine.ParamError{Param: "names", Msg: "one of names or search_all is required"}, false},
-		{&engine.ParamError{Param: "min_score", Msg: "more than"}, false},
+		{&query.ParamError{Param: "names", Msg: "more than 200000 name strings could score above min_score 0.05: add words, or raise min_score"}, true},
+		{fmt.Errorf("query: %w", &query.ParamError{Param: "names", Msg: "more than 200000 name strings could score"}), true},
+		{&query.ParamError{Param: "names", Msg: "one of names or search_all is required"}, false},
+		{&query.ParamError{Param: "min_score", Msg: "more than"}, false},
 		{nil, false},
 	} {
 		if got := refused(tc.err); got != tc.want {

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -38,7 +39,7 @@ type Case struct {
 	Line int    // line of the cases file, for messages
 	ID   string // the case's own id, if the file gives one
 	Name string
-	Kind engine.Kind
+	Kind query.Kind
 	DOB  string
 	// Gender and Citizenship are as the check takes them.
 	Gender, Citizenship string
@@ -136,14 +137,14 @@ func ReadCases(r io.Reader) ([]Case, error) {
 		case "none":
 			c.Expect = ""
 		}
-		k, err := engine.ParseKind(get("type"))
+		k, err := query.ParseKind(get("type"))
 		if err != nil {
 			return nil, &CaseError{Line: line, Field: "type", Msg: paramMsg(err)}
 		}
 		c.Kind = k
-		if err := engine.Validate(c.query(engine.Strict, 0, 0)); err != nil {
+		if err := query.Validate(c.query(query.Strict, 0, 0)); err != nil {
 			field := "name"
-			var pe *engine.ParamError
+			var pe *query.ParamError
 			if errors.As(err, &pe) && pe.Param != "names" {
 				field = pe.Param
 			}
@@ -158,15 +159,15 @@ func ReadCases(r io.Reader) ([]Case, error) {
 }
 
 func paramMsg(err error) string {
-	var pe *engine.ParamError
+	var pe *query.ParamError
 	if errors.As(err, &pe) {
 		return pe.Msg
 	}
 	return err.Error()
 }
 
-func (c *Case) query(m engine.MatchMode, fuzzy int, minScore float64) engine.Query {
-	return engine.Query{Kind: c.Kind, Names: c.Name, DOB: c.DOB, Gender: c.Gender, Citizenship: c.Citizenship,
+func (c *Case) query(m query.MatchMode, fuzzy int, minScore float64) query.Query {
+	return query.Query{Kind: c.Kind, Names: c.Name, DOB: c.DOB, Gender: c.Gender, Citizenship: c.Citizenship,
 		Fuzzy: fuzzy, Match: m, MinScore: minScore}
 }
 
@@ -179,10 +180,10 @@ type CasesConfig struct {
 	Background []*record.Record
 	Cases      []Case
 	// Modes are the match modes to run; nil means strict and scored.
-	Modes []engine.MatchMode
+	Modes []query.MatchMode
 	// Fuzzy lists the fuzzy levels; nil means 0, 1 and 2.
 	Fuzzy []int
-	// MinScore is scored mode's threshold; 0 means engine.DefaultMinScore.
+	// MinScore is scored mode's threshold; 0 means query.DefaultMinScore.
 	MinScore float64
 	// Workers is the number of checks run at once; 0 means GOMAXPROCS.
 	Workers int
@@ -271,7 +272,7 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 	}
 	for _, c := range cfg.Cases {
 		if c.Expect != "" && !ids[c.Expect] {
-			return nil, &CaseError{Line: c.Line, Field: "expect", Msg: fmt.Sprintf("record %s is not in the data", engine.QuoteValue(c.Expect))}
+			return nil, &CaseError{Line: c.Line, Field: "expect", Msg: fmt.Sprintf("record %s is not in the data", query.QuoteValue(c.Expect))}
 		}
 	}
 	levels, settings := caseSettings(cfg)
@@ -288,7 +289,7 @@ func Cases(cfg CasesConfig) (*CasesReport, error) {
 // setting is one way Cases runs every case: a mode at a fuzzy level,
 // with its threshold, or a scored sweep at its floor.
 type setting struct {
-	mode  engine.MatchMode
+	mode  query.MatchMode
 	fuzzy int
 	min   float64
 	sweep bool
@@ -299,7 +300,7 @@ type setting struct {
 func caseSettings(cfg CasesConfig) (levels []int, settings []setting) {
 	modes := cfg.Modes
 	if modes == nil {
-		modes = []engine.MatchMode{engine.Strict, engine.Scored}
+		modes = []query.MatchMode{query.Strict, query.Scored}
 	}
 	levels = cfg.Fuzzy
 	if levels == nil {
@@ -307,20 +308,20 @@ func caseSettings(cfg CasesConfig) (levels []int, settings []setting) {
 	}
 	minScore := cfg.MinScore
 	if minScore == 0 {
-		minScore = engine.DefaultMinScore
+		minScore = query.DefaultMinScore
 	}
 	for _, m := range modes {
 		for _, f := range levels {
 			s := setting{mode: m, fuzzy: f}
-			if m == engine.Scored {
+			if m == query.Scored {
 				s.min = minScore
 			}
 			settings = append(settings, s)
 		}
 	}
-	if slices.Contains(modes, engine.Scored) {
+	if slices.Contains(modes, query.Scored) {
 		for _, f := range levels {
-			settings = append(settings, setting{mode: engine.Scored, fuzzy: f, min: SweepFloor, sweep: true})
+			settings = append(settings, setting{mode: query.Scored, fuzzy: f, min: SweepFloor, sweep: true})
 		}
 	}
 	return levels, settings
@@ -387,7 +388,7 @@ func caseLevels(cases []Case, out [][]caseOutcome, settings []setting) []CasesLe
 		lv := CasesLevel{Match: s.mode.String(), Fuzzy: s.fuzzy, MinScore: s.min}
 		lv.CasesMetrics = casesMetrics(cases, out, si, -1)
 		for ti, t := range settings {
-			if t.sweep && t.fuzzy == s.fuzzy && s.mode == engine.Scored {
+			if t.sweep && t.fuzzy == s.fuzzy && s.mode == query.Scored {
 				for _, th := range SweepThresholds {
 					lv.Sweep = append(lv.Sweep, CasesSweepPoint{MinScore: th, CasesMetrics: casesMetrics(cases, out, ti, th)})
 				}
@@ -406,7 +407,7 @@ func caseDifferences(cases []Case, out [][]caseOutcome, settings []setting, leve
 		si, ti := -1, -1
 		for k, s := range settings {
 			if !s.sweep && s.fuzzy == f {
-				if s.mode == engine.Strict {
+				if s.mode == query.Strict {
 					si = k
 				} else {
 					ti = k
@@ -508,7 +509,7 @@ func (rep *CasesReport) WriteTable(w io.Writer) error {
 	fmt.Fprintln(tw, "match\tfuzzy\tmin score\tpositives\tfound\trecall\tnegatives\tfalse hits\tfalse-hit share\tprecision\tF1\talerts per 1,000\t")
 	for _, l := range rep.Levels {
 		ms := "-"
-		if l.Match == engine.Scored.String() {
+		if l.Match == query.Scored.String() {
 			ms = fmt.Sprintf("%.2f", l.MinScore)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", l.Match, l.Fuzzy, ms, metricsRow(l.CasesMetrics))
@@ -554,7 +555,7 @@ func (rep *CasesReport) WritePlot(w io.Writer) error {
 	var curves []Curve
 	strict := Curve{Name: "strict F0-F2", Dots: true}
 	for _, l := range rep.Levels {
-		if l.Match == engine.Strict.String() {
+		if l.Match == query.Strict.String() {
 			strict.Points = append(strict.Points, CurvePoint{X: l.FalseHitShare, Y: l.Recall, Label: fmt.Sprintf("F%d", l.Fuzzy)})
 			continue
 		}

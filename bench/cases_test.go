@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -76,7 +76,7 @@ func TestCasesExample(t *testing.T) {
 	}
 	// The sweep point at the default threshold is the level itself.
 	for _, p := range scored.Sweep {
-		if p.MinScore == engine.DefaultMinScore && p.CasesMetrics != scored.CasesMetrics {
+		if p.MinScore == query.DefaultMinScore && p.CasesMetrics != scored.CasesMetrics {
 			t.Errorf("sweep at %v: %+v, level %+v", p.MinScore, p.CasesMetrics, scored.CasesMetrics)
 		}
 	}
@@ -106,12 +106,12 @@ func TestCasesExample(t *testing.T) {
 func TestCasesFiltersApply(t *testing.T) {
 	recs, _ := loadCasesFixture(t)
 	cases := []Case{
-		{Line: 2, Name: "Sergei Fursenko", Kind: engine.Individual, DOB: "11/03/1955"},
-		{Line: 3, Name: "Rami Makhlouf", Kind: engine.Individual, Citizenship: "RU"},
-		{Line: 4, Name: "Mobin Petrochemical Company", Kind: engine.Individual},
-		{Line: 5, Name: "Sergei Fursenko", Kind: engine.Individual, DOB: "11/03/1954", Expect: "OFAC-24343"},
-		{Line: 6, Name: "Rami Makhlouf", Kind: engine.Individual, Citizenship: "SY", Expect: "OFAC-10725"},
-		{Line: 7, Name: "Mobin Petrochemical Company", Kind: engine.Entity, Expect: "OFAC-15952"},
+		{Line: 2, Name: "Sergei Fursenko", Kind: query.Individual, DOB: "11/03/1955"},
+		{Line: 3, Name: "Rami Makhlouf", Kind: query.Individual, Citizenship: "RU"},
+		{Line: 4, Name: "Mobin Petrochemical Company", Kind: query.Individual},
+		{Line: 5, Name: "Sergei Fursenko", Kind: query.Individual, DOB: "11/03/1954", Expect: "OFAC-24343"},
+		{Line: 6, Name: "Rami Makhlouf", Kind: query.Individual, Citizenship: "SY", Expect: "OFAC-10725"},
+		{Line: 7, Name: "Mobin Petrochemical Company", Kind: query.Entity, Expect: "OFAC-15952"},
 	}
 	rep, err := Cases(CasesConfig{Records: recs, Cases: cases, Fuzzy: []int{2}})
 	if err != nil {
@@ -119,7 +119,7 @@ func TestCasesFiltersApply(t *testing.T) {
 	}
 	for _, l := range rep.Levels {
 		want := 0
-		if l.Match == engine.Scored.String() {
+		if l.Match == query.Scored.String() {
 			want = 1
 		}
 		if l.FalseHits != want || l.Found != 3 {
@@ -154,7 +154,7 @@ func TestReadCasesErrors(t *testing.T) {
 		t.Errorf("an oversized file: %v", err)
 	}
 	cases, err := ReadCases(strings.NewReader("\ufeffName,Expect,Type,Note\nJohn Smith,NONE,Individual,a note\n"))
-	if err != nil || len(cases) != 1 || cases[0].Expect != "" || cases[0].Kind != engine.Individual || cases[0].Note != "a note" || cases[0].Line != 2 {
+	if err != nil || len(cases) != 1 || cases[0].Expect != "" || cases[0].Kind != query.Individual || cases[0].Note != "a note" || cases[0].Line != 2 {
 		t.Errorf("header in another case, with a byte-order mark: %+v, %v", cases, err)
 	}
 }
@@ -183,7 +183,7 @@ func FuzzReadCases(f *testing.F) {
 			if c.Name == "" || c.Line < 2 {
 				t.Fatalf("accepted a case without a name or line: %+v", c)
 			}
-			if err := engine.Validate(c.query(engine.Scored, 2, 0)); err != nil {
+			if err := query.Validate(c.query(query.Scored, 2, 0)); err != nil {
 				t.Fatalf("accepted a case a check refuses: %+v: %v", c, err)
 			}
 		}

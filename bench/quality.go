@@ -15,6 +15,7 @@ import (
 	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -54,7 +55,7 @@ const (
 	// ModeStrict is the /v1 check (engine.Index.Search): every query word
 	// must pair with a different word of one name string.
 	ModeStrict = "strict"
-	// ModeScored is engine's scored mode (Query.Match = engine.Scored):
+	// ModeScored is engine's scored mode (Query.Match = query.Scored):
 	// name strings scored by the evidence their words bring, kept from a
 	// minimum score on.
 	ModeScored = "scored"
@@ -72,7 +73,7 @@ type QualityConfig struct {
 	// Mode is ModeStrict (the default when empty), ModeScored or ModeBoth.
 	Mode string
 	// MinScore is the scored mode's threshold; 0 means
-	// engine.DefaultMinScore.
+	// query.DefaultMinScore.
 	MinScore float64
 	// Fuzzy lists the fuzzy levels to measure; nil means 0, 1 and 2.
 	Fuzzy []int
@@ -295,7 +296,7 @@ func qualityRuns(cfg QualityConfig) (levels []int, modes []string, runs []run, e
 	}
 	minScore := cfg.MinScore
 	if minScore == 0 {
-		minScore = engine.DefaultMinScore
+		minScore = query.DefaultMinScore
 	}
 	if minScore < 0 || minScore > 1 {
 		return nil, nil, nil, fmt.Errorf("min score %v is not in (0, 1]", cfg.MinScore)
@@ -492,7 +493,7 @@ func falseProbes(cfg QualityConfig, ix *engine.Index) (_ []probe, cleanN, cleanL
 			return true, nil
 		}
 		seen[k] = true
-		res, err := ix.Search(engine.Query{Names: q, Limit: 1})
+		res, err := ix.Search(query.Query{Names: q, Limit: 1})
 		if err != nil {
 			return false, fmt.Errorf("false-hit query %q: %w", q, err)
 		}
@@ -616,9 +617,9 @@ func runProbe(ix *engine.Index, p *probe, runs []run) ([]outcome, error) {
 		var res *engine.Result
 		var err error
 		if r.mode == ModeScored {
-			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy, Match: engine.Scored, MinScore: r.minScore})
+			res, err = ix.Search(query.Query{Kind: query.Any, Names: p.query, Fuzzy: r.fuzzy, Match: query.Scored, MinScore: r.minScore})
 		} else {
-			res, err = ix.Search(engine.Query{Kind: engine.Any, Names: p.query, Fuzzy: r.fuzzy})
+			res, err = ix.Search(query.Query{Kind: query.Any, Names: p.query, Fuzzy: r.fuzzy})
 		}
 		if refused(err) {
 			if p.rec == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -32,10 +33,10 @@ type SpeedConfig struct {
 	// long the index took to open.
 	Index  *engine.Index
 	Opened time.Duration
-	// Match is the match mode the queries run in (engine.Strict, the
-	// default, or engine.Scored), MinScore scored mode's threshold (0 for
+	// Match is the match mode the queries run in (query.Strict, the
+	// default, or query.Scored), MinScore scored mode's threshold (0 for
 	// its default).
-	Match    engine.MatchMode
+	Match    query.MatchMode
 	MinScore float64
 	// Progress, when set, is told what is being done.
 	Progress func(string)
@@ -130,7 +131,7 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 		// The segments lie in the mapped files, not in the heap.
 		rep.IndexBytesPerRecord = float64(st.Bytes) / float64(max(1, len(recs)))
 	}
-	if cfg.Match == engine.Scored {
+	if cfg.Match == query.Scored {
 		// What scored mode adds to the index is built on its first query;
 		// a server builds it at start (Index.PrepareScored).
 		start := time.Now()
@@ -140,8 +141,8 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 	}
 	queries := gen.Queries(recs, cfg.Queries, cfg.Seed+1)
 	modes := []*ModeReport{&rep.Exact, &rep.Fuzzy1, &rep.Fuzzy2}
-	queryAt := func(fuzzy int) func(gen.Query) engine.Query {
-		return func(q gen.Query) engine.Query {
+	queryAt := func(fuzzy int) func(gen.Query) query.Query {
+		return func(q gen.Query) query.Query {
 			eq := toQuery(q, fuzzy)
 			eq.Match, eq.MinScore = cfg.Match, cfg.MinScore
 			return eq
@@ -201,7 +202,7 @@ func querySample(queries []gen.Query, n int) []gen.Query {
 
 // measureBrute records in each mode (by fuzzy level) the median latency
 // of the sample by brute force over recs.
-func measureBrute(modes []*ModeReport, recs []*record.Record, sample []gen.Query, queryAt func(fuzzy int) func(gen.Query) engine.Query) error {
+func measureBrute(modes []*ModeReport, recs []*record.Record, sample []gen.Query, queryAt func(fuzzy int) func(gen.Query) query.Query) error {
 	brute := engine.NewBrute(recs)
 	for fuzzy, m := range modes {
 		p50, err := medianLatency(brute.Search, sample, queryAt(fuzzy))
@@ -222,11 +223,11 @@ func generate(n int, seed int64) []*record.Record {
 	return recs
 }
 
-func toQuery(q gen.Query, fuzzy int) engine.Query {
-	return engine.Query{Names: q.Names, Fuzzy: fuzzy, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship}
+func toQuery(q gen.Query, fuzzy int) query.Query {
+	return query.Query{Names: q.Names, Fuzzy: fuzzy, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship}
 }
 
-func measureMode(m *ModeReport, ix *engine.Index, queries []gen.Query, toQuery func(gen.Query) engine.Query) error {
+func measureMode(m *ModeReport, ix *engine.Index, queries []gen.Query, toQuery func(gen.Query) query.Query) error {
 	lat := make([]time.Duration, 0, len(queries))
 	cpu := make([]time.Duration, 0, len(queries))
 	hits := 0
@@ -259,7 +260,7 @@ func measureMode(m *ModeReport, ix *engine.Index, queries []gen.Query, toQuery f
 
 // medianLatency runs the sample through search and returns the median
 // latency.
-func medianLatency(search func(engine.Query) (*engine.Result, error), sample []gen.Query, toQuery func(gen.Query) engine.Query) (time.Duration, error) {
+func medianLatency(search func(query.Query) (*engine.Result, error), sample []gen.Query, toQuery func(gen.Query) query.Query) (time.Duration, error) {
 	lat := make([]time.Duration, 0, len(sample))
 	for _, gq := range sample {
 		q := toQuery(gq)

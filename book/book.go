@@ -17,6 +17,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -66,7 +67,7 @@ var DefaultConfig = Config{Match: "strict", Fuzzy: 0}
 
 // Validate checks the match mode and fuzziness.
 func (c Config) Validate() error {
-	if _, err := engine.ParseMatch(c.Match); err != nil {
+	if _, err := query.ParseMatch(c.Match); err != nil {
 		return fmt.Errorf("match: %q is not strict or scored", c.Match)
 	}
 	if c.Fuzzy < 0 || c.Fuzzy > 2 {
@@ -78,11 +79,11 @@ func (c Config) Validate() error {
 // Screener returns batch's screener for the book's configuration over
 // index (nil to check rows only).
 func (c Config) Screener(index *engine.Index) (*batch.Screener, error) {
-	mode, err := engine.ParseMatch(c.Match)
+	mode, err := query.ParseMatch(c.Match)
 	if err != nil {
 		return nil, err
 	}
-	return &batch.Screener{Index: index, Fuzzy: c.Fuzzy, Match: mode, DefaultKind: engine.Any}, nil
+	return &batch.Screener{Index: index, Fuzzy: c.Fuzzy, Match: mode, DefaultKind: query.Any}, nil
 }
 
 // ImportResult describes an import: the diff it applied.

@@ -12,6 +12,7 @@ import (
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
@@ -128,7 +129,7 @@ func (m *matcher) matchStrictRules(cfg Config, changed []*record.Record, sources
 		return Result{}, err
 	}
 	customers := m.customers
-	all := sc.Match != engine.Strict
+	all := sc.Match != query.Strict
 	var todo []int
 	n := len(customers)
 	if !all {
@@ -208,7 +209,7 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 				}
 				pq, err := prep.Prepare(q)
 				if err != nil {
-					var pe *engine.ParamError
+					var pe *query.ParamError
 					if errors.As(err, &pe) {
 						skips[w] = append(skips[w], c.ID)
 						continue

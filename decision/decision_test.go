@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
@@ -62,19 +62,19 @@ func decided(owner, subject string, r *record.Record, status string) Decision {
 func TestQuerySubject(t *testing.T) {
 	tests := []struct {
 		name string
-		q    engine.Query
+		q    query.Query
 		want string
 	}{
-		{"words folded and sorted", engine.Query{Kind: engine.Individual, Names: "Vladimir PUTIN"}, "q:individual:names=putin vladimir"},
-		{"order does not count", engine.Query{Kind: engine.Individual, Names: "putin, vladimir"}, "q:individual:names=putin vladimir"},
-		{"accents folded", engine.Query{Kind: engine.Any, Names: "José Muñoz"}, "q:any:names=jose munoz"},
-		{"filters canonical", engine.Query{Kind: engine.Individual, Names: "ivan petrov", DOB: "12/03/1960", Gender: "M", Citizenship: "ru"},
+		{"words folded and sorted", query.Query{Kind: query.Individual, Names: "Vladimir PUTIN"}, "q:individual:names=putin vladimir"},
+		{"order does not count", query.Query{Kind: query.Individual, Names: "putin, vladimir"}, "q:individual:names=putin vladimir"},
+		{"accents folded", query.Query{Kind: query.Any, Names: "José Muñoz"}, "q:any:names=jose munoz"},
+		{"filters canonical", query.Query{Kind: query.Individual, Names: "ivan petrov", DOB: "12/03/1960", Gender: "M", Citizenship: "ru"},
 			"q:individual:names=ivan petrov;dob=12/03/1960;gender=male;citizenship=RU"},
-		{"fuzzy and sources left out", engine.Query{Kind: engine.Individual, Names: "ivan petrov", Fuzzy: 2, Sources: map[string]bool{"x": true}},
+		{"fuzzy and sources left out", query.Query{Kind: query.Individual, Names: "ivan petrov", Fuzzy: 2, Sources: map[string]bool{"x": true}},
 			"q:individual:names=ivan petrov"},
-		{"entity takes no filters", engine.Query{Kind: engine.Entity, Names: "Acme Trading"}, "q:entity:names=acme trading"},
-		{"search_all", engine.Query{Kind: engine.Any, SearchAll: "IMO 9123456"}, "q:any:search_all=9123456 imo"},
-		{"repeated words kept", engine.Query{Kind: engine.Any, Names: "john john smith"}, "q:any:names=john john smith"},
+		{"entity takes no filters", query.Query{Kind: query.Entity, Names: "Acme Trading"}, "q:entity:names=acme trading"},
+		{"search_all", query.Query{Kind: query.Any, SearchAll: "IMO 9123456"}, "q:any:search_all=9123456 imo"},
+		{"repeated words kept", query.Query{Kind: query.Any, Names: "john john smith"}, "q:any:names=john john smith"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,7 +90,7 @@ func TestQuerySubject(t *testing.T) {
 			}
 		})
 	}
-	for _, q := range []engine.Query{{Kind: engine.Any}, {Kind: engine.Individual, Names: "x y", DOB: "1960"}, {Kind: engine.Any, Names: "a", Citizenship: "ZZ"}} {
+	for _, q := range []query.Query{{Kind: query.Any}, {Kind: query.Individual, Names: "x y", DOB: "1960"}, {Kind: query.Any, Names: "a", Citizenship: "ZZ"}} {
 		if s, err := QuerySubject(q); err == nil {
 			t.Errorf("QuerySubject(%+v) = %q, want the query's error", q, s)
 		}

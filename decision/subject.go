@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // QueryPrefix starts every query subject.
@@ -27,10 +27,10 @@ const QueryPrefix = "q:"
 // none. fuzzy_search and includes are not part of it: they change how
 // widely a check looks, not whom it looks for.
 //
-// The query must be valid (engine.Validate); its error is returned
+// The query must be valid (query.Validate); its error is returned
 // otherwise.
-func QuerySubject(q engine.Query) (string, error) {
-	if err := engine.Validate(q); err != nil {
+func QuerySubject(q query.Query) (string, error) {
+	if err := query.Validate(q); err != nil {
 		return "", err
 	}
 	field, text := "names", q.Names
@@ -46,14 +46,14 @@ func QuerySubject(q engine.Query) (string, error) {
 	b.WriteString(field)
 	b.WriteByte('=')
 	b.WriteString(strings.Join(words, " "))
-	if q.Kind != engine.Entity {
+	if q.Kind != query.Entity {
 		if dob := strings.TrimSpace(q.DOB); dob != "" {
 			b.WriteString(";dob=" + dob)
 		}
-		if g, _ := engine.ParseGender(q.Gender); g != "" {
+		if g, _ := query.ParseGender(q.Gender); g != "" {
 			b.WriteString(";gender=" + strings.ToLower(g))
 		}
-		if c, _ := engine.ParseCitizenship(q.Citizenship); c != "" {
+		if c, _ := query.ParseCitizenship(q.Citizenship); c != "" {
 			b.WriteString(";citizenship=" + c)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // TestSearchContextCancelled: a search whose context is done answers the
@@ -14,17 +16,17 @@ func TestSearchContextCancelled(t *testing.T) {
 	ix := NewIndex(loadRules(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, q := range []Query{{Names: "vladimir putin"}, {SearchAll: "acme dover", Fuzzy: 1}} {
+	for _, q := range []query.Query{{Names: "vladimir putin"}, {SearchAll: "acme dover", Fuzzy: 1}} {
 		res, err := ix.SearchContext(ctx, q)
 		if !errors.Is(err, context.Canceled) || res != nil {
 			t.Errorf("%+v: %v, %v; want context.Canceled", q, res, err)
 		}
 	}
-	if _, err := ix.SearchContext(ctx, Query{Names: "vladimir putin", Match: Scored}); !errors.Is(err, context.Canceled) {
+	if _, err := ix.SearchContext(ctx, query.Query{Names: "vladimir putin", Match: query.Scored}); !errors.Is(err, context.Canceled) {
 		t.Errorf("scored: %v, want context.Canceled", err)
 	}
 	// A live context answers as Search does.
-	a, err := ix.SearchContext(context.Background(), Query{Names: "vladimir putin"})
+	a, err := ix.SearchContext(context.Background(), query.Query{Names: "vladimir putin"})
 	if err != nil || a.Total != 1 {
 		t.Errorf("live context: %v, %v", a, err)
 	}
@@ -39,11 +41,11 @@ func TestSearchContextStopsAHeavySearch(t *testing.T) {
 	// Latin first names only: a name in another script may romanise to
 	// more than one word, and the query must stay within MaxTextWords.
 	for _, r := range recs {
-		if w := strings.Fields(r.Name)[0]; len(words) < MaxTextWords && isASCIILetters(w) {
+		if w := strings.Fields(r.Name)[0]; len(words) < query.MaxTextWords && isASCIILetters(w) {
 			words = append(words, w)
 		}
 	}
-	q := Query{SearchAll: strings.Join(words, " "), Fuzzy: 2}
+	q := query.Query{SearchAll: strings.Join(words, " "), Fuzzy: 2}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
@@ -62,8 +64,8 @@ func TestAdmission(t *testing.T) {
 	defer SetAdmission(CurrentAdmission())
 	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 20, MaxWait: 50 * time.Millisecond})
 	ix := NewIndex(loadRules(t))
-	heavy := Query{Names: "ivan", Fuzzy: 1} // three Ivans: 3 entries + 10×3 to verify
-	light := Query{Names: "sea princess"}   // cost 2
+	heavy := query.Query{Names: "ivan", Fuzzy: 1} // three Ivans: 3 entries + 10×3 to verify
+	light := query.Query{Names: "sea princess"}   // cost 2
 	if res, err := ix.Search(heavy); err != nil || res.Total != 3 {
 		t.Fatalf("heavy query with a free slot: %v, %v", res, err)
 	}
@@ -79,7 +81,7 @@ func TestAdmission(t *testing.T) {
 		t.Errorf("light query while the slot is taken: %v, %v", res, err)
 	}
 	// Many words make a query heavy before any look-up.
-	many := Query{Names: strings.TrimSpace(strings.Repeat("a b c d e f g h i j k l m ", 2))}
+	many := query.Query{Names: strings.TrimSpace(strings.Repeat("a b c d e f g h i j k l m ", 2))}
 	if _, err := ix.Search(many); !errors.Is(err, ErrBusy) {
 		t.Errorf("26-word query with no slot: %v, want ErrBusy", err)
 	}
@@ -127,7 +129,7 @@ func TestScoredAdmissionTimeout(t *testing.T) {
 	defer SetAdmission(CurrentAdmission())
 	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 10 * time.Millisecond})
 	ix := NewIndex(loadRules(t))
-	q := Query{Names: "ivan", Fuzzy: 1, Match: Scored}
+	q := query.Query{Names: "ivan", Fuzzy: 1, Match: query.Scored}
 	if _, err := ix.Search(q); err != nil {
 		t.Fatalf("scored query with a free slot: %v", err)
 	}

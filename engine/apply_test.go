@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -34,7 +35,7 @@ func TestSearchNeverSeesHalfAChangeSet(t *testing.T) {
 					return
 				default:
 				}
-				a, _ := ix.Search(Query{Names: "zed alpha"})
+				a, _ := ix.Search(query.Query{Names: "zed alpha"})
 				if a.Total != 0 && a.Total != n {
 					errs <- fmt.Sprintf("saw %d of %d old names", a.Total, n)
 					return

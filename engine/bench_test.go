@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -46,7 +47,7 @@ func BenchmarkSearch(b *testing.B) {
 			for b.Loop() {
 				gq := benchData.queries[i%len(benchData.queries)]
 				i++
-				if _, err := benchData.ix.Search(Query{Names: gq.Names, Fuzzy: fuzzy, DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship}); err != nil {
+				if _, err := benchData.ix.Search(query.Query{Names: gq.Names, Fuzzy: fuzzy, DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -66,7 +67,7 @@ func BenchmarkBrute(b *testing.B) {
 			for b.Loop() {
 				gq := benchData.queries[i%len(benchData.queries)]
 				i++
-				br.Search(Query{Names: gq.Names, Fuzzy: fuzzy})
+				br.Search(query.Query{Names: gq.Names, Fuzzy: fuzzy})
 			}
 		})
 	}
@@ -116,11 +117,11 @@ func BenchmarkApply10k(b *testing.B) {
 // names (padded with spaces to 512 characters) and as search_all, and
 // fewer (words that rarely meet in one name stop a check early; one common
 // word alone reaches the most records).
-func worstQueries(recs []*record.Record) map[string]Query {
-	words := gen.CommonWords(recs, MaxTextWords)
+func worstQueries(recs []*record.Record) map[string]query.Query {
+	words := gen.CommonWords(recs, query.MaxTextWords)
 	names := strings.Join(words, " ")
-	names += strings.Repeat(" ", max(0, MaxTextRunes-len(names)))
-	return map[string]Query{
+	names += strings.Repeat(" ", max(0, query.MaxTextRunes-len(names)))
+	return map[string]query.Query{
 		"names-32-common-fuzzy2":      {Names: names, Fuzzy: 2},
 		"names-8-common-fuzzy2":       {Names: strings.Join(words[:8], " "), Fuzzy: 2},
 		"search_all-32-common-fuzzy2": {SearchAll: strings.Join(words, " "), Fuzzy: 2},
@@ -129,7 +130,7 @@ func worstQueries(recs []*record.Record) map[string]Query {
 		"names-1-common-fuzzy2":       {Names: words[0], Fuzzy: 2},
 		"search_all-1-common-fuzzy2":  {SearchAll: words[0], Fuzzy: 2},
 		"search_all-1-common-fuzzy0":  {SearchAll: words[0]},
-		"names-32-same-fuzzy2":        {Names: strings.TrimSpace(strings.Repeat(words[0]+" ", MaxTextWords)), Fuzzy: 2},
+		"names-32-same-fuzzy2":        {Names: strings.TrimSpace(strings.Repeat(words[0]+" ", query.MaxTextWords)), Fuzzy: 2},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -53,12 +54,12 @@ func NewBrute(recs []*record.Record) *Brute {
 }
 
 // Search answers q by checking every record.
-func (b *Brute) Search(q Query) (*Result, error) {
+func (b *Brute) Search(q query.Query) (*Result, error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, err
 	}
-	if c.Match == Scored {
+	if c.Match == query.Scored {
 		return b.searchScored(c), nil
 	}
 	res := &Result{}
@@ -79,19 +80,19 @@ func (b *Brute) Search(q Query) (*Result, error) {
 // passesFilters applies entity type, source, dob, gender and citizenship;
 // scored mode weighs the last two instead.
 func passesFilters(c *compiled, r *record.Record) bool {
-	if !kindAllows(c.Kind, r.EntityType) {
+	if !query.KindAllows(c.Kind, r.EntityType) {
 		return false
 	}
 	if c.Sources != nil && !c.Sources[r.SourceID] {
 		return false
 	}
-	if c.hasDOB && !dobAllows(c.dob, r.DateOfBirth) {
+	if c.hasDOB && !query.DOBAllows(c.dob, r.DateOfBirth) {
 		return false
 	}
-	if c.Match == Scored {
+	if c.Match == query.Scored {
 		return true // gender and citizenship are evidence (scored_evidence.go)
 	}
-	return genderAllows(c.gender, r.Gender) && citizenshipAllows(c.cit, r.Citizenship)
+	return query.GenderAllows(c.gender, r.Gender) && query.CitizenshipAllows(c.cit, r.Citizenship)
 }
 
 // Pair is one query token and the record token it was paired with.
@@ -115,7 +116,7 @@ func (m *Match) hit(r *record.Record) Hit {
 // Explain tells why r matches q (the best name string and the token pairs),
 // for readable output; ok is false when it does not match by name, whatever
 // the filters say.
-func Explain(q Query, r *record.Record) (m Match, ok bool, err error) {
+func Explain(q query.Query, r *record.Record) (m Match, ok bool, err error) {
 	c, err := compile(q)
 	if err != nil {
 		return Match{}, false, err

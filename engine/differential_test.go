@@ -9,17 +9,18 @@ import (
 	"unicode"
 
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
 // diffQueries turns generated queries into checks of every kind, fuzzy
 // level and mode, with the generator's filters and some source sets.
-func diffQueries(recs []*record.Record, n int, seed int64) []Query {
+func diffQueries(recs []*record.Record, n int, seed int64) []query.Query {
 	rng := rand.New(rand.NewPCG(uint64(seed), 99))
-	var out []Query
+	var out []query.Query
 	for i, gq := range gen.Queries(recs, n, seed) {
-		q := Query{
-			Kind:  Kind(i % 3),
+		q := query.Query{
+			Kind:  query.Kind(i % 3),
 			Fuzzy: (i / 3) % 3,
 			DOB:   gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship,
 			Limit: 50,
@@ -73,7 +74,7 @@ func swapLetters(rng *rand.Rand, s string) string {
 	return s
 }
 
-func sameAnswer(t *testing.T, q Query, a, b *Result) {
+func sameAnswer(t *testing.T, q query.Query, a, b *Result) {
 	t.Helper()
 	if a.Total != b.Total || !reflect.DeepEqual(hitKeys(a), hitKeys(b)) {
 		t.Errorf("%+v:\n index %d %v\n brute %d %v", q, a.Total, hitKeys(a), b.Total, hitKeys(b))
@@ -229,7 +230,7 @@ func TestRepeatedWordsStayPolynomial(t *testing.T) {
 		{ID: "R40", SourceID: "s", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: name("ivan", 20) + " " + name("iwan", 20)},
 	}
 	ix, br := NewIndex(recs), NewBrute(recs)
-	for _, q := range []Query{
+	for _, q := range []query.Query{
 		{Names: name("ivan", 32)},
 		{Names: name("ivan", 32), Fuzzy: 1},
 		{Names: name("ivan", 16) + " " + name("ivam", 16), Fuzzy: 1},
@@ -245,7 +246,7 @@ func TestRepeatedWordsStayPolynomial(t *testing.T) {
 		}
 		sameAnswer(t, q, a, b)
 	}
-	res, _ := ix.Search(Query{Names: name("ivan", 32), Fuzzy: 1})
+	res, _ := ix.Search(query.Query{Names: name("ivan", 32), Fuzzy: 1})
 	if got := hitKeys(res); len(got) != 2 || got[0] != "R32/false/1/0" {
 		t.Errorf("32 ivans at fuzzy 1: %v, want R32 with 1 edit then R40", got)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -486,11 +487,11 @@ func (sv *segView) passes(c *compiled, srcOK []bool, ord uint32) bool {
 	fl := sv.recFlags[ord]
 	et := fl & flagETMask
 	switch c.Kind {
-	case Individual:
+	case query.Individual:
 		if et != etIndividual && et != etUnknown {
 			return false
 		}
-	case Entity:
+	case query.Entity:
 		if et != etEntity && et != etUnknown {
 			return false
 		}
@@ -498,7 +499,7 @@ func (sv *segView) passes(c *compiled, srcOK []bool, ord uint32) bool {
 	if srcOK != nil && !srcOK[sv.recSrc[ord]] {
 		return false
 	}
-	if c.Match == Scored {
+	if c.Match == query.Scored {
 		// Scored mode weighs gender and citizenship instead of filtering
 		// (scored_evidence.go).
 		return sv.dobPasses(c, ord)
@@ -535,7 +536,7 @@ func (sv *segView) dobPasses(c *compiled, ord uint32) bool {
 		return true
 	}
 	for _, d := range dobs {
-		if d.agrees(c.dob) {
+		if d.Agrees(c.dob) {
 			return true
 		}
 	}

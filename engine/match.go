@@ -93,12 +93,6 @@ func recordBag(r *record.Record) bag {
 	return b
 }
 
-// queryVariants tokenises query text both ways: raw, for individuals, and
-// with legal forms canonicalised, for every other record type.
-func queryVariants(text string) (raw, legal [][]string) {
-	return normalize.QueryVariants(text, false), normalize.QueryVariants(text, true)
-}
-
 func allLegal(variants [][]string) bool {
 	for _, v := range variants {
 		for _, t := range v {

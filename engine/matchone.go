@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/amlscreen/amlscreen/record"
+import (
+	"github.com/amlscreen/amlscreen/query"
+	"github.com/amlscreen/amlscreen/record"
+)
 
 // This file answers "does this query match this one record", filters and
 // entity type included, for matchers that turn the problem around: ongoing
@@ -18,19 +21,19 @@ type CompiledQuery struct{ c *compiled }
 // query is refused: its score depends on the whole list's word counts,
 // which one record alone does not have; Index.ScoreRecord scores a record
 // of an index instead.
-func CompileQuery(q Query) (*CompiledQuery, error) {
+func CompileQuery(q query.Query) (*CompiledQuery, error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, err
 	}
-	if c.Match == Scored {
-		return nil, &ParamError{Param: "match", Msg: "a scored check needs the index's word counts: use Index.ScoreRecord"}
+	if c.Match == query.Scored {
+		return nil, &query.ParamError{Param: "match", Msg: "a scored check needs the index's word counts: use Index.ScoreRecord"}
 	}
 	return &CompiledQuery{c: c}, nil
 }
 
 // Query returns the query as given.
-func (cq *CompiledQuery) Query() Query { return cq.c.Query }
+func (cq *CompiledQuery) Query() query.Query { return cq.c.Query }
 
 // PreparedRecord is a record with its name strings and search_all words
 // tokenised, so that matching it against many queries tokenises it once.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -42,7 +43,7 @@ func TestCitizenshipOneRule(t *testing.T) {
 			{"XK", []string{"NONE", "XK1"}},
 			{"", []string{"GB1", "GB2", "GR1", "NONE", "XK1"}},
 		} {
-			res, err := m.Search(Query{Names: "declan holloway", Citizenship: c.cit})
+			res, err := m.Search(query.Query{Names: "declan holloway", Citizenship: c.cit})
 			if err != nil {
 				t.Fatalf("%s %q: %v", mname, c.cit, err)
 			}
@@ -51,8 +52,8 @@ func TestCitizenshipOneRule(t *testing.T) {
 			}
 		}
 		for _, bad := range []string{"XX", "ZZ", "EU", "GBR", "Britain", "1A"} {
-			_, err := m.Search(Query{Names: "declan holloway", Citizenship: bad})
-			var pe *ParamError
+			_, err := m.Search(query.Query{Names: "declan holloway", Citizenship: bad})
+			var pe *query.ParamError
 			if !errors.As(err, &pe) || pe.Param != "citizenship" || !strings.Contains(pe.Msg, bad) {
 				t.Errorf("%s citizenship %q: %v, want a ParamError naming it", mname, bad, err)
 			}
@@ -76,7 +77,7 @@ func TestGenderOneRule(t *testing.T) {
 			{"f", []string{"GB2", "GR1", "NONE", "XK1"}},
 			{"", []string{"GB1", "GB2", "GR1", "NONE", "XK1"}},
 		} {
-			res, err := m.Search(Query{Names: "declan holloway", Gender: c.gender})
+			res, err := m.Search(query.Query{Names: "declan holloway", Gender: c.gender})
 			if err != nil {
 				t.Fatalf("%s %q: %v", mname, c.gender, err)
 			}
@@ -85,8 +86,8 @@ func TestGenderOneRule(t *testing.T) {
 			}
 		}
 		for _, bad := range []string{"x", "unknown", "other", "U", "mal", "woman"} {
-			_, err := m.Search(Query{Names: "declan holloway", Gender: bad})
-			var pe *ParamError
+			_, err := m.Search(query.Query{Names: "declan holloway", Gender: bad})
+			var pe *query.ParamError
 			if !errors.As(err, &pe) || pe.Param != "gender" || !strings.Contains(pe.Msg, "leave it empty") {
 				t.Errorf("%s gender %q: %v, want a ParamError saying to leave it empty", mname, bad, err)
 			}
@@ -100,84 +101,17 @@ func sortedIDs(r *Result) []string {
 	return out
 }
 
-func TestParseFuzzy(t *testing.T) {
-	for in, want := range map[string]int{"": 0, "0": 0, "1": 1, "2": 2} {
-		if got, err := ParseFuzzy(in); err != nil || got != want {
-			t.Errorf("ParseFuzzy(%q) = %d, %v", in, got, err)
-		}
-	}
-	for _, bad := range []string{"3", "-1", "01", "one", " 1", "true"} {
-		_, err := ParseFuzzy(bad)
-		var pe *ParamError
-		if !errors.As(err, &pe) || pe.Param != "fuzzy_search" || !strings.Contains(pe.Msg, "is not 0, 1 or 2") {
-			t.Errorf("ParseFuzzy(%q) = %v", bad, err)
-		}
-	}
-	if err := Validate(Query{Names: "x", Fuzzy: 3}); err == nil || err.Error() != "fuzzy_search: 3 is not 0, 1 or 2" {
+// TestValidateFuzzy: the matcher refuses a fuzzy radius ParseFuzzy would.
+func TestValidateFuzzy(t *testing.T) {
+	if err := query.Validate(query.Query{Names: "x", Fuzzy: 3}); err == nil || err.Error() != "fuzzy_search: 3 is not 0, 1 or 2" {
 		t.Errorf("Validate fuzzy 3: %v", err)
 	}
 }
 
-// TestTextLimits: names and search_all are refused past 512 characters
-// or 32 words, with the parameter and the limit named, and the message
-// never echoes the value whole.
-func TestTextLimits(t *testing.T) {
-	word := "ivan "
-	ok := []string{
-		strings.Repeat("a", MaxTextRunes),
-		strings.Repeat("я", MaxTextRunes), // 1,024 bytes
-		strings.TrimSpace(strings.Repeat(word, MaxTextWords)),
-		strings.Repeat("o'brien ", MaxTextWords), // joiners keep one word
-	}
-	bad := []struct{ text, msg string }{
-		{strings.Repeat("a", MaxTextRunes+1), "513 characters, more than the 512 allowed"},
-		{strings.Repeat("я", MaxTextRunes+1), "513 characters, more than the 512 allowed"},
-		{strings.Repeat("a", 100000), "longer than the 512 characters allowed"},
-		{strings.Repeat(word, MaxTextWords+1), "33 words, more than the 32 allowed"},
-		{strings.Repeat("a-", 40), "40 words, more than the 32 allowed"},
-		{strings.Repeat("x,", 200), "200 words, more than the 32 allowed"},
-	}
-	for _, searchAll := range []bool{false, true} {
-		param := "names"
-		if searchAll {
-			param = "search_all"
-		}
-		q := func(s string) Query {
-			if searchAll {
-				return Query{SearchAll: s}
-			}
-			return Query{Names: s}
-		}
-		for _, s := range ok {
-			if err := Validate(q(s)); err != nil {
-				t.Errorf("%s of %d runes: %v", param, utf8.RuneCountInString(s), err)
-			}
-		}
-		for _, b := range bad {
-			err := Validate(q(b.text))
-			var pe *ParamError
-			if !errors.As(err, &pe) || pe.Param != param || pe.Msg != b.msg {
-				t.Errorf("%s %s…: %v, want %s: %s", param, b.text[:10], err, param, b.msg)
-			}
-		}
-	}
-}
-
-func TestQuoteValue(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                       `""`,
-		"abc":                    `"abc"`,
-		strings.Repeat("я", 40):  `"` + strings.Repeat("я", 40) + `"`,
-		strings.Repeat("я", 41):  `"` + strings.Repeat("я", 40) + `"…`,
-		strings.Repeat("x", 1e6): `"` + strings.Repeat("x", 40) + `"…`,
-		"a\x00b":                 `"a\x00b"`,
-	} {
-		if got := QuoteValue(in); got != want {
-			t.Errorf("QuoteValue(%.20q) = %s, want %s", in, got, want)
-		}
-	}
+// TestHugeDateQuotedShort: a huge bad dob comes back in a short error.
+func TestHugeDateQuotedShort(t *testing.T) {
 	// A huge bad date is quoted short.
-	err := Validate(Query{Names: "x", DOB: strings.Repeat("1", 100000)})
+	err := query.Validate(query.Query{Names: "x", DOB: strings.Repeat("1", 100000)})
 	if err == nil || len(err.Error()) > 100 {
 		t.Errorf("dob error is %d bytes", len(err.Error()))
 	}
@@ -192,9 +126,9 @@ func FuzzQueryLimits(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := compile(Query{Names: s})
+		c, err := compile(query.Query{Names: s})
 		if err != nil {
-			var pe *ParamError
+			var pe *query.ParamError
 			if !errors.As(err, &pe) {
 				t.Fatalf("%q: %v is not a ParamError", s, err)
 			}
@@ -203,11 +137,11 @@ func FuzzQueryLimits(f *testing.F) {
 			}
 			return
 		}
-		if utf8.RuneCountInString(s) > MaxTextRunes {
+		if utf8.RuneCountInString(s) > query.MaxTextRunes {
 			t.Fatalf("accepted %d runes", utf8.RuneCountInString(s))
 		}
 		for _, v := range append(c.raw, c.legal...) {
-			if len(v) > MaxTextWords {
+			if len(v) > query.MaxTextWords {
 				t.Fatalf("accepted %d words: %q", len(v), v)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -27,7 +28,7 @@ func TestPreviewIsTheIndexAfterTheChangeSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	for _, q := range []Query{{Names: "zed gamma"}, {Names: "zed gamma common", Match: Scored, Fuzzy: 1}, {Names: "zed alpha5 common", Match: Scored}} {
+	for _, q := range []query.Query{{Names: "zed gamma"}, {Names: "zed gamma common", Match: query.Scored, Fuzzy: 1}, {Names: "zed alpha5 common", Match: query.Scored}} {
 		want, err := after.Search(q)
 		if err != nil {
 			t.Fatal(err)

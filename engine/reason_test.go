@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/amlscreen/amlscreen/query"
+)
 
 // TestReasonCountsASwapAsOneEdit: the reason an analyst reads says "1 edit"
 // for a swapped pair of letters, as the match itself counts it.
@@ -13,12 +17,12 @@ func TestReasonCountsASwapAsOneEdit(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		q    Query
+		q    query.Query
 		want string
 	}{
-		{Query{Names: "maria ivnaova", Fuzzy: 1}, "1 edit: maria, ivnaova→ivanova (1 edit)"},
-		{Query{Names: "maria ivonovo", Fuzzy: 2}, "2 edits: maria, ivonovo→ivanova (2 edits)"},
-		{Query{Names: "ivanova maria"}, "exact: ivanova, maria"},
+		{query.Query{Names: "maria ivnaova", Fuzzy: 1}, "1 edit: maria, ivnaova→ivanova (1 edit)"},
+		{query.Query{Names: "maria ivonovo", Fuzzy: 2}, "2 edits: maria, ivonovo→ivanova (2 edits)"},
+		{query.Query{Names: "ivanova maria"}, "exact: ivanova, maria"},
 	} {
 		m, ok, err := Explain(c.q, p2)
 		if err != nil || !ok {

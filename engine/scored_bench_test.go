@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // BenchmarkSearchScored is BenchmarkSearch in scored mode at the default
@@ -19,7 +21,7 @@ func BenchmarkSearchScored(b *testing.B) {
 			for b.Loop() {
 				gq := benchData.queries[i%len(benchData.queries)]
 				i++
-				if _, err := benchData.ix.Search(Query{Names: gq.Names, Fuzzy: fuzzy, DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship, Match: Scored}); err != nil {
+				if _, err := benchData.ix.Search(query.Query{Names: gq.Names, Fuzzy: fuzzy, DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship, Match: query.Scored}); err != nil {
 					b.Fatal(err)
 				}
 			}

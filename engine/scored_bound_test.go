@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // TestScoredRepeatedWordsWorkBound: a scored query of one common word
@@ -35,7 +37,7 @@ func TestScoredRepeatedWordsWorkBound(t *testing.T) {
 		strings.TrimSpace(strings.Repeat("al-al ", 16)),
 		strings.TrimSpace(strings.Repeat("al-company ", 16)),
 	} {
-		q := Query{Names: names, Match: Scored}
+		q := query.Query{Names: names, Match: query.Scored}
 		res, err := ix.Search(q)
 		if err != nil {
 			t.Fatal(err)
@@ -67,12 +69,12 @@ func TestRepeatedWordPairingWorkBound(t *testing.T) {
 	recs := generated(3000, 5)
 	ix := NewIndex(recs)
 	br := NewBrute(recs)
-	one, err := ix.Search(Query{SearchAll: "the", Fuzzy: 2})
+	one, err := ix.Search(query.Query{SearchAll: "the", Fuzzy: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []int{2, 32} {
-		q := Query{SearchAll: strings.TrimSpace(strings.Repeat("the ", n)), Fuzzy: 2}
+		q := query.Query{SearchAll: strings.TrimSpace(strings.Repeat("the ", n)), Fuzzy: 2}
 		res, err := ix.Search(q)
 		if err != nil {
 			t.Fatal(err)
@@ -96,7 +98,7 @@ func TestRepeatedWordPairingWorkBound(t *testing.T) {
 // in part; under the cap it is answered in full.
 func TestScoredCandidateCap(t *testing.T) {
 	ix := NewIndex(generated(3000, 5))
-	q := Query{Names: "mohammed al", Fuzzy: 2, Match: Scored, MinScore: 0.01}
+	q := query.Query{Names: "mohammed al", Fuzzy: 2, Match: query.Scored, MinScore: 0.01}
 	full, err := ix.Search(q)
 	if err != nil || full.work < 2 {
 		t.Fatalf("%v, %v", full, err)
@@ -104,7 +106,7 @@ func TestScoredCandidateCap(t *testing.T) {
 	defer func(n int) { maxScoredCandidates = n }(maxScoredCandidates)
 	maxScoredCandidates = full.work - 1
 	res, err := ix.Search(q)
-	var pe *ParamError
+	var pe *query.ParamError
 	if !errors.As(err, &pe) || pe.Param != "names" || res != nil {
 		t.Errorf("over the cap: %v, %v; want a ParamError on names", res, err)
 	}

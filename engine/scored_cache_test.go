@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -13,7 +14,7 @@ import (
 func TestPartnerCacheFollowsTheIndex(t *testing.T) {
 	recs := scoredList()
 	ix := NewIndex(recs)
-	q := Query{Names: "Yevgeniy Pasichnyk", Fuzzy: 2, Match: Scored}
+	q := query.Query{Names: "Yevgeniy Pasichnyk", Fuzzy: 2, Match: query.Scored}
 	first, err := ix.Search(q)
 	if err != nil {
 		t.Fatal(err)

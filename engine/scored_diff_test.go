@@ -9,20 +9,21 @@ import (
 
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
 // scoredQueries turns generated queries into scored checks of every kind
 // and fuzzy level, at a low, the default and a high threshold, with the
 // generator's filters and some source sets.
-func scoredQueries(recs []*record.Record, n int, seed int64) []Query {
+func scoredQueries(recs []*record.Record, n int, seed int64) []query.Query {
 	rng := rand.New(rand.NewPCG(uint64(seed), 7))
-	var out []Query
+	var out []query.Query
 	for i, gq := range gen.Queries(recs, n, seed) {
-		q := Query{
-			Kind: Kind(i % 3), Fuzzy: (i / 3) % 3, Names: gq.Names,
+		q := query.Query{
+			Kind: query.Kind(i % 3), Fuzzy: (i / 3) % 3, Names: gq.Names,
 			DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship,
-			Limit: 50, Match: Scored, MinScore: []float64{0.2, 0, 0.9}[(i/9)%3],
+			Limit: 50, Match: query.Scored, MinScore: []float64{0.2, 0, 0.9}[(i/9)%3],
 		}
 		if rng.IntN(8) == 0 {
 			q.Sources = map[string]bool{recs[rng.IntN(len(recs))].SourceID: true}
@@ -44,7 +45,7 @@ func scoredKeys(r *Result) []string {
 
 // scoredAgreesWithBrute checks that ix answers the queries exactly like the
 // brute-force reference over recs, and that every hit explains itself.
-func scoredAgreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, queries []Query) (hits int) {
+func scoredAgreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, queries []query.Query) (hits int) {
 	t.Helper()
 	br := NewBrute(recs)
 	for _, q := range queries {
@@ -163,7 +164,7 @@ func TestScoredSameScriptAgreesWithBrute(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(23, 23))
 	recs := generated(300, 5)
-	var queries []Query
+	var queries []query.Query
 	for p, pool := range pools {
 		sep := ""
 		if p >= 2 {
@@ -182,7 +183,7 @@ func TestScoredSameScriptAgreesWithBrute(t *testing.T) {
 				recs = append(recs, r)
 				for f := 0; f <= 2; f++ {
 					for _, min := range []float64{0.2, 0, 0.82} {
-						queries = append(queries, Query{Kind: Any, Names: name, Fuzzy: f, Match: Scored, MinScore: min, Limit: 50})
+						queries = append(queries, query.Query{Kind: query.Any, Names: name, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
 					}
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/amlscreen/amlscreen/country"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -72,7 +73,7 @@ type evidenceItem struct {
 	kind    evidenceKind
 	level   uint8
 	differs bool
-	rec     date
+	rec     query.Date
 	value   float64
 }
 
@@ -94,7 +95,7 @@ func (e *evidence) add(it evidenceItem) {
 // birth, its gender (MALE, FEMALE or empty for unknown), whether it has a
 // citizenship and whether one is the query's.
 type recordFacts struct {
-	dobs            []date
+	dobs            []query.Date
 	gender          string
 	hasCit, citHeld bool
 }
@@ -106,7 +107,7 @@ func factsOf(c *compiled, r *record.Record) recordFacts {
 	f := recordFacts{hasCit: len(r.Citizenship) > 0}
 	if c.hasDOB {
 		for _, s := range r.DateOfBirth {
-			f.dobs = append(f.dobs, parseRecordDate(s))
+			f.dobs = append(f.dobs, query.ParseRecordDate(s))
 		}
 	}
 	if r.Gender == record.GenderMale || r.Gender == record.GenderFemale {
@@ -153,13 +154,13 @@ func (sv *segView) facts(c *compiled, ord uint32) recordFacts {
 // none (its filters decide).
 func weighEvidence(c *compiled, f recordFacts) evidence {
 	var e evidence
-	if c.Match != Scored {
+	if c.Match != query.Scored {
 		return e
 	}
 	if c.hasDOB {
 		best := evidenceItem{kind: evDOB}
 		for _, d := range f.dobs {
-			if !d.agrees(c.dob) {
+			if !d.Agrees(c.dob) {
 				continue
 			}
 			if l := sharedLevel(c.dob, d); l > best.level {
@@ -190,13 +191,13 @@ func weighEvidence(c *compiled, f recordFacts) evidence {
 
 // sharedLevel is how much two agreeing dates both know: the year, then the
 // month, then the day (0 when a year is unknown).
-func sharedLevel(q, d date) uint8 {
+func sharedLevel(q, d query.Date) uint8 {
 	switch {
-	case q.year() == 0 || d.year() == 0:
+	case q.Year() == 0 || d.Year() == 0:
 		return 0
-	case q.month() == 0 || d.month() == 0:
+	case q.Month() == 0 || d.Month() == 0:
 		return dobYear
-	case q.day() == 0 || d.day() == 0:
+	case q.Day() == 0 || d.Day() == 0:
 		return dobMonth
 	}
 	return dobDay
@@ -210,15 +211,15 @@ func sharedLevel(q, d date) uint8 {
 const maxEvidenceAny = evDOBDay + max(evGenderSame, 0) + max(evCitSame, 0)
 
 func maxEvidence(c *compiled) float64 {
-	if c.Match != Scored {
+	if c.Match != query.Scored {
 		return 0
 	}
 	m := 0.0
 	if c.hasDOB {
 		switch {
-		case c.dob.month() == 0:
+		case c.dob.Month() == 0:
 			m += evDOBYear
-		case c.dob.day() == 0:
+		case c.dob.Day() == 0:
 			m += evDOBMonth
 		default:
 			m += evDOBDay
@@ -289,14 +290,14 @@ func (e *evidence) annotate(r *ScoreReason, ev evaluation, c *compiled) {
 }
 
 // showDate writes a partial date as yyyy, yyyy-mm or yyyy-mm-dd.
-func showDate(d date) string {
+func showDate(d query.Date) string {
 	switch {
-	case d.month() == 0:
-		return fmt.Sprintf("%04d", d.year())
-	case d.day() == 0:
-		return fmt.Sprintf("%04d-%02d", d.year(), d.month())
+	case d.Month() == 0:
+		return fmt.Sprintf("%04d", d.Year())
+	case d.Day() == 0:
+		return fmt.Sprintf("%04d-%02d", d.Year(), d.Month())
 	}
-	return fmt.Sprintf("%04d-%02d-%02d", d.year(), d.month(), d.day())
+	return fmt.Sprintf("%04d-%02d-%02d", d.Year(), d.Month(), d.Day())
 }
 
 // ScoreEvidence is one piece of evidence beyond the name in a scored hit:

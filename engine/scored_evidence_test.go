@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -30,10 +31,10 @@ var evidenceIndex = sync.OnceValues(func() (*Index, *Brute) {
 // evidenceSearch runs q in scored mode through the index, the brute-force
 // reference, ScoreRecord and ScoreUnindexed, which must agree, and returns
 // the hit of id (nil when it is none).
-func evidenceSearch(t *testing.T, q Query, id string) *Hit {
+func evidenceSearch(t *testing.T, q query.Query, id string) *Hit {
 	t.Helper()
 	ix, br := evidenceIndex()
-	q.Match = Scored
+	q.Match = query.Scored
 	a, err := ix.Search(q)
 	if err != nil {
 		t.Fatalf("%+v: %v", q, err)
@@ -90,7 +91,7 @@ func TestScoredEvidence(t *testing.T) {
 		{names: "Abu Bakr al-Baghdadi", id: "baghdadi", dob: "28/07/1972"},
 		{names: "John Smith", id: "smith", dob: "01/01/1960", gender: "male", cit: "GB", found: true, nothing: true},
 	} {
-		q := Query{Names: tc.names, Fuzzy: 1, DOB: tc.dob, Gender: tc.gender, Citizenship: tc.cit, MinScore: 0.05}
+		q := query.Query{Names: tc.names, Fuzzy: 1, DOB: tc.dob, Gender: tc.gender, Citizenship: tc.cit, MinScore: 0.05}
 		h := evidenceSearch(t, q, tc.id)
 		if (h != nil) != tc.found {
 			t.Errorf("%+v: found %v, want %v", q, h != nil, tc.found)
@@ -99,7 +100,7 @@ func TestScoredEvidence(t *testing.T) {
 		if h == nil {
 			continue
 		}
-		name := evidenceSearch(t, Query{Names: tc.names, Fuzzy: 1, MinScore: 0.05}, tc.id)
+		name := evidenceSearch(t, query.Query{Names: tc.names, Fuzzy: 1, MinScore: 0.05}, tc.id)
 		sum := h.Reason.Summary()
 		switch {
 		case tc.nothing:
@@ -131,7 +132,7 @@ func TestScoredEvidence(t *testing.T) {
 // several).
 func TestScoredEvidenceOrder(t *testing.T) {
 	score := func(dob, gender, cit string) float64 {
-		h := evidenceSearch(t, Query{Names: "Vladimir Putin", Fuzzy: 1, DOB: dob, Gender: gender, Citizenship: cit, MinScore: 0.01}, "putin")
+		h := evidenceSearch(t, query.Query{Names: "Vladimir Putin", Fuzzy: 1, DOB: dob, Gender: gender, Citizenship: cit, MinScore: 0.01}, "putin")
 		if h == nil {
 			t.Fatalf("putin not found at dob %q gender %q citizenship %q", dob, gender, cit)
 		}
@@ -151,12 +152,12 @@ func TestScoredEvidenceOrder(t *testing.T) {
 func TestScoredEvidenceStrict(t *testing.T) {
 	ix, _ := evidenceIndex()
 	for _, tc := range []struct {
-		q     Query
+		q     query.Query
 		found bool
 	}{
-		{Query{Names: "Vladimir Putin", Fuzzy: 1, DOB: "07/10/1952", Gender: "male", Citizenship: "RU"}, true},
-		{Query{Names: "Vladimir Putin", Fuzzy: 1, Gender: "female"}, false},
-		{Query{Names: "Vladimir Putin", Fuzzy: 1, Citizenship: "UA"}, false},
+		{query.Query{Names: "Vladimir Putin", Fuzzy: 1, DOB: "07/10/1952", Gender: "male", Citizenship: "RU"}, true},
+		{query.Query{Names: "Vladimir Putin", Fuzzy: 1, Gender: "female"}, false},
+		{query.Query{Names: "Vladimir Putin", Fuzzy: 1, Citizenship: "UA"}, false},
 	} {
 		res, err := ix.Search(tc.q)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // This file answers scored-mode checks from the index. Candidates come from
@@ -222,7 +223,7 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 			sq := vr.segs[si]
 			cands := ss.scoredCandidates(sq, c.minScore, scr)
 			if considered += len(cands); considered > maxScoredCandidates {
-				return nil, &ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
+				return nil, &query.ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
 			}
 			for _, ns := range cands {
 				if ticks++; ticks%ctxCheckEvery == 0 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // This file is the scoring model of scored mode: what a pairing of query
@@ -112,7 +113,7 @@ const (
 )
 
 // A query never has more words than scored mode pairs.
-const _ = uint(maxScoredWords - MaxTextWords)
+const _ = uint(maxScoredWords - query.MaxTextWords)
 
 // pairValue is what a word pair of similarity s brings when the query word
 // weighs w.

@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"slices"
+
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // ScoreRecord answers whether the record with this id is a hit of q in
@@ -12,9 +14,9 @@ import (
 // match a changed record against a scored search profile without running
 // the whole check. q.Match must be Scored; a record the index does not
 // hold is no hit.
-func (ix *Index) ScoreRecord(q Query, id string) (Hit, bool, error) {
-	if q.Match != Scored {
-		return Hit{}, false, &ParamError{Param: "match", Msg: "ScoreRecord scores match=scored checks only"}
+func (ix *Index) ScoreRecord(q query.Query, id string) (Hit, bool, error) {
+	if q.Match != query.Scored {
+		return Hit{}, false, &query.ParamError{Param: "match", Msg: "ScoreRecord scores match=scored checks only"}
 	}
 	c, err := compile(q)
 	if err != nil {

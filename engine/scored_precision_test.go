@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -124,7 +125,7 @@ func TestScoredPrecisionRules(t *testing.T) {
 		ours[p.id] = true
 	}
 	for _, tc := range precisionCases {
-		res, err := ix.Search(Query{Kind: Any, Names: tc.query, Fuzzy: 2, Match: Scored, Limit: 50})
+		res, err := ix.Search(query.Query{Kind: query.Any, Names: tc.query, Fuzzy: 2, Match: query.Scored, Limit: 50})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.query, err)
 		}
@@ -152,11 +153,11 @@ func TestScoredPrecisionRules(t *testing.T) {
 // threshold, where the pairs the rules forbid would show.
 func TestScoredPrecisionRulesAgreeWithBrute(t *testing.T) {
 	recs := precisionIndexRecords(t)
-	var queries []Query
+	var queries []query.Query
 	for _, tc := range precisionCases {
 		for f := 0; f <= 2; f++ {
 			for _, min := range []float64{0.2, 0} {
-				queries = append(queries, Query{Kind: Any, Names: tc.query, Fuzzy: f, Match: Scored, MinScore: min, Limit: 50})
+				queries = append(queries, query.Query{Kind: query.Any, Names: tc.query, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
 			}
 		}
 	}
@@ -220,7 +221,7 @@ func TestScoredInScriptEverywhere(t *testing.T) {
 		{"柳丽华", false},
 		{"刘丽花", false},
 	} {
-		q := Query{Kind: Any, Names: tc.query, Fuzzy: 2, Match: Scored}
+		q := query.Query{Kind: query.Any, Names: tc.query, Fuzzy: 2, Match: query.Scored}
 		_, ok, err := ix.ScoreRecord(q, "P-LIU")
 		if err != nil || ok != tc.hit {
 			t.Errorf("ScoreRecord(%q) = %v, %v; want %v", tc.query, ok, err, tc.hit)
@@ -248,17 +249,17 @@ func TestCommonNamesWeighLittle(t *testing.T) {
 		recs = append(recs, &record.Record{ID: n.id, SourceID: "test", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: n.name})
 	}
 	ix := NewIndex(recs)
-	weight := func(query, word string) float64 {
-		res, err := ix.Search(Query{Kind: Any, Names: query, Fuzzy: 2, Match: Scored, MinScore: 0.01, Limit: 5})
+	weight := func(name, word string) float64 {
+		res, err := ix.Search(query.Query{Kind: query.Any, Names: name, Fuzzy: 2, Match: query.Scored, MinScore: 0.01, Limit: 5})
 		if err != nil || len(res.Hits) == 0 {
-			t.Fatalf("%q: %v, no hit", query, err)
+			t.Fatalf("%q: %v, no hit", name, err)
 		}
 		for _, p := range res.Hits[0].Reason.Pairs {
 			if p.Query == word {
 				return p.Weight
 			}
 		}
-		t.Fatalf("%q: no pair of %s in %+v", query, word, res.Hits[0].Reason)
+		t.Fatalf("%q: no pair of %s in %+v", name, word, res.Hits[0].Reason)
 		return 0
 	}
 	if w, want := weight("Kim Dong-hyun", "kim"), round4(-math.Log(0.215)); w != want {

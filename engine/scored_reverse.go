@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // This file exports what a reverse index of scored-mode queries needs (the
@@ -16,7 +18,7 @@ import (
 // individual records, and legal (legal forms canonicalised), for every
 // other record; at most the words scored mode pairs. It validates q as
 // Search does.
-func ScoredWords(q Query) (raw, legal []string, err error) {
+func ScoredWords(q query.Query) (raw, legal []string, err error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, nil, err
@@ -147,7 +149,7 @@ func SyllabicQuery(names string) bool { return syllabicQuery(names) }
 func (s *ScoredStats) Bound(words []string, syllabic bool, minScore float64) *ScoredBound {
 	m := min(len(words), maxScoredWords)
 	if minScore == 0 {
-		minScore = DefaultMinScore
+		minScore = query.DefaultMinScore
 	}
 	n := s.v.live
 	lambda := prior(n)
@@ -267,9 +269,9 @@ func (ix *Index) ScoredPreparer() *ScoredPreparer {
 func (p *ScoredPreparer) Release() { p.v.release() }
 
 // Prepare is PrepareScoredQuery against the preparer's state of the index.
-func (p *ScoredPreparer) Prepare(q Query) (*ScoredQuery, error) {
-	if q.Match != Scored {
-		return nil, &ParamError{Param: "match", Msg: "ScoreUnindexed scores match=scored checks only"}
+func (p *ScoredPreparer) Prepare(q query.Query) (*ScoredQuery, error) {
+	if q.Match != query.Scored {
+		return nil, &query.ParamError{Param: "match", Msg: "ScoreUnindexed scores match=scored checks only"}
 	}
 	c, err := compile(q)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -66,10 +67,10 @@ var scoredIndex = sync.OnceValues(func() (*Index, *Brute) {
 
 // scoredSearch runs q in scored mode through the index and the brute-force
 // reference, which must agree.
-func scoredSearch(t *testing.T, q Query) *Result {
+func scoredSearch(t *testing.T, q query.Query) *Result {
 	t.Helper()
 	ix, br := scoredIndex()
-	q.Match = Scored
+	q.Match = query.Scored
 	a, err := ix.Search(q)
 	if err != nil {
 		t.Fatalf("%+v: %v", q, err)
@@ -97,7 +98,7 @@ func hitOf(r *Result, id string) *Hit {
 // to see it, and 0 when the record does not pair at all.
 func scoreFor(t *testing.T, names, id string, fuzzy int) float64 {
 	t.Helper()
-	res := scoredSearch(t, Query{Names: names, Fuzzy: fuzzy, MinScore: 0.001})
+	res := scoredSearch(t, query.Query{Names: names, Fuzzy: fuzzy, MinScore: 0.001})
 	if h := hitOf(res, id); h != nil {
 		return h.Score
 	}
@@ -128,14 +129,14 @@ func TestScoredFindsWhatStrictRejects(t *testing.T) {
 		{"words in another order and a word more", "Cartel de Sinaloa", 0, "sinaloa"},
 		{"a company name with a word different", "Sepanir Oil and Gas Engineering Group", 0, "sepanir"},
 	} {
-		strict, err := ix.Search(Query{Names: tc.query, Fuzzy: tc.fuzzy})
+		strict, err := ix.Search(query.Query{Names: tc.query, Fuzzy: tc.fuzzy})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if hitOf(strict, tc.want) != nil {
 			t.Errorf("%s: strict mode finds %s for %q; the case no longer shows a difference", tc.rule, tc.want, tc.query)
 		}
-		res := scoredSearch(t, Query{Names: tc.query, Fuzzy: tc.fuzzy, MinScore: 0.5})
+		res := scoredSearch(t, query.Query{Names: tc.query, Fuzzy: tc.fuzzy, MinScore: 0.5})
 		if h := hitOf(res, tc.want); h == nil || h != &res.Hits[0] {
 			t.Errorf("%s: %q does not find %s first (hits %v)", tc.rule, tc.query, tc.want, scoredKeys(res))
 		}
@@ -146,7 +147,7 @@ func TestScoredFindsWhatStrictRejects(t *testing.T) {
 // many records hold them; a rare word is evidence.
 func TestScoredCommonWordsAlone(t *testing.T) {
 	for _, q := range []string{"Muhammad", "Ali", "Al", "Company", "Muhammad Ali", "Trading Company", "Muhammad Al"} {
-		if res := scoredSearch(t, Query{Names: q, Fuzzy: 2}); res.Total != 0 {
+		if res := scoredSearch(t, query.Query{Names: q, Fuzzy: 2}); res.Total != 0 {
 			t.Errorf("%q: %d hits, first %v; want none", q, res.Total, scoredKeys(res)[0])
 		}
 	}
@@ -160,7 +161,7 @@ func TestScoredCommonWordsAlone(t *testing.T) {
 // frequency; a listed name matched word for word is always a hit.
 func TestScoredExactIsOne(t *testing.T) {
 	for _, tc := range [][2]string{{"Vladimir Vladimirovich Putin", "putin"}, {"Ali Al Rashid", "p001"}, {"Muhammad Omar Al Rashid", "p003"}, {"Ali Khan", "p013"}} {
-		res := scoredSearch(t, Query{Names: tc[0], Fuzzy: 2})
+		res := scoredSearch(t, query.Query{Names: tc[0], Fuzzy: 2})
 		if h := hitOf(res, tc[1]); h == nil || h.Score != 1 || !h.Exact || &res.Hits[0] != h {
 			t.Errorf("%q: %v; want %s first with score 1", tc[0], scoredKeys(res), tc[1])
 		}
@@ -220,7 +221,7 @@ func TestScoredOrdering(t *testing.T) {
 // classes never pair, however alike (Hassan, Hussein); two spellings of
 // one class pair even at fuzzy 0.
 func TestScoredVariantClassesKeepNamesApart(t *testing.T) {
-	res := scoredSearch(t, Query{Names: "Kamal Abdel Hussein", Fuzzy: 2, MinScore: 0.001})
+	res := scoredSearch(t, query.Query{Names: "Kamal Abdel Hussein", Fuzzy: 2, MinScore: 0.001})
 	if h := hitOf(res, "hassan"); h != nil {
 		for _, p := range h.Reason.Pairs {
 			if p.Query == "hussein" {
@@ -228,7 +229,7 @@ func TestScoredVariantClassesKeepNamesApart(t *testing.T) {
 			}
 		}
 	}
-	h := hitOf(scoredSearch(t, Query{Names: "Yusuf Khalil", Fuzzy: 0, MinScore: 0.001}), "yusuf")
+	h := hitOf(scoredSearch(t, query.Query{Names: "Yusuf Khalil", Fuzzy: 0, MinScore: 0.001}), "yusuf")
 	if h == nil || h.Reason.Pairs[0].Kind != "variant" {
 		t.Errorf("Yusuf, Youssef at fuzzy 0: %+v", h)
 	}
@@ -238,7 +239,7 @@ func TestScoredVariantClassesKeepNamesApart(t *testing.T) {
 // kind, what each brought and which words went without a partner; the
 // contributions add up to the logit, and the score follows from it.
 func TestScoredReason(t *testing.T) {
-	res := scoredSearch(t, Query{Names: "Jon Michael Smith", Fuzzy: 2, MinScore: 0.001})
+	res := scoredSearch(t, query.Query{Names: "Jon Michael Smith", Fuzzy: 2, MinScore: 0.001})
 	h := hitOf(res, "smith")
 	if h == nil {
 		t.Fatal("no hit")
@@ -276,7 +277,7 @@ func TestScoredReason(t *testing.T) {
 // TestScoredTotalAndRanking: records are ranked by score, Total counts
 // those at or above the threshold, the limit cuts the hits but not Total.
 func TestScoredTotalAndRanking(t *testing.T) {
-	all := scoredSearch(t, Query{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.05})
+	all := scoredSearch(t, query.Query{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.05})
 	if all.Total < 20 || all.Hits[0].Record.ID != "p013" {
 		t.Fatalf("%d hits, first %v; want many, Ali Khan first", all.Total, scoredKeys(all)[:1])
 	}
@@ -285,11 +286,11 @@ func TestScoredTotalAndRanking(t *testing.T) {
 			t.Errorf("hit %d %s scores %v: out of order or below the threshold", i, h.Record.ID, h.Score)
 		}
 	}
-	cut := scoredSearch(t, Query{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.05, Limit: 2})
+	cut := scoredSearch(t, query.Query{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.05, Limit: 2})
 	if cut.Total != all.Total || len(cut.Hits) != 2 || cut.Hits[0].Record.ID != all.Hits[0].Record.ID {
 		t.Errorf("limit 2: total %d, hits %v; without: %d", cut.Total, scoredKeys(cut), all.Total)
 	}
-	high := scoredSearch(t, Query{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.2})
+	high := scoredSearch(t, query.Query{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.2})
 	for _, h := range all.Hits {
 		if (h.Score >= 0.2) != (hitOf(high, h.Record.ID) != nil) {
 			t.Errorf("%s scores %v; at min 0.2 it is found: %v", h.Record.ID, h.Score, hitOf(high, h.Record.ID) != nil)
@@ -302,24 +303,24 @@ func TestScoredTotalAndRanking(t *testing.T) {
 // only, and in scored mode a record of another gender or citizenship stays,
 // at a lower score (scored_evidence.go).
 func TestScoredFilters(t *testing.T) {
-	base := Query{Names: "Olga Kuznetsova", Fuzzy: 2}
+	base := query.Query{Names: "Olga Kuznetsova", Fuzzy: 2}
 	plain := hitOf(scoredSearch(t, base), "kuznetsova")
 	for _, tc := range []struct {
-		mod           func(*Query)
+		mod           func(*query.Query)
 		found, strict bool
 	}{
-		{func(q *Query) {}, true, true},
-		{func(q *Query) { q.DOB = "12/05/1970" }, true, true},
-		{func(q *Query) { q.DOB = "00/00/1970" }, true, true},
-		{func(q *Query) { q.DOB = "12/05/1971" }, false, false},
-		{func(q *Query) { q.Gender = "female" }, true, true},
-		{func(q *Query) { q.Gender = "male" }, true, false},
-		{func(q *Query) { q.Citizenship = "ru" }, true, true},
-		{func(q *Query) { q.Citizenship = "UA" }, true, false},
-		{func(q *Query) { q.Sources = map[string]bool{"un": true} }, true, true},
-		{func(q *Query) { q.Sources = map[string]bool{"ofac": true} }, false, false},
-		{func(q *Query) { q.Kind = Individual }, true, true},
-		{func(q *Query) { q.Kind = Entity }, false, false},
+		{func(q *query.Query) {}, true, true},
+		{func(q *query.Query) { q.DOB = "12/05/1970" }, true, true},
+		{func(q *query.Query) { q.DOB = "00/00/1970" }, true, true},
+		{func(q *query.Query) { q.DOB = "12/05/1971" }, false, false},
+		{func(q *query.Query) { q.Gender = "female" }, true, true},
+		{func(q *query.Query) { q.Gender = "male" }, true, false},
+		{func(q *query.Query) { q.Citizenship = "ru" }, true, true},
+		{func(q *query.Query) { q.Citizenship = "UA" }, true, false},
+		{func(q *query.Query) { q.Sources = map[string]bool{"un": true} }, true, true},
+		{func(q *query.Query) { q.Sources = map[string]bool{"ofac": true} }, false, false},
+		{func(q *query.Query) { q.Kind = query.Individual }, true, true},
+		{func(q *query.Query) { q.Kind = query.Entity }, false, false},
 	} {
 		q := base
 		tc.mod(&q)
@@ -338,57 +339,34 @@ func TestScoredFilters(t *testing.T) {
 			t.Errorf("strict %+v: found %v, want %v", strict, !tc.strict, tc.strict)
 		}
 	}
-	if res := scoredSearch(t, Query{Names: "Acme Trading LLC", Kind: Individual}); res.Total != 0 {
+	if res := scoredSearch(t, query.Query{Names: "Acme Trading LLC", Kind: query.Individual}); res.Total != 0 {
 		t.Errorf("checkIndividual found a company: %v", scoredKeys(res))
 	}
 }
 
 func scoredIndexOnly() *Index { ix, _ := scoredIndex(); return ix }
 
-// TestScoredParams: the parameters of scored mode and their errors.
+// TestScoredParams: a search refuses the scored-mode parameters that
+// break the rules, and a query of a legal form alone finds nothing.
 func TestScoredParams(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want MatchMode
-		ok   bool
-	}{{"", Strict, true}, {"strict", Strict, true}, {"SCORED", Scored, true}, {"fuzzy", Strict, false}} {
-		m, err := ParseMatch(tc.in)
-		if m != tc.want || (err == nil) != tc.ok {
-			t.Errorf("ParseMatch(%q) = %v, %v", tc.in, m, err)
-		}
-		var pe *ParamError
-		if err != nil && (!errors.As(err, &pe) || pe.Param != "match") {
-			t.Errorf("ParseMatch(%q): %v is no ParamError of match", tc.in, err)
-		}
-	}
-	for _, tc := range []struct {
-		in   string
-		want float64
-		ok   bool
-	}{{"", 0, true}, {"0.5", 0.5, true}, {"1", 1, true}, {"0", 0, false}, {"1.01", 0, false}, {"-0.2", 0, false}, {"NaN", 0, false}, {"x", 0, false}} {
-		v, err := ParseMinScore(tc.in)
-		if v != tc.want || (err == nil) != tc.ok {
-			t.Errorf("ParseMinScore(%q) = %v, %v", tc.in, v, err)
-		}
-	}
 	ix, _ := scoredIndex()
 	for _, tc := range []struct {
-		q     Query
+		q     query.Query
 		param string
 	}{
-		{Query{Names: "x", MinScore: 0.5}, "min_score"},
-		{Query{Names: "x", Match: Scored, MinScore: 2}, "min_score"},
-		{Query{Names: "x", Match: Scored, MinScore: math.NaN()}, "min_score"},
-		{Query{SearchAll: "x", Match: Scored}, "match"},
-		{Query{Names: "x", Match: 7}, "match"},
+		{query.Query{Names: "x", MinScore: 0.5}, "min_score"},
+		{query.Query{Names: "x", Match: query.Scored, MinScore: 2}, "min_score"},
+		{query.Query{Names: "x", Match: query.Scored, MinScore: math.NaN()}, "min_score"},
+		{query.Query{SearchAll: "x", Match: query.Scored}, "match"},
+		{query.Query{Names: "x", Match: 7}, "match"},
 	} {
 		_, err := ix.Search(tc.q)
-		var pe *ParamError
+		var pe *query.ParamError
 		if !errors.As(err, &pe) || pe.Param != tc.param {
 			t.Errorf("%+v: %v, want a ParamError of %s", tc.q, err, tc.param)
 		}
 	}
-	if res, err := ix.Search(Query{Names: "LLC", Match: Scored}); err != nil || res.Total != 0 {
+	if res, err := ix.Search(query.Query{Names: "LLC", Match: query.Scored}); err != nil || res.Total != 0 {
 		t.Errorf("a query of a legal form alone: %v, %v", res, err)
 	}
 }
@@ -449,7 +427,7 @@ func TestScoredConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i, q := range qs {
 				if (i+w)%2 == 0 {
-					q.Match, q.MinScore = Strict, 0
+					q.Match, q.MinScore = query.Strict, 0
 				}
 				if _, err := ix.Search(q); err != nil {
 					t.Error(err)
@@ -468,14 +446,14 @@ func TestScoredConcurrent(t *testing.T) {
 // it: hit or not, score, reason.
 func TestScoreRecord(t *testing.T) {
 	ix, _ := scoredIndex()
-	for _, q := range []Query{
+	for _, q := range []query.Query{
 		{Names: "John Michael Smith", Fuzzy: 2, MinScore: 0.3},
 		{Names: "Acme Trading Ltd", Fuzzy: 1, MinScore: 0.3},
 		{Names: "Olga Kuznetsova", Fuzzy: 2, DOB: "12/05/1971"},
 		{Names: "Olga Kuznetsov", Fuzzy: 2, DOB: "00/05/1970", Gender: "male", Citizenship: "RU", MinScore: 0.1},
-		{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.05, Kind: Individual},
+		{Names: "Muhammad Ali Khan", Fuzzy: 1, MinScore: 0.05, Kind: query.Individual},
 	} {
-		q.Match = Scored
+		q.Match = query.Scored
 		res, err := ix.Search(q)
 		if err != nil {
 			t.Fatal(err)
@@ -491,12 +469,12 @@ func TestScoreRecord(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := ix.ScoreRecord(Query{Names: "x"}, "smith"); err == nil {
+	if _, _, err := ix.ScoreRecord(query.Query{Names: "x"}, "smith"); err == nil {
 		t.Error("a strict query gave no error")
 	}
 	// Matching one record without its list cannot score: refused, never
 	// answered by the strict rule instead.
-	if _, _, err := MatchRecord(Query{Names: "John Smith", Match: Scored}, ix.Get("smith")); err == nil {
+	if _, _, err := MatchRecord(query.Query{Names: "John Smith", Match: query.Scored}, ix.Get("smith")); err == nil {
 		t.Error("MatchRecord took a scored query")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -21,7 +22,7 @@ import (
 // at its similarity and above); it pairs with two query words joined the
 // same way, but not as a piece of a split query word. For a record the
 // index holds with the same content, the hit is that of ScoreRecord.
-func (ix *Index) ScoreUnindexed(q Query, r *record.Record) (Hit, bool, error) {
+func (ix *Index) ScoreUnindexed(q query.Query, r *record.Record) (Hit, bool, error) {
 	sq, err := ix.PrepareScoredQuery(q)
 	if err != nil {
 		return Hit{}, false, err
@@ -58,9 +59,9 @@ func newTextQuery(gq *globalQuery) *textQuery {
 
 // PrepareScoredQuery validates q (which must be scored) and looks up its
 // words' partners in the index.
-func (ix *Index) PrepareScoredQuery(q Query) (*ScoredQuery, error) {
-	if q.Match != Scored {
-		return nil, &ParamError{Param: "match", Msg: "ScoreUnindexed scores match=scored checks only"}
+func (ix *Index) PrepareScoredQuery(q query.Query) (*ScoredQuery, error) {
+	if q.Match != query.Scored {
+		return nil, &query.ParamError{Param: "match", Msg: "ScoreUnindexed scores match=scored checks only"}
 	}
 	c, err := compile(q)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -61,12 +62,12 @@ func TestScoreUnindexedNewSpelling(t *testing.T) {
 	newRec := &record.Record{ID: "new1", SourceID: "ofac", SourceType: "SANCTION", EntityType: record.EntityIndividual,
 		Name: "SMYTHE, Jonn Michaelo"}
 	for _, tc := range []struct {
-		q    Query
+		q    query.Query
 		want bool
 	}{
-		{Query{Names: "John Michael Smith", Fuzzy: 2, Match: Scored, MinScore: 0.3}, true},
-		{Query{Names: "Olga Kuznetsova", Fuzzy: 2, Match: Scored}, false},
-		{Query{Names: "John Michael Smith", Fuzzy: 2, Match: Scored, Kind: Entity}, false},
+		{query.Query{Names: "John Michael Smith", Fuzzy: 2, Match: query.Scored, MinScore: 0.3}, true},
+		{query.Query{Names: "Olga Kuznetsova", Fuzzy: 2, Match: query.Scored}, false},
+		{query.Query{Names: "John Michael Smith", Fuzzy: 2, Match: query.Scored, Kind: query.Entity}, false},
 	} {
 		got, ok, err := ix.ScoreUnindexed(tc.q, newRec)
 		if err != nil {
@@ -88,7 +89,7 @@ func TestScoreUnindexedNewSpelling(t *testing.T) {
 			t.Errorf("%q: score %v (%s), after the change %v (%s)", tc.q.Names, got.Score, got.Field, want.Score, want.Field)
 		}
 	}
-	if _, _, err := ix.ScoreUnindexed(Query{Names: "x"}, newRec); err == nil {
+	if _, _, err := ix.ScoreUnindexed(query.Query{Names: "x"}, newRec); err == nil {
 		t.Error("a strict query gave no error")
 	}
 }

@@ -8,11 +8,13 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // Search answers q. It returns a *ParamError for a query that breaks the
 // rules of docs/MATCHING.md. It is SearchContext without a deadline.
-func (ix *Index) Search(q Query) (*Result, error) {
+func (ix *Index) Search(q query.Query) (*Result, error) {
 	return ix.SearchContext(context.Background(), q)
 }
 
@@ -28,7 +30,7 @@ func (ix *Index) Search(q Query) (*Result, error) {
 // (a change set committed and not yet applied to the index), the search
 // waits for the index to catch up and runs again, so an answer never mixes
 // versions.
-func (ix *Index) SearchContext(ctx context.Context, q Query) (*Result, error) {
+func (ix *Index) SearchContext(ctx context.Context, q query.Query) (*Result, error) {
 	wait := time.Millisecond
 	for {
 		before := ix.cur.Load()
@@ -56,7 +58,7 @@ func (ix *Index) SearchContext(ctx context.Context, q Query) (*Result, error) {
 // another process) answers with the error instead.
 const movedWait = 30 * time.Second
 
-func (ix *Index) searchOnce(ctx context.Context, q Query) (*Result, error) {
+func (ix *Index) searchOnce(ctx context.Context, q query.Query) (*Result, error) {
 	c, err := compile(q)
 	if err != nil {
 		return nil, err
@@ -64,7 +66,7 @@ func (ix *Index) searchOnce(ctx context.Context, q Query) (*Result, error) {
 	if c.onlyLegal {
 		return &Result{}, nil
 	}
-	if c.Match == Scored {
+	if c.Match == query.Scored {
 		return ix.searchScored(ctx, c)
 	}
 	s := searcherPool.Get().(*searcher)

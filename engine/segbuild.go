@@ -11,6 +11,7 @@ import (
 	"github.com/amlscreen/amlscreen/country"
 	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -35,7 +36,7 @@ type prepared struct {
 	// tokens first, bagNames of them.
 	bagToks  []uint32
 	bagNames int
-	dobs     []date
+	dobs     []query.Date
 	cits     []uint16
 }
 
@@ -109,7 +110,7 @@ func (b *batch) prepare(r *record.Record) {
 	clear(words) // drop references to the record's strings
 	b.words = words[:0]
 	for _, s := range r.DateOfBirth {
-		p.dobs = append(p.dobs, parseRecordDate(s))
+		p.dobs = append(p.dobs, query.ParseRecordDate(s))
 	}
 	for _, s := range r.Citizenship {
 		if c, ok := country.Code(s); ok {
@@ -180,7 +181,7 @@ type segBuilder struct {
 	recSrc   []uint16
 	recFlags []uint8
 	dobOff   []uint32
-	dobs     []date
+	dobs     []query.Date
 	citOff   []uint32
 	cits     []uint16
 	bagOff   []uint32

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"unsafe"
+
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // This file is the layout of a segment, shared by the side that writes
@@ -167,4 +169,4 @@ func uintptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceDat
 func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // datesU32 views dates as the integers they are.
-func datesU32(d []date) []uint32 { return unsafe.Slice((*uint32)(unsafe.SliceData(d)), len(d)) }
+func datesU32(d []query.Date) []uint32 { return unsafe.Slice((*uint32)(unsafe.SliceData(d)), len(d)) }

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/amlscreen/amlscreen/dict"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -45,7 +46,7 @@ type Segment struct {
 	recSrc         []uint16
 	recFlags       []uint8
 	dobOff         []uint32
-	dobs           []date
+	dobs           []query.Date
 	citOff         []uint32
 	cits           []uint16
 	bagOff, bagTok []uint32
@@ -373,9 +374,9 @@ func u64s(b []byte) []uint64 {
 	return out
 }
 
-func dates(b []byte) []date {
+func dates(b []byte) []query.Date {
 	u := u32s(b)
-	return unsafe.Slice((*date)(unsafe.Pointer(unsafe.SliceData(u))), len(u))
+	return unsafe.Slice((*query.Date)(unsafe.Pointer(unsafe.SliceData(u))), len(u))
 }
 
 // Records returns the number of records of the segment, tombstoned ones

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -207,15 +208,15 @@ func FuzzOpenSegment(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range []Query{
+		for _, q := range []query.Query{
 			{Names: "ivan petrov", Fuzzy: 2, DOB: "00/00/1970", Citizenship: "ru", Gender: "male"},
 			{SearchAll: "ivan", Fuzzy: 1, Sources: map[string]bool{"s": true}},
 			{Names: "a"},
 		} {
 			ix.Search(q) // hits without records are an error, not a panic
 		}
-		ix.Search(Query{Names: "ivan petrov", Fuzzy: 2, Match: Scored})
-		ix.ScoreRecord(Query{Names: "ivan petrov", Fuzzy: 1, Match: Scored}, "A")
+		ix.Search(query.Query{Names: "ivan petrov", Fuzzy: 2, Match: query.Scored})
+		ix.ScoreRecord(query.Query{Names: "ivan petrov", Fuzzy: 1, Match: query.Scored}, "A")
 		ix.Stats()
 		ix.SourceTypes()
 		ix.Get("A")

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -25,7 +25,7 @@ func feed(recs ...*record.Record) func() (*record.Record, error) {
 
 func hits(t *testing.T, d *Index, names string) []string {
 	t.Helper()
-	res, err := d.Index().Search(engine.Query{Names: names})
+	res, err := d.Index().Search(query.Query{Names: names})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestCompactsTombstones(t *testing.T) {
 				return
 			default:
 			}
-			if _, err := d.Index().Search(engine.Query{Names: "olga person3999"}); err != nil {
+			if _, err := d.Index().Search(query.Query{Names: "olga person3999"}); err != nil {
 				done <- err
 				return
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -145,9 +146,9 @@ func (w *world) compare(d *Index, withBrute bool) {
 	fresh, brute := engine.NewIndex(recs), engine.NewBrute(recs)
 	hits := 0
 	for i, gq := range gen.Queries(recs, agreeQueries(), int64(len(w.version))) {
-		q := engine.Query{Names: gq.Names, Fuzzy: i % 3, DOB: gq.DOB, Limit: 20}
+		q := query.Query{Names: gq.Names, Fuzzy: i % 3, DOB: gq.DOB, Limit: 20}
 		if i%2 == 1 {
-			q.Match = engine.Scored
+			q.Match = query.Scored
 		}
 		a, err := d.Index().Search(q)
 		if err != nil {

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // TestSearchesDuringChangesAndMerges searches a persisted index while
@@ -17,9 +17,9 @@ func TestSearchesDuringChangesAndMerges(t *testing.T) {
 	t.Parallel()
 	w, st, d, _ := served(t)
 	w.importAll(st, 600, "v1")
-	queries := []engine.Query{}
+	queries := []query.Query{}
 	for _, r := range w.records()[:40] {
-		queries = append(queries, engine.Query{Names: r.Name, Fuzzy: 1}, engine.Query{Names: r.Name, Fuzzy: 2, Match: engine.Scored})
+		queries = append(queries, query.Query{Names: r.Name, Fuzzy: 1}, query.Query{Names: r.Name, Fuzzy: 2, Match: query.Scored})
 	}
 	var stop atomic.Bool
 	var searches atomic.Int64

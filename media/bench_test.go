@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/store"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/mediagen"
 	"github.com/amlscreen/amlscreen/media"
 )
@@ -170,7 +170,7 @@ func benchCheck(b *testing.B, q func(name string) error) {
 func BenchmarkCheckIndividual(b *testing.B) {
 	c := loaded(b)
 	benchCheck(b, func(name string) error {
-		_, err := c.Check(context.Background(), media.CheckQuery{Kind: engine.Individual, Text: name})
+		_, err := c.Check(context.Background(), media.CheckQuery{Kind: query.Individual, Text: name})
 		return err
 	})
 }
@@ -178,7 +178,7 @@ func BenchmarkCheckIndividual(b *testing.B) {
 func BenchmarkCheckIndividualFetchArticles(b *testing.B) {
 	c := loaded(b)
 	benchCheck(b, func(name string) error {
-		_, err := c.Check(context.Background(), media.CheckQuery{Kind: engine.Individual, Text: name, FetchArticles: true})
+		_, err := c.Check(context.Background(), media.CheckQuery{Kind: query.Individual, Text: name, FetchArticles: true})
 		return err
 	})
 }
@@ -186,7 +186,7 @@ func BenchmarkCheckIndividualFetchArticles(b *testing.B) {
 func BenchmarkCheckIndividualFuzzy2(b *testing.B) {
 	c := loaded(b)
 	benchCheck(b, func(name string) error {
-		_, err := c.Check(context.Background(), media.CheckQuery{Kind: engine.Individual, Text: name, Fuzzy: 2})
+		_, err := c.Check(context.Background(), media.CheckQuery{Kind: query.Individual, Text: name, Fuzzy: 2})
 		return err
 	})
 }

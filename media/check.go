@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // DefaultPerCategory is how many articles a check returns per category
@@ -20,9 +20,9 @@ const MaxPerCategory = 1000
 
 // CheckQuery is one media/checkIndividual or media/checkEntity call.
 type CheckQuery struct {
-	// Kind is engine.Individual (media/checkIndividual) or engine.Entity
+	// Kind is query.Individual (media/checkIndividual) or query.Entity
 	// (media/checkEntity); entities match legal forms in all spellings.
-	Kind engine.Kind
+	Kind query.Kind
 	// Text is search_all: the name to look for. Required.
 	Text string
 	// Fuzzy is fuzzy_search: 0, 1 or 2 edits per word, capped by length.

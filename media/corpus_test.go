@@ -12,9 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/store"
-
-	"github.com/amlscreen/amlscreen/engine"
 )
 
 // loadTestCorpus imports testdata/corpus.jsonl into a fresh corpus, in
@@ -76,33 +75,33 @@ func TestCheckCategoryCounts(t *testing.T) {
 			// (Ivan Sergeyevich Petrov), a11 (no category), a12
 			// (environmental); not a05 (far apart), a06 (headline and body),
 			// a13 (Petrow).
-			{"exact", CheckQuery{Kind: engine.Individual, Text: "Ivan Petrov"},
+			{"exact", CheckQuery{Kind: query.Individual, Text: "Ivan Petrov"},
 				map[string]int64{Political: 1, Regulatory: 1, FinancialCrime: 3, "environmental": 1}},
-			{"reversed", CheckQuery{Kind: engine.Individual, Text: "PETROV, Ivan"},
+			{"reversed", CheckQuery{Kind: query.Individual, Text: "PETROV, Ivan"},
 				map[string]int64{Political: 1, Regulatory: 1, FinancialCrime: 3, "environmental": 1}},
-			{"cyrillic query", CheckQuery{Kind: engine.Individual, Text: "Иван Петров"},
+			{"cyrillic query", CheckQuery{Kind: query.Individual, Text: "Иван Петров"},
 				map[string]int64{Political: 1, Regulatory: 1, FinancialCrime: 3, "environmental": 1}},
-			{"fuzzy finds Petrow", CheckQuery{Kind: engine.Individual, Text: "Ivan Petrov", Fuzzy: 1},
+			{"fuzzy finds Petrow", CheckQuery{Kind: query.Individual, Text: "Ivan Petrov", Fuzzy: 1},
 				map[string]int64{Political: 1, Regulatory: 1, FinancialCrime: 3, ViolentCrime: 1, "environmental": 1}},
-			{"fuzzy 1 forgives a swap", CheckQuery{Kind: engine.Individual, Text: "Ivan Petorv", Fuzzy: 1},
+			{"fuzzy 1 forgives a swap", CheckQuery{Kind: query.Individual, Text: "Ivan Petorv", Fuzzy: 1},
 				map[string]int64{Political: 1, Regulatory: 1, FinancialCrime: 3, "environmental": 1}},
-			{"a swap is an edit", CheckQuery{Kind: engine.Individual, Text: "Ivan Petorv"},
+			{"a swap is an edit", CheckQuery{Kind: query.Individual, Text: "Ivan Petorv"},
 				map[string]int64{}},
-			{"cyrillic article", CheckQuery{Kind: engine.Individual, Text: "Oleg Sokolov"},
+			{"cyrillic article", CheckQuery{Kind: query.Individual, Text: "Oleg Sokolov"},
 				map[string]int64{OrganizedCrime: 1}},
-			{"diacritics in query", CheckQuery{Kind: engine.Individual, Text: "Jürgen Weiß"},
+			{"diacritics in query", CheckQuery{Kind: query.Individual, Text: "Jürgen Weiß"},
 				map[string]int64{FinancialCrime: 1}},
-			{"diacritics dropped", CheckQuery{Kind: engine.Individual, Text: "jurgen weiss"},
+			{"diacritics dropped", CheckQuery{Kind: query.Individual, Text: "jurgen weiss"},
 				map[string]int64{FinancialCrime: 1}},
-			{"entity legal forms both ways", CheckQuery{Kind: engine.Entity, Text: "Acme Trading LLC"},
+			{"entity legal forms both ways", CheckQuery{Kind: query.Entity, Text: "Acme Trading LLC"},
 				map[string]int64{Regulatory: 1, FinancialCrime: 1}},
-			{"entity long form", CheckQuery{Kind: engine.Entity, Text: "acme trading limited liability company"},
+			{"entity long form", CheckQuery{Kind: query.Entity, Text: "acme trading limited liability company"},
 				map[string]int64{Regulatory: 1, FinancialCrime: 1}},
-			{"individual check keeps words as written", CheckQuery{Kind: engine.Individual, Text: "Acme Trading LLC"},
+			{"individual check keeps words as written", CheckQuery{Kind: query.Individual, Text: "Acme Trading LLC"},
 				map[string]int64{FinancialCrime: 1}},
-			{"only a legal form matches nothing", CheckQuery{Kind: engine.Entity, Text: "LLC"},
+			{"only a legal form matches nothing", CheckQuery{Kind: query.Entity, Text: "LLC"},
 				map[string]int64{}},
-			{"unknown name", CheckQuery{Kind: engine.Individual, Text: "Nobody Atall"},
+			{"unknown name", CheckQuery{Kind: query.Individual, Text: "Nobody Atall"},
 				map[string]int64{}},
 		}
 		for _, tt := range tests {
@@ -150,7 +149,7 @@ func TestCheckArticleCaps(t *testing.T) {
 	for _, tt := range []struct {
 		per, want int
 	}{{0, DefaultPerCategory}, {3, 3}, {100, 15}} {
-		r := check(t, c, CheckQuery{Kind: engine.Individual, Text: "Ivan Petrov", FetchArticles: true, PerCategory: tt.per})
+		r := check(t, c, CheckQuery{Kind: query.Individual, Text: "Ivan Petrov", FetchArticles: true, PerCategory: tt.per})
 		fc := r.NewsExposures[FinancialCrime]
 		if fc.Hits != 15 {
 			t.Fatalf("financial_crime hits %d, want 15", fc.Hits)
@@ -201,7 +200,7 @@ func TestCheckParamErrors(t *testing.T) {
 func TestCheckResponseJSON(t *testing.T) {
 	c, _ := loadTestCorpus(t, false)
 	c.now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC) }
-	r := check(t, c, CheckQuery{Kind: engine.Individual, Text: "Oleg Sokolov", FetchArticles: true, PerCategory: 1})
+	r := check(t, c, CheckQuery{Kind: query.Individual, Text: "Oleg Sokolov", FetchArticles: true, PerCategory: 1})
 	// AppendJSON, not json.Marshal: encoding/json would escape the <p>
 	// of bodies as \u003cp\u003e, valid but unreadable.
 	b := r.AppendJSON(nil)
@@ -361,16 +360,16 @@ func TestMentionWindow(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		q    string
-		kind engine.Kind
+		kind query.Kind
 		want []string
 	}{
-		{"Ivan Petrov", engine.Individual, []string{"adjacent", "comma", "other_mentions", "reversed", "two_between"}},
-		{"Ivan Sergeyevich Petrov", engine.Individual, []string{"chain"}},
-		{"abu bakr al baghdadi", engine.Individual, []string{"hyphen"}},
-		{"abubakr al-baghdadi", engine.Individual, []string{"hyphen", "joined"}},
-		{"Romashka LLC", engine.Entity, []string{"legal"}},
-		{"Romashka L.L.C.", engine.Entity, []string{"legal"}},
-		{"Romashka OOO", engine.Entity, nil}, // a class of its own
+		{"Ivan Petrov", query.Individual, []string{"adjacent", "comma", "other_mentions", "reversed", "two_between"}},
+		{"Ivan Sergeyevich Petrov", query.Individual, []string{"chain"}},
+		{"abu bakr al baghdadi", query.Individual, []string{"hyphen"}},
+		{"abubakr al-baghdadi", query.Individual, []string{"hyphen", "joined"}},
+		{"Romashka LLC", query.Entity, []string{"legal"}},
+		{"Romashka L.L.C.", query.Entity, []string{"legal"}},
+		{"Romashka OOO", query.Entity, nil}, // a class of its own
 	} {
 		r, err := searchKind(c, tt.q, tt.kind)
 		if err != nil {
@@ -389,7 +388,7 @@ func TestMentionWindow(t *testing.T) {
 
 // searchKind lists every article mentioning q under the rules of a check of
 // kind.
-func searchKind(c *Corpus, q string, kind engine.Kind) (*SearchResponse, error) {
+func searchKind(c *Corpus, q string, kind query.Kind) (*SearchResponse, error) {
 	nq, err := compileName(q, kind, 0)
 	if err != nil {
 		return nil, err

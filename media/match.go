@@ -10,13 +10,14 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // ParamError is a request parameter that breaks the rules of docs/API.md
 // "Media"; the server answers it with 400, the CLI with exit code
 // 2. It is the engine's type, so that code handling check errors handles
 // media errors too.
-type ParamError = engine.ParamError
+type ParamError = query.ParamError
 
 // MaxQueryWords bounds the words of a name: a mention is found by a search
 // over subsets of them.
@@ -37,7 +38,7 @@ type nameQuery struct {
 // check of kind. Individuals are matched on their words as written;
 // entities and searches also on their legal forms canonicalised, so every
 // spelling of a legal form finds every other.
-func compileName(text string, kind engine.Kind, fuzzy int) (*nameQuery, error) {
+func compileName(text string, kind query.Kind, fuzzy int) (*nameQuery, error) {
 	if fuzzy < 0 || fuzzy > 2 {
 		return nil, &ParamError{Param: "fuzzy_search", Msg: fmt.Sprintf("%d is not 1 or 2", fuzzy)}
 	}
@@ -60,7 +61,7 @@ func compileName(text string, kind engine.Kind, fuzzy int) (*nameQuery, error) {
 		}
 	}
 	addAll(raw)
-	if kind != engine.Individual {
+	if kind != query.Individual {
 		legal := normalize.QueryVariants(text, true)
 		if allLegal(legal) {
 			q.none = true

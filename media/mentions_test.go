@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // chainMentions is the former search of mentions, kept as the reference:
@@ -132,7 +132,7 @@ func TestRepeatedWordSearchIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fuzzy := range []int{0, 2} {
-		nq, err := compileName(strings.TrimSpace(strings.Repeat("the ", MaxQueryWords)), engine.Any, fuzzy)
+		nq, err := compileName(strings.TrimSpace(strings.Repeat("the ", MaxQueryWords)), query.Any, fuzzy)
 		if err != nil {
 			t.Fatal(err)
 		}

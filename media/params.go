@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // CheckParams are the query parameters media/checkIndividual and
@@ -21,7 +21,7 @@ var SearchParams = []string{"search_all", "cursor"}
 // fetch_articles true or false (default false), fuzzy_search empty, 0, 1
 // or 2, none of them given twice. perCategory is the key's
 // articles_per_category, 0 for the default. Errors are *ParamError.
-func ParseCheckParams(kind engine.Kind, v url.Values, perCategory int) (CheckQuery, error) {
+func ParseCheckParams(kind query.Kind, v url.Values, perCategory int) (CheckQuery, error) {
 	q := CheckQuery{Kind: kind, PerCategory: perCategory}
 	var err error
 	if q.Text, err = single(v, "search_all"); err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 func TestSampleCorpus(t *testing.T) {
@@ -21,12 +21,12 @@ func TestSampleCorpus(t *testing.T) {
 	// The invented seed records of the AML sample, which the README
 	// queries, are in the news, in more than one category.
 	for _, q := range []struct {
-		kind engine.Kind
+		kind query.Kind
 		name string
 	}{
-		{engine.Individual, "Katharina Brandtner"},
-		{engine.Entity, "Acme Holdings LLC"},
-		{engine.Entity, "Romashka LLC"},
+		{query.Individual, "Katharina Brandtner"},
+		{query.Entity, "Acme Holdings LLC"},
+		{query.Entity, "Romashka LLC"},
 	} {
 		r, err := c.Check(context.Background(), CheckQuery{Kind: q.kind, Text: q.name})
 		if err != nil {
@@ -44,7 +44,7 @@ func TestSampleCorpus(t *testing.T) {
 	}
 	// The real entries of the AML sample are never in the generated news.
 	for _, name := range []string{"Vladimir Putin", "Abdul Rahman Al-Zahrani"} {
-		r, err := c.Check(context.Background(), CheckQuery{Kind: engine.Individual, Text: name})
+		r, err := c.Check(context.Background(), CheckQuery{Kind: query.Individual, Text: name})
 		if err != nil {
 			t.Fatal(err)
 		}

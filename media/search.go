@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // DefaultPageSize is the articles of one media/search page (docs/API.md "Limits").
@@ -69,7 +69,7 @@ func (c *Corpus) Search(ctx context.Context, q SearchQuery) (*SearchResponse, er
 		}
 		after = &p
 	}
-	nq, err := compileName(q.Text, engine.Any, q.Fuzzy)
+	nq, err := compileName(q.Text, query.Any, q.Fuzzy)
 	if err != nil {
 		return nil, err
 	}

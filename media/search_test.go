@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/store"
-
-	"github.com/amlscreen/amlscreen/engine"
 )
 
 func mention(id string, ts time.Time, text string) *Article {
@@ -146,11 +145,11 @@ func TestParseParams(t *testing.T) {
 		param string // "" for no error
 		want  CheckQuery
 	}{
-		{"search_all=ivan+petrov", "", CheckQuery{Kind: engine.Individual, Text: "ivan petrov"}},
-		{"search_all=ivan&fetch_articles=true&fuzzy_search=2", "", CheckQuery{Kind: engine.Individual, Text: "ivan", FetchArticles: true, Fuzzy: 2}},
-		{"search_all=ivan&fetch_articles=FALSE&fuzzy_search=0", "", CheckQuery{Kind: engine.Individual, Text: "ivan"}},
-		{"search_all=ivan&fuzzy_search=", "", CheckQuery{Kind: engine.Individual, Text: "ivan"}},
-		{"search_all=ivan&country=DE", "", CheckQuery{Kind: engine.Individual, Text: "ivan"}},
+		{"search_all=ivan+petrov", "", CheckQuery{Kind: query.Individual, Text: "ivan petrov"}},
+		{"search_all=ivan&fetch_articles=true&fuzzy_search=2", "", CheckQuery{Kind: query.Individual, Text: "ivan", FetchArticles: true, Fuzzy: 2}},
+		{"search_all=ivan&fetch_articles=FALSE&fuzzy_search=0", "", CheckQuery{Kind: query.Individual, Text: "ivan"}},
+		{"search_all=ivan&fuzzy_search=", "", CheckQuery{Kind: query.Individual, Text: "ivan"}},
+		{"search_all=ivan&country=DE", "", CheckQuery{Kind: query.Individual, Text: "ivan"}},
 		{"fetch_articles=true", "search_all", CheckQuery{}},
 		{"search_all=+", "search_all", CheckQuery{}},
 		{"search_all=a&search_all=b", "search_all", CheckQuery{}},
@@ -158,7 +157,7 @@ func TestParseParams(t *testing.T) {
 		{"search_all=a&fuzzy_search=3", "fuzzy_search", CheckQuery{}},
 	} {
 		v, _ := url.ParseQuery(tt.query)
-		got, err := ParseCheckParams(engine.Individual, v, 0)
+		got, err := ParseCheckParams(query.Individual, v, 0)
 		if tt.param != "" {
 			if !isParam(err, tt.param) {
 				t.Errorf("%s: %v, want a ParamError on %s", tt.query, err, tt.param)

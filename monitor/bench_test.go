@@ -10,6 +10,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -193,7 +194,7 @@ func BenchmarkMatchDeltaScored(b *testing.B) {
 	ix := newProfileIndex()
 	for _, p := range f.profiles[:nScored] {
 		sp := *p
-		sp.Match = engine.Scored
+		sp.Match = query.Scored
 		sp.SearchAll, sp.DOB, sp.Gender = "", "", ""
 		if sp.Names == "" {
 			continue

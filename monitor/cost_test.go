@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/access"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -24,12 +24,12 @@ func TestProfileCostLimits(t *testing.T) {
 	}{
 		{scoredParams("al32", al32, 0.9), "names"},
 		{individual("al5", "al al al al al Saud"), "names"},
-		{Params{ID: "all5", Kind: engine.Individual, SearchAll: "the the the the the Moscow"}, "search_all"},
+		{Params{ID: "all5", Kind: query.Individual, SearchAll: "the the the the the Moscow"}, "search_all"},
 		{scoredParams("tiny", "Olga Petrovna Ivanova", 1e-6), "min_score"},
 		{scoredParams("low", "Olga Petrovna Ivanova", MinProfileScore/2), "min_score"},
 	} {
 		_, _, err := m.Register(ownerA, c.p, access.Policy{}, -1)
-		var pe *engine.ParamError
+		var pe *query.ParamError
 		if !errors.As(err, &pe) || pe.Param != c.param {
 			t.Errorf("%s: %v, want a %s error", c.p.ID, err, c.param)
 		}

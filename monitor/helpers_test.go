@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/access"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
@@ -102,17 +102,17 @@ type reg struct {
 }
 
 func individual(id, names string) Params {
-	return Params{ID: id, Kind: engine.Individual, Names: names}
+	return Params{ID: id, Kind: query.Individual, Names: names}
 }
 
-func entity(id, names string) Params { return Params{ID: id, Kind: engine.Entity, Names: names} }
+func entity(id, names string) Params { return Params{ID: id, Kind: query.Entity, Names: names} }
 
 // fixtureProfiles hit and miss the changes of testdata/delta1.jsonl; see
 // expectedDelta1.
 func fixtureProfiles() []reg {
 	fuzzy := individual("p-petrof", "Ivan Petrof")
 	fuzzy.Fuzzy = 1
-	all := Params{ID: "p-all", Kind: engine.Individual, SearchAll: "Olga Moscow"}
+	all := Params{ID: "p-all", Kind: query.Individual, SearchAll: "Olga Moscow"}
 	dob := individual("p-gonzalez-dob", "Maria Gonzalez")
 	dob.DOB = "02/02/1980"
 	return []reg{

@@ -10,6 +10,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -57,7 +58,7 @@ type profileIndex struct {
 type slot struct {
 	p  *Profile
 	cq *engine.CompiledQuery // nil for a scored profile
-	q  engine.Query          // the query of a scored profile
+	q  query.Query           // the query of a scored profile
 }
 
 // variant is one token list of a profile's query.
@@ -66,7 +67,7 @@ type variant struct {
 	off   uint32 // first token in vtoks
 	ntok  uint16 // distinct tokens
 	fuzzy uint8
-	kind  engine.Kind
+	kind  query.Kind
 	// indiv: the list applies to INDIVIDUAL records (raw tokens); other:
 	// to every other record (legal forms canonicalised).
 	indiv, other bool
@@ -87,9 +88,9 @@ func (ix *profileIndex) put(p *Profile) error {
 	if err := p.checkRepeats(); err != nil {
 		return err
 	}
-	if p.Match == engine.Scored {
+	if p.Match == query.Scored {
 		q := p.Query()
-		if err := engine.Validate(q); err != nil {
+		if err := query.Validate(q); err != nil {
 			return err
 		}
 		if q.MinScore != 0 && q.MinScore < MinProfileScore {
@@ -145,7 +146,7 @@ func (ix *profileIndex) put(p *Profile) error {
 			a.other = true
 		}
 	}
-	if p.Kind != engine.Entity {
+	if p.Kind != query.Entity {
 		// Only individual checks return INDIVIDUAL records.
 		for _, v := range raw {
 			addList(v, true)
@@ -356,7 +357,7 @@ func (ix *profileIndex) match(p *probe, hits fuzzyHits, s *matchScratch) {
 		variants:
 			for _, vid := range post[t] {
 				v := &ix.variants[vid]
-				if indiv && !v.indiv || !indiv && !v.other || !kindAllows(v.kind, et) {
+				if indiv && !v.indiv || !indiv && !v.other || !query.KindAllows(v.kind, et) {
 					continue
 				}
 				for _, u := range ix.vtoks[v.off : v.off+uint32(v.ntok)] {
@@ -400,18 +401,6 @@ func (ix *profileIndex) match(p *probe, hits fuzzyHits, s *matchScratch) {
 		candidates(ix.postAll)
 	}
 	slices.Sort(p.matched)
-}
-
-// kindAllows mirrors the entity types a check of kind k returns; the
-// verifying matcher applies it too, this only saves work.
-func kindAllows(k engine.Kind, et string) bool {
-	switch k {
-	case engine.Individual:
-		return et == record.EntityIndividual || et == record.EntityUnknown || et == ""
-	case engine.Entity:
-		return et == record.EntityEntity || et == record.EntityUnknown || et == ""
-	}
-	return true
 }
 
 // matchAll matches every probe, on every core: record tokens are looked up

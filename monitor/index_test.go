@@ -9,6 +9,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -29,9 +30,9 @@ func genProfiles(recs []*record.Record, n int, seed uint64) []*Profile {
 		p := &Profile{Owner: fmt.Sprintf("owner%d", i%3), Params: Params{ID: fmt.Sprintf("p%06d", i), Names: q.Names}}
 		switch q.EntityType {
 		case "entity":
-			p.Kind = engine.Entity
+			p.Kind = query.Entity
 		default:
-			p.Kind = engine.Individual
+			p.Kind = query.Individual
 			p.DOB, p.Gender = q.DOB, q.Gender
 		}
 		p.Fuzzy = r.IntN(3)
@@ -178,7 +179,7 @@ func TestIndexAgreesWithBruteForce(t *testing.T) {
 func TestIndexRemoveAndCompact(t *testing.T) {
 	ix := newProfileIndex()
 	for i := range 3000 {
-		p := &Profile{Owner: "o", Params: Params{ID: fmt.Sprint(i), Kind: engine.Individual, Names: fmt.Sprintf("name%d person", i)}}
+		p := &Profile{Owner: "o", Params: Params{ID: fmt.Sprint(i), Kind: query.Individual, Names: fmt.Sprintf("name%d person", i)}}
 		if err := ix.put(p); err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +205,7 @@ func TestIndexRemoveAndCompact(t *testing.T) {
 
 func TestLegalFormOnlyProfileMatchesNothing(t *testing.T) {
 	ix := newProfileIndex()
-	if err := ix.put(&Profile{Owner: "o", Params: Params{ID: "llc", Kind: engine.Entity, Names: "LLC"}}); err != nil {
+	if err := ix.put(&Profile{Owner: "o", Params: Params{ID: "llc", Kind: query.Entity, Names: "LLC"}}); err != nil {
 		t.Fatal(err)
 	}
 	pr := newProbe(&record.Record{ID: "x", EntityType: record.EntityEntity, Name: "Acme LLC"})

@@ -179,7 +179,7 @@ func (m *Monitor) update(fn func(tx *store.Tx) (touched bool, err error)) error 
 // creates one, an existing one is updated with p and a (its registration
 // time kept). quota is the most profiles owner may hold, negative for no
 // limit; it applies to new profiles only, and a new one beyond it gives a
-// *QuotaError. Invalid parameters give an *engine.ParamError. No initial
+// *QuotaError. Invalid parameters give an *query.ParamError. No initial
 // screening is done.
 func (m *Monitor) Register(owner string, p Params, a access.Policy, quota int64) (stored Profile, created bool, err error) {
 	if err := checkOwner(owner); err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/amlscreen/amlscreen/access"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -232,22 +232,22 @@ func TestRegisterValidatesLikeChecks(t *testing.T) {
 		p     Params
 		param string
 	}{
-		{"no id", Params{Kind: engine.Individual, Names: "a b"}, "profile_id"},
-		{"control char id", Params{ID: "a\nb", Kind: engine.Individual, Names: "a b"}, "profile_id"},
-		{"long id", Params{ID: strings.Repeat("x", MaxProfileIDLen+1), Kind: engine.Individual, Names: "a"}, "profile_id"},
-		{"neither", Params{ID: "p", Kind: engine.Individual}, "names"},
-		{"both", Params{ID: "p", Kind: engine.Individual, Names: "a", SearchAll: "b"}, "names"},
-		{"fuzzy 3", Params{ID: "p", Kind: engine.Individual, Names: "a", Fuzzy: 3}, "fuzzy_search"},
-		{"bad dob", Params{ID: "p", Kind: engine.Individual, Names: "a", DOB: "32/01/2000"}, "dob"},
-		{"bad gender", Params{ID: "p", Kind: engine.Individual, Names: "a", Gender: "x"}, "gender"},
-		{"entity dob", Params{ID: "p", Kind: engine.Entity, Names: "a", DOB: "01/01/2000"}, "dob"},
-		{"any kind", Params{ID: "p", Kind: engine.Any, Names: "a"}, "type"},
-		{"no words", Params{ID: "p", Kind: engine.Individual, Names: "--"}, "names"},
+		{"no id", Params{Kind: query.Individual, Names: "a b"}, "profile_id"},
+		{"control char id", Params{ID: "a\nb", Kind: query.Individual, Names: "a b"}, "profile_id"},
+		{"long id", Params{ID: strings.Repeat("x", MaxProfileIDLen+1), Kind: query.Individual, Names: "a"}, "profile_id"},
+		{"neither", Params{ID: "p", Kind: query.Individual}, "names"},
+		{"both", Params{ID: "p", Kind: query.Individual, Names: "a", SearchAll: "b"}, "names"},
+		{"fuzzy 3", Params{ID: "p", Kind: query.Individual, Names: "a", Fuzzy: 3}, "fuzzy_search"},
+		{"bad dob", Params{ID: "p", Kind: query.Individual, Names: "a", DOB: "32/01/2000"}, "dob"},
+		{"bad gender", Params{ID: "p", Kind: query.Individual, Names: "a", Gender: "x"}, "gender"},
+		{"entity dob", Params{ID: "p", Kind: query.Entity, Names: "a", DOB: "01/01/2000"}, "dob"},
+		{"any kind", Params{ID: "p", Kind: query.Any, Names: "a"}, "type"},
+		{"no words", Params{ID: "p", Kind: query.Individual, Names: "--"}, "names"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := m.Register(ownerA, c.p, access.Policy{}, -1)
-			var pe *engine.ParamError
+			var pe *query.ParamError
 			if !errors.As(err, &pe) || pe.Param != c.param {
 				t.Fatalf("err %v, want a ParamError on %s", err, c.param)
 			}
@@ -277,7 +277,7 @@ func TestRegisterUpsertQuotaRemove(t *testing.T) {
 		t.Fatalf("upsert: created=%v %v", c, err)
 	}
 	p, _ := m.Get(ownerA, "a")
-	if p == nil || p.Names != "Olga Ivanova" || !p.Registered.Equal(clock.Add(-time.Hour)) || !p.Updated.Equal(clock) || p.Kind != engine.Individual {
+	if p == nil || p.Names != "Olga Ivanova" || !p.Registered.Equal(clock.Add(-time.Hour)) || !p.Updated.Equal(clock) || p.Kind != query.Individual {
 		t.Fatalf("after upsert: %+v", p)
 	}
 	if _, err := reg("b", "Maria Gonzalez", 2); err != nil {

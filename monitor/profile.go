@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/access"
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/normalize"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -23,7 +23,7 @@ const MaxProfileIDLen = 256
 // The cost limits of a profile. A check is paid for once; a profile is
 // matched against every record of every change set, so what a profile may
 // ask for is bounded at registration, on top of a check's rules (at most
-// engine.MaxTextWords words).
+// query.MaxTextWords words).
 const (
 	// MaxWordRepeats is how often one word may come in a profile's names
 	// or search_all ("al" three times in an Arabic name is common; 32
@@ -41,22 +41,22 @@ const (
 type Params struct {
 	// ID is the client's profile_id; registering it again updates it.
 	ID string `json:"profile_id"`
-	// Kind is engine.Individual (registerIndividual) or engine.Entity
+	// Kind is query.Individual (registerIndividual) or query.Entity
 	// (registerEntity); it selects the entity types that can match, as the
 	// corresponding check does.
-	Kind      engine.Kind `json:"-"`
-	Names     string      `json:"names,omitempty"`
-	SearchAll string      `json:"search_all,omitempty"`
+	Kind      query.Kind `json:"-"`
+	Names     string     `json:"names,omitempty"`
+	SearchAll string     `json:"search_all,omitempty"`
 	// DOB and Gender filter individuals only, as on checkIndividual.
 	DOB    string `json:"dob,omitempty"`
 	Gender string `json:"gender,omitempty"`
 	Fuzzy  int    `json:"fuzzy_search,omitempty"`
 	// Match is the profile's match mode, MinScore its scored-mode
-	// threshold (0: engine.DefaultMinScore). They are stored as "match"
+	// threshold (0: query.DefaultMinScore). They are stored as "match"
 	// and "min_score" only for a scored profile; a profile stored without
 	// them (every profile of earlier versions) is strict.
-	Match    engine.MatchMode `json:"-"`
-	MinScore float64          `json:"min_score,omitempty"`
+	Match    query.MatchMode `json:"-"`
+	MinScore float64         `json:"min_score,omitempty"`
 }
 
 // Profile is a stored search profile.
@@ -92,7 +92,7 @@ func (p Profile) MarshalJSON() ([]byte, error) {
 		Kind  string `json:"kind"`
 		Match string `json:"match,omitempty"`
 	}{plain: plain(p), Kind: p.Kind.String()}
-	if p.Match != engine.Strict {
+	if p.Match != query.Strict {
 		v.Match = p.Match.String()
 	}
 	return json.Marshal(v)
@@ -109,11 +109,11 @@ func (p *Profile) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	k, err := engine.ParseKind(v.Kind)
+	k, err := query.ParseKind(v.Kind)
 	if err != nil {
 		return err
 	}
-	m, err := engine.ParseMatch(v.Match)
+	m, err := query.ParseMatch(v.Match)
 	if err != nil {
 		return err
 	}
@@ -123,35 +123,35 @@ func (p *Profile) UnmarshalJSON(b []byte) error {
 }
 
 // Query returns the check a profile stands for.
-func (p *Params) Query() engine.Query {
-	return engine.Query{Kind: p.Kind, Names: p.Names, SearchAll: p.SearchAll, Fuzzy: p.Fuzzy, DOB: p.DOB, Gender: p.Gender,
+func (p *Params) Query() query.Query {
+	return query.Query{Kind: p.Kind, Names: p.Names, SearchAll: p.SearchAll, Fuzzy: p.Fuzzy, DOB: p.DOB, Gender: p.Gender,
 		Match: p.Match, MinScore: p.MinScore}
 }
 
 // Validate applies the rules of the checks (docs/MATCHING.md "Filters") and of
 // registration: a profile_id, a kind of individual or entity, exactly one
 // of names and search_all, fuzzy_search 0–2, dob and gender for
-// individuals only. Errors are *engine.ParamError naming the parameter.
+// individuals only. Errors are *query.ParamError naming the parameter.
 func (p *Params) Validate() error {
 	switch {
 	case p.ID == "":
-		return &engine.ParamError{Param: "profile_id", Msg: "required"}
+		return &query.ParamError{Param: "profile_id", Msg: "required"}
 	case len(p.ID) > MaxProfileIDLen:
-		return &engine.ParamError{Param: "profile_id", Msg: fmt.Sprintf("longer than %d bytes", MaxProfileIDLen)}
+		return &query.ParamError{Param: "profile_id", Msg: fmt.Sprintf("longer than %d bytes", MaxProfileIDLen)}
 	case !utf8.ValidString(p.ID) || strings.ContainsFunc(p.ID, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-		return &engine.ParamError{Param: "profile_id", Msg: "must be UTF-8 text without control characters"}
-	case p.Kind != engine.Individual && p.Kind != engine.Entity:
-		return &engine.ParamError{Param: "type", Msg: fmt.Sprintf("profiles are individual or entity, not %s", p.Kind)}
-	case p.Kind == engine.Entity && p.DOB != "":
-		return &engine.ParamError{Param: "dob", Msg: "registerEntity takes no dob"}
-	case p.Kind == engine.Entity && p.Gender != "":
-		return &engine.ParamError{Param: "gender", Msg: "registerEntity takes no gender"}
+		return &query.ParamError{Param: "profile_id", Msg: "must be UTF-8 text without control characters"}
+	case p.Kind != query.Individual && p.Kind != query.Entity:
+		return &query.ParamError{Param: "type", Msg: fmt.Sprintf("profiles are individual or entity, not %s", p.Kind)}
+	case p.Kind == query.Entity && p.DOB != "":
+		return &query.ParamError{Param: "dob", Msg: "registerEntity takes no dob"}
+	case p.Kind == query.Entity && p.Gender != "":
+		return &query.ParamError{Param: "gender", Msg: "registerEntity takes no gender"}
 	}
-	if err := engine.Validate(p.Query()); err != nil {
+	if err := query.Validate(p.Query()); err != nil {
 		return err
 	}
-	if p.Match == engine.Scored && p.MinScore != 0 && p.MinScore < MinProfileScore {
-		return &engine.ParamError{Param: "min_score", Msg: fmt.Sprintf("%v is below %v, the least a search profile takes: a lower threshold makes nearly every changed record a hit", p.MinScore, MinProfileScore)}
+	if p.Match == query.Scored && p.MinScore != 0 && p.MinScore < MinProfileScore {
+		return &query.ParamError{Param: "min_score", Msg: fmt.Sprintf("%v is below %v, the least a search profile takes: a lower threshold makes nearly every changed record a hit", p.MinScore, MinProfileScore)}
 	}
 	return p.checkRepeats()
 }
@@ -167,7 +167,7 @@ func (p *Params) checkRepeats() error {
 		n := map[string]int{}
 		for _, t := range v {
 			if n[t]++; n[t] > MaxWordRepeats {
-				return &engine.ParamError{Param: param, Msg: fmt.Sprintf("the word %q comes more than %d times; a search profile takes one word at most %d times", t, MaxWordRepeats, MaxWordRepeats)}
+				return &query.ParamError{Param: param, Msg: fmt.Sprintf("the word %q comes more than %d times; a search profile takes one word at most %d times", t, MaxWordRepeats, MaxWordRepeats)}
 			}
 		}
 	}

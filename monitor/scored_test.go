@@ -8,6 +8,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -26,7 +27,7 @@ func storeIndex(t testing.TB, db *store.Store) func() (*engine.Index, error) {
 
 func scoredParams(id, names string, minScore float64) Params {
 	p := individual(id, names)
-	p.Fuzzy, p.Match, p.MinScore = 1, engine.Scored, minScore
+	p.Fuzzy, p.Match, p.MinScore = 1, query.Scored, minScore
 	return p
 }
 
@@ -84,7 +85,7 @@ func TestProfileRemembersMatchMode(t *testing.T) {
 	m := New(db, Options{})
 	register(t, m, []reg{{ownerA, scoredParams("s", "Olga Ivanova", 0.9), access.Policy{}}, {ownerA, individual("p", "Olga Ivanova"), access.Policy{}}})
 	s, err := m.Get(ownerA, "s")
-	if err != nil || s == nil || s.Match != engine.Scored || s.MinScore != 0.9 {
+	if err != nil || s == nil || s.Match != query.Scored || s.MinScore != 0.9 {
 		t.Fatalf("scored profile read back as %+v, %v", s, err)
 	}
 	b, err := json.Marshal(s)
@@ -92,14 +93,14 @@ func TestProfileRemembersMatchMode(t *testing.T) {
 		t.Errorf("stored as %s, %v", b, err)
 	}
 	p, err := m.Get(ownerA, "p")
-	if err != nil || p == nil || p.Match != engine.Strict {
+	if err != nil || p == nil || p.Match != query.Strict {
 		t.Fatalf("strict profile read back as %+v, %v", p, err)
 	}
 	if b, _ := json.Marshal(p); strings.Contains(string(b), "match") || strings.Contains(string(b), "min_score") {
 		t.Errorf("a strict profile is stored with match fields: %s", b)
 	}
 	var old Profile
-	if err := json.Unmarshal([]byte(`{"owner":"a","profile_id":"x","names":"Olga","kind":"individual"}`), &old); err != nil || old.Match != engine.Strict {
+	if err := json.Unmarshal([]byte(`{"owner":"a","profile_id":"x","names":"Olga","kind":"individual"}`), &old); err != nil || old.Match != query.Strict {
 		t.Errorf("old profile: %+v, %v", old, err)
 	}
 	bad := individual("b", "Olga")

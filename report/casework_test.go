@@ -5,12 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 func TestReportCarriesCasework(t *testing.T) {
 	ix := loadIndex(t, "records.jsonl")
-	q := engine.Query{Kind: engine.Individual, Names: "vladimir putin", Fuzzy: 1}
+	q := query.Query{Kind: query.Individual, Names: "vladimir putin", Fuzzy: 1}
 	res, err := ix.Search(q)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -364,18 +365,18 @@ func searched(in Input) (out []record.Source, known bool) {
 const everySource = "every sanction, PEP and criminal source of the database"
 
 // queryText is the screened text as the caller gave it.
-func queryText(q engine.Query) string {
+func queryText(q query.Query) string {
 	if q.Names != "" {
 		return q.Names
 	}
 	return q.SearchAll
 }
 
-func checkLabel(k engine.Kind) string {
+func checkLabel(k query.Kind) string {
 	switch k {
-	case engine.Individual:
+	case query.Individual:
 		return "Individual (generateIndividualReport): individuals and records of unknown type"
-	case engine.Entity:
+	case query.Entity:
 		return "Entity (generateEntityReport): entities and records of unknown type; legal forms match all their equivalents"
 	}
 	return "Any entity type (checkName)"
@@ -402,7 +403,7 @@ func orNotGiven(s string) string {
 
 // cover writes the first page's band, the screening request, the result
 // statement and the hit summary.
-func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at time.Time, version string, sources []record.Source, known bool) {
+func (d *doc) cover(in Input, q query.Query, res *engine.Result, id string, at time.Time, version string, sources []record.Source, known bool) {
 	pdf := d.pdf
 	d.fill(navy)
 	pdf.Rect(0, 0, pageW, 30, "F")
@@ -411,9 +412,9 @@ func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at 
 	}
 	kind := "Name screening"
 	switch q.Kind {
-	case engine.Individual:
+	case query.Individual:
 		kind = "Individual screening"
-	case engine.Entity:
+	case query.Entity:
 		kind = "Entity screening"
 	}
 	for _, ln := range d.ts.lines(kind+" against sanction, PEP and criminal lists", stBand, contentW) {
@@ -430,7 +431,7 @@ func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at 
 		d.row("Text screened (all fields)", []string{q.SearchAll}, stValueB)
 	}
 	d.row("Check", []string{checkLabel(q.Kind)}, stValue)
-	if q.Kind != engine.Entity {
+	if q.Kind != query.Entity {
 		d.row("Date of birth", []string{orNotGiven(q.DOB)}, stValue)
 		d.row("Gender", []string{orNotGiven(strings.ToLower(q.Gender))}, stValue)
 		cit := notGiven
@@ -440,7 +441,7 @@ func (d *doc) cover(in Input, q engine.Query, res *engine.Result, id string, at 
 		d.row("Citizenship", []string{cit}, stValue)
 	}
 	d.row("Fuzzy matching", []string{fuzzyLabel(q.Fuzzy)}, stValue)
-	if q.Match == engine.Scored {
+	if q.Match == query.Scored {
 		// Only scored reports have the row: strict ones stay as they were.
 		d.row("Match mode", []string{fmt.Sprintf("Scored: records scoring at least %v of 1", minScore(q))}, stValue)
 	}
@@ -497,7 +498,7 @@ const sampleNote = " The database searched is the sample embedded in amlscreen, 
 // there are hits, green with a plain "no hits" statement when there are
 // none. On the embedded sample it is never green: no hit there clears no
 // one.
-func (d *doc) resultBox(q engine.Query, res *engine.Result, sample bool) {
+func (d *doc) resultBox(q query.Query, res *engine.Result, sample bool) {
 	var big, body string
 	fillC, lineC := amberFill, amberLine
 	switch n := res.Total; {
@@ -557,9 +558,9 @@ func first(l []string) string {
 }
 
 // minScore is the threshold of a scored query, the default filled in.
-func minScore(q engine.Query) float64 {
+func minScore(q query.Query) float64 {
 	if q.MinScore == 0 {
-		return engine.DefaultMinScore
+		return query.DefaultMinScore
 	}
 	return q.MinScore
 }
@@ -580,7 +581,7 @@ func matchKind(h *engine.Hit) string {
 }
 
 // hits writes one section per hit.
-func (d *doc) hits(q engine.Query, res *engine.Result, src map[string]record.Source) {
+func (d *doc) hits(q query.Query, res *engine.Result, src map[string]record.Source) {
 	if len(res.Hits) == 0 {
 		return
 	}
@@ -658,8 +659,8 @@ func (d *doc) hits(q engine.Query, res *engine.Result, src map[string]record.Sou
 }
 
 // explain asks the engine why h matched (strict mode).
-func explain(q engine.Query, h *engine.Hit) (engine.Match, bool) {
-	if q.Match == engine.Scored {
+func explain(q query.Query, h *engine.Hit) (engine.Match, bool) {
+	if q.Match == query.Scored {
 		return engine.Match{}, false
 	}
 	m, ok, err := engine.Explain(q, h.Record)
@@ -689,7 +690,7 @@ func fieldLabel(field string) string {
 }
 
 // matchedOn says which name of the record matched and how closely.
-func matchedOn(q engine.Query, h *engine.Hit) string {
+func matchedOn(q query.Query, h *engine.Hit) string {
 	if r := h.Reason; r != nil {
 		s := "The " + fieldLabel(r.Field) + " “" + r.Name + "” (" + r.Field + "): score " + engine.FormatScore(h.Score) +
 			fmt.Sprintf(" of 1, at least %v needed.", minScore(q))
@@ -726,7 +727,7 @@ func matchedOn(q engine.Query, h *engine.Hit) string {
 
 // pairsText lists each screened word with the record word it paired with,
 // as normalised for matching.
-func pairsText(q engine.Query, h *engine.Hit) string {
+func pairsText(q query.Query, h *engine.Hit) string {
 	if h.Reason != nil {
 		return scoredPairsText(h.Reason)
 	}
@@ -775,7 +776,7 @@ func scoredPairsText(r *engine.ScoreReason) string {
 
 // filterNotes records, for each filter of the query, what the record holds,
 // so that a reviewer sees why it passed.
-func filterNotes(q engine.Query, r *record.Record) [][2]string {
+func filterNotes(q query.Query, r *record.Record) [][2]string {
 	var out [][2]string
 	if q.DOB != "" {
 		v := "no date of birth recorded (records without one pass)"

@@ -54,6 +54,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -61,7 +62,7 @@ import (
 type Input struct {
 	// Query is the screening as the caller ran it; its Sources are the
 	// source ids searched.
-	Query engine.Query
+	Query query.Query
 	// Result is the engine's answer to Query. Hits of source types other
 	// than SANCTION, PEP and CRIMINAL are left out (see Filter).
 	Result *engine.Result
@@ -127,7 +128,7 @@ func Filter(res *engine.Result) *engine.Result {
 	return out
 }
 
-// ReportableSources narrows a source selection (engine.Query.Sources; nil
+// ReportableSources narrows a source selection (query.Query.Sources; nil
 // means every source) to the sources whose type, in types (source id to
 // source type, as engine.Index.SourceTypes gives), may appear in a report.
 // The result is never nil: an empty set searches nothing, which is right
@@ -146,7 +147,7 @@ func ReportableSources(sel map[string]bool, types map[string]string) map[string]
 // its sources), the time to the nanosecond and the database version. The
 // same screening gives the same id; any difference gives another, with the
 // odds of a collision of a 64-bit hash.
-func ID(q engine.Query, t time.Time, version string) string {
+func ID(q query.Query, t time.Time, version string) string {
 	h := sha256.New()
 	field := func(s string) {
 		h.Write([]byte(strconv.Itoa(len(s))))
@@ -175,7 +176,7 @@ func ID(q engine.Query, t time.Time, version string) string {
 	}
 	field(t.UTC().Format(time.RFC3339Nano))
 	field(version)
-	if q.Match == engine.Scored {
+	if q.Match == query.Scored {
 		// Strict reports keep the ids they always had.
 		field("match=scored")
 		field(strconv.FormatFloat(q.MinScore, 'g', -1, 64))
@@ -190,13 +191,13 @@ func ID(q engine.Query, t time.Time, version string) string {
 var ErrNoTime = errors.New("report: input has no screening time")
 
 // Render writes the PDF report of in to w. A query that breaks the rules
-// of docs/MATCHING.md gives the engine's *engine.ParamError, so that callers
+// of docs/MATCHING.md gives the engine's *query.ParamError, so that callers
 // can answer it as they answer a check.
 func Render(w io.Writer, in Input) (err error) {
 	if in.Time.IsZero() {
 		return ErrNoTime
 	}
-	if err := engine.Validate(in.Query); err != nil {
+	if err := query.Validate(in.Query); err != nil {
 		return err
 	}
 	faces, err := loadFaces()

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -37,7 +38,7 @@ func loadIndex(t *testing.T, file string) *engine.Index {
 }
 
 // screen runs q on ix and renders its report.
-func screen(t *testing.T, ix *engine.Index, q engine.Query) ([]byte, Input) {
+func screen(t *testing.T, ix *engine.Index, q query.Query) ([]byte, Input) {
 	t.Helper()
 	res, err := ix.Search(q)
 	if err != nil {
@@ -93,7 +94,7 @@ func contains(text, want string) bool {
 
 func TestReportShowsQueryHitsAndVersion(t *testing.T) {
 	ix := loadIndex(t, "records.jsonl")
-	q := engine.Query{Kind: engine.Individual, Names: "vladimir putin", Fuzzy: 1, DOB: "00/00/1952", Citizenship: "ru"}
+	q := query.Query{Kind: query.Individual, Names: "vladimir putin", Fuzzy: 1, DOB: "00/00/1952", Citizenship: "ru"}
 	pdf, in := screen(t, ix, q)
 	text := pdfText(t, pdf)
 	for _, want := range []string{
@@ -117,9 +118,9 @@ func TestReportShowsQueryHitsAndVersion(t *testing.T) {
 
 func TestReportWithoutHitsSaysSo(t *testing.T) {
 	ix := loadIndex(t, "records.jsonl")
-	for _, q := range []engine.Query{
-		{Kind: engine.Individual, Names: "nobody anywhere"},
-		{Kind: engine.Entity, Names: "vladimir putin"}, // only individuals carry that name
+	for _, q := range []query.Query{
+		{Kind: query.Individual, Names: "nobody anywhere"},
+		{Kind: query.Entity, Names: "vladimir putin"}, // only individuals carry that name
 	} {
 		pdf, _ := screen(t, ix, q)
 		text := pdfText(t, pdf)
@@ -137,14 +138,14 @@ func TestReportWithoutHitsSaysSo(t *testing.T) {
 func TestReportKeepsOnlySanctionPEPAndCriminal(t *testing.T) {
 	ix := loadIndex(t, "records.jsonl")
 	tests := []struct {
-		q        engine.Query
+		q        query.Query
 		want     []string
 		unwanted []string
 	}{
 		// OT1 (OTHER) and TX1 (NON_COMPLIANT_TAXPAYER) match this name too.
-		{engine.Query{Kind: engine.Individual, Names: "vladimir putin"}, []string{"RU1", "1 hit"}, []string{"OT1", "TX1", "Offshore leaks", "tax_ua", "leaks"}},
+		{query.Query{Kind: query.Individual, Names: "vladimir putin"}, []string{"RU1", "1 hit"}, []string{"OT1", "TX1", "Offshore leaks", "tax_ua", "leaks"}},
 		// EN2 (OTHER) matches by legal form.
-		{engine.Query{Kind: engine.Entity, Names: "acme holdings llc"}, []string{"EN1", "1 hit"}, []string{"EN2", "Acme Holdings L.L.C."}},
+		{query.Query{Kind: query.Entity, Names: "acme holdings llc"}, []string{"EN1", "1 hit"}, []string{"EN2", "Acme Holdings L.L.C."}},
 	}
 	for _, tt := range tests {
 		res, err := ix.Search(tt.q)
@@ -170,7 +171,7 @@ func TestReportKeepsOnlySanctionPEPAndCriminal(t *testing.T) {
 }
 
 func TestReportListsSourcesSearched(t *testing.T) {
-	q := engine.Query{Kind: engine.Individual, Names: "nobody", Sources: map[string]bool{"eu_fsf": true, "leaks": true, "pep_fr": true}}
+	q := query.Query{Kind: query.Individual, Names: "nobody", Sources: map[string]bool{"eu_fsf": true, "leaks": true, "pep_fr": true}}
 	catalogue := []record.Source{
 		{Source: "un_sc", Name: "UN Security Council Consolidated List", SourceType: "sanction"},
 		{Source: "pep_fr", Name: "France Politically Exposed Persons", SourceType: "pep", IssuerName: "Compiled in France"},
@@ -212,18 +213,18 @@ func TestReportScripts(t *testing.T) {
 	ix := loadIndex(t, "records.jsonl")
 	tests := []struct {
 		script string
-		q      engine.Query
+		q      query.Query
 		want   []string
 	}{
-		{"Cyrillic", engine.Query{Kind: engine.Individual, Names: "putin"}, []string{"Владимир Владимирович Путин", "Ленинград", "Президент Российской Федерации"}},
+		{"Cyrillic", query.Query{Kind: query.Individual, Names: "putin"}, []string{"Владимир Владимирович Путин", "Ленинград", "Президент Российской Федерации"}},
 		// Poppler orders right-to-left words around punctuation by its own
 		// heuristic, so the place of birth is checked on both sides of its
 		// comma.
-		{"Arabic", engine.Query{Kind: engine.Individual, Names: "abd al-rahman al-zahrani"}, []string{"عبد الرحمن بن خالد الزهراني", "الطائف", "المملكة العربية السعودية", "Abd al-Rahman bin Khalid al-Zahrani", "Passport K123456 (Saudi Arabia)"}},
-		{"Chinese entity", engine.Query{Kind: engine.Entity, Names: "shenzhen huaanda electronic technology"}, []string{"深圳市华安达电子科技有限公司", "深圳市福田区华强广场A座1805室", "91440300MA5F1UQC7X", "CN – China"}},
-		{"Chinese individual", engine.Query{Kind: engine.Individual, Names: "he yong gang"}, []string{"何永刚", "He Yong Gang", "3 – sub-national", "Politician", "http://www.npc.gov.cn/"}},
-		{"Korean", engine.Query{Kind: engine.Individual, Names: "kim yong chol"}, []string{"김영철", "KP – North Korea"}},
-		{"accents", engine.Query{Kind: engine.Individual, Names: "helene muller-ludenscheidt"}, []string{"Hélène Müller-Lüdenscheidt", "François Müller-Lüdenscheidt", "12 rue de l'Évêché, 67000 Strasbourg", "Relatives and close associates"}},
+		{"Arabic", query.Query{Kind: query.Individual, Names: "abd al-rahman al-zahrani"}, []string{"عبد الرحمن بن خالد الزهراني", "الطائف", "المملكة العربية السعودية", "Abd al-Rahman bin Khalid al-Zahrani", "Passport K123456 (Saudi Arabia)"}},
+		{"Chinese entity", query.Query{Kind: query.Entity, Names: "shenzhen huaanda electronic technology"}, []string{"深圳市华安达电子科技有限公司", "深圳市福田区华强广场A座1805室", "91440300MA5F1UQC7X", "CN – China"}},
+		{"Chinese individual", query.Query{Kind: query.Individual, Names: "he yong gang"}, []string{"何永刚", "He Yong Gang", "3 – sub-national", "Politician", "http://www.npc.gov.cn/"}},
+		{"Korean", query.Query{Kind: query.Individual, Names: "kim yong chol"}, []string{"김영철", "KP – North Korea"}},
+		{"accents", query.Query{Kind: query.Individual, Names: "helene muller-ludenscheidt"}, []string{"Hélène Müller-Lüdenscheidt", "François Müller-Lüdenscheidt", "12 rue de l'Évêché, 67000 Strasbourg", "Relatives and close associates"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.script, func(t *testing.T) {
@@ -270,7 +271,7 @@ func TestEveryAttributeIsShown(t *testing.T) {
 		values = append(values, a.label)
 		values = append(values, v...)
 	}
-	pdf, _ := screen(t, ix, engine.Query{Kind: engine.Individual, Names: "zanzibar fullrecord"})
+	pdf, _ := screen(t, ix, query.Query{Kind: query.Individual, Names: "zanzibar fullrecord"})
 	text := pdfText(t, pdf)
 	values = append(values, "vessel_flag", "PA", "future_list", "future one", "future two", "25 February 2022", "Board member of central bank", "2 – other senior", "LU – Luxembourg", "DE – Germany")
 	for _, v := range values {
@@ -282,7 +283,7 @@ func TestEveryAttributeIsShown(t *testing.T) {
 
 func TestReportIsDeterministic(t *testing.T) {
 	ix := loadIndex(t, "records.jsonl")
-	q := engine.Query{Kind: engine.Individual, Names: "vladimir putin", Fuzzy: 1}
+	q := query.Query{Kind: query.Individual, Names: "vladimir putin", Fuzzy: 1}
 	a, _ := screen(t, ix, q)
 	b, _ := screen(t, ix, q)
 	if !bytes.Equal(a, b) {
@@ -302,7 +303,7 @@ func TestReportIsDeterministic(t *testing.T) {
 }
 
 func TestID(t *testing.T) {
-	q := engine.Query{Kind: engine.Individual, Names: "vladimir putin", Sources: map[string]bool{"b": true, "a": true}}
+	q := query.Query{Kind: query.Individual, Names: "vladimir putin", Sources: map[string]bool{"b": true, "a": true}}
 	id := ID(q, testTime, testVersion)
 	if len(id) != len("AMLR-0000-0000-0000-0000") || !strings.HasPrefix(id, "AMLR-") {
 		t.Fatalf("id %q has the wrong shape", id)
@@ -313,9 +314,9 @@ func TestID(t *testing.T) {
 		t.Error("id depends on map order or time zone")
 	}
 	for name, other := range map[string]string{
-		"names":   ID(engine.Query{Kind: engine.Individual, Names: "vladimir putn", Sources: q.Sources}, testTime, testVersion),
-		"kind":    ID(engine.Query{Kind: engine.Entity, Names: "vladimir putin", Sources: q.Sources}, testTime, testVersion),
-		"sources": ID(engine.Query{Kind: engine.Individual, Names: "vladimir putin"}, testTime, testVersion),
+		"names":   ID(query.Query{Kind: query.Individual, Names: "vladimir putn", Sources: q.Sources}, testTime, testVersion),
+		"kind":    ID(query.Query{Kind: query.Entity, Names: "vladimir putin", Sources: q.Sources}, testTime, testVersion),
+		"sources": ID(query.Query{Kind: query.Individual, Names: "vladimir putin"}, testTime, testVersion),
 		"time":    ID(q, testTime.Add(time.Nanosecond), testVersion),
 		"version": ID(q, testTime, "other"),
 	} {
@@ -374,15 +375,15 @@ func TestFilterAndReportableSources(t *testing.T) {
 
 func TestRenderRejectsBadInput(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Render(&buf, Input{Query: engine.Query{Names: "x"}}); err != ErrNoTime {
+	if err := Render(&buf, Input{Query: query.Query{Names: "x"}}); err != ErrNoTime {
 		t.Errorf("no time: %v", err)
 	}
-	err := Render(&buf, Input{Query: engine.Query{Names: "x", DOB: "32/01/2000"}, Time: testTime})
-	if pe, ok := err.(*engine.ParamError); !ok || pe.Param != "dob" {
+	err := Render(&buf, Input{Query: query.Query{Names: "x", DOB: "32/01/2000"}, Time: testTime})
+	if pe, ok := err.(*query.ParamError); !ok || pe.Param != "dob" {
 		t.Errorf("bad dob: %v", err)
 	}
 	// A nil result renders as no hits rather than failing.
-	if err := Render(&buf, Input{Query: engine.Query{Names: "x"}, Time: testTime}); err != nil {
+	if err := Render(&buf, Input{Query: query.Query{Names: "x"}, Time: testTime}); err != nil {
 		t.Errorf("nil result: %v", err)
 	}
 }
@@ -397,7 +398,7 @@ func TestMessyTextDoesNotBreakRendering(t *testing.T) {
 	}
 	res := &engine.Result{Total: 1, Hits: []engine.Hit{{Record: r, Field: "name"}}}
 	var buf bytes.Buffer
-	if err := Render(&buf, Input{Query: engine.Query{Names: "bad name"}, Result: res, Time: testTime}); err != nil {
+	if err := Render(&buf, Input{Query: query.Query{Names: "bad name"}, Result: res, Time: testTime}); err != nil {
 		t.Fatalf("render: %v", err)
 	}
 	text := pdfText(t, buf.Bytes())
@@ -409,7 +410,7 @@ func TestMessyTextDoesNotBreakRendering(t *testing.T) {
 func TestPage1RendersToPNG(t *testing.T) {
 	needTool(t, "pdftoppm")
 	ix := loadIndex(t, "records.jsonl")
-	pdf, _ := screen(t, ix, engine.Query{Kind: engine.Individual, Names: "vladimir putin", Fuzzy: 1})
+	pdf, _ := screen(t, ix, query.Query{Kind: query.Individual, Names: "vladimir putin", Fuzzy: 1})
 	dir := t.TempDir()
 	name := filepath.Join(dir, "r.pdf")
 	if err := os.WriteFile(name, pdf, 0o644); err != nil {
@@ -461,9 +462,9 @@ func BenchmarkRender(b *testing.B) {
 		b.Fatal(err)
 	}
 	ix := engine.NewIndex(recs)
-	for _, q := range []engine.Query{
-		{Kind: engine.Individual, Names: "vladimir putin"},
-		{Kind: engine.Entity, Names: "shenzhen huaanda"},
+	for _, q := range []query.Query{
+		{Kind: query.Individual, Names: "vladimir putin"},
+		{Kind: query.Entity, Names: "shenzhen huaanda"},
 	} {
 		res, err := ix.Search(q)
 		if err != nil {
@@ -485,13 +486,13 @@ func BenchmarkRender(b *testing.B) {
 func TestReportTakesAnyQueryText(t *testing.T) {
 	ix := loadIndex(t, "records.jsonl")
 	for _, names := range []string{"0\xc0", "acme\x00\u202e\ttrading \xfe"} {
-		pdf, _ := screen(t, ix, engine.Query{Kind: engine.Entity, Names: names})
+		pdf, _ := screen(t, ix, query.Query{Kind: query.Entity, Names: names})
 		if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
 			t.Errorf("%q: not a PDF", names)
 		}
 	}
 	needTool(t, "pdftotext")
-	pdf, _ := screen(t, ix, engine.Query{Kind: engine.Entity, Names: "0\xc0"})
+	pdf, _ := screen(t, ix, query.Query{Kind: query.Entity, Names: "0\xc0"})
 	if text := pdfText(t, pdf); !contains(text, "0\uFFFD") {
 		t.Errorf("report lacks the query as 0\uFFFD:\n%s", text)
 	}

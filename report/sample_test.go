@@ -12,10 +12,11 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // renderSample renders the report of q on ix with Sample set as given.
-func renderSample(t *testing.T, ix *engine.Index, q engine.Query, sample bool) []byte {
+func renderSample(t *testing.T, ix *engine.Index, q query.Query, sample bool) []byte {
 	t.Helper()
 	res, err := ix.Search(q)
 	if err != nil {
@@ -73,7 +74,7 @@ func pageCount(t *testing.T, pdf []byte) int {
 // nor a clearance; the same report on real data has neither.
 func TestSampleReportSaysSoOnEveryPage(t *testing.T) {
 	ix := loadIndex(t, "records.jsonl")
-	hits := engine.Query{Kind: engine.Any, Names: "vladimir putin", Fuzzy: 1}
+	hits := query.Query{Kind: query.Any, Names: "vladimir putin", Fuzzy: 1}
 	pdf := renderSample(t, ix, hits, true)
 	pages := pageCount(t, pdf)
 	if pages < 2 {
@@ -89,7 +90,7 @@ func TestSampleReportSaysSoOnEveryPage(t *testing.T) {
 		t.Error("a sample report with hits does not say it screens no one")
 	}
 
-	none := engine.Query{Kind: engine.Individual, Names: "nobody anywhere"}
+	none := query.Query{Kind: query.Individual, Names: "nobody anywhere"}
 	text = pdfText(t, renderSample(t, ix, none, true))
 	for _, want := range []string{SampleMark, "No hits in the sample data: not a screening", "not the sanction, PEP and criminal lists"} {
 		if !contains(text, want) {
@@ -112,7 +113,7 @@ func TestSampleReportSaysSoOnEveryPage(t *testing.T) {
 func TestSampleWatermarkIsVisible(t *testing.T) {
 	needTool(t, "pdftoppm")
 	ix := loadIndex(t, "records.jsonl")
-	q := engine.Query{Kind: engine.Individual, Names: "nobody anywhere"}
+	q := query.Query{Kind: query.Individual, Names: "nobody anywhere"}
 	for _, sample := range []bool{true, false} {
 		img := page1(t, renderSample(t, ix, q, sample))
 		red, green := 0, 0

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // TestScoredReport: a scored report names the mode and its threshold, and
@@ -13,7 +14,7 @@ func TestScoredReport(t *testing.T) {
 	ix := loadIndex(t, "records.jsonl")
 	// The fixture list is small, so every word is weak evidence: a low
 	// threshold keeps the middle-name variant a hit.
-	q := engine.Query{Kind: engine.Individual, Names: "vladimir michael putin", Fuzzy: 1, Match: engine.Scored, MinScore: 0.3}
+	q := query.Query{Kind: query.Individual, Names: "vladimir michael putin", Fuzzy: 1, Match: query.Scored, MinScore: 0.3}
 	res, err := ix.Search(q)
 	if err != nil || len(res.Hits) == 0 {
 		t.Fatalf("no scored hit: %v", err)
@@ -32,7 +33,7 @@ func TestScoredReport(t *testing.T) {
 		}
 	}
 	strict := q
-	strict.Match, strict.MinScore = engine.Strict, 0
+	strict.Match, strict.MinScore = query.Strict, 0
 	if ID(strict, testTime, testVersion) == ID(q, testTime, testVersion) {
 		t.Error("a scored report has the id of the strict one")
 	}
@@ -41,7 +42,7 @@ func TestScoredReport(t *testing.T) {
 	if ID(other, testTime, testVersion) == ID(q, testTime, testVersion) {
 		t.Error("another threshold gives the same id")
 	}
-	strictPDF, _ := screen(t, ix, engine.Query{Kind: engine.Individual, Names: "vladimir putin", Fuzzy: 1})
+	strictPDF, _ := screen(t, ix, query.Query{Kind: query.Individual, Names: "vladimir putin", Fuzzy: 1})
 	if contains(pdfText(t, strictPDF), "Match mode") {
 		t.Error("a strict report names a match mode")
 	}

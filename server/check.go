@@ -10,6 +10,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/response"
 )
@@ -28,7 +29,7 @@ var scoredParams = []string{"match", "min_score"}
 
 // checkHandler answers a check of kind with the CheckResponse of
 // docs/API.md "Check responses".
-func checkHandler(kind engine.Kind) func(*Server, *Call) error {
+func checkHandler(kind query.Kind) func(*Server, *Call) error {
 	return func(s *Server, c *Call) error {
 		q, err := s.checkQuery(c, kind)
 		if err != nil {
@@ -62,8 +63,8 @@ const maxPooled = 1 << 20
 // checkQuery reads the parameters of a check into a query. Filters the
 // endpoint does not define were ignored before this (Call.Param returns ""
 // for them), so checkEntity never filters on dob.
-func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
-	q := engine.Query{
+func (s *Server) checkQuery(c *Call, kind query.Kind) (query.Query, error) {
+	q := query.Query{
 		Kind:        kind,
 		Names:       c.Param("names"),
 		SearchAll:   c.Param("search_all"),
@@ -75,7 +76,7 @@ func (s *Server) checkQuery(c *Call, kind engine.Kind) (engine.Query, error) {
 		return q, err
 	}
 	q.Gender = gender
-	fuzzy, err := engine.ParseFuzzy(c.Param("fuzzy_search"))
+	fuzzy, err := query.ParseFuzzy(c.Param("fuzzy_search"))
 	if err != nil {
 		return q, err
 	}
@@ -101,23 +102,23 @@ func apiGender(c *Call) (string, error) {
 	case "", "male", "female":
 		return g, nil
 	}
-	return "", &engine.ParamError{Param: "gender", Msg: fmt.Sprintf("%s is not male or female; leave it out for no gender filter", engine.QuoteValue(g))}
+	return "", &query.ParamError{Param: "gender", Msg: fmt.Sprintf("%s is not male or female; leave it out for no gender filter", query.QuoteValue(g))}
 }
 
 // parseMatch reads match and min_score: the mode and the threshold (0
 // for the default). A min_score without match=scored is refused, never
 // ignored, so a threshold the client meant is not silently dropped.
-func parseMatch(c *Call) (engine.MatchMode, float64, error) {
-	m, err := engine.ParseMatch(c.Param("match"))
+func parseMatch(c *Call) (query.MatchMode, float64, error) {
+	m, err := query.ParseMatch(c.Param("match"))
 	if err != nil {
 		return 0, 0, err
 	}
-	ms, err := engine.ParseMinScore(c.Param("min_score"))
+	ms, err := query.ParseMinScore(c.Param("min_score"))
 	if err != nil {
 		return 0, 0, err
 	}
-	if ms != 0 && m != engine.Scored {
-		return 0, 0, &engine.ParamError{Param: "min_score", Msg: "applies only with match=scored"}
+	if ms != 0 && m != query.Scored {
+		return 0, 0, &query.ParamError{Param: "min_score", Msg: "applies only with match=scored"}
 	}
 	return m, ms, nil
 }

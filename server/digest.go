@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/amlscreen/amlscreen/digest"
 	"github.com/amlscreen/amlscreen/record"
@@ -101,14 +102,14 @@ func changeDigest(s *Server, c *Call) error {
 	default:
 		return Errorf(http.StatusBadRequest, "since: required: a store version, a day (YYYY-MM-DD, from 00:00 UTC) or last")
 	}
-	entries, until, err := s.st.DigestUntil(tok.From, tok.Until)
+	entries, until, err := s.digests.get(s.st, tok.From, tok.Until)
 	if err != nil {
 		return digestUnknown(tok.Since, err)
 	}
 	// The key's sources, judged by each record's own source and type: a
 	// deletion that emptied a source is still shown to the keys that saw it.
 	srcs := c.Key.Sources()
-	visible := entries[:0]
+	visible := make([]store.DigestEntry, 0, len(entries))
 	for _, e := range entries {
 		r := e.After
 		if r == nil {
@@ -138,6 +139,40 @@ func changeDigest(s *Server, c *Call) error {
 
 // digestUnknown answers a period the change log cannot cover with 400,
 // as amlscreen changes explains it; other errors pass through.
+// digestCache keeps the last period a page of getChangeDigest read, so
+// that the next pages of one period (whose token fixes its versions) do
+// not decode the change log again: reading it is most of a page's cost.
+// Its entries are shared and must not be changed.
+type digestCache struct {
+	mu          sync.Mutex
+	from, until string
+	entries     []store.DigestEntry
+}
+
+// maxCachedDigest bounds the entries digestCache keeps: a longer period is
+// read again for each page rather than held.
+const maxCachedDigest = 100_000
+
+// get returns the entries of the period from..until ("" for the current
+// version) and the version it ends at, from the cache when it holds that
+// period.
+func (dc *digestCache) get(st *store.Store, from, until string) ([]store.DigestEntry, string, error) {
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	if until != "" && dc.entries != nil && dc.from == from && dc.until == until {
+		return dc.entries, until, nil
+	}
+	entries, end, err := st.DigestUntil(from, until)
+	if err != nil {
+		return nil, "", err
+	}
+	dc.from, dc.until, dc.entries = from, end, nil
+	if len(entries) <= maxCachedDigest {
+		dc.entries = entries
+	}
+	return entries, end, nil
+}
+
 func digestUnknown(since string, err error) error {
 	if errors.Is(err, store.ErrUnknownVersion) {
 		return Errorf(http.StatusBadRequest, "since %s: the store's change log cannot say what changed since then (an unknown version, the first import, or older than 14 days)", quote(since))

@@ -9,9 +9,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // Limits on one request. They are far above what a real client sends and
@@ -33,7 +33,7 @@ const (
 	// MaxTextChars bounds names and search_all, in characters: the
 	// engine's limit (which also bounds their words), checked here before
 	// any other work on the request.
-	MaxTextChars = engine.MaxTextRunes
+	MaxTextChars = query.MaxTextRunes
 	// MaxIncludesChars bounds includes: room for the 200 source ids the
 	// engine accepts.
 	MaxIncludesChars = 4096

@@ -22,6 +22,7 @@ import (
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -144,9 +145,9 @@ func heavyQueries(records int) []string {
 	for i := range sample {
 		sample[i] = g.Record(i)
 	}
-	words := gen.CommonWords(sample, engine.MaxTextWords)
+	words := gen.CommonWords(sample, query.MaxTextWords)
 	names := strings.Join(words, " ")
-	names += strings.Repeat(" ", max(0, engine.MaxTextRunes-len(names)))
+	names += strings.Repeat(" ", max(0, query.MaxTextRunes-len(names)))
 	q := func(path string, kv ...string) string {
 		v := url.Values{}
 		for i := 0; i < len(kv); i += 2 {

@@ -3,8 +3,8 @@ package server
 import (
 	"net/url"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/media"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // definedParams returns the parameters of the call that its endpoint
@@ -19,7 +19,7 @@ func definedParams(c *Call, names []string) url.Values {
 	return v
 }
 
-func mediaCheck(corpus *media.Corpus, kind engine.Kind) func(*Server, *Call) error {
+func mediaCheck(corpus *media.Corpus, kind query.Kind) func(*Server, *Call) error {
 	return func(s *Server, c *Call) error {
 		per := min(max(c.Key.ArticlesPerCategory, 0), media.MaxPerCategory)
 		q, err := media.ParseCheckParams(kind, definedParams(c, media.CheckParams), per)

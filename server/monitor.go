@@ -4,8 +4,8 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // This file serves ongoing monitoring (docs/API.md "Monitoring and webhooks") from a
@@ -52,7 +52,7 @@ func testWebhook(m *monitor.Monitor) func(*Server, *Call) error {
 func profileID(c *Call) (string, error) {
 	id := c.Param("profile_id")
 	if id == "" {
-		return "", &engine.ParamError{Param: "profile_id", Msg: "required"}
+		return "", &query.ParamError{Param: "profile_id", Msg: "required"}
 	}
 	// Also checked with the other parameters; again here so that no
 	// monitoring endpoint can take an id without the rule.
@@ -65,13 +65,13 @@ func profileID(c *Call) (string, error) {
 // registerHandler upserts a profile of kind with the parameters validated
 // as the corresponding check validates them; a new profile beyond the
 // key's profile_quota is refused with 429. No initial screening is done.
-func registerHandler(m *monitor.Monitor, kind engine.Kind) func(*Server, *Call) error {
+func registerHandler(m *monitor.Monitor, kind query.Kind) func(*Server, *Call) error {
 	return func(s *Server, c *Call) error {
 		id, err := profileID(c)
 		if err != nil {
 			return err
 		}
-		fuzzy, err := engine.ParseFuzzy(c.Param("fuzzy_search"))
+		fuzzy, err := query.ParseFuzzy(c.Param("fuzzy_search"))
 		if err != nil {
 			return err
 		}

@@ -22,8 +22,8 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/api"
 	"github.com/amlscreen/amlscreen/api/client"
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/response"
 	"github.com/amlscreen/amlscreen/store"
@@ -377,7 +377,7 @@ func TestOpenAPIUnknownPath(t *testing.T) {
 func TestOpenAPIScoredRecords(t *testing.T) {
 	f := newFixture(t)
 	doc := loadDoc(t, "")
-	res, err := f.db.Index().Search(engine.Query{Kind: engine.Any, Names: "John Smyth", Fuzzy: 2, Match: engine.Scored, MinScore: 0.01})
+	res, err := f.db.Index().Search(query.Query{Kind: query.Any, Names: "John Smyth", Fuzzy: 2, Match: query.Scored, MinScore: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
 )
@@ -16,7 +17,7 @@ import (
 // (docs/API.md "Check responses"): the PDF report of the screening, Base64-encoded,
 // as text/plain. Only SANCTION, PEP and CRIMINAL sources are searched,
 // whatever includes names.
-func reportHandler(kind engine.Kind) func(*Server, *Call) error {
+func reportHandler(kind query.Kind) func(*Server, *Call) error {
 	return func(s *Server, c *Call) error {
 		if strings.TrimSpace(c.Param("names")) == "" {
 			return Errorf(http.StatusBadRequest, "names: required")

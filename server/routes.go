@@ -3,9 +3,9 @@ package server
 import (
 	"net/http"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // This file is the route table of /v1: every path the server answers, with
@@ -17,14 +17,14 @@ import (
 func builtinEndpoints() []Endpoint {
 	return []Endpoint{
 		// Checks: check.go.
-		{Path: "/v1/checkIndividual", Billed: true, Params: individualParams, Handle: checkHandler(engine.Individual)},
-		{Path: "/v1/checkEntity", Billed: true, Params: append([]string{"names", "search_all", "fuzzy_search", "includes"}, scoredParams...), Handle: checkHandler(engine.Entity)},
-		{Path: "/v1/checkName", Billed: true, Params: individualParams, Handle: checkHandler(engine.Any)},
+		{Path: "/v1/checkIndividual", Billed: true, Params: individualParams, Handle: checkHandler(query.Individual)},
+		{Path: "/v1/checkEntity", Billed: true, Params: append([]string{"names", "search_all", "fuzzy_search", "includes"}, scoredParams...), Handle: checkHandler(query.Entity)},
+		{Path: "/v1/checkName", Billed: true, Params: individualParams, Handle: checkHandler(query.Any)},
 		// Reports: report.go. The service lists names and includes;
 		// fuzzy_search is accepted as for individuals, since ignoring it
 		// would silently report fewer hits than the client asked for.
-		{Path: "/v1/generateIndividualReport", Billed: true, Params: append([]string{"names", "dob", "gender", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(engine.Individual)},
-		{Path: "/v1/generateEntityReport", Billed: true, Params: append([]string{"names", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(engine.Entity)},
+		{Path: "/v1/generateIndividualReport", Billed: true, Params: append([]string{"names", "dob", "gender", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(query.Individual)},
+		{Path: "/v1/generateEntityReport", Billed: true, Params: append([]string{"names", "includes", "fuzzy_search"}, scoredParams...), Handle: reportHandler(query.Entity)},
 		// Consolidated files and deltas: consolidated.go.
 		{Path: "/v1/getConsolidatedFile", Download: true, Params: []string{"includes"}, Handle: consolidatedFile},
 		{Path: "/v1/getConsolidatedDelta", Download: true, Params: []string{"previous", "includes"}, Handle: consolidatedDelta},
@@ -52,8 +52,8 @@ func builtinEndpoints() []Endpoint {
 // so they are not built in.
 func MonitorEndpoints(m *monitor.Monitor) []Endpoint {
 	return []Endpoint{
-		{Path: "/v1/registerIndividual", Params: append([]string{"profile_id", "names", "search_all", "dob", "gender", "fuzzy_search"}, scoredParams...), Handle: registerHandler(m, engine.Individual)},
-		{Path: "/v1/registerEntity", Params: append([]string{"profile_id", "names", "search_all", "fuzzy_search"}, scoredParams...), Handle: registerHandler(m, engine.Entity)},
+		{Path: "/v1/registerIndividual", Params: append([]string{"profile_id", "names", "search_all", "dob", "gender", "fuzzy_search"}, scoredParams...), Handle: registerHandler(m, query.Individual)},
+		{Path: "/v1/registerEntity", Params: append([]string{"profile_id", "names", "search_all", "fuzzy_search"}, scoredParams...), Handle: registerHandler(m, query.Entity)},
 		{Path: "/v1/removeSearchProfile", Params: []string{"profile_id"}, Handle: removeProfile(m)},
 		{Path: "/v1/testWebhookDelivery", Params: []string{"profile_id"}, Handle: testWebhook(m)},
 	}
@@ -65,8 +65,8 @@ func MonitorEndpoints(m *monitor.Monitor) []Endpoint {
 // ArticlesPerCategory raises the 10 articles per category.
 func MediaEndpoints(corpus *media.Corpus) []Endpoint {
 	return []Endpoint{
-		{Path: "/v1/media/checkIndividual", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, engine.Individual)},
-		{Path: "/v1/media/checkEntity", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, engine.Entity)},
+		{Path: "/v1/media/checkIndividual", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, query.Individual)},
+		{Path: "/v1/media/checkEntity", Billed: true, Params: media.CheckParams, Handle: mediaCheck(corpus, query.Entity)},
 		{Path: "/v1/media/search", Billed: true, Params: media.SearchParams, Handle: mediaSearch(corpus)},
 	}
 }

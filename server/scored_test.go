@@ -15,6 +15,7 @@ import (
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -89,7 +90,7 @@ func TestScoredCheckFindsVariants(t *testing.T) {
 		var hit *scoredRecord
 		for i := range recs {
 			r := &recs[i]
-			if r.Score == nil || r.Reason == nil || *r.Score < engine.DefaultMinScore || *r.Score > 1 {
+			if r.Score == nil || r.Reason == nil || *r.Score < query.DefaultMinScore || *r.Score > 1 {
 				t.Errorf("%s: record %s without a score at or above the threshold and a reason: %+v", tc.path, r.ID, r)
 				continue
 			}
@@ -228,10 +229,10 @@ func TestScoredProfileRegistered(t *testing.T) {
 	}
 	owner := access.KeyID(keyBasic)
 	p, err := m.Get(owner, "s1")
-	if err != nil || p == nil || p.Match != engine.Scored || p.MinScore != 0.3 {
+	if err != nil || p == nil || p.Match != query.Scored || p.MinScore != 0.3 {
 		t.Fatalf("stored profile %+v, %v", p, err)
 	}
-	if p, err := m.Get(owner, "s2"); err != nil || p == nil || p.Match != engine.Strict {
+	if p, err := m.Get(owner, "s2"); err != nil || p == nil || p.Match != query.Strict {
 		t.Fatalf("strict profile %+v, %v", p, err)
 	}
 }

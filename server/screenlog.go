@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/report"
 )
 
@@ -47,7 +48,7 @@ func (s *Server) logScreening(c *Call, path, version string, res *engine.Result)
 			b.WriteString(" ")
 			b.WriteString(k)
 			b.WriteString("=")
-			b.WriteString(engine.QuoteValue(v))
+			b.WriteString(query.QuoteValue(v))
 		}
 	}
 	ids := make([]string, len(res.Hits))

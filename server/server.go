@@ -51,9 +51,9 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/api"
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -144,7 +144,7 @@ type Endpoint struct {
 	// Unknown, when set, turns a parameter outside Params into the error
 	// it returns (usage answers 400).
 	Unknown func(name string) error
-	// Handle answers the call. A returned *Error or *engine.ParamError
+	// Handle answers the call. A returned *Error or *query.ParamError
 	// becomes its status and message; any other error a 500.
 	Handle func(s *Server, c *Call) error
 }
@@ -170,6 +170,7 @@ func Errorf(status int, format string, args ...any) *Error {
 type Server struct {
 	db       *live.Index
 	st       *store.Store
+	digests  digestCache // the last period getChangeDigest read
 	signer   *sign.Keyring
 	now      func() time.Time
 	log      *slog.Logger
@@ -629,7 +630,7 @@ func (s *Server) fail(w *responseWriter, ep *Endpoint, err error) {
 		return
 	}
 	var e *Error
-	var pe *engine.ParamError
+	var pe *query.ParamError
 	switch {
 	case errors.As(err, &e):
 	case errors.As(err, &pe):

@@ -9,6 +9,7 @@ import (
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -41,7 +42,7 @@ func TestMonitorMatchesBecomeAlerts(t *testing.T) {
 	mon := monitor.New(db, MonitorOptions(db, index, nil))
 	Watch{Index: index, Monitor: mon}.Register(db)
 	const owner = "0123456789abcdef0123456789abcdef"
-	if _, _, err := mon.Register(owner, monitor.Params{ID: "cust-9", Kind: engine.Individual, Names: "Anna Berg"}, access.Policy{}, -1); err != nil {
+	if _, _, err := mon.Register(owner, monitor.Params{ID: "cust-9", Kind: query.Individual, Names: "Anna Berg"}, access.Policy{}, -1); err != nil {
 		t.Fatal(err)
 	}
 	add := record.Record{ID: "R2", SourceID: "un", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: "Anna Berg"}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // NormalizeGender reads the gender of a watchlist row, which becomes a
@@ -15,7 +15,7 @@ import (
 // query filter may not; ok is false for anything else. Exported for
 // convert csv.
 func NormalizeGender(s string) (gender string, ok bool) {
-	if g, err := engine.ParseGender(s); err == nil {
+	if g, err := query.ParseGender(s); err == nil {
 		return strings.ToLower(g), true
 	}
 	switch strings.ToLower(strings.TrimSpace(s)) {
@@ -26,19 +26,19 @@ func NormalizeGender(s string) (gender string, ok bool) {
 }
 
 // typeWords maps what books write in a customer-type column to a check.
-var typeWords = map[string]engine.Kind{
-	"individual": engine.Individual, "person": engine.Individual, "naturalperson": engine.Individual,
-	"private": engine.Individual, "retail": engine.Individual, "i": engine.Individual, "p": engine.Individual,
-	"np": engine.Individual, "ind": engine.Individual, "indiv": engine.Individual,
-	"entity": engine.Entity, "company": engine.Entity, "organisation": engine.Entity, "organization": engine.Entity,
-	"corporate": engine.Entity, "corporation": engine.Entity, "business": engine.Entity, "legalentity": engine.Entity,
-	"legalperson": engine.Entity, "e": engine.Entity, "c": engine.Entity, "org": engine.Entity, "le": engine.Entity,
-	"any": engine.Any, "name": engine.Any, "unknown": engine.Any, "u": engine.Any,
+var typeWords = map[string]query.Kind{
+	"individual": query.Individual, "person": query.Individual, "naturalperson": query.Individual,
+	"private": query.Individual, "retail": query.Individual, "i": query.Individual, "p": query.Individual,
+	"np": query.Individual, "ind": query.Individual, "indiv": query.Individual,
+	"entity": query.Entity, "company": query.Entity, "organisation": query.Entity, "organization": query.Entity,
+	"corporate": query.Entity, "corporation": query.Entity, "business": query.Entity, "legalentity": query.Entity,
+	"legalperson": query.Entity, "e": query.Entity, "c": query.Entity, "org": query.Entity, "le": query.Entity,
+	"any": query.Any, "name": query.Any, "unknown": query.Any, "u": query.Any,
 }
 
 // ParseType reads a book's type column (individual, person, company,
 // entity, any, …); an empty value gives def.
-func ParseType(s string, def engine.Kind) (kind engine.Kind, ok bool) {
+func ParseType(s string, def query.Kind) (kind query.Kind, ok bool) {
 	k := headerKey(s)
 	if k == "" {
 		return def, true
@@ -63,7 +63,7 @@ func NormalizeDOB(s string) (string, error) {
 		s = s[:i] // 1960-03-12T00:00:00, 1960-03-12 00:00:00
 	}
 	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '.' || r == '-' })
-	bad := fmt.Errorf("%s is not a date (dd/mm/yyyy or yyyy-mm-dd)", engine.QuoteValue(s))
+	bad := fmt.Errorf("%s is not a date (dd/mm/yyyy or yyyy-mm-dd)", query.QuoteValue(s))
 	for _, p := range parts {
 		if p == "" || len(p) > 4 || !digits(p) {
 			return "", bad
@@ -86,18 +86,18 @@ func NormalizeDOB(s string) (string, error) {
 		return "", bad
 	}
 	out := pad2(d) + "/" + pad2(m) + "/" + y
-	if _, err := engine.ParseQueryDate(out); err != nil {
+	if _, err := query.ParseQueryDate(out); err != nil {
 		// The engine's message quotes the date as rewritten; the book's
 		// spelling is what a reader of the rejects file looks for.
 		why := strings.TrimPrefix(err.Error(), strconv.Quote(out)+": ")
 		if len(parts) == 3 && len(parts[0]) <= 2 {
-			if _, err := engine.ParseQueryDate(pad2(m) + "/" + pad2(d) + "/" + y); err == nil {
+			if _, err := query.ParseQueryDate(pad2(m) + "/" + pad2(d) + "/" + y); err == nil {
 				// 06/14/1971: a month-first column, which cannot be
 				// told from day-first until a day passes 12.
-				return "", fmt.Errorf("%s is not a valid date (%s): the column looks month-first (mm/dd/yyyy); batch reads dd/mm/yyyy or yyyy-mm-dd, so rewrite the column as one of them", engine.QuoteValue(s), why)
+				return "", fmt.Errorf("%s is not a valid date (%s): the column looks month-first (mm/dd/yyyy); batch reads dd/mm/yyyy or yyyy-mm-dd, so rewrite the column as one of them", query.QuoteValue(s), why)
 			}
 		}
-		return "", fmt.Errorf("%s is not a valid date (%s)", engine.QuoteValue(s), why)
+		return "", fmt.Errorf("%s is not a valid date (%s)", query.QuoteValue(s), why)
 	}
 	return out, nil
 }

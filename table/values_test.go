@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 func TestNormalizeDOB(t *testing.T) {
@@ -50,14 +50,14 @@ func TestNormalizeDOB(t *testing.T) {
 }
 
 func TestParseType(t *testing.T) {
-	tests := map[string]engine.Kind{"": engine.Entity, "Individual": engine.Individual, "natural person": engine.Individual,
-		"P": engine.Individual, "company": engine.Entity, "Legal Entity": engine.Entity, "any": engine.Any}
+	tests := map[string]query.Kind{"": query.Entity, "Individual": query.Individual, "natural person": query.Individual,
+		"P": query.Individual, "company": query.Entity, "Legal Entity": query.Entity, "any": query.Any}
 	for in, want := range tests {
-		if got, ok := ParseType(in, engine.Entity); !ok || got != want {
+		if got, ok := ParseType(in, query.Entity); !ok || got != want {
 			t.Errorf("ParseType(%q) = %v, %v; want %v", in, got, ok, want)
 		}
 	}
-	if _, ok := ParseType("trust", engine.Any); ok {
+	if _, ok := ParseType("trust", query.Any); ok {
 		t.Error("ParseType accepted trust")
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/decision"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
 	"github.com/amlscreen/amlscreen/server"
@@ -219,7 +219,7 @@ func (h *handler) withCasework(ctx context.Context, f ScreenForm) context.Contex
 		if err != nil {
 			return ctx
 		}
-		if q.Fuzzy, err = engine.ParseFuzzy(f.Fuzzy); err != nil {
+		if q.Fuzzy, err = query.ParseFuzzy(f.Fuzzy); err != nil {
 			return ctx
 		}
 		if subject, err = decision.QuerySubject(q); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/report"
 )
 
@@ -217,8 +218,8 @@ func (h *handler) alertReport(w http.ResponseWriter, r *http.Request, s *session
 	if err != nil {
 		return caseError(err)
 	}
-	q := engine.Query{Kind: engine.Individual, Names: a.Query.Names, DOB: a.Query.DOB, Gender: a.Query.Gender, Citizenship: a.Query.Citizenship}
-	if k, err := engine.ParseKind(a.Query.Kind); err == nil {
+	q := query.Query{Kind: query.Individual, Names: a.Query.Names, DOB: a.Query.DOB, Gender: a.Query.Gender, Citizenship: a.Query.Citizenship}
+	if k, err := query.ParseKind(a.Query.Kind); err == nil {
 		q.Kind = k
 	}
 	res := &engine.Result{}
@@ -231,10 +232,10 @@ func (h *handler) alertReport(w http.ResponseWriter, r *http.Request, s *session
 	}
 	in := report.Input{Query: q, Result: res, Time: h.now().UTC(), Version: h.databaseVersion(), Origin: fmt.Sprintf("alert %d of amlscreen casework", a.ID),
 		Casework: []report.CaseNote{caseNote(a)}}
-	if engine.Validate(q) != nil {
+	if query.Validate(q) != nil {
 		// A query the engine no longer takes (an old alert's) is shown by
 		// its names alone.
-		in.Query = engine.Query{Kind: q.Kind, Names: q.Names}
+		in.Query = query.Query{Kind: q.Kind, Names: q.Names}
 	}
 	var pdf bytes.Buffer
 	if err := report.Render(&pdf, in); err != nil {

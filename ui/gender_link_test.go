@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // A profile may hold a gender in any form the engine reads; the link that
@@ -15,7 +15,7 @@ func TestScreenProfileURLWritesTheContractGender(t *testing.T) {
 	for _, tc := range []struct{ stored, want string }{
 		{"m", "male"}, {"F", "female"}, {"MALE", "male"}, {"female", "female"}, {"", ""},
 	} {
-		link := screenProfileURL("individual", "Olga Ivanova", "", tc.stored, 0, "c-1", engine.Strict, 0)
+		link := screenProfileURL("individual", "Olga Ivanova", "", tc.stored, 0, "c-1", query.Strict, 0)
 		u, err := url.Parse(link)
 		if err != nil {
 			t.Fatal(err)

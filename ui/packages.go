@@ -20,6 +20,7 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
 	"github.com/amlscreen/amlscreen/server"
@@ -145,19 +146,19 @@ func (a *answer) Write(p []byte) (int, error) {
 func (a *answer) Flush() {}
 
 // checkPaths are the /v1 checks by kind.
-var checkPaths = map[engine.Kind]string{engine.Individual: "/v1/checkIndividual", engine.Entity: "/v1/checkEntity", engine.Any: "/v1/checkName"}
+var checkPaths = map[query.Kind]string{query.Individual: "/v1/checkIndividual", query.Entity: "/v1/checkEntity", query.Any: "/v1/checkName"}
 
 // query reads the form into the parameters of the check and the engine
 // query that explains its hits. Filters an entity check does not take are
 // left out, with a note when given.
-func (f ScreenForm) query() (engine.Query, url.Values, []string, error) {
-	kind, err := engine.ParseKind(f.Type)
+func (f ScreenForm) query() (query.Query, url.Values, []string, error) {
+	kind, err := query.ParseKind(f.Type)
 	if err != nil {
-		return engine.Query{}, nil, nil, paramError(err)
+		return query.Query{}, nil, nil, paramError(err)
 	}
-	match, err := engine.ParseMatch(strings.TrimSpace(f.Mode))
+	match, err := query.ParseMatch(strings.TrimSpace(f.Mode))
 	if err != nil {
-		return engine.Query{}, nil, nil, paramError(err)
+		return query.Query{}, nil, nil, paramError(err)
 	}
 	p := url.Values{}
 	set := func(k, v string) {
@@ -168,18 +169,18 @@ func (f ScreenForm) query() (engine.Query, url.Values, []string, error) {
 	set("names", f.Names)
 	set("fuzzy_search", f.Fuzzy)
 	set("includes", f.Includes)
-	q := engine.Query{Kind: kind, Names: f.Names, Match: match}
-	if match == engine.Scored {
+	q := query.Query{Kind: kind, Names: f.Names, Match: match}
+	if match == query.Scored {
 		p.Set("match", "scored")
 	}
 	// A threshold goes to the API in either mode: without scored mode it
 	// is refused there, never ignored.
 	set("min_score", f.MinScore)
-	if q.MinScore, err = engine.ParseMinScore(f.MinScore); err != nil {
-		return engine.Query{}, nil, nil, paramError(err)
+	if q.MinScore, err = query.ParseMinScore(f.MinScore); err != nil {
+		return query.Query{}, nil, nil, paramError(err)
 	}
 	var notes []string
-	if kind == engine.Entity {
+	if kind == query.Entity {
 		if f.DOB != "" || f.Gender != "" || f.Citizenship != "" {
 			notes = append(notes, "Date of birth, gender and citizenship filter individuals; an entity screening does not use them.")
 		}
@@ -193,7 +194,7 @@ func (f ScreenForm) query() (engine.Query, url.Values, []string, error) {
 }
 
 func paramError(err error) error {
-	var pe *engine.ParamError
+	var pe *query.ParamError
 	if errors.As(err, &pe) {
 		return &Error{Status: http.StatusBadRequest, Message: pe.Error()}
 	}
@@ -235,21 +236,21 @@ func (b *backend) Screen(ctx context.Context, id *Identity, f ScreenForm) (*Scre
 		return nil, fmt.Errorf("check answer: %w", err)
 	}
 	// The API accepted the query, so it compiles.
-	if q.Fuzzy, err = engine.ParseFuzzy(f.Fuzzy); err != nil {
+	if q.Fuzzy, err = query.ParseFuzzy(f.Fuzzy); err != nil {
 		return nil, paramError(err)
 	}
 	var cq *engine.CompiledQuery
-	if q.Match != engine.Scored {
+	if q.Match != query.Scored {
 		if cq, err = engine.CompileQuery(q); err != nil {
 			return nil, paramError(err)
 		}
 	}
 	s := &Screening{Form: f, Subject: subject, Total: resp.Total, Version: version, At: b.Now().UTC(), Notes: notes,
-		Reportable: q.Kind != engine.Any, Scored: q.Match == engine.Scored, MinScore: q.MinScore}
+		Reportable: q.Kind != query.Any, Scored: q.Match == query.Scored, MinScore: q.MinScore}
 	if s.Scored && s.MinScore == 0 {
-		s.MinScore = engine.DefaultMinScore
+		s.MinScore = query.DefaultMinScore
 	}
-	if q.Kind == engine.Individual && q.Citizenship != "" {
+	if q.Kind == query.Individual && q.Citizenship != "" {
 		s.Notes = append(s.Notes, "The PDF report is the API's generateIndividualReport, which takes no citizenship filter: it lists hits of any citizenship.")
 	}
 	if s.Subject == "" {
@@ -312,7 +313,7 @@ func (b *backend) Report(ctx context.Context, id *Identity, f ScreenForm) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	path := map[engine.Kind]string{engine.Individual: "/v1/generateIndividualReport", engine.Entity: "/v1/generateEntityReport"}[q.Kind]
+	path := map[query.Kind]string{query.Individual: "/v1/generateIndividualReport", query.Entity: "/v1/generateEntityReport"}[q.Kind]
 	if path == "" {
 		return nil, errorf(http.StatusBadRequest, "type: a report is made of an individual or an entity screening; choose one")
 	}
@@ -361,7 +362,7 @@ func (b *backend) Record(ctx context.Context, id *Identity, recordID, subject st
 	}
 	full := b.DB.Index().Get(recordID)
 	if full == nil {
-		return nil, errorf(http.StatusNotFound, "The database holds no record %s: it may have been deleted by the last update.", engine.QuoteValue(recordID))
+		return nil, errorf(http.StatusNotFound, "The database holds no record %s: it may have been deleted by the last update.", query.QuoteValue(recordID))
 	}
 	subject = strings.TrimSpace(subject)
 	if subject != "" {
@@ -420,7 +421,7 @@ func (b *backend) Decide(ctx context.Context, id *Identity, f DecideForm) (*deci
 	}
 	full := b.DB.Index().Get(f.RecordID)
 	if full == nil {
-		return nil, errorf(http.StatusNotFound, "The database holds no record %s any more: it was deleted by an update.", engine.QuoteValue(f.RecordID))
+		return nil, errorf(http.StatusNotFound, "The database holds no record %s any more: it was deleted by an update.", query.QuoteValue(f.RecordID))
 	}
 	if fp := decision.Content(full); f.Fingerprint != fp {
 		return nil, errorf(http.StatusConflict, "This record changed while you were reviewing it. Review its new content below and decide again.")
@@ -575,7 +576,7 @@ func (b *backend) Data(ctx context.Context, id *Identity) (*DataView, error) {
 func parseSeq(s string) (uint64, error) {
 	n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
 	if err != nil || n == 0 {
-		return 0, errorf(http.StatusBadRequest, "dead letter %s is not a number", engine.QuoteValue(s))
+		return 0, errorf(http.StatusBadRequest, "dead letter %s is not a number", query.QuoteValue(s))
 	}
 	return n, nil
 }

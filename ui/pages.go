@@ -12,8 +12,8 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/decision"
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 func (h *handler) home(w http.ResponseWriter, r *http.Request, _ *session, _ *Identity) error {
@@ -328,7 +328,7 @@ func profileForm(p monitor.Profile) ProfileForm {
 	if p.Fuzzy > 0 {
 		f.Fuzzy = fmt.Sprint(p.Fuzzy)
 	}
-	if p.Match == engine.Scored {
+	if p.Match == query.Scored {
 		f.Mode = "scored"
 		if p.MinScore != 0 {
 			f.MinScore = strconv.FormatFloat(p.MinScore, 'f', -1, 64)

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/access"
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 // TestScoredScreening: the screening form's scored mode finds the
@@ -46,7 +46,7 @@ func TestScoredScreening(t *testing.T) {
 func TestScoredProfileListed(t *testing.T) {
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
-	p := monitor.Params{ID: "s-1", Kind: engine.Individual, Names: "Ivan Sergeyevich Petrov", Match: engine.Scored, MinScore: 0.3}
+	p := monitor.Params{ID: "s-1", Kind: query.Individual, Names: "Ivan Sergeyevich Petrov", Match: query.Scored, MinScore: 0.3}
 	if _, _, err := b.mon.Register(access.KeyID(keyA), p, access.Policy{}, -1); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestScoredProfileEdited(t *testing.T) {
 		t.Fatalf("save: %d\n%s", r.status, r.body)
 	}
 	p, err := b.mon.Get(access.KeyID(keyA), "S-1")
-	if err != nil || p == nil || p.Match != engine.Scored || p.MinScore != 0.4 {
+	if err != nil || p == nil || p.Match != query.Scored || p.MinScore != 0.4 {
 		t.Fatalf("stored %+v, %v", p, err)
 	}
 	edit := c.get("/ui/monitoring?" + url.Values{"edit": {"S-1"}}.Encode())

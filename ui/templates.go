@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/decision"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -152,9 +152,9 @@ func size(n int64) string {
 
 // screenProfileURL is the workbench link that screens a profile's query
 // now, in its match mode.
-func screenProfileURL(kind, names, dob, gender string, fuzzy int, id string, match engine.MatchMode, minScore float64) string {
+func screenProfileURL(kind, names, dob, gender string, fuzzy int, id string, match query.MatchMode, minScore float64) string {
 	v := url.Values{"type": {kind}, "names": {names}, "subject": {id}}
-	if match == engine.Scored {
+	if match == query.Scored {
 		v.Set("mode", "scored")
 		if minScore != 0 {
 			v.Set("min_score", strconv.FormatFloat(minScore, 'f', -1, 64))
@@ -165,7 +165,7 @@ func screenProfileURL(kind, names, dob, gender string, fuzzy int, id string, mat
 	}
 	// A profile stored before /v1 refused m and f may hold them;
 	// ParseGender writes every form it reads as the contract's word.
-	if g, err := engine.ParseGender(gender); err == nil && g != "" {
+	if g, err := query.ParseGender(gender); err == nil && g != "" {
 		v.Set("gender", strings.ToLower(g))
 	} else if gender != "" {
 		v.Set("gender", gender)

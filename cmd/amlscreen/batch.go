@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/batch"
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -155,7 +155,7 @@ func batchConfig(f *batchFlags) (batch.Config, error) {
 			return cfg, usagef("--shard: %v", err)
 		}
 	}
-	if cfg.DefaultKind, err = engine.ParseKind(f.kind); err != nil {
+	if cfg.DefaultKind, err = query.ParseKind(f.kind); err != nil {
 		return cfg, paramToUsage(err)
 	}
 	if cfg.Match, cfg.MinScore, err = f.matchMode(); err != nil {
@@ -275,7 +275,7 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 // cfg.Only the changed ones), else the store or --data files.
 func openBatchDatabase(f *batchFlags, cfg *batch.Config) (db *database, err error) {
 	switch {
-	case f.since != "" && cfg.Match == engine.Scored:
+	case f.since != "" && cfg.Match == query.Scored:
 		// Scored mode weighs words by how common they are: among the
 		// whole store's records, not the few changed since.
 		db, cfg.Only, err = openSinceWhole(f.store, f.since)

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/bench"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -60,13 +60,13 @@ func newBenchSpeedCmd() *cobra.Command {
 			if cfg.Brute < 0 {
 				return usagef("--brute: must not be negative")
 			}
-			m, err := engine.ParseMatch(match)
+			m, err := query.ParseMatch(match)
 			if err != nil {
 				return usagef("--match: %q is not strict or scored", match)
 			}
 			cfg.Match = m
 			if cmd.Flags().Changed("min-score") {
-				if m != engine.Scored {
+				if m != query.Scored {
 					return usagef("--min-score: applies only with --match scored")
 				}
 				if minScore <= 0 || minScore > 1 {
@@ -126,7 +126,7 @@ func newBenchSpeedCmd() *cobra.Command {
 	addFormatFlag(fl, &format)
 	addJSONAlias(fl, &asJSON)
 	fl.StringVar(&match, "match", "strict", "match mode of the queries: strict or scored")
-	fl.Float64Var(&minScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
+	fl.Float64Var(&minScore, "min-score", query.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	return cmd
 }
 

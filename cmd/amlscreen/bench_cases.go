@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/bench"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 )
 
 func init() { benchCommands = append(benchCommands, newBenchCasesCmd) }
@@ -109,7 +109,7 @@ func newBenchCasesCmd() *cobra.Command {
 	fl.StringVar(&casesFile, "cases", "", "CSV file of labelled cases (columns name, expect; optional type, dob, gender, citizenship, id, note)")
 	fl.StringVar(&match, "match", "both", "strict, scored or both")
 	fl.IntVar(&fuzzy, "fuzzy", 0, "measure only this fuzzy level (0, 1 or 2); default all three")
-	fl.Float64Var(&minScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
+	fl.Float64Var(&minScore, "min-score", query.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	fl.StringVar(&plotFile, "plot", "", "also draw recall against the false-hit share into this PNG file")
 	fl.IntVar(&records, "records", 0, "search a database of this many records: --data padded with generated records")
 	addFormatFlag(fl, &format)
@@ -159,14 +159,14 @@ func readCasesFile(path string) ([]bench.Case, error) {
 }
 
 // casesModes returns the modes --match names; nil is both.
-func casesModes(match string) ([]engine.MatchMode, error) {
+func casesModes(match string) ([]query.MatchMode, error) {
 	switch strings.ToLower(match) {
 	case "", "both":
 		return nil, nil
 	case "strict":
-		return []engine.MatchMode{engine.Strict}, nil
+		return []query.MatchMode{query.Strict}, nil
 	case "scored":
-		return []engine.MatchMode{engine.Scored}, nil
+		return []query.MatchMode{query.Scored}, nil
 	}
 	return nil, usagef("--match: %q is not strict, scored or both", match)
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/bench"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
@@ -93,7 +93,7 @@ from 0.05 to 0.95), the table to pick a --min-score from.`,
 	fl.StringVar(&f.plotFile, "plot", "", "also draw recall against false-hit rate into this PNG file")
 	fl.Int64Var(&f.cfg.Seed, "seed", 1, "seed of every random choice (aliases, typos, generated names)")
 	fl.StringVar(&f.cfg.Mode, "mode", bench.ModeStrict, "strict (the /v1 checks), scored (match=scored) or both")
-	fl.Float64Var(&f.cfg.MinScore, "min-score", engine.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
+	fl.Float64Var(&f.cfg.MinScore, "min-score", query.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	fl.IntVar(&f.cfg.MaxQueries, "max-queries", 0, "at most this many queries per class; 0 means every eligible record")
 	fl.BoolVar(&f.cfg.Sweep, "sweep", false, "scored mode: also report recall and false hits at every threshold from 0.05 to 0.95")
 	fl.StringVar(&f.sweepPlot, "sweep-plot", "", "with --sweep: also draw scored mode's recall/false-hit curve over its thresholds into this PNG file")

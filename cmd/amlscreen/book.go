@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/book"
+	"github.com/amlscreen/amlscreen/casework"
+	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -37,6 +40,7 @@ detection and --map) and each row is checked with batch's rules.`,
 type bookImportFlags struct {
 	store, inFormat, delimiter, encoding, mapping, match string
 	fuzzy                                                int
+	screen                                               bool
 }
 
 func newBookImportCmd() *cobra.Command {
@@ -54,11 +58,17 @@ nothing: the rejects are listed by line and field on stderr and the exit code
 is 3. --match and --fuzzy set how the book is screened; without them a
 re-import keeps the book's setting (strict, 0 for a new book).
 
+The customers FILE adds or changes are screened against the whole database
+first, as batch screens a book, and their hits become alerts (origin batch,
+the customer id as subject; amlscreen alerts list): a customer is screened
+when she enters the book. --screen=false leaves that to a batch run.
+
 Exit codes: 0 imported, 1 failure, 2 bad flags, 3 rows rejected (nothing
 imported).`,
 		Example: `  amlscreen book import --store aml.db customers.csv
   amlscreen book import --store aml.db customers.csv --match scored --fuzzy 1
-  amlscreen book import --store aml.db core-export.csv --map id=CIF,name=FIRST+LAST`,
+  amlscreen book import --store aml.db core-export.csv --map id=CIF,name=FIRST+LAST
+  amlscreen book import --store aml.db customers.csv --screen=false`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl := cmd.Flags()
@@ -73,6 +83,7 @@ imported).`,
 	fl.StringVar(&f.mapping, "map", "", "columns of the fields: id=COL,name=COL[+COL],type=COL,dob=COL,gender=COL,citizenship=COL")
 	fl.StringVar(&f.match, "match", "strict", matchUsage)
 	fl.IntVar(&f.fuzzy, "fuzzy", 0, fuzzyUsage)
+	fl.BoolVar(&f.screen, "screen", true, "screen the customers the file adds or changes against the database and raise their hits as alerts")
 	return cmd
 }
 
@@ -142,6 +153,11 @@ func runBookImport(stdout, stderr io.Writer, f *bookImportFlags, file string, ma
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
+	}
+	if f.screen {
+		if err := onboardCustomers(stdout, db, customers, cfg, file); err != nil {
+			return err
+		}
 	}
 	res, err := book.Import(db, customers, cfg, file, time.Now())
 	if err != nil {
@@ -320,4 +336,35 @@ Exit codes: 0 shown, 1 failure, 2 bad flags.`,
 	addStoreFlag(cmd.Flags(), &path)
 	addFormatFlag(cmd.Flags(), &format)
 	return cmd
+}
+
+// onboardCustomers screens the customers a book import adds or changes
+// against the whole database and raises their hits as alerts, before the
+// import commits: a kill between the two leaves alerts the next import
+// raises again without duplicating, never customers imported unscreened.
+func onboardCustomers(stdout io.Writer, db *store.Store, customers []book.Customer, cfg book.Config, file string) error {
+	d, err := live.Load(db)
+	if err != nil {
+		return fmt.Errorf("screening index: %w", err)
+	}
+	defer d.Close()
+	if d.Version() == "" {
+		fmt.Fprintln(stdout, "screening: the store holds no records yet; the book is screened by the change sets that add them")
+		return nil
+	}
+	on, err := book.Onboard(db, customers, cfg, d.Index(), d.Version())
+	if err != nil {
+		return fmt.Errorf("screen the book: %w", err)
+	}
+	res, err := casework.New(db, casework.Options{}).Raise(cliOperator().String()+" (book import "+filepath.Base(file)+")", on.Alerts)
+	if err != nil {
+		return fmt.Errorf("alerts: %w", err)
+	}
+	fmt.Fprintf(stdout, "screening: %d new or changed customers against %s: %d alerts raised, %d reopened, %d already in the queue",
+		on.Screened, d.Version(), res.Raised, res.Reopened, res.Unchanged)
+	if on.Skipped > 0 {
+		fmt.Fprintf(stdout, ", %d customers not screened", on.Skipped)
+	}
+	fmt.Fprintln(stdout)
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/response"
 	"github.com/amlscreen/amlscreen/sampledata"
@@ -94,7 +95,7 @@ Exit codes: 0 the check ran (with or without hits), 1 failure, 2 bad flags.`,
 }
 
 func runCheck(out io.Writer, f *checkFlags) error {
-	kind, err := engine.ParseKind(f.kind)
+	kind, err := query.ParseKind(f.kind)
 	if err != nil {
 		return paramToUsage(err)
 	}
@@ -116,7 +117,7 @@ func runCheck(out io.Writer, f *checkFlags) error {
 		return err
 	}
 	// Validate before loading, so that a typo costs nothing.
-	if err := engine.Validate(q); err != nil {
+	if err := query.Validate(q); err != nil {
 		return paramToUsage(err)
 	}
 	if f.caBundle != "" && f.server == "" {
@@ -155,7 +156,7 @@ func runCheck(out io.Writer, f *checkFlags) error {
 // noteFiltered says how many name matches the filters (--dob, --gender,
 // --citizenship) removed, so that "0 hits" after a filter does not read as
 // no match of the name at all; no line when they removed none.
-func noteFiltered(db *database, q engine.Query, total int) ([]string, error) {
+func noteFiltered(db *database, q query.Query, total int) ([]string, error) {
 	var by []string
 	for _, f := range []struct{ flag, value string }{{"--dob", q.DOB}, {"--gender", q.Gender}, {"--citizenship", q.Citizenship}} {
 		if f.value != "" {
@@ -183,14 +184,14 @@ func noteFiltered(db *database, q engine.Query, total int) ([]string, error) {
 
 // writeCheckCSV writes the hits as CSV with a header row: the table's
 // columns, the matched name apart from its field, for a spreadsheet.
-func writeCheckCSV(out io.Writer, q engine.Query, res *engine.Result) error {
+func writeCheckCSV(out io.Writer, q query.Query, res *engine.Result) error {
 	w := csv.NewWriter(out)
 	w.Write([]string{"rank", "id", "name", "entity_type", "source_id", "source_type", "score", "matched_field", "matched_name", "why"})
 	for i, h := range res.Hits {
 		r := h.Record
 		field, name := h.Field, ""
 		var why string
-		if q.Match == engine.Scored {
+		if q.Match == query.Scored {
 			if h.Reason != nil {
 				field, name, why = h.Reason.Field, h.Reason.Name, h.Reason.Summary()
 			}
@@ -198,7 +199,7 @@ func writeCheckCSV(out io.Writer, q engine.Query, res *engine.Result) error {
 			field, name, why = m.Field, m.Text, engine.Reason(m)
 		}
 		score := ""
-		if q.Match == engine.Scored {
+		if q.Match == query.Scored {
 			score = engine.FormatScore(h.Score)
 		}
 		w.Write([]string{strconv.Itoa(i + 1), r.ID, r.Name, r.EntityType, r.SourceID, r.SourceType, score, field, name, why})
@@ -212,16 +213,16 @@ func writeCheckCSV(out io.Writer, q engine.Query, res *engine.Result) error {
 // says why in the words of engine.ScoreReason.Summary. On the embedded
 // sample (sampledata.Is of the version) a last line says it is no
 // screening, so that "0 hit(s)" there never reads as a clearance.
-func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, version string, notes ...string) error {
+func writeCheckTable(out io.Writer, q query.Query, res *engine.Result, origin, version string, notes ...string) error {
 	what := q.Names
 	if what == "" {
 		what = q.SearchAll + " (search_all)"
 	}
 	mode := ""
-	if q.Match == engine.Scored {
+	if q.Match == query.Scored {
 		minScore := q.MinScore
 		if minScore == 0 {
-			minScore = engine.DefaultMinScore
+			minScore = query.DefaultMinScore
 		}
 		mode = fmt.Sprintf(", scored, min score %v", minScore)
 	}
@@ -237,7 +238,7 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 		return sampleFooter(out, version, notes)
 	}
 	tw := newTable(out)
-	if q.Match == engine.Scored {
+	if q.Match == query.Scored {
 		fmt.Fprintln(tw, "#\tID\tNAME\tTYPE\tSOURCE\tSCORE\tMATCHED\tWHY")
 	} else {
 		fmt.Fprintln(tw, "#\tID\tNAME\tTYPE\tSOURCE\tMATCHED\tWHY")
@@ -246,7 +247,7 @@ func writeCheckTable(out io.Writer, q engine.Query, res *engine.Result, origin, 
 		r := h.Record
 		matched, why := reason(q, &h)
 		score := ""
-		if q.Match == engine.Scored {
+		if q.Match == query.Scored {
 			score = engine.FormatScore(h.Score) + "\t"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s (%s)\t%s%s\t%s\n", i+1, r.ID, clip(r.Name, 40), r.EntityType,
@@ -277,8 +278,8 @@ func sampleFooter(out io.Writer, version string, notes []string) error {
 // reason explains a hit in words: which name string, which word pairs and
 // how many edits (strict), or how each pair matched and which words had
 // no partner (scored).
-func reason(q engine.Query, h *engine.Hit) (matched, why string) {
-	if q.Match == engine.Scored {
+func reason(q query.Query, h *engine.Hit) (matched, why string) {
+	if q.Match == query.Scored {
 		if h.Reason == nil {
 			return h.Field, ""
 		}

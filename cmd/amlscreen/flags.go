@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/amlscreen/amlscreen/batch"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/tlsconf"
 )
 
@@ -189,7 +189,7 @@ func (q *queryFlags) add(fl *pflag.FlagSet, spec querySpec) {
 		fl.BoolVar(&q.includeOther, "include-other", false, includeOtherUsage)
 	}
 	if spec.with&withLimit != 0 {
-		fl.IntVar(&q.limit, "limit", engine.DefaultLimit, limitUsage)
+		fl.IntVar(&q.limit, "limit", query.DefaultLimit, limitUsage)
 	}
 	if spec.with&withMatch != 0 {
 		fl.StringVar(&q.match, "match", "strict", matchUsage)
@@ -200,18 +200,18 @@ func (q *queryFlags) add(fl *pflag.FlagSet, spec querySpec) {
 // matchMode reads --match and --min-score: the mode and the threshold (0
 // for the default). --min-score without --match scored is refused rather
 // than ignored, so that a threshold is never silently dropped.
-func (q *queryFlags) matchMode() (engine.MatchMode, float64, error) {
-	m, err := engine.ParseMatch(q.match)
+func (q *queryFlags) matchMode() (query.MatchMode, float64, error) {
+	m, err := query.ParseMatch(q.match)
 	if err != nil {
 		return 0, 0, paramToUsage(err)
 	}
 	if q.minScore == "" {
 		return m, 0, nil
 	}
-	if m != engine.Scored {
+	if m != query.Scored {
 		return 0, 0, usagef("--min-score: applies only with --match scored")
 	}
-	v, err := engine.ParseMinScore(q.minScore)
+	v, err := query.ParseMinScore(q.minScore)
 	if err != nil {
 		return 0, 0, paramToUsage(err)
 	}
@@ -220,17 +220,17 @@ func (q *queryFlags) matchMode() (engine.MatchMode, float64, error) {
 
 // query returns the query the flags describe, of kind, without sources;
 // an error for a bad --match or --min-score.
-func (q *queryFlags) query(kind engine.Kind) (engine.Query, error) {
+func (q *queryFlags) query(kind query.Kind) (query.Query, error) {
 	m, ms, err := q.matchMode()
 	if err != nil {
-		return engine.Query{}, err
+		return query.Query{}, err
 	}
 	// The filters are of individuals: an entity check refuses them
 	// rather than drop them unseen.
-	if kind == engine.Entity {
+	if kind == query.Entity {
 		for _, f := range []struct{ flag, value string }{{"--dob", q.dob}, {"--gender", q.gender}, {"--citizenship", q.citizenship}} {
 			if f.value != "" {
-				return engine.Query{}, usagef("%s: filters individuals only; --type entity would ignore it (use --type individual, or any to screen both)", f.flag)
+				return query.Query{}, usagef("%s: filters individuals only; --type entity would ignore it (use --type individual, or any to screen both)", f.flag)
 			}
 		}
 	}
@@ -238,10 +238,10 @@ func (q *queryFlags) query(kind engine.Kind) (engine.Query, error) {
 	citizenship := q.citizenship
 	if strings.TrimSpace(citizenship) != "" {
 		if citizenship, err = batch.ParseCountry(citizenship); err != nil {
-			return engine.Query{}, usagef("--citizenship: %v", err)
+			return query.Query{}, usagef("--citizenship: %v", err)
 		}
 	}
-	return engine.Query{
+	return query.Query{
 		Kind: kind, Names: q.names, SearchAll: q.searchAll, Fuzzy: q.fuzzy,
 		DOB: q.dob, Gender: longGender(q.gender), Citizenship: citizenship, Limit: q.limit,
 		Match: m, MinScore: ms,
@@ -272,9 +272,9 @@ var flagOf = map[string]string{
 }
 
 // paramToUsage turns a parameter error of the engine, monitoring or media
-// (all *engine.ParamError) into a usage error naming the flag.
+// (all *query.ParamError) into a usage error naming the flag.
 func paramToUsage(err error) error {
-	var pe *engine.ParamError
+	var pe *query.ParamError
 	if !errors.As(err, &pe) {
 		return err
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/mediagen"
 	"github.com/amlscreen/amlscreen/media"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
 )
@@ -218,12 +218,12 @@ func runMediaCheck(ctx context.Context, out io.Writer, f *mediaFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var kind engine.Kind
+	var kind query.Kind
 	switch strings.ToLower(f.kind) {
 	case "individual":
-		kind = engine.Individual
+		kind = query.Individual
 	case "entity":
-		kind = engine.Entity
+		kind = query.Entity
 	default:
 		return usagef("--type: %q is not individual or entity", f.kind)
 	}

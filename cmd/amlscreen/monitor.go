@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/access"
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -152,8 +152,8 @@ Exit codes: 0 registered, 1 failure (store locked, quota reached), 2 bad flags.`
   amlscreen monitor register --store aml.db --keys keys.json --key acme --profile-id c-1002 --names "John Michael Smith" --fuzzy 2 --match scored`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			k, err := engine.ParseKind(q.kind)
-			if err != nil || k == engine.Any {
+			k, err := query.ParseKind(q.kind)
+			if err != nil || k == query.Any {
 				return usagef("--type: %q is not individual or entity", q.kind)
 			}
 			match, minScore, err := q.matchMode()
@@ -211,7 +211,7 @@ func describeQuery(p *monitor.Params) string {
 	if p.Gender != "" {
 		parts = append(parts, "gender "+p.Gender)
 	}
-	if p.Match == engine.Scored {
+	if p.Match == query.Scored {
 		if p.MinScore != 0 {
 			parts = append(parts, fmt.Sprintf("scored, min score %v", p.MinScore))
 		} else {

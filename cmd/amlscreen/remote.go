@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
@@ -128,12 +129,12 @@ func lockHint(err error) error {
 }
 
 // checkPaths are the API endpoints of check --type.
-var checkPaths = map[engine.Kind]string{engine.Individual: "checkIndividual", engine.Entity: "checkEntity", engine.Any: "checkName"}
+var checkPaths = map[query.Kind]string{query.Individual: "checkIndividual", query.Entity: "checkEntity", query.Any: "checkName"}
 
 // remoteCheck runs check --server: the query, validated as a local check
 // validates it, is asked of the server; JSON output is its CheckResponse
 // as answered, the table explains its hits as a local check does.
-func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) error {
+func remoteCheck(out io.Writer, f *checkFlags, q query.Query, format string) error {
 	switch {
 	case f.server == "":
 		return usagef("--api-key: only with --server")
@@ -142,7 +143,7 @@ func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) er
 	case f.includeOther:
 		return usagef("--include-other: with --server the key's settings choose the default sources; name them with --includes")
 	case f.limitSet:
-		return usagef("--limit: with --server the server answers up to %d hits", engine.DefaultLimit)
+		return usagef("--limit: with --server the server answers up to %d hits", query.DefaultLimit)
 	}
 	r, err := newRemote(f.server, f.apiKey, f.caBundle)
 	if err != nil {
@@ -160,7 +161,7 @@ func remoteCheck(out io.Writer, f *checkFlags, q engine.Query, format string) er
 	if q.Fuzzy > 0 {
 		v.Set("fuzzy_search", strconv.Itoa(q.Fuzzy))
 	}
-	if q.Match == engine.Scored {
+	if q.Match == query.Scored {
 		v.Set("match", "scored")
 		if q.MinScore != 0 {
 			v.Set("min_score", strconv.FormatFloat(q.MinScore, 'f', -1, 64))

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
 )
@@ -71,12 +71,12 @@ flags.`,
 }
 
 func runReport(stdout, stderr io.Writer, f *reportFlags) error {
-	var kind engine.Kind
+	var kind query.Kind
 	switch strings.ToLower(f.kind) {
 	case "individual":
-		kind = engine.Individual
+		kind = query.Individual
 	case "entity":
-		kind = engine.Entity
+		kind = query.Entity
 	case "":
 		return usagef("--type: required, individual or entity")
 	default:
@@ -85,7 +85,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 	if strings.TrimSpace(f.names) == "" {
 		return usagef("--names: required")
 	}
-	if kind == engine.Entity {
+	if kind == query.Entity {
 		for _, fv := range [][2]string{{"--dob", f.dob}, {"--gender", f.gender}, {"--citizenship", f.citizenship}} {
 			if fv[1] != "" {
 				return usagef("%s: only for --type individual", fv[0])
@@ -108,7 +108,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		return err
 	}
 	// Validate before loading, so that a typo costs nothing.
-	if err := engine.Validate(q); err != nil {
+	if err := query.Validate(q); err != nil {
 		return paramToUsage(err)
 	}
 	db, err := openSource(f.data, f.store)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/convert/internal/conv"
 	"github.com/amlscreen/amlscreen/country"
-	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/table"
 )
@@ -172,14 +172,14 @@ func watchlistRecord(row *table.Row, o WatchlistOptions, prefix, defaultType str
 	case "aircraft", "plane":
 		r.EntityType = record.EntityAircraft
 	default:
-		kind, ok := table.ParseType(t, engine.Any)
+		kind, ok := table.ParseType(t, query.Any)
 		if !ok {
 			return reject(table.FieldType, row.Type, fmt.Sprintf("%q is not individual, entity, vessel, aircraft or unknown", row.Type))
 		}
 		switch kind {
-		case engine.Individual:
+		case query.Individual:
 			r.EntityType = record.EntityIndividual
-		case engine.Entity:
+		case query.Entity:
 			r.EntityType = record.EntityEntity
 		default:
 			r.EntityType = record.EntityUnknown

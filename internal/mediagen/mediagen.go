@@ -29,6 +29,7 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/media"
+	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
 )
@@ -118,7 +119,7 @@ func makePools() (*Generator, error) {
 		if !ok || s.cyrillic != "" {
 			continue
 		}
-		res, err := idx.Search(engine.Query{Names: s.full, Limit: 1})
+		res, err := idx.Search(query.Query{Names: s.full, Limit: 1})
 		if err != nil || res.Total > 0 {
 			continue
 		}

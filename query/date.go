@@ -1,4 +1,4 @@
-package engine
+package query
 
 import (
 	"errors"
@@ -8,20 +8,27 @@ import (
 	"time"
 )
 
-// date is a possibly partial date packed as year<<9 | month<<5 | day, where
-// 0 in a component means unknown. A zero date is wholly unknown.
-type date uint32
+// Date is a possibly partial date packed as year<<9 | month<<5 | day, where
+// 0 in a component means unknown. A zero Date is wholly unknown. It is a
+// number so that the matcher can keep one per record without allocation.
+type Date uint32
 
-func mkDate(y, m, d int) date { return date(y<<9 | m<<5 | d) }
+// NewDate packs year y, month m and day d; 0 means unknown.
+func NewDate(y, m, d int) Date { return Date(y<<9 | m<<5 | d) }
 
-func (d date) year() int  { return int(d >> 9) }
-func (d date) month() int { return int(d>>5) & 0xf }
-func (d date) day() int   { return int(d) & 0x1f }
+// Year returns the year, 0 when unknown.
+func (d Date) Year() int { return int(d >> 9) }
 
-// agrees reports whether two partial dates agree on every component that
+// Month returns the month, 0 when unknown.
+func (d Date) Month() int { return int(d>>5) & 0xf }
+
+// Day returns the day of the month, 0 when unknown.
+func (d Date) Day() int { return int(d) & 0x1f }
+
+// Agrees reports whether two partial dates agree on every component that
 // both know.
-func (d date) agrees(o date) bool {
-	return agree(d.year(), o.year()) && agree(d.month(), o.month()) && agree(d.day(), o.day())
+func (d Date) Agrees(o Date) bool {
+	return agree(d.Year(), o.Year()) && agree(d.Month(), o.Month()) && agree(d.Day(), o.Day())
 }
 
 func agree(a, b int) bool { return a == 0 || b == 0 || a == b }
@@ -29,7 +36,7 @@ func agree(a, b int) bool { return a == 0 || b == 0 || a == b }
 // ParseQueryDate reads the dob parameter: exactly dd/mm/yyyy, where dd and
 // mm may be 00 for unknown; the year must be known and the day must exist
 // in its month.
-func ParseQueryDate(s string) (date, error) {
+func ParseQueryDate(s string) (Date, error) {
 	if len(s) != 10 || s[2] != '/' || s[5] != '/' {
 		return 0, fmt.Errorf("%s is not dd/mm/yyyy", QuoteValue(s))
 	}
@@ -48,7 +55,7 @@ func ParseQueryDate(s string) (date, error) {
 	if d > daysIn(m, y) {
 		return 0, fmt.Errorf("%q: day %d does not exist", s, d)
 	}
-	return mkDate(y, m, d), nil
+	return NewDate(y, m, d), nil
 }
 
 // daysIn returns the most days month m of year y can have; 31 when the
@@ -69,11 +76,11 @@ func digits(s string) bool {
 	return true
 }
 
-// parseRecordDate reads a record's date_of_birth entry leniently: dd/mm/yyyy
+// ParseRecordDate reads a record's date_of_birth entry leniently: dd/mm/yyyy
 // (one- or two-digit parts, 00 unknown), mm/yyyy, yyyy, yyyy-mm-dd and
 // yyyy-mm. Parts it cannot read are unknown, so "circa 1960" agrees with
 // every query date (docs/MATCHING.md "Filters").
-func parseRecordDate(s string) date {
+func ParseRecordDate(s string) Date {
 	s = strings.TrimSpace(s)
 	var parts []string
 	iso := strings.Contains(s, "-")
@@ -91,27 +98,28 @@ func parseRecordDate(s string) date {
 	}
 	switch {
 	case iso && len(parts) == 3:
-		return mkDate(num(parts[0], 9999), num(parts[1], 12), num(parts[2], 31))
+		return NewDate(num(parts[0], 9999), num(parts[1], 12), num(parts[2], 31))
 	case iso && len(parts) == 2:
-		return mkDate(num(parts[0], 9999), num(parts[1], 12), 0)
+		return NewDate(num(parts[0], 9999), num(parts[1], 12), 0)
 	case len(parts) == 3:
-		return mkDate(num(parts[2], 9999), num(parts[1], 12), num(parts[0], 31))
+		return NewDate(num(parts[2], 9999), num(parts[1], 12), num(parts[0], 31))
 	case len(parts) == 2:
-		return mkDate(num(parts[1], 9999), num(parts[0], 12), 0)
+		return NewDate(num(parts[1], 9999), num(parts[0], 12), 0)
 	case len(parts) == 1:
-		return mkDate(num(parts[0], 9999), 0, 0)
+		return NewDate(num(parts[0], 9999), 0, 0)
 	}
 	return 0
 }
 
-// dobAllows: records without a date of birth pass, and records with one
-// date that agrees with the query.
-func dobAllows(q date, dobs []string) bool {
+// DOBAllows reports whether a record with date_of_birth entries dobs
+// passes the query date q. Records without a date of birth pass, and
+// records with one date that agrees with q.
+func DOBAllows(q Date, dobs []string) bool {
 	if len(dobs) == 0 {
 		return true
 	}
 	for _, s := range dobs {
-		if parseRecordDate(s).agrees(q) {
+		if ParseRecordDate(s).Agrees(q) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package engine
+package query
 
 import (
 	"fmt"
@@ -9,12 +9,6 @@ import (
 
 	"github.com/amlscreen/amlscreen/country"
 )
-
-// This file holds the one parser of every query parameter that front ends
-// share: the CLI's check, batch rows, the /v1 API and monitoring
-// registration read fuzzy_search, gender and citizenship here, and
-// compile applies the same rules (and the limits below) to every Query,
-// so a value is accepted or refused the same way wherever it is given.
 
 // Limits of a query, checked before any work beyond a length count: no
 // real name comes near them, and they bound what one check can cost. The
