@@ -38,8 +38,13 @@ const Actor = "monitor (book)"
 // change set to the next while the book does not change, so that a
 // long-running serve pays for them once per book import, not per change
 // set.
-func Hook(cw *casework.Casework, index func() (*engine.Index, error)) store.TxHook {
-	return hook(cw, index, new(watcher))
+//
+// s is the part of the book this process screens: the zero Shard is the
+// whole book; replicas holding the same book, one per shard, together
+// raise the alerts one whole-book hook would, each alert on one replica
+// only.
+func Hook(cw *casework.Casework, s Shard, index func() (*engine.Index, error)) store.TxHook {
+	return hook(cw, index, &watcher{shard: s})
 }
 
 func hook(cw *casework.Casework, index func() (*engine.Index, error), w *watcher) store.TxHook {

@@ -160,7 +160,7 @@ func watchedStore(t *testing.T, recs []*record.Record) (*store.Store, *casework.
 	t.Cleanup(func() { db.Close() })
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
-	db.OnChange(Hook(cw, live.Follow(db, nil).Index))
+	db.OnChange(Hook(cw, Shard{}, live.Follow(db, nil).Index))
 	i := 0
 	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
 		if i == len(recs) {

@@ -37,7 +37,7 @@ func openWatched(t *testing.T, path string) (*store.Store, *casework.Casework) {
 	}
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
-	db.OnChange(Hook(cw, live.Follow(db, nil).Index))
+	db.OnChange(Hook(cw, Shard{}, live.Follow(db, nil).Index))
 	return db, cw
 }
 

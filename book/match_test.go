@@ -292,7 +292,7 @@ func TestHookAlertsEqualBatch(t *testing.T) {
 			f := live.Follow(w.db, nil)
 			cw := casework.New(w.db, casework.Options{})
 			w.db.OnApply(cw.Hook)
-			w.db.OnChange(Hook(cw, f.Index))
+			w.db.OnChange(Hook(cw, Shard{}, f.Index))
 			// Records renamed to customers' names, one deleted, one added.
 			var delta []record.Change
 			for i, c := range customers[:40] {

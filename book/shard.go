@@ -5,10 +5,6 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
-
-	"github.com/amlscreen/amlscreen/casework"
-	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/store"
 )
 
 // MaxShards bounds the number of shards a book is split into.
@@ -89,11 +85,4 @@ func (s Shard) keep(customers []Customer) []Customer {
 		}
 	}
 	return out
-}
-
-// ShardHook is Hook for a replica that screens only the customers of its
-// shard: replicas holding the same book, one per shard, together raise
-// the alerts one Hook would, each alert on one replica only.
-func ShardHook(cw *casework.Casework, s Shard, index func() (*engine.Index, error)) store.TxHook {
-	return hook(cw, index, &watcher{shard: s})
 }

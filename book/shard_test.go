@@ -85,7 +85,7 @@ func shardedStore(t *testing.T, recs []*record.Record, s Shard) (*store.Store, *
 	t.Cleanup(func() { db.Close() })
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
-	db.OnChange(ShardHook(cw, s, live.Follow(db, nil).Index))
+	db.OnChange(Hook(cw, s, live.Follow(db, nil).Index))
 	i := 0
 	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
 		if i == len(recs) {

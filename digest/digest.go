@@ -83,13 +83,9 @@ func Outline(entries []store.DigestEntry) []Change {
 	return out
 }
 
-// Diff returns the attributes whose values differ between before and
-// after. list_date is left out: delta records never carry it, so the
-// change log cannot say it changed.
-func Diff(before, after *record.Record) []Field {
-	return diff(before, after, record.WriteOptions{})
-}
-
+// diff returns the attributes whose values differ between before and
+// after, written with opts. list_date is left out: delta records never
+// carry it, so the change log cannot say it changed.
 func diff(before, after *record.Record, opts record.WriteOptions) []Field {
 	opts.OmitListDate = true
 	old, cur := attrs(before, opts), attrs(after, opts)

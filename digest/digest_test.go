@@ -37,7 +37,7 @@ func TestDiff(t *testing.T) {
 		after := *base.Clone()
 		tt.change(&after)
 		var got []string
-		for _, f := range Diff(&base, &after) {
+		for _, f := range diff(&base, &after, record.WriteOptions{}) {
 			got = append(got, f.Name+":"+string(f.Old)+":"+string(f.New))
 		}
 		if g := strings.Join(got, ";"); g != tt.want {

@@ -287,35 +287,8 @@ func (s *Service) checkConfig() error {
 func (s *Service) open() error {
 	c := &s.cfg
 	log := s.log
-	if fi, err := os.Stat(c.KeysFile); err == nil && fi.Mode().Perm()&0o004 != 0 {
-		log.Warn("the keys file is readable by every user; chmod 600 it", "file", c.KeysFile)
-	}
-	var err error
-	// TLS files first: a wrong path fails before the store is opened and
-	// the index loaded, which takes a while on a large database.
-	if c.TLSCert != "" {
-		if s.cert, err = tlsconf.LoadCertificate(c.TLSCert, c.TLSKey); err != nil {
-			return err
-		}
-	}
-	if s.roots, err = tlsconf.RootCAs(c.CABundle); err != nil {
-		return fmt.Errorf("CA bundle: %w", err)
-	}
-	if s.st, err = store.Open(c.Store, store.Options{AllowShrink: c.AllowShrink, Log: log}); err != nil {
+	if err := s.openData(); err != nil {
 		return err
-	}
-	// Partial downloads of a serve killed while it synced.
-	syncer.RemoveLeftovers(s.st, filepath.Dir(c.Store), log)
-	start := time.Now()
-	if s.db, err = live.Open(s.st, log); err != nil {
-		return fmt.Errorf("store %s: %w", c.Store, err)
-	}
-	s.loaded = time.Since(start)
-	if s.db.Version() == "" && c.Upstream == "" {
-		return fmt.Errorf("store %s is empty: import data first (amlscreen import) or give --upstream", c.Store)
-	}
-	if s.ring, err = sign.OpenKeyring(c.SigningKeys); err != nil {
-		return fmt.Errorf("signing keys: %w", err)
 	}
 	// Monitoring: profiles are matched inside every change set the sync
 	// loop commits, and a sender delivers the outbox.
@@ -367,6 +340,56 @@ func (s *Service) open() error {
 	deliveries := ui.NewDeliveryLog()
 	s.sender = &monitor.Sender{Store: monitor.SharedStore(s.st), Recipients: s.srv.WebhookRecipient, Signer: s.ring, Log: log, OnAttempt: deliveries.Note, RootCAs: s.roots}
 	s.mon.OnQueued(s.sender.Wake)
+	if err := s.listen(deliveries); err != nil {
+		return err
+	}
+	s.syncCtx, s.stopSync = context.WithCancel(context.Background())
+	s.sendCtx, s.stopSend = context.WithCancel(context.Background())
+	return nil
+}
+
+// openData opens what the service answers from, the slow parts last: the
+// TLS files first, so that a wrong path fails before the store is opened
+// and the index loaded, then the store, its index and the signing keys.
+func (s *Service) openData() error {
+	c := &s.cfg
+	log := s.log
+	if fi, err := os.Stat(c.KeysFile); err == nil && fi.Mode().Perm()&0o004 != 0 {
+		log.Warn("the keys file is readable by every user; chmod 600 it", "file", c.KeysFile)
+	}
+	var err error
+	if c.TLSCert != "" {
+		if s.cert, err = tlsconf.LoadCertificate(c.TLSCert, c.TLSKey); err != nil {
+			return err
+		}
+	}
+	if s.roots, err = tlsconf.RootCAs(c.CABundle); err != nil {
+		return fmt.Errorf("CA bundle: %w", err)
+	}
+	if s.st, err = store.Open(c.Store, store.Options{AllowShrink: c.AllowShrink, Log: log}); err != nil {
+		return err
+	}
+	// Partial downloads of a serve killed while it synced.
+	syncer.RemoveLeftovers(s.st, filepath.Dir(c.Store), log)
+	start := time.Now()
+	if s.db, err = live.Open(s.st, log); err != nil {
+		return fmt.Errorf("store %s: %w", c.Store, err)
+	}
+	s.loaded = time.Since(start)
+	if s.db.Version() == "" && c.Upstream == "" {
+		return fmt.Errorf("store %s is empty: import data first (amlscreen import) or give --upstream", c.Store)
+	}
+	if s.ring, err = sign.OpenKeyring(c.SigningKeys); err != nil {
+		return fmt.Errorf("signing keys: %w", err)
+	}
+	return nil
+}
+
+// listen opens the listener (Config.Listener, else Config.Listen) and the
+// HTTP server over the service's handler.
+func (s *Service) listen(deliveries *ui.DeliveryLog) error {
+	c := &s.cfg
+	var err error
 	if s.ln = c.Listener; s.ln == nil {
 		if s.ln, err = net.Listen("tcp", c.Listen); err != nil {
 			return fmt.Errorf("listen: %w", err)
@@ -379,13 +402,11 @@ func (s *Service) open() error {
 		IdleTimeout:       2 * time.Minute,
 		// No write timeout: a consolidated file takes as long as the
 		// client needs to read it.
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	if s.cert != nil {
 		s.hs.TLSConfig = tlsconf.Server(s.cert)
 	}
-	s.syncCtx, s.stopSync = context.WithCancel(context.Background())
-	s.sendCtx, s.stopSend = context.WithCancel(context.Background())
 	return nil
 }
 
