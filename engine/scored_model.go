@@ -126,15 +126,21 @@ func wordWeight(f, n int) float64 {
 }
 
 // shareWeight is the most a word borne by share of its culture's people
-// may weigh (normalize.Common): ln(1/share), unbounded for a word the
-// table does not hold. However rare Kim is in a list, a fifth of Korea
-// bears it.
+// may weigh (normalize.Common): ln(1/share) + shareWeightFloor, unbounded
+// for a word the table does not hold. However rare Kim is in a list, a
+// fifth of Korea bears it. The floor keeps a common family name evidence
+// enough that a name with its middle name left out still hits; a whole
+// nat more lets Kim and one loose syllable (김종은, Kim Jong Un) hit again
+// (bench/README.md).
 func shareWeight(share float64) float64 {
 	if share <= 0 {
 		return math.Inf(1)
 	}
-	return max(-math.Log(share), 0)
+	return max(-math.Log(share), 0) + shareWeightFloor
 }
+
+// shareWeightFloor is what shareWeight adds to ln(1/share).
+const shareWeightFloor = 0.5
 
 // tokenWeight is the weight of word t, held by f records of n: its
 // rarity in the list, at most what its share of a culture allows.

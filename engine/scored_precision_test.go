@@ -262,8 +262,8 @@ func TestCommonNamesWeighLittle(t *testing.T) {
 		t.Fatalf("%q: no pair of %s in %+v", name, word, res.Hits[0].Reason)
 		return 0
 	}
-	if w, want := weight("Kim Dong-hyun", "kim"), round4(-math.Log(0.215)); w != want {
-		t.Errorf("kim weighs %v, want %v (ln 1/0.215)", w, want)
+	if w, want := weight("Kim Dong-hyun", "kim"), round4(-math.Log(0.215)+shareWeightFloor); w != want {
+		t.Errorf("kim weighs %v, want %v (ln 1/0.215 + %v)", w, want, shareWeightFloor)
 	}
 	if w := weight("Qasem Soleimani", "soleimani"); w < 5 {
 		t.Errorf("soleimani weighs %v, want the list's rarity (over 5)", w)
