@@ -136,17 +136,20 @@ func alertsOf(tx *bolt.Tx, a *store.Applied, ms []Match) ([]casework.NewAlert, e
 				return nil, err
 			}
 		}
-		kind := c.Type
-		if kind == "" {
-			kind = "any"
-		}
 		out = append(out, casework.NewAlert{Subject: c.ID, Origin: casework.OriginMonitor, Version: a.Version,
-			Query: casework.Query{Kind: kind, Names: c.Name, DOB: c.DOB, Gender: c.Gender, Citizenship: c.Citizenship},
-			Hit: casework.Hit{RecordID: r.ID, RecordName: r.Name, SourceID: r.SourceID, SourceType: r.SourceType,
-				EntityType: r.EntityType, MatchedField: m.Field, MatchedName: m.Name, Reason: m.Reason, Score: m.Score},
-			Record: r})
+			Query: c.caseQuery(), Hit: casework.HitOn(r, m.Field, m.Name, m.Reason, m.Score), Record: r})
 	}
 	return out, nil
+}
+
+// caseQuery is the customer as an alert's query: a customer of no type
+// was screened against every kind of record.
+func (c *Customer) caseQuery() casework.Query {
+	kind := c.Type
+	if kind == "" {
+		kind = "any"
+	}
+	return casework.Query{Kind: kind, Names: c.Name, DOB: c.DOB, Gender: c.Gender, Citizenship: c.Citizenship}
 }
 
 // getCustomer reads the customer id from the book's bucket.

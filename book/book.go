@@ -198,11 +198,11 @@ func Import(db *store.Store, customers []Customer, cfg Config, file string, now 
 		for i := range customers {
 			c := &customers[i]
 			keep[c.ID] = true
-			raw, err := json.Marshal(c)
+			raw, old, err := storedAs(b, c)
 			if err != nil {
 				return err
 			}
-			switch old := b.Get([]byte(c.ID)); {
+			switch {
 			case old == nil:
 				res.Added++
 			case string(old) == string(raw):
@@ -346,6 +346,19 @@ func buckets(tx *bolt.Tx) (*bolt.Bucket, *bolt.Bucket, error) {
 	}
 	mb, err := tx.CreateBucketIfNotExists(BucketMeta)
 	return b, mb, err
+}
+
+// storedAs returns c encoded as the book stores it, and what b holds under
+// its id (nil: nothing): the one comparison that says a customer is added,
+// changed or unchanged, for Import and Onboard alike.
+func storedAs(b *bolt.Bucket, c *Customer) (raw, old []byte, err error) {
+	if raw, err = json.Marshal(c); err != nil {
+		return nil, nil, err
+	}
+	if b != nil {
+		old = b.Get([]byte(c.ID))
+	}
+	return raw, old, nil
 }
 
 func putMeta(mb *bolt.Bucket, m meta) error {

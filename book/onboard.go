@@ -1,7 +1,6 @@
 package book
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 
@@ -53,20 +52,13 @@ func Onboard(db *store.Store, customers []Customer, cfg Config, index *engine.In
 			skipped[i] = true
 			return
 		}
-		kind := c.Type
-		if kind == "" {
-			kind = "any"
-		}
 		for _, h := range res.Hits {
 			r := index.Get(h.RecordID)
 			if r == nil {
 				continue
 			}
 			alerts[i] = append(alerts[i], casework.NewAlert{Subject: c.ID, Origin: casework.OriginBatch, Version: version,
-				Query: casework.Query{Kind: kind, Names: c.Name, DOB: c.DOB, Gender: c.Gender, Citizenship: c.Citizenship},
-				Hit: casework.Hit{RecordID: r.ID, RecordName: r.Name, SourceID: r.SourceID, SourceType: r.SourceType, EntityType: r.EntityType,
-					MatchedField: h.MatchedField, MatchedName: h.MatchedName, Reason: h.Reason, Score: h.Score},
-				Record: r})
+				Query: c.caseQuery(), Hit: casework.HitOn(r, h.MatchedField, h.MatchedName, h.Reason, h.Score), Record: r})
 		}
 	})
 	for i := range pending {
@@ -89,16 +81,13 @@ func pendingCustomers(db *store.Store, customers []Customer) ([]*Customer, error
 		b := tx.Bucket(BucketCustomers)
 		for i := range customers {
 			c := &customers[i]
-			if b != nil {
-				raw, err := json.Marshal(c)
-				if err != nil {
-					return err
-				}
-				if old := b.Get([]byte(c.ID)); old != nil && string(old) == string(raw) {
-					continue
-				}
+			raw, old, err := storedAs(b, c)
+			if err != nil {
+				return err
 			}
-			out = append(out, c)
+			if old == nil || string(old) != string(raw) {
+				out = append(out, c)
+			}
 		}
 		return nil
 	})

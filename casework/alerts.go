@@ -60,6 +60,14 @@ type Hit struct {
 	Score        *float64 `json:"score,omitempty"` // scored runs only
 }
 
+// HitOn is the Hit on record r through its name string field (whose text
+// is name), with why it matched and, in scored runs, its score: the one
+// place the record's fields are copied into an alert.
+func HitOn(r *record.Record, field, name, reason string, score *float64) Hit {
+	return Hit{RecordID: r.ID, RecordName: r.Name, SourceID: r.SourceID, SourceType: r.SourceType, EntityType: r.EntityType,
+		MatchedField: field, MatchedName: name, Reason: reason, Score: score}
+}
+
 // Proposal is an outcome an analyst proposed.
 type Proposal struct {
 	Outcome string    `json:"outcome"`

@@ -72,9 +72,7 @@ func MonitorAlerts(cw *casework.Casework, log *slog.Logger) func(*store.Tx, *sto
 			}
 			hit := casework.NewAlert{Subject: p.ID, Owner: p.Owner, Origin: casework.OriginMonitor, Version: ap.Version,
 				Query: casework.Query{Kind: p.Kind.String(), Names: names, DOB: p.DOB, Gender: p.Gender},
-				Hit: casework.Hit{RecordID: e.ID, RecordName: e.Name, SourceID: e.SourceID, SourceType: e.SourceType, EntityType: e.EntityType,
-					MatchedName: e.Name, Reason: "monitoring: " + strings.ToLower(n.MatchType)},
-				Record: e}
+				Hit:   casework.HitOn(e, "", e.Name, "monitoring: "+strings.ToLower(n.MatchType), nil), Record: e}
 			_, err := cw.RaiseTx(tx, "monitor", []casework.NewAlert{hit})
 			var fe *casework.FieldError
 			if errors.As(err, &fe) {

@@ -170,15 +170,14 @@ func (h *handler) screened(s *session, id *Identity, res *Screening) error {
 		if full == nil {
 			full = hv.Record
 		}
-		hit := casework.Hit{RecordID: full.ID, RecordName: full.Name, SourceID: full.SourceID, SourceType: full.SourceType,
-			EntityType: full.EntityType, MatchedField: hv.MatchedField, MatchedName: hv.MatchedName, Reason: hv.Why}
+		var score *float64
 		if hv.Score != "" {
 			if sc, err := strconv.ParseFloat(hv.Score, 64); err == nil {
-				hit.Score = &sc
+				score = &sc
 			}
 		}
 		hits = append(hits, casework.NewAlert{Subject: res.Subject, Owner: id.ID, Origin: casework.OriginScreening, Version: res.Version,
-			Query: q, Hit: hit, Record: full})
+			Query: q, Hit: casework.HitOn(full, hv.MatchedField, hv.MatchedName, hv.Why, score), Record: full})
 	}
 	ids := make([]string, 0, len(res.Hits)+len(res.Suppressed))
 	for _, l := range [][]HitView{res.Hits, res.Suppressed} {
