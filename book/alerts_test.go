@@ -2,14 +2,11 @@ package book
 
 import (
 	"errors"
-	"io"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
@@ -153,23 +150,5 @@ func TestHookRaisesAlerts(t *testing.T) {
 // recs at version v1. The test's cleanup closes it.
 func watchedStore(t *testing.T, recs []*record.Record) (*store.Store, *casework.Casework) {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "aml.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	cw := casework.New(db, casework.Options{})
-	db.OnApply(cw.Hook)
-	db.OnChange(Hook(cw, Shard{}, live.Follow(db, nil).Index))
-	i := 0
-	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}, nil); err != nil {
-		t.Fatal(err)
-	}
-	return db, cw
+	return shardedStore(t, recs, Shard{})
 }

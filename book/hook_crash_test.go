@@ -2,7 +2,6 @@ package book
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -82,14 +81,7 @@ func crashStore(t *testing.T, cfg Config, customers int) string {
 	path := filepath.Join(t.TempDir(), "aml.db")
 	db, _ := openWatched(t, path)
 	base := []*record.Record{{ID: "B1", SourceID: "crash", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: "Somebody Else"}}
-	i := 0
-	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
-		if i == len(base) {
-			return nil, io.EOF
-		}
-		i++
-		return base[i-1], nil
-	}, nil); err != nil {
+	if err := db.ReplaceAll("v1", feed(base), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Import(db, crashBook(1, customers), cfg, "gen1", time.Now()); err != nil {

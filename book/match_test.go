@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,14 +49,7 @@ func newWorld(t *testing.T) *world {
 	for i := range n {
 		recs = append(recs, g.Record(i))
 	}
-	i := 0
-	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}, nil); err != nil {
+	if err := db.ReplaceAll("v1", feed(recs), nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.PutSources(gen.Sources()); err != nil {

@@ -3,7 +3,6 @@ package book
 import (
 	"encoding/csv"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,7 +74,8 @@ func TestShardsPartitionTheBook(t *testing.T) {
 	}
 }
 
-// shardedStore is watchedStore with the book's hook for one shard.
+// shardedStore is watchedStore with the book's hook for shard s (the zero
+// Shard: the whole book).
 func shardedStore(t *testing.T, recs []*record.Record, s Shard) (*store.Store, *casework.Casework) {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "aml.db"), store.Options{})
@@ -86,14 +86,7 @@ func shardedStore(t *testing.T, recs []*record.Record, s Shard) (*store.Store, *
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
 	db.OnChange(Hook(cw, s, live.Follow(db, nil).Index))
-	i := 0
-	if err := db.ReplaceAll("v1", func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}, nil); err != nil {
+	if err := db.ReplaceAll("v1", feed(recs), nil); err != nil {
 		t.Fatal(err)
 	}
 	return db, cw
