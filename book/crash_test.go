@@ -31,7 +31,14 @@ func crashBook(gen, n int) []Customer {
 	return out
 }
 
-const crashCustomers = 20_000
+// crashCustomers is the size of the book the crash tests import: 5,000
+// customers, 20,000 with AMLSCREEN_LONG_TESTS=1.
+func crashCustomers() int {
+	if longTests() {
+		return 20_000
+	}
+	return 5_000
+}
 
 // TestBookCrashChild is the child's side of TestBookImportSurvivesAKill;
 // it does nothing in a normal run.
@@ -40,11 +47,15 @@ func TestBookCrashChild(t *testing.T) {
 	if path == "" {
 		t.Skip("the child of TestBookImportSurvivesAKill: runs only when that test starts it")
 	}
+	n, err := strconv.Atoi(os.Getenv("AMLSCREEN_BOOK_CRASH_CUSTOMERS"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	db, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	customers := crashBook(2, crashCustomers)
+	customers := crashBook(2, n)
 	fmt.Println("ready")
 	os.Stdout.Sync()
 	if _, err := Import(db, customers, Config{Match: "scored", Fuzzy: 1}, "gen2", time.Now()); err != nil {
@@ -57,25 +68,36 @@ func TestBookCrashChild(t *testing.T) {
 // TestBookImportSurvivesAKill kills a book import at several points, from
 // before its transaction to after its commit: each time the book is
 // exactly the old one or exactly the new one, and the store takes the
-// next import.
+// next import. The first child runs to the end; the others are killed at
+// once and at a third and two thirds of the time its import took.
 func TestBookImportSurvivesAKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills child processes: not with -short")
 	}
-	old, next := crashBook(1, crashCustomers), crashBook(2, crashCustomers)
+	n := crashCustomers()
+	old, next := crashBook(1, n), crashBook(2, n)
+	// One store with the old book, copied for every child.
+	orig := filepath.Join(t.TempDir(), "aml.db")
+	db, err := store.Open(orig, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Import(db, old, DefaultConfig, "gen1", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
 	sawOld, sawNew := false, false
-	for _, delay := range []time.Duration{0, 20 * time.Millisecond, 60 * time.Millisecond, -1} {
-		path := filepath.Join(t.TempDir(), "aml.db")
-		db, err := store.Open(path, store.Options{})
-		if err != nil {
-			t.Fatal(err)
+	var took time.Duration
+	for _, at := range []float64{-1, 0, 1.0 / 3, 2.0 / 3} {
+		path := copyFile(t, orig)
+		delay := time.Duration(at * float64(took)) // -1: to the end
+		if at < 0 {
+			delay = -1
 		}
-		if _, err := Import(db, old, DefaultConfig, "gen1", time.Now()); err != nil {
-			t.Fatal(err)
+		d := killChild(t, "^TestBookCrashChild$", []string{"AMLSCREEN_BOOK_CRASH_STORE=" + path, "AMLSCREEN_BOOK_CRASH_CUSTOMERS=" + strconv.Itoa(n)}, delay)
+		if at < 0 {
+			took = d
 		}
-		db.Close()
-
-		killChild(t, "^TestBookCrashChild$", "AMLSCREEN_BOOK_CRASH_STORE="+path, delay)
 
 		db, err = store.Open(path, store.Options{})
 		if err != nil {
@@ -123,11 +145,12 @@ func sameBook(got, want []Customer) bool {
 
 // killChild runs this test binary's test run with env added, waits for
 // it to print "ready", then kills it after delay, or once it prints
-// "done" when delay is negative.
-func killChild(t *testing.T, run, env string, delay time.Duration) {
+// "done" when delay is negative. It returns the time from "ready" to the
+// kill.
+func killChild(t *testing.T, run string, env []string, delay time.Duration) time.Duration {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run", run)
-	cmd.Env = append(os.Environ(), env)
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -138,12 +161,30 @@ func killChild(t *testing.T, run, env string, delay time.Duration) {
 	sc := bufio.NewScanner(out)
 	for sc.Scan() && sc.Text() != "ready" {
 	}
+	start := time.Now()
 	if delay < 0 {
 		for sc.Scan() && sc.Text() != "done" {
 		}
 	} else {
 		time.Sleep(delay)
 	}
+	took := time.Since(start)
 	cmd.Process.Kill()
 	cmd.Wait()
+	return took
+}
+
+// copyFile copies the file at path to a new file in a test directory and
+// returns the copy's path.
+func copyFile(t *testing.T, path string) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(dst, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }

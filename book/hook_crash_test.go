@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -13,13 +14,11 @@ import (
 	"github.com/amlscreen/amlscreen/store"
 )
 
-const hookCrashHits = 2000
-
-// hookCrashDelta adds records named as the first hookCrashHits customers of
+// hookCrashDelta adds records named as the first hits customers of
 // crashBook(1, ...): each matches exactly one customer in strict mode.
-func hookCrashDelta() []record.Change {
+func hookCrashDelta(hits int) []record.Change {
 	var out []record.Change
-	for i := range hookCrashHits {
+	for i := range hits {
 		out = append(out, record.Change{Type: record.ChangeAdd, Record: record.Record{ID: fmt.Sprintf("H%05d", i),
 			SourceID: "crash", SourceType: "SANCTION", EntityType: record.EntityIndividual,
 			Name: fmt.Sprintf("Customer Number%d Surname%d", i, i%97)}})
@@ -47,8 +46,12 @@ func TestHookCrashChild(t *testing.T) {
 	if path == "" {
 		t.Skip("the child of TestChangeSetAlertsSurviveAKill: runs only when that test starts it")
 	}
+	hits, err := strconv.Atoi(os.Getenv("AMLSCREEN_HOOK_CRASH_HITS"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	db, _ := openWatched(t, path)
-	delta := hookCrashDelta()
+	delta := hookCrashDelta(hits)
 	fmt.Println("ready")
 	os.Stdout.Sync()
 	if _, err := db.ApplyDelta("v1", "v2", delta, nil); err != nil {
@@ -63,15 +66,21 @@ func TestHookCrashChild(t *testing.T) {
 // strict and with a scored book: each time the store is either at the old
 // version with no alert, or at the new one with every alert the change
 // set raises when it is not killed; and it takes the change set again
-// when it was lost.
+// when it was lost. The change set adds 500 records over a strict book of
+// 5,000 customers and a scored one of 500; AMLSCREEN_LONG_TESTS=1 adds
+// 2,000 over books of 20,000 and 2,000.
 func TestChangeSetAlertsSurviveAKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills child processes: not with -short")
 	}
 	// A scored book of as many customers takes minutes per change set
 	// on a loaded machine: a tenth of them still holds every hit.
-	t.Run("strict", func(t *testing.T) { killChangeSets(t, DefaultConfig, crashCustomers) })
-	t.Run("scored", func(t *testing.T) { killChangeSets(t, Config{Match: "scored", Fuzzy: 1}, crashCustomers/10) })
+	hits := 500
+	if longTests() {
+		hits = 2000
+	}
+	t.Run("strict", func(t *testing.T) { killChangeSets(t, DefaultConfig, crashCustomers(), hits) })
+	t.Run("scored", func(t *testing.T) { killChangeSets(t, Config{Match: "scored", Fuzzy: 1}, hits, hits) })
 }
 
 // crashStore returns a store at v1 holding a book of cfg with the first
@@ -91,10 +100,15 @@ func crashStore(t *testing.T, cfg Config, customers int) string {
 	return path
 }
 
-func killChangeSets(t *testing.T, cfg Config, customers int) {
+// killChangeSets kills children applying the change set of hits records
+// to copies of one store with a book of customers: the first child runs
+// to the end, the others are killed at once and at a third and two
+// thirds of the time its change set took.
+func killChangeSets(t *testing.T, cfg Config, customers, hits int) {
+	orig := crashStore(t, cfg, customers)
 	// The alerts of the change set applied without a kill.
-	db, cw := openWatched(t, crashStore(t, cfg, customers))
-	if _, err := db.ApplyDelta("v1", "v2", hookCrashDelta(), nil); err != nil {
+	db, cw := openWatched(t, copyFile(t, orig))
+	if _, err := db.ApplyDelta("v1", "v2", hookCrashDelta(hits), nil); err != nil {
 		t.Fatal(err)
 	}
 	as, err := cw.Alerts(casework.Filter{Origin: casework.OriginMonitor})
@@ -103,13 +117,21 @@ func killChangeSets(t *testing.T, cfg Config, customers int) {
 	}
 	want := len(as)
 	db.Close()
-	if want < hookCrashHits {
-		t.Fatalf("%d alerts without a kill, want %d at least", want, hookCrashHits)
+	if want < hits {
+		t.Fatalf("%d alerts without a kill, want %d at least", want, hits)
 	}
 	sawOld, sawNew := false, false
-	for _, delay := range []time.Duration{0, 30 * time.Millisecond, 150 * time.Millisecond, -1} {
-		path := crashStore(t, cfg, customers)
-		killChild(t, "^TestHookCrashChild$", "AMLSCREEN_HOOK_CRASH_STORE="+path, delay)
+	var took time.Duration
+	for _, at := range []float64{-1, 0, 1.0 / 3, 2.0 / 3} {
+		path := copyFile(t, orig)
+		delay := time.Duration(at * float64(took)) // -1: to the end
+		if at < 0 {
+			delay = -1
+		}
+		d := killChild(t, "^TestHookCrashChild$", []string{"AMLSCREEN_HOOK_CRASH_STORE=" + path, "AMLSCREEN_HOOK_CRASH_HITS=" + strconv.Itoa(hits)}, delay)
+		if at < 0 {
+			took = d
+		}
 
 		db, cw := openWatched(t, path)
 		st, err := db.Version()
@@ -123,7 +145,7 @@ func killChangeSets(t *testing.T, cfg Config, customers int) {
 		switch {
 		case st.ID == "v1" && len(as) == 0:
 			sawOld = true
-			if _, err := db.ApplyDelta("v1", "v2", hookCrashDelta(), nil); err != nil {
+			if _, err := db.ApplyDelta("v1", "v2", hookCrashDelta(hits), nil); err != nil {
 				t.Fatalf("after a kill at %v: the change set again: %v", delay, err)
 			}
 			if as, err = cw.Alerts(casework.Filter{Origin: casework.OriginMonitor}); err != nil || len(as) != want {
