@@ -18,7 +18,7 @@ func TestBuilderAcrossBatches(t *testing.T) {
 	// The records must span three batches; the queries, each checked
 	// against the brute-force matcher over all of them, are few by default
 	// (AMLSCREEN_LONG_TESTS=1 runs 150).
-	n, nQueries := 2*buildBatchSize+1000, 30
+	n, nQueries := 2*buildBatchSize+1000, 20
 	if longTests() {
 		nQueries = 150
 	}

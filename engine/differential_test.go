@@ -102,12 +102,12 @@ func generated(n int, seed int64) []*record.Record {
 
 func TestIndexAgreesWithBrute(t *testing.T) {
 	t.Parallel()
-	nRecs, nQueries := 1000, 300
+	nRecs, nQueries := 1000, 150
 	switch {
 	case longTests():
 		nRecs, nQueries = 3000, 1500
 	case testing.Short():
-		nRecs, nQueries = 600, 150
+		nRecs, nQueries = 600, 90
 	}
 	recs := generated(nRecs, 42)
 	agreesWithBrute(t, NewIndex(recs), recs, nQueries, 7)
@@ -187,7 +187,7 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 	if ix.Len() != len(final) {
 		t.Fatalf("index has %d records, want %d", ix.Len(), len(final))
 	}
-	nQueries := 200 // AMLSCREEN_LONG_TESTS=1: 400
+	nQueries := 100 // AMLSCREEN_LONG_TESTS=1: 400
 	if longTests() {
 		nQueries = 400
 	}
@@ -207,12 +207,12 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 func TestHungarianAgreesWithBrute(t *testing.T) {
 	defer func(p, b int) { pairStepBudget, bruteStepBudget = p, b }(pairStepBudget, bruteStepBudget)
 	pairStepBudget, bruteStepBudget = 0, -1
-	nRecs, n := 1000, 300
+	nRecs, n := 1000, 180
 	switch {
 	case longTests():
 		nRecs, n = 2000, 800
 	case testing.Short():
-		nRecs, n = 600, 150
+		nRecs, n = 600, 90
 	}
 	recs := generated(nRecs, 42)
 	agreesWithBrute(t, NewIndex(recs), recs, n, 8)

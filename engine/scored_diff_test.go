@@ -43,41 +43,47 @@ func scoredKeys(r *Result) []string {
 	return out
 }
 
-// scoredAgreesWithBrute checks that ix answers the queries exactly like the
-// brute-force reference over recs, and that every hit explains itself.
-func scoredAgreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, queries []query.Query) (hits int) {
+// scoredAgreesWithBrute checks that ix, and each of more, answers the
+// queries exactly like the brute-force reference over recs, and that every
+// hit explains itself; it returns the number of ix's hits. The reference
+// answers each query once for all the indexes: it is the cost.
+func scoredAgreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, queries []query.Query, more ...*Index) (hits int) {
 	t.Helper()
 	br := NewBrute(recs)
 	for _, q := range queries {
-		a, err1 := ix.Search(q)
 		b, err2 := br.Search(q)
-		if (err1 == nil) != (err2 == nil) {
-			t.Fatalf("%+v: index error %v, brute error %v", q, err1, err2)
-		}
-		if err1 != nil {
-			continue
-		}
-		if a.Total != b.Total || !reflect.DeepEqual(scoredKeys(a), scoredKeys(b)) {
-			t.Errorf("%q fuzzy %d kind %v min %v:\n index %d %v\n brute %d %v", q.Names, q.Fuzzy, q.Kind, q.MinScore, a.Total, scoredKeys(a), b.Total, scoredKeys(b))
-		}
-		for _, h := range a.Hits {
-			if h.Reason == nil || h.Reason.Score != h.Score {
-				t.Errorf("%q: hit %s has no reason or a reason of another score: %+v", q.Names, h.Record.ID, h.Reason)
+		for k, x := range append([]*Index{ix}, more...) {
+			a, err1 := x.Search(q)
+			if (err1 == nil) != (err2 == nil) {
+				t.Fatalf("%+v: index %d error %v, brute error %v", q, k, err1, err2)
+			}
+			if err1 != nil {
+				continue
+			}
+			if a.Total != b.Total || !reflect.DeepEqual(scoredKeys(a), scoredKeys(b)) {
+				t.Errorf("%q fuzzy %d kind %v min %v:\n index %d: %d %v\n brute %d %v", q.Names, q.Fuzzy, q.Kind, q.MinScore, k, a.Total, scoredKeys(a), b.Total, scoredKeys(b))
+			}
+			for _, h := range a.Hits {
+				if h.Reason == nil || h.Reason.Score != h.Score {
+					t.Errorf("%q: index %d: hit %s has no reason or a reason of another score: %+v", q.Names, k, h.Record.ID, h.Reason)
+				}
+			}
+			if k == 0 {
+				hits += a.Total
 			}
 		}
-		hits += a.Total
 	}
 	return hits
 }
 
 func TestScoredIndexAgreesWithBrute(t *testing.T) {
 	t.Parallel()
-	nRecs, nQueries := 1000, 200
+	nRecs, nQueries := 1000, 120
 	switch {
 	case longTests():
 		nRecs, nQueries = 2000, 400
 	case testing.Short():
-		nRecs, nQueries = 600, 120
+		nRecs, nQueries = 600, 90
 	}
 	recs := generated(nRecs, 42)
 	hits := scoredAgreesWithBrute(t, NewIndex(recs), recs, scoredQueries(recs, nQueries, 5))
@@ -93,12 +99,12 @@ func TestScoredIndexAgreesWithBrute(t *testing.T) {
 // brute-force reference over the resulting records.
 func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
 	t.Parallel()
-	nBase, nQueries := 1500, 150
+	nBase, nQueries := 1500, 100
 	switch {
 	case longTests():
 		nQueries = 300
 	case testing.Short():
-		nQueries = 100
+		nQueries = 60
 	}
 	all := generated(nBase+400, 21)
 	base, extra := all[:nBase], all[nBase:]
@@ -138,15 +144,14 @@ func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
 	if st := ix.Stats(); st.Segments < 3 || st.Tombstones == 0 {
 		t.Fatalf("stats %+v: want several segments with tombstones, or the test proves nothing", st)
 	}
-	queries := scoredQueries(final, nQueries, 13)
-	if hits := scoredAgreesWithBrute(t, ix, final, queries); hits == 0 {
-		t.Fatal("no query had a hit: the test proves nothing")
-	}
 	merged := ix.Compact()
 	if st := merged.Stats(); st.Segments != 1 || st.Tombstones != 0 {
 		t.Fatalf("merged stats %+v", st)
 	}
-	scoredAgreesWithBrute(t, merged, final, queries)
+	queries := scoredQueries(final, nQueries, 13)
+	if hits := scoredAgreesWithBrute(t, ix, final, queries, merged); hits == 0 {
+		t.Fatal("no query had a hit: the test proves nothing")
+	}
 }
 
 // TestScoredSameScriptAgreesWithBrute: names in Han, Hangul, Arabic and

@@ -58,7 +58,7 @@ func sourceOf(recs []*record.Record) mapSource {
 // matcher.
 func TestSegmentFileAnswersLikeBrute(t *testing.T) {
 	t.Parallel()
-	nRecs, nQueries := 1000, 200 // AMLSCREEN_LONG_TESTS=1: 2500 and 600
+	nRecs, nQueries := 1000, 100 // AMLSCREEN_LONG_TESTS=1: 2500 and 600
 	if longTests() {
 		nRecs, nQueries = 2500, 600
 	}
