@@ -93,22 +93,22 @@ func TestBenchRecordsFlag(t *testing.T) {
 	if err := os.WriteFile(clean, []byte("Zebulon Quillfeather\nOctavia Brackenridge\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, "bench", "quality", "--records", "3000", "--mode", "scored", "--fuzzy", "2", "--max-queries", "10",
+	code, out, errs := runCLI(t, "bench", "quality", "--records", "800", "--mode", "scored", "--fuzzy", "2", "--max-queries", "10",
 		"--sweep", "--clean", clean)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"records 3000,", "alerts per 1,000 clean names against 3000 records", "clean customers alerted per 1,000"} {
+	for _, want := range []string{"records 800,", "alerts per 1,000 clean names against 800 records", "clean customers alerted per 1,000"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench quality output lacks %q:\n%s", want, out)
 		}
 	}
 	data, cases := "../../bench/testdata/cases_records.jsonl", "../../bench/testdata/cases.csv"
-	code, out, errs = runCLI(t, "bench", "cases", "--data", data, "--cases", cases, "--fuzzy", "2", "--match", "scored", "--records", "5000")
+	code, out, errs = runCLI(t, "bench", "cases", "--data", data, "--cases", cases, "--fuzzy", "2", "--match", "scored", "--records", "1000")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "records 5000, ") || !strings.Contains(out, "alerts per 1,000") {
+	if !strings.Contains(out, "records 1000, ") || !strings.Contains(out, "alerts per 1,000") {
 		t.Errorf("bench cases output lacks the size or alerts per 1,000:\n%s", out)
 	}
 	for _, args := range [][]string{

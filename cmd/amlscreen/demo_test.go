@@ -8,11 +8,9 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestDemoBusyPort: serve --demo on an address in use says so, exits 1
@@ -101,10 +99,12 @@ func assertEmptyDir(t *testing.T, dir string) {
 	}
 }
 
-// TestDemoAnswersMedia: the demo's media endpoints answer from the
-// embedded media sample, as media check does without --store (the
-// demo's store had no articles: 0 hits on the API, 44 on the CLI).
-func TestDemoAnswersMedia(t *testing.T) {
+// demoAnswersMedia checks that the demo at addr answers its media
+// endpoints from the embedded media sample, as media check does without
+// --store (the demo's store had no articles: 0 hits on the API, 44 on the
+// CLI). TestServeDemo calls it on its demo, which saves starting another.
+func demoAnswersMedia(t *testing.T, addr, key string) {
+	t.Helper()
 	code, stdout, stderr := runCLI(t, "media", "check", "--type", "entity", "--search-all", "Romashka LLC", "--format", "json")
 	if code != exitOK {
 		t.Fatalf("media check: exit %d: %s", code, stderr)
@@ -113,13 +113,7 @@ func TestDemoAnswersMedia(t *testing.T) {
 	if cli == 0 {
 		t.Fatalf("media check finds nothing on the embedded sample: %s", stdout)
 	}
-	s := startServe(t, &serveFlags{demo: true, listen: "127.0.0.1:0", every: time.Hour})
-	defer s.stop(t)
-	m := regexp.MustCompile(`API key  (demo-[0-9a-f]{32})`).FindStringSubmatch(s.log())
-	if m == nil {
-		t.Fatalf("no demo key in:\n%s", s.log())
-	}
-	api := totalHits(t, get(t, s.addr, m[1], "/v1/media/checkEntity?search_all=Romashka%20LLC"))
+	api := totalHits(t, get(t, addr, key, "/v1/media/checkEntity?search_all=Romashka%20LLC"))
 	if api != cli {
 		t.Errorf("the demo's /v1/media/checkEntity finds %d articles, media check %d", api, cli)
 	}

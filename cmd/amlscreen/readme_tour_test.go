@@ -14,7 +14,7 @@ import (
 // cases): each command must exit 0, and the examples must find what their
 // comments promise. sync and lists fetch need the network and serve runs
 // until stopped, so those are only parsed (serve --demo has tests of its
-// own: TestServeDemo, TestDemoAnswersMedia).
+// own: TestServeDemo).
 func TestReadmeTourRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every command of the README's tour (report, batch, import)")

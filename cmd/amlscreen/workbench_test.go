@@ -14,7 +14,8 @@ import (
 )
 
 // TestServeDemo: serve --demo prints a key and an address on this machine,
-// answers the workbench and the API with that key, delivers the demo key's
+// answers the workbench and the API with that key (media checks from the
+// embedded media sample: demoAnswersMedia), delivers the demo key's
 // notifications to itself, and removes its store when it stops.
 func TestServeDemo(t *testing.T) {
 	s := startServe(t, &serveFlags{demo: true, listen: "127.0.0.1:0", every: time.Hour, drainDelay: 5 * time.Second})
@@ -27,6 +28,7 @@ func TestServeDemo(t *testing.T) {
 	if body := get(t, s.addr, key, "/v1/checkIndividual?names=vladimir%20putin"); !strings.Contains(body, "SEED0001") {
 		t.Errorf("the demo's API does not find the sample: %s", body)
 	}
+	demoAnswersMedia(t, s.addr, key)
 	// The demo answers from the embedded sample and says so: one log line
 	// at start, a header on every answer.
 	if n := strings.Count(out, "the store holds the embedded sample"); n != 1 {
