@@ -33,6 +33,7 @@ func TestBrowserCasework(t *testing.T) {
 	if exe == "" {
 		t.Skip("browser test: no Chromium found; install Debian's chromium (apt-get install chromium) or set AMLSCREEN_CHROMIUM")
 	}
+	t.Parallel() // a tab each in one browser: they wait on it more than they compute
 	shots := t.TempDir()
 	if d := os.Getenv(screenshotsEnv); d != "" {
 		if !filepath.IsAbs(d) {
@@ -57,25 +58,7 @@ func TestBrowserCasework(t *testing.T) {
 	b.addUser(t, "omar", casework.Reviewer)
 	seedQueue(t, b, recs)
 
-	actx, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1366, 900),
-	)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancel := context.WithTimeout(browserTab(t, exe), 2*time.Minute)
 	defer cancel()
 
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {

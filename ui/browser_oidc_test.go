@@ -25,6 +25,7 @@ func TestBrowserOIDC(t *testing.T) {
 	if exe == "" {
 		t.Skip("browser test: no Chromium found; install Debian's chromium (apt-get install chromium) or set AMLSCREEN_CHROMIUM")
 	}
+	t.Parallel() // a tab each in one browser: they wait on it more than they compute
 	p := startIdPAt(t, "localhost", map[string][]any{"id2": {"aml-reviewers"}})
 	b := newBench(t, func(c *Config) {
 		c.PeopleKey = func() string { return keyA }
@@ -33,15 +34,7 @@ func TestBrowserOIDC(t *testing.T) {
 	})
 	p.register(b)
 
-	actx, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()))
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, time.Minute)
+	ctx, cancel := context.WithTimeout(browserTab(t, exe), time.Minute)
 	defer cancel()
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()

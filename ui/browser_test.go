@@ -55,6 +55,7 @@ func TestBrowserWorkflow(t *testing.T) {
 	if exe == "" {
 		t.Skip("browser test: no Chromium found; install Debian's chromium (apt-get install chromium) or set AMLSCREEN_CHROMIUM")
 	}
+	t.Parallel() // a tab each in one browser: they wait on it more than they compute
 	shots := t.TempDir()
 	if d := os.Getenv(screenshotsEnv); d != "" {
 		if !filepath.IsAbs(d) {
@@ -78,25 +79,7 @@ func TestBrowserWorkflow(t *testing.T) {
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { received <- struct{}{} }))
 	defer receiver.Close()
 
-	actx, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1366, 900),
-	)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancel := context.WithTimeout(browserTab(t, exe), 2*time.Minute)
 	defer cancel()
 
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
@@ -207,7 +190,8 @@ func TestBrowserWorkflow(t *testing.T) {
 		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 			events := true
 			_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-				Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: downloads, EventsEnabled: &events})
+				Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: downloads, EventsEnabled: &events,
+				BrowserContextID: chromedp.FromContext(ctx).BrowserContextID}) // the tab's own context (browserTab)
 			return err
 		}),
 		chromedp.Click(chromedp.CSS(`a[download][href^="/ui/report"]`)))

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The browser tests share one headless Chromium: starting it is a large
+// part of a short test's time. Each test gets a tab in a browser context
+// of its own (its own cookies), closed when the test ends; TestMain stops
+// the browser.
+var (
+	browserOnce sync.Once
+	browserCtx  context.Context // the first tab, which holds the browser
+	browserStop func()
+	browserErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if browserStop != nil {
+		browserStop()
+	}
+	os.Exit(code)
+}
+
+// browserTab returns a tab of the shared Chromium at exe in a new
+// browser context, with a window of 1366 by 900 (the screenshots' size);
+// the test's cleanup closes it.
+func browserTab(t *testing.T, exe string) context.Context {
+	t.Helper()
+	browserOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "amlscreen-ui-chromium-")
+		if err != nil {
+			browserErr = err
+			return
+		}
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+			chromedp.ExecPath(exe),
+			chromedp.Headless,
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.NoFirstRun,
+			chromedp.NoDefaultBrowserCheck,
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("hide-scrollbars", true),
+			chromedp.UserDataDir(dir),
+			chromedp.WindowSize(1366, 900),
+		)
+		ctx, cancel := chromedp.NewContext(actx)
+		browserCtx = ctx
+		browserStop = func() {
+			cancel()
+			cancelAlloc()
+			os.RemoveAll(dir)
+		}
+		browserErr = chromedp.Do(ctx) // starts the browser
+	})
+	if browserErr != nil {
+		t.Fatalf("start Chromium: %v", browserErr)
+	}
+	ctx, cancel := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 900)); err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
+	return ctx
+}
