@@ -24,7 +24,7 @@ const Actor = "monitor (book)"
 // older content is reopened (casework's rule). A store without a book
 // costs one bucket look-up.
 //
-// index returns the index of the database (live.Follower.Index: inside
+// index returns the index of the database (screen.Follower.Index: inside
 // the transaction, the version before the change set): a scored book
 // weighs words with its statistics once the change set is applied to it
 // (engine.Index.Preview), as a full batch after the change set would. nil,

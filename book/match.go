@@ -11,9 +11,9 @@ import (
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -124,7 +124,7 @@ func (m *matcher) match(changed []*record.Record, sources []record.Source, versi
 // index, in scored mode (without the database's statistics) every
 // customer.
 func (m *matcher) matchStrictRules(cfg Config, changed []*record.Record, sources []record.Source, version string) (Result, error) {
-	sc, err := cfg.Screener(live.New(changed, sources, version).Index())
+	sc, err := cfg.Screener(screen.New(changed, sources, version).Index())
 	if err != nil {
 		return Result{}, err
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -24,7 +24,7 @@ func TestScoredWeightsAreTheDatabases(t *testing.T) {
 	for i := range 12_000 {
 		recs = append(recs, g.Record(i))
 	}
-	db := live.New(recs, gen.Sources(), "v1").Index()
+	db := screen.New(recs, gen.Sources(), "v1").Index()
 	var customers []Customer
 	for k, q := range gen.Queries(recs[:10_000], 300, 5) {
 		customers = append(customers, Customer{ID: fmt.Sprintf("C%04d", k), Name: q.Names, Type: q.EntityType, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship})

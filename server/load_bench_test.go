@@ -20,10 +20,10 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 )
 
 // BenchmarkHeavyLoad is the denial-of-service load test: heavyClients
@@ -301,7 +301,7 @@ func worstServer(b *testing.B) (*httptest.Server, int, []string) {
 	for i := range recs {
 		recs[i] = g.Record(i)
 	}
-	db := live.New(recs, nil, "bench")
+	db := screen.New(recs, nil, "bench")
 	b.Cleanup(db.Close)
 	var queries []string
 	for _, q := range gen.Queries(recs, 4000, 2) {

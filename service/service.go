@@ -39,10 +39,10 @@ import (
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/lists"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/sampledata"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -161,7 +161,7 @@ type Service struct {
 	log      *slog.Logger
 
 	st     *store.Store
-	db     *live.Index
+	db     *screen.Index
 	ring   *sign.Keyring
 	mon    *monitor.Monitor
 	srv    *server.Server
@@ -372,7 +372,7 @@ func (s *Service) openData() error {
 	// Partial downloads of a serve killed while it synced.
 	syncer.RemoveLeftovers(s.st, filepath.Dir(c.Store), log)
 	start := time.Now()
-	if s.db, err = live.Open(s.st, log); err != nil {
+	if s.db, err = screen.Open(s.st, log); err != nil {
 		return fmt.Errorf("store %s: %w", c.Store, err)
 	}
 	s.loaded = time.Since(start)

@@ -18,11 +18,11 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -45,7 +45,7 @@ type Deps struct {
 	}
 	// DB is the database the API answers from: records by id, for the
 	// record page and the fingerprints of decisions.
-	DB *live.Index
+	DB *screen.Index
 	// Store holds decisions, profiles, the outbox and the change log.
 	Store *store.Store
 	// Monitor lists the key's profiles.

@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/batch"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -396,7 +396,7 @@ func openSince(path, since string) (*database, error) {
 		return nil, err
 	}
 	origin := fmt.Sprintf("store %s, the %d records added or updated since %s", path, len(recs), since)
-	return newDatabase(live.New(recs, srcs, current), origin), nil
+	return newDatabase(screen.New(recs, srcs, current), origin), nil
 }
 
 // openSinceWhole opens the whole store, as batch --store does, and returns

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
-	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -24,7 +24,7 @@ func openStoreForAlerts(path string) (*database, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	start := time.Now()
-	d, err := live.Load(st)
+	d, err := screen.Load(st)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)

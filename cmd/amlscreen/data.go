@@ -9,16 +9,16 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
 // database is what screening commands answer from: an index, the source
 // catalogue and the version it was built from.
 type database struct {
-	*live.Index
+	*screen.Index
 	index   *engine.Index
 	catalog *access.Catalog
 	sources []record.Source // catalogue; may not list every source of the records
@@ -40,7 +40,7 @@ func (db *database) Close() {
 	}
 }
 
-func newDatabase(d *live.Index, origin string) *database {
+func newDatabase(d *screen.Index, origin string) *database {
 	ix, sources := d.Index(), d.Sources()
 	return &database{Index: d, index: ix, catalog: access.NewCatalog(ix.SourceTypes(), sources),
 		sources: sources, version: d.Version(), origin: origin, sample: sampledata.Is(d.Version())}
@@ -49,7 +49,7 @@ func newDatabase(d *live.Index, origin string) *database {
 // sampleIndex is the embedded sample's index, built once per process and
 // never changed: a process that runs several commands (the tests run them
 // in process) builds it once.
-var sampleIndex = sync.OnceValues(func() (*live.Index, error) {
+var sampleIndex = sync.OnceValues(func() (*screen.Index, error) {
 	recs, err := sampledata.Records()
 	if err != nil {
 		return nil, fmt.Errorf("embedded sample: %w", err)
@@ -58,7 +58,7 @@ var sampleIndex = sync.OnceValues(func() (*live.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded sample sources: %w", err)
 	}
-	return live.New(recs, srcs, sampledata.Version), nil
+	return screen.New(recs, srcs, sampledata.Version), nil
 })
 
 // openSource loads the database from a store (opened read-only, so a sync
@@ -92,7 +92,7 @@ func openSource(dataFiles []string, storePath string) (*database, error) {
 		}
 		recs = append(recs, r...)
 	}
-	return newDatabase(live.New(recs, nil, ""), strings.Join(dataFiles, ", ")), nil
+	return newDatabase(screen.New(recs, nil, ""), strings.Join(dataFiles, ", ")), nil
 }
 
 // sourceSet resolves --includes against the database by the rule of
@@ -115,7 +115,7 @@ func openStore(path string) (*database, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	start := time.Now()
-	d, err := live.Load(db)
+	d, err := screen.Load(db)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)

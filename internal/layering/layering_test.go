@@ -74,19 +74,19 @@ func TestLayering(t *testing.T) {
 		{"server", []string{"bench", "service", "batch", "cmd/amlscreen"}},
 		{"media", []string{"bench", "server", "internal/gen", "internal/mediagen"}},
 		{"sampledata", []string{"bench", "internal/gen"}},
-		{"monitor", []string{"bench", "server", "live"}},
-		{"batch", []string{"bench", "server", "live", "store"}},
+		{"monitor", []string{"bench", "server", "screen"}},
+		{"batch", []string{"bench", "server", "screen", "store"}},
 		// The rules of access are below every surface.
-		{"access", []string{"server", "monitor", "live", "batch", "service"}},
+		{"access", []string{"server", "monitor", "screen", "batch", "service"}},
 		// The engine knows no storage, the store no engine.
-		{"engine", []string{"store", "live", "access", "server"}},
-		{"store", []string{"engine", "live", "dict"}},
+		{"engine", []string{"store", "screen", "access", "server"}},
+		{"store", []string{"engine", "screen", "dict"}},
 		// The request vocabulary is below the matcher and the storage.
-		{"query", []string{"engine", "store", "live"}},
+		{"query", []string{"engine", "store", "screen"}},
 		{"internal/mediagen", []string{"bench"}},
 		// The table reader is below both batch and convert.
-		{"table", []string{"batch", "convert", "store", "live"}},
-		{"convert", []string{"batch", "store", "live"}},
+		{"table", []string{"batch", "convert", "store", "screen"}},
+		{"convert", []string{"batch", "store", "screen"}},
 	} {
 		got := deps(t, tt.pkg)
 		for _, f := range tt.forbidden {
@@ -184,7 +184,7 @@ type depBan struct {
 var depBans = []depBan{
 	// Front ends read and check parameters with query; if it pulled in the
 	// matcher or the storage, every front end would again.
-	{"query", []string{"engine", "index", "store", "live", "screen", "bench"}, "the request vocabulary is below the matcher and the storage"},
+	{"query", []string{"engine", "index", "store", "screen", "bench"}, "the request vocabulary is below the matcher and the storage"},
 }
 
 // banned returns the dependencies of g that break bans, one line each,

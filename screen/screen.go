@@ -1,4 +1,4 @@
-// Package live keeps a screening index current with a store, so that
+// Package screen keeps a screening index current with a store, so that
 // check, batch, the server and monitoring answer from the newest version.
 //
 // An index over a store is persisted beside it (PATH.index/, persist.go)
@@ -29,7 +29,7 @@
 //
 // It is the one place that knows both the engine and the store; neither of
 // those knows the other.
-package live
+package screen
 
 import (
 	"fmt"
