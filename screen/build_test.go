@@ -39,7 +39,7 @@ func followed(t *testing.T, parts int) (*world, *store.Store, *Follower, *bytes.
 // served opens a world's store to write with an index as a server opens
 // it (Open: registered on the store, merging in the background); both
 // close when the test ends.
-func served(t *testing.T) (*world, *store.Store, *Index, *bytes.Buffer) {
+func served(t *testing.T) (*world, *store.Store, *Database, *bytes.Buffer) {
 	w := newWorld(t)
 	logs := &bytes.Buffer{}
 	st, d := w.openIndexed(logs)

@@ -53,7 +53,7 @@ func TestLiveCrashChild(t *testing.T) {
 		return
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	var d *Index
+	var d *Database
 	if op == "stream" {
 		// A full import into a store without an index builds it as it
 		// reads, in parts of 100 records, as a writing command does.

@@ -77,7 +77,7 @@ func lostTombstone(recount bool) func(t *testing.T, dir string, m *manifest) {
 }
 
 // counts checks that d is at the world's version with its records.
-func (w *world) counts(d *Index) {
+func (w *world) counts(d *Database) {
 	w.t.Helper()
 	if d.Version() != w.version || d.Index().Len() != len(w.cur) {
 		w.t.Errorf("index at %q with %d records, want %q with %d", d.Version(), d.Index().Len(), w.version, len(w.cur))

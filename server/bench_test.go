@@ -46,7 +46,7 @@ func BenchmarkServe(b *testing.B) {
 var benchServer struct {
 	once    sync.Once
 	ts      *httptest.Server
-	db      *screen.Index
+	db      *screen.Database
 	queries []string // query strings without fuzzy_search
 	records int
 }

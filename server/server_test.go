@@ -66,7 +66,7 @@ type fixture struct {
 	storePath string
 	keysPath  string
 	st        *store.Store
-	db        *screen.Index
+	db        *screen.Database
 	ring      *sign.Keyring
 	srv       *Server
 	ts        *httptest.Server

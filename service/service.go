@@ -161,7 +161,7 @@ type Service struct {
 	log      *slog.Logger
 
 	st     *store.Store
-	db     *screen.Index
+	db     *screen.Database
 	ring   *sign.Keyring
 	mon    *monitor.Monitor
 	srv    *server.Server

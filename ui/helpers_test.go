@@ -52,7 +52,7 @@ func (c *clock) add(d time.Duration) {
 type bench struct {
 	url  string
 	st   *store.Store
-	db   *screen.Index
+	db   *screen.Database
 	srv  *server.Server
 	mon  *monitor.Monitor
 	book *decision.Book

@@ -45,7 +45,7 @@ type Deps struct {
 	}
 	// DB is the database the API answers from: records by id, for the
 	// record page and the fingerprints of decisions.
-	DB *screen.Index
+	DB *screen.Database
 	// Store holds decisions, profiles, the outbox and the change log.
 	Store *store.Store
 	// Monitor lists the key's profiles.
