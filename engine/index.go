@@ -29,6 +29,7 @@ import (
 type Index struct {
 	mu  sync.Mutex // serialises changes: Apply, Commit, ReplaceSegments
 	cur atomic.Pointer[view]
+	adm atomic.Pointer[Admitter] // nil: DefaultAdmitter
 }
 
 // view is one state of an index, never changed once published: searches

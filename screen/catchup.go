@@ -145,6 +145,9 @@ func (d *Database) countAgrees() (string, error) {
 
 // swap makes ix the index, at version and seq, and closes the one before.
 func (d *Database) swap(ix *engine.Index, version string, seq uint64) {
+	if d.adm != nil {
+		ix.SetAdmitter(d.adm)
+	}
 	d.mu.Lock()
 	old := d.ix
 	d.ix, d.version, d.seq = ix, version, seq

@@ -131,7 +131,7 @@ func TestMiscountedIndexIsRebuilt(t *testing.T) {
 			}
 			defer ro.Close()
 			var logs bytes.Buffer
-			d, err := Open(ro, slog.New(slog.NewTextHandler(&logs, nil)))
+			d, err := Open(ro, Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/access"
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
@@ -204,5 +205,51 @@ func TestOpenSampleIsShared(t *testing.T) {
 	}
 	if !sampledata.Is(d.Version()) || d.Origin() != "embedded sample" || d.Index().Len() == 0 {
 		t.Errorf("version %q origin %q records %d", d.Version(), d.Origin(), d.Index().Len())
+	}
+}
+
+// TestOpenGivesTheAdmitter: the admission Open is given is the one every
+// index of the database searches under, also one installed later;
+// Load's is the engine's default.
+func TestOpenGivesTheAdmitter(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{AllowShrink: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a := &record.Record{ID: "A", SourceID: "s1", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: "Anna Alpha"}
+	if err := st.ReplaceAll("v1", feed(a), nil); err != nil {
+		t.Fatal(err)
+	}
+	g := engine.NewAdmitter(engine.Admission{Slots: 1})
+	d, err := Open(st, Options{Admitter: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.Admitter() != g {
+		t.Fatal("Open's admitter not in force")
+	}
+	before := d.Index()
+	b := &record.Record{ID: "B", SourceID: "s1", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: "Bert Beta"}
+	if err := st.ReplaceAll("v2", feed(b), nil); err != nil {
+		t.Fatal(err)
+	}
+	if d.Version() != "v2" {
+		t.Fatalf("version %q after the import", d.Version())
+	}
+	if d.Admitter() != g {
+		t.Error("the index after a full import lost the admitter")
+	}
+	// A rebuild or an import's build installs a new engine index (swap).
+	d.applyMu.Lock()
+	d.swap(engine.NewIndex([]*record.Record{b}), "v2", d.seq)
+	d.applyMu.Unlock()
+	if d.Index() == before || d.Admitter() != g {
+		t.Errorf("a new index installed: same %v, admitter kept %v", d.Index() == before, d.Admitter() == g)
+	}
+	ro := New(nil, nil, "")
+	if ro.Admitter() != engine.DefaultAdmitter() {
+		t.Error("a database given no admitter does not use the default")
 	}
 }

@@ -49,7 +49,7 @@ func (w *world) open(buf *bytes.Buffer) (*store.Store, *slog.Logger) {
 func (w *world) openIndexed(buf *bytes.Buffer) (*store.Store, *Database) {
 	w.t.Helper()
 	st, log := w.open(buf)
-	d, err := Open(st, log)
+	d, err := Open(st, Options{Log: log})
 	if err != nil {
 		st.Close()
 		w.t.Fatal(err)
@@ -345,7 +345,7 @@ func TestStaleIndexIsCaughtUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err = Open(ro, slog.New(slog.NewTextHandler(&logs, nil)))
+	d, err = Open(ro, Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

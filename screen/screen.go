@@ -102,6 +102,9 @@ type Database struct {
 	shared bool
 	// opened is how long the store's index took to open (OpenStore).
 	opened time.Duration
+	// adm is the admission every index the database installs searches
+	// under; nil leaves them under engine.DefaultAdmitter.
+	adm *engine.Admitter
 }
 
 // New returns a Database in memory over records that come from elsewhere
@@ -119,14 +122,30 @@ func New(recs []*record.Record, sources []record.Source, version string) *Databa
 // keeps them current after every commit, whoever writes; a read-only one
 // gets a stale index caught up in memory, nothing written.
 func Load(st *store.Store) (*Database, error) {
-	return Open(st, slog.Default())
+	return Open(st, Options{})
 }
 
-// Open is Load with a logger for the index's lines.
-func Open(st *store.Store, log *slog.Logger) (*Database, error) {
-	d, err := open(st, log, nil)
+// Options are what Open is given; the zero value is Load's.
+type Options struct {
+	// Log takes the index's lines; nil means slog.Default.
+	Log *slog.Logger
+	// Admitter is the admission of heavy queries the database's searches
+	// run under, shared with the heavy work of its caller (long reports,
+	// media calls); nil means engine.DefaultAdmitter.
+	Admitter *engine.Admitter
+}
+
+// Open is Load with options.
+func Open(st *store.Store, opts Options) (*Database, error) {
+	d, err := open(st, opts.Log, nil)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Admitter != nil {
+		d.mu.Lock()
+		d.adm = opts.Admitter
+		d.ix.SetAdmitter(d.adm)
+		d.mu.Unlock()
 	}
 	if d.write {
 		d.background = true
@@ -320,6 +339,10 @@ func (d *Database) Index() *engine.Index {
 	return d.ix
 }
 
+// Admitter returns the admission the database's searches run under:
+// heavy work of its caller (a long report) takes its slots with Acquire.
+func (d *Database) Admitter() *engine.Admitter { return d.Index().Admitter() }
+
 // Version returns the File-Version the index is at.
 func (d *Database) Version() string {
 	d.mu.RLock()
@@ -384,6 +407,9 @@ func (d *Database) Apply(st *store.Store, a *store.Applied) error {
 			return err
 		}
 		d.mu.Lock()
+		if d.adm != nil {
+			fresh.ix.SetAdmitter(d.adm)
+		}
 		d.ix, d.version, d.sources = fresh.ix, fresh.version, fresh.sources
 		d.mu.Unlock()
 		return nil

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/report"
 	"github.com/amlscreen/amlscreen/screen"
@@ -43,7 +42,7 @@ func reportHandler(kind query.Kind) func(*Server, *Call) error {
 		if len(res.Hits) >= reportHeavyHits {
 			// A long report costs as much as a heavy check: it waits for
 			// one of their admission slots (503 when none comes free).
-			release, err := engine.AcquireHeavySlot(c.Request.Context())
+			release, err := s.db.Admitter().Acquire(c.Request.Context())
 			if err != nil {
 				return searchError(err)
 			}
