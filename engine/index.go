@@ -60,7 +60,7 @@ type segView struct {
 func (sv *segView) dead(ord uint32) bool { return hasBit(sv.tomb, ord) }
 
 // RecordSource gives a persisted index the records of the hits it
-// returns. live implements it over the store, in one read transaction
+// returns. screen implements it over the store, in one read transaction
 // that checks the store is at the version the index reflects.
 type RecordSource interface {
 	// Records returns the records with these ids, in the same order. A
