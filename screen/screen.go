@@ -351,7 +351,7 @@ func (d *Database) Version() string {
 }
 
 // Sources returns the source catalogue (which may not list every source of
-// the records; access.NewCatalog adds those of the index).
+// the records; Catalog adds those of the index).
 func (d *Database) Sources() []record.Source {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
