@@ -22,6 +22,11 @@ const (
 	Camel
 )
 
+// TimestampFormat is how the /v1 API writes a moment, in check answers
+// and webhook bodies alike: RFC 3339 in UTC with milliseconds
+// (docs/API.md "Check responses").
+const TimestampFormat = "2006-01-02T15:04:05.000Z07:00"
+
 // WriteOptions controls Append.
 type WriteOptions struct {
 	Case Case

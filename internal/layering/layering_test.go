@@ -158,9 +158,10 @@ var importRules = []importRule{
 	// catalogue dispatches to them.
 	{"convert", []string{"cmd/amlscreen", "lists"}, "convert is the catalogue above the lists"},
 	{"convert/internal/convtest", nil, "convtest is for tests only"},
-	// The /v1 answer JSON is written by the front ends that answer with
-	// it; the matcher returns hits and knows no response format.
-	{"response", []string{"server", "cmd/amlscreen", "monitor"}, "only the front ends write the /v1 answer JSON"},
+	// The /v1 answer JSON is written by the HTTP server, and by the CLI's
+	// check, which prints that same answer; the matcher returns hits and
+	// knows no response format.
+	{"response", []string{"server", "cmd/amlscreen"}, "only the HTTP server and the CLI's check write the /v1 answer JSON"},
 }
 
 // listPackages are the packages of convert that each convert one list.
