@@ -36,7 +36,7 @@ func openWatched(t *testing.T, path string) (*store.Store, *casework.Casework) {
 	}
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
-	db.OnChange(Hook(cw, Shard{}, screen.Follow(db, nil).Index))
+	db.OnApply(Hook(cw, Shard{}, screen.Follow(db, nil).Index))
 	return db, cw
 }
 

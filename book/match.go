@@ -15,7 +15,6 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Match is one customer a changed record matches.
@@ -276,14 +275,14 @@ type watcher struct {
 	shard  Shard // the customers screened: the whole book when zero (shard.go)
 }
 
-func (w *watcher) match(tx *bolt.Tx, a *store.Applied, db *engine.Index) (Result, error) {
+func (w *watcher) match(tx *store.Tx, a *store.Applied, db *engine.Index) (Result, error) {
 	var changed []*record.Record
 	for i := range a.Changes {
 		if c := &a.Changes[i]; c.After != nil && (c.Effect == store.EffectAdd || c.Effect == store.EffectUpdate) {
 			changed = append(changed, c.After)
 		}
 	}
-	b := tx.Bucket(BucketCustomers)
+	b := store.BookCustomers.Bucket(tx)
 	if len(changed) == 0 || b == nil {
 		return Result{}, nil
 	}

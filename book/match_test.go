@@ -284,7 +284,7 @@ func TestHookAlertsEqualBatch(t *testing.T) {
 			f := screen.Follow(w.db, nil)
 			cw := casework.New(w.db, casework.Options{})
 			w.db.OnApply(cw.Hook)
-			w.db.OnChange(Hook(cw, Shard{}, f.Index))
+			w.db.OnApply(Hook(cw, Shard{}, f.Index))
 			// Records renamed to customers' names, one deleted, one added.
 			var delta []record.Change
 			for i, c := range customers[:40] {

@@ -85,7 +85,7 @@ func shardedStore(t *testing.T, recs []*record.Record, s Shard) (*store.Store, *
 	t.Cleanup(func() { db.Close() })
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
-	db.OnChange(Hook(cw, s, screen.Follow(db, nil).Index))
+	db.OnApply(Hook(cw, s, screen.Follow(db, nil).Index))
 	if err := db.ReplaceAll("v1", feed(recs), nil); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestScoredWeightsAreTheDatabases: a scored book weighs words with the
@@ -111,7 +110,7 @@ func TestRejectedCustomerIsSkipped(t *testing.T) {
 // putCustomersRaw writes customers to the book's bucket without checking
 // them, advancing its sequence as an import does.
 func putCustomersRaw(db *store.Store, customers []Customer) error {
-	return db.Update(func(tx *bolt.Tx) error {
+	return db.Write(func(tx *store.Tx) error {
 		b, _, err := buckets(tx)
 		if err != nil {
 			return err
