@@ -9,13 +9,12 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Actor names the book's screening of a change set in the audit log.
 const Actor = "monitor (book)"
 
-// Hook returns the store change hook (store.Store.OnChange) that screens
+// Hook returns the store change hook (store.Store.OnApply) that screens
 // every change set against the book and raises each match as an alert of
 // origin monitor through cw, in the transaction of the change: a kill
 // leaves both or neither, and a change set the store refuses raises
@@ -24,7 +23,7 @@ const Actor = "monitor (book)"
 // older content is reopened (casework's rule). A store without a book
 // costs one bucket look-up.
 //
-// index returns the index of the database (live.Follower.Index: inside
+// index returns the index of the database (screen.Follower.Index: inside
 // the transaction, the version before the change set): a scored book
 // weighs words with its statistics once the change set is applied to it
 // (engine.Index.Preview), as a full batch after the change set would. nil,
@@ -43,13 +42,13 @@ const Actor = "monitor (book)"
 // whole book; replicas holding the same book, one per shard, together
 // raise the alerts one whole-book hook would, each alert on one replica
 // only.
-func Hook(cw *casework.Casework, s Shard, index func() (*engine.Index, error)) store.TxHook {
+func Hook(cw *casework.Casework, s Shard, index func() (*engine.Index, error)) store.Hook {
 	return hook(cw, index, &watcher{shard: s})
 }
 
-func hook(cw *casework.Casework, index func() (*engine.Index, error), w *watcher) store.TxHook {
-	return func(tx *bolt.Tx, a *store.Applied) error {
-		if tx.Bucket(BucketCustomers) == nil || len(a.Changes) == 0 {
+func hook(cw *casework.Casework, index func() (*engine.Index, error), w *watcher) store.Hook {
+	return func(tx *store.Tx, a *store.Applied) error {
+		if store.BookCustomers.Bucket(tx) == nil || len(a.Changes) == 0 {
 			return nil
 		}
 		var db *engine.Index
@@ -78,7 +77,7 @@ func hook(cw *casework.Casework, index func() (*engine.Index, error), w *watcher
 		if err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
-		if _, err := cw.RaiseTx(store.TxOf(tx), Actor, hits); err != nil {
+		if _, err := cw.RaiseTx(tx, Actor, hits); err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
 		return nil
@@ -86,8 +85,8 @@ func hook(cw *casework.Casework, index func() (*engine.Index, error), w *watcher
 }
 
 // scoredTx reports whether the book's configuration is scored mode.
-func scoredTx(tx *bolt.Tx) bool {
-	mb := tx.Bucket(BucketMeta)
+func scoredTx(tx *store.Tx) bool {
+	mb := store.BookMeta.Bucket(tx)
 	if mb == nil {
 		return false
 	}
@@ -114,14 +113,14 @@ func changesOf(a *store.Applied) []record.Change {
 // customer's row as the query and the changed record as the hit. A
 // customer whose id cannot be a subject raises none, as in a batch run
 // with --alerts: refusing it would refuse the change set.
-func alertsOf(tx *bolt.Tx, a *store.Applied, ms []Match) ([]casework.NewAlert, error) {
+func alertsOf(tx *store.Tx, a *store.Applied, ms []Match) ([]casework.NewAlert, error) {
 	after := make(map[string]*record.Record, len(a.Changes))
 	for i := range a.Changes {
 		if c := &a.Changes[i]; c.After != nil {
 			after[c.ID] = c.After
 		}
 	}
-	customers := tx.Bucket(BucketCustomers)
+	customers := store.BookCustomers.Bucket(tx)
 	var out []casework.NewAlert
 	var c *Customer
 	for i := range ms {
@@ -153,7 +152,7 @@ func (c *Customer) caseQuery() casework.Query {
 }
 
 // getCustomer reads the customer id from the book's bucket.
-func getCustomer(b *bolt.Bucket, id string) (*Customer, error) {
+func getCustomer(b *store.Bucket, id string) (*Customer, error) {
 	raw := b.Get([]byte(id))
 	if raw == nil {
 		return nil, fmt.Errorf("customer %s: not in the book", id)

@@ -9,7 +9,6 @@ import (
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestHookRaisesAlerts registers the hooks as the CLI and serve do, on a
@@ -86,7 +85,7 @@ func TestHookRaisesAlerts(t *testing.T) {
 	third := recs[2].Clone()
 	third.ID, third.Name = "NEW-3", "Philippa Vandersloot-Achterberg"
 	refuse := true
-	db.OnChange(func(_ *bolt.Tx, ap *store.Applied) error {
+	db.OnApply(func(_ *store.Tx, ap *store.Applied) error {
 		if refuse {
 			return errors.New("refused by a later hook")
 		}

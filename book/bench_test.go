@@ -12,8 +12,8 @@ import (
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -45,7 +45,7 @@ func loadBench(b *testing.B) *benchWorld {
 		for i := range w.recs {
 			w.recs[i] = g.Record(i)
 		}
-		w.db = live.New(w.recs, gen.Sources(), "v1").Index()
+		w.db = screen.New(w.recs, gen.Sources(), "v1").Index()
 		w.db.PrepareScored()
 		for k, q := range gen.Queries(w.recs, *benchCustomers, 7) {
 			w.customers = append(w.customers, Customer{ID: fmt.Sprintf("C%07d", k), Name: q.Names, Type: q.EntityType, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship})

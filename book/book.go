@@ -3,8 +3,9 @@
 // book is screened in. It reads books with batch's formats and column
 // detection and checks each row with batch's rules, so a customer the
 // book holds is one batch would screen. Every change to the book is one
-// bbolt transaction: an import either replaces the book whole or changes
-// nothing.
+// store transaction: an import either replaces the book whole or changes
+// nothing. The book keeps its state in two of the store's sub-stores,
+// store.BookCustomers and store.BookMeta.
 package book
 
 import (
@@ -19,18 +20,10 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
-// Buckets of the book, created on first write; a store without them has
-// an empty book.
-var (
-	// BucketCustomers holds customer id -> Customer JSON.
-	BucketCustomers = []byte("book_customers")
-	// BucketMeta holds the book's configuration and its last import.
-	BucketMeta = []byte("book_meta")
-)
-
+// Keys of store.BookMeta. The sub-stores are created on first write; a
+// store without them has an empty book.
 var metaKey = []byte("meta")
 
 // MaxCustomers bounds a book, checked while reading it, so that a wrong
@@ -115,8 +108,8 @@ type LastScreen struct {
 var lastScreenKey = []byte("last_screen")
 
 // putLastScreen records ls in the book's meta bucket, in tx.
-func putLastScreen(tx *bolt.Tx, ls LastScreen) error {
-	mb, err := tx.CreateBucketIfNotExists(BucketMeta)
+func putLastScreen(tx *store.Tx, ls LastScreen) error {
+	mb, err := store.BookMeta.Create(tx)
 	if err != nil {
 		return err
 	}
@@ -189,7 +182,7 @@ func Import(db *store.Store, customers []Customer, cfg Config, file string, now 
 	if err := cfg.Validate(); err != nil {
 		return res, err
 	}
-	err := db.Update(func(tx *bolt.Tx) error {
+	err := db.Write(func(tx *store.Tx) error {
 		b, mb, err := buckets(tx)
 		if err != nil {
 			return err
@@ -244,7 +237,7 @@ func Import(db *store.Store, customers []Customer, cfg Config, file string, now 
 // Remove deletes the customers ids from the book in one transaction and
 // returns the ids it did not hold.
 func Remove(db *store.Store, ids []string) (missing []string, err error) {
-	err = db.Update(func(tx *bolt.Tx) error {
+	err = db.Write(func(tx *store.Tx) error {
 		missing = missing[:0]
 		b, _, err := buckets(tx)
 		if err != nil {
@@ -270,11 +263,11 @@ func Remove(db *store.Store, ids []string) (missing []string, err error) {
 
 // ForEach calls fn with every customer, by id, in one read transaction.
 func ForEach(db *store.Store, fn func(*Customer) error) error {
-	return db.View(func(tx *bolt.Tx) error { return forEachTx(tx, fn) })
+	return db.Read(func(tx *store.Tx) error { return forEachTx(tx, fn) })
 }
 
-func forEachTx(tx *bolt.Tx, fn func(*Customer) error) error {
-	b := tx.Bucket(BucketCustomers)
+func forEachTx(tx *store.Tx, fn func(*Customer) error) error {
+	b := store.BookCustomers.Bucket(tx)
 	if b == nil {
 		return nil
 	}
@@ -289,7 +282,7 @@ func forEachTx(tx *bolt.Tx, fn func(*Customer) error) error {
 
 // LoadTx returns the book's customers, by id, and its configuration,
 // read with tx, a read or write transaction of the store.
-func LoadTx(tx *bolt.Tx) ([]Customer, Config, error) {
+func LoadTx(tx *store.Tx) ([]Customer, Config, error) {
 	var out []Customer
 	err := forEachTx(tx, func(c *Customer) error {
 		out = append(out, *c)
@@ -304,19 +297,19 @@ func LoadTx(tx *bolt.Tx) ([]Customer, Config, error) {
 
 // GetStatus returns the book's size, configuration and last import.
 func GetStatus(db *store.Store) (st Status, err error) {
-	err = db.View(func(tx *bolt.Tx) error {
+	err = db.Read(func(tx *store.Tx) error {
 		st, err = statusTx(tx)
 		return err
 	})
 	return st, err
 }
 
-func statusTx(tx *bolt.Tx) (Status, error) {
+func statusTx(tx *store.Tx) (Status, error) {
 	st := Status{Match: DefaultConfig.Match, Fuzzy: DefaultConfig.Fuzzy}
-	if b := tx.Bucket(BucketCustomers); b != nil {
-		st.Customers = b.Stats().KeyN
+	if b := store.BookCustomers.Bucket(tx); b != nil {
+		st.Customers = b.KeyN()
 	}
-	mb := tx.Bucket(BucketMeta)
+	mb := store.BookMeta.Bucket(tx)
 	if mb == nil {
 		return st, nil
 	}
@@ -339,19 +332,19 @@ func statusTx(tx *bolt.Tx) (Status, error) {
 	return st, nil
 }
 
-func buckets(tx *bolt.Tx) (*bolt.Bucket, *bolt.Bucket, error) {
-	b, err := tx.CreateBucketIfNotExists(BucketCustomers)
+func buckets(tx *store.Tx) (*store.Bucket, *store.Bucket, error) {
+	b, err := store.BookCustomers.Create(tx)
 	if err != nil {
 		return nil, nil, err
 	}
-	mb, err := tx.CreateBucketIfNotExists(BucketMeta)
+	mb, err := store.BookMeta.Create(tx)
 	return b, mb, err
 }
 
 // storedAs returns c encoded as the book stores it, and what b holds under
 // its id (nil: nothing): the one comparison that says a customer is added,
 // changed or unchanged, for Import and Onboard alike.
-func storedAs(b *bolt.Bucket, c *Customer) (raw, old []byte, err error) {
+func storedAs(b *store.Bucket, c *Customer) (raw, old []byte, err error) {
 	if raw, err = json.Marshal(c); err != nil {
 		return nil, nil, err
 	}
@@ -361,7 +354,7 @@ func storedAs(b *bolt.Bucket, c *Customer) (raw, old []byte, err error) {
 	return raw, old, nil
 }
 
-func putMeta(mb *bolt.Bucket, m meta) error {
+func putMeta(mb *store.Bucket, m meta) error {
 	raw, err := json.Marshal(m)
 	if err != nil {
 		return err

@@ -6,7 +6,6 @@ import (
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Helpers the tests call in place of the store change hook.
@@ -30,7 +29,7 @@ func candidates(customers []Customer, fuzzy int, changed []*record.Record) []int
 
 // Load returns the book's customers, by id, and its configuration.
 func Load(db *store.Store) (customers []Customer, cfg Config, err error) {
-	err = db.View(func(tx *bolt.Tx) error {
+	err = db.Read(func(tx *store.Tx) error {
 		customers, cfg, err = LoadTx(tx)
 		return err
 	})

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -35,7 +35,7 @@ func openWatched(t *testing.T, path string) (*store.Store, *casework.Casework) {
 	}
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
-	db.OnChange(Hook(cw, Shard{}, live.Follow(db, nil).Index))
+	db.OnApply(Hook(cw, Shard{}, screen.Follow(db, nil).Index))
 	return db, cw
 }
 

@@ -11,11 +11,10 @@ import (
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Match is one customer a changed record matches.
@@ -124,7 +123,7 @@ func (m *matcher) match(changed []*record.Record, sources []record.Source, versi
 // index, in scored mode (without the database's statistics) every
 // customer.
 func (m *matcher) matchStrictRules(cfg Config, changed []*record.Record, sources []record.Source, version string) (Result, error) {
-	sc, err := cfg.Screener(live.New(changed, sources, version).Index())
+	sc, err := cfg.Screener(screen.New(changed, sources, version).Index())
 	if err != nil {
 		return Result{}, err
 	}
@@ -276,14 +275,14 @@ type watcher struct {
 	shard  Shard // the customers screened: the whole book when zero (shard.go)
 }
 
-func (w *watcher) match(tx *bolt.Tx, a *store.Applied, db *engine.Index) (Result, error) {
+func (w *watcher) match(tx *store.Tx, a *store.Applied, db *engine.Index) (Result, error) {
 	var changed []*record.Record
 	for i := range a.Changes {
 		if c := &a.Changes[i]; c.After != nil && (c.Effect == store.EffectAdd || c.Effect == store.EffectUpdate) {
 			changed = append(changed, c.After)
 		}
 	}
-	b := tx.Bucket(BucketCustomers)
+	b := store.BookCustomers.Bucket(tx)
 	if len(changed) == 0 || b == nil {
 		return Result{}, nil
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -137,7 +137,7 @@ func fullIndex(t *testing.T, db *store.Store, sources []record.Source, version s
 	}); err != nil {
 		t.Fatal(err)
 	}
-	return live.New(all, sources, version).Index()
+	return screen.New(all, sources, version).Index()
 }
 
 func readBook(t *testing.T, path string, cfg Config) []Customer {
@@ -165,7 +165,7 @@ func readBook(t *testing.T, path string, cfg Config) []Customer {
 // records, so that words weigh what they weigh in the database.
 func reference(t *testing.T, w *world, cfg Config) []string {
 	t.Helper()
-	index := live.New(w.changed, w.sources, w.version).Index()
+	index := screen.New(w.changed, w.sources, w.version).Index()
 	if cfg.Match == "scored" {
 		index = w.full
 	}
@@ -268,7 +268,7 @@ func firstDiff(a, b []string) string {
 
 // TestHookAlertsEqualBatch is the differential test of the change hook: a
 // store holding a book, with the hooks serve registers (the book's
-// reading the serving index through live.Follow), takes a delta; the
+// reading the serving index through screen.Follow), takes a delta; the
 // alerts it raises are exactly the hits of a full batch of the book
 // restricted to the delta's records, in strict and scored mode (scores and
 // reasons included: the hook weighs words with the serving index with the
@@ -281,10 +281,10 @@ func TestHookAlertsEqualBatch(t *testing.T) {
 			if _, err := Import(w.db, customers, cfg, w.book, time.Now()); err != nil {
 				t.Fatal(err)
 			}
-			f := live.Follow(w.db, nil)
+			f := screen.Follow(w.db, nil)
 			cw := casework.New(w.db, casework.Options{})
 			w.db.OnApply(cw.Hook)
-			w.db.OnChange(Hook(cw, Shard{}, f.Index))
+			w.db.OnApply(Hook(cw, Shard{}, f.Index))
 			// Records renamed to customers' names, one deleted, one added.
 			var delta []record.Change
 			for i, c := range customers[:40] {

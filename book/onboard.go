@@ -7,7 +7,6 @@ import (
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Onboarded is what screening a book's new and changed customers gave.
@@ -77,8 +76,8 @@ func Onboard(db *store.Store, customers []Customer, cfg Config, index *engine.In
 // as they are, compared as Import compares them.
 func pendingCustomers(db *store.Store, customers []Customer) ([]*Customer, error) {
 	var out []*Customer
-	err := db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(BucketCustomers)
+	err := db.Read(func(tx *store.Tx) error {
+		b := store.BookCustomers.Bucket(tx)
 		for i := range customers {
 			c := &customers[i]
 			raw, old, err := storedAs(b, c)

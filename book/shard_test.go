@@ -11,8 +11,8 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -85,7 +85,7 @@ func shardedStore(t *testing.T, recs []*record.Record, s Shard) (*store.Store, *
 	t.Cleanup(func() { db.Close() })
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
-	db.OnChange(Hook(cw, s, live.Follow(db, nil).Index))
+	db.OnApply(Hook(cw, s, screen.Follow(db, nil).Index))
 	if err := db.ReplaceAll("v1", feed(recs), nil); err != nil {
 		t.Fatal(err)
 	}

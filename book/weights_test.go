@@ -9,10 +9,9 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestScoredWeightsAreTheDatabases: a scored book weighs words with the
@@ -29,7 +28,7 @@ func TestScoredWeightsAreTheDatabases(t *testing.T) {
 	for i := range n {
 		recs = append(recs, g.Record(i))
 	}
-	db := live.New(recs, gen.Sources(), "v1").Index()
+	db := screen.New(recs, gen.Sources(), "v1").Index()
 	var customers []Customer
 	for k, q := range gen.Queries(recs[:changed], 300, 5) {
 		customers = append(customers, Customer{ID: fmt.Sprintf("C%04d", k), Name: q.Names, Type: q.EntityType, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship})
@@ -116,7 +115,7 @@ func TestRejectedCustomerIsSkipped(t *testing.T) {
 // putCustomersRaw writes customers to the book's bucket without checking
 // them, advancing its sequence as an import does.
 func putCustomersRaw(db *store.Store, customers []Customer) error {
-	return db.Update(func(tx *bolt.Tx) error {
+	return db.Write(func(tx *store.Tx) error {
 		b, _, err := buckets(tx)
 		if err != nil {
 			return err

@@ -12,9 +12,7 @@ import (
 // of a proposal): d is stamped with now when its At is zero, validated,
 // appended to the audit trail and made current unless the current one was
 // decided later.
-// tx is a *store.Tx, or the *bbolt.Tx casework still holds.
-func DecideTx[T store.Txn](t T, d Decision, now func() time.Time) (stored Decision, previous *Decision, err error) {
-	tx := store.TxOf(t)
+func DecideTx(tx *store.Tx, d Decision, now func() time.Time) (stored Decision, previous *Decision, err error) {
 	if d.At.IsZero() {
 		d.At = now()
 	}

@@ -5,14 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync/atomic"
+	"sync"
 	"time"
 )
 
 // Admission of heavy queries. Most checks cost well under a millisecond,
 // but a query of many common words at fuzzy 2 reaches hundreds of
 // thousands of postings and costs a core for tens or hundreds of
-// milliseconds. Such queries run through engine-wide semaphores with fewer
+// milliseconds. Such queries run through the semaphores of an Admitter with fewer
 // slots than the machine has cores, so that a flood of them queues there
 // and the other cores keep answering normal checks: one for the extreme
 // (many words, a cost of ExtremeCostFactor × MinCost or more, long
@@ -21,7 +21,7 @@ import (
 // either answered completely or refused (ErrBusy, a cancelled context):
 // its answer is never cut short.
 
-// Admission configures the semaphore; SetAdmission installs it.
+// Admission configures the semaphores; NewAdmitter puts it in force.
 type Admission struct {
 	// Slots is how many extreme queries may run at once; 0 means one per
 	// two cores, at least one.
@@ -77,13 +77,55 @@ type admission struct {
 	midSlots chan struct{} // the merely heavy: cost under ExtremeCostFactor × MinCost
 }
 
-var admissionNow atomic.Pointer[admission]
+// Admitter is one Admission in force: the slots heavy queries wait for.
+// An index searches under the Admitter its owner gave it (SetAdmitter),
+// else under DefaultAdmitter; work outside the engine that costs as much
+// (a long report, a media check) takes the same slots with Acquire, so
+// that all of a process's heavy work queues in one place. It is a value
+// its owner passes on, not a process setting, so two databases in one
+// process (or two tests) can each have their own.
+type Admitter struct{ a *admission }
 
-func init() { SetAdmission(Admission{}) }
+// NewAdmitter returns an Admitter for a, its zero fields set to their
+// defaults.
+func NewAdmitter(a Admission) *Admitter { return &Admitter{a: newAdmission(a)} }
 
-// SetAdmission replaces the admission of heavy queries, for every index.
+// DefaultAdmitter returns the Admitter of Admission{} (every default),
+// made once per process: what an index searches under when its owner gave
+// it none.
+func DefaultAdmitter() *Admitter { return defaultAdmitter() }
+
+var defaultAdmitter = sync.OnceValue(func() *Admitter { return NewAdmitter(Admission{}) })
+
+// Admission returns the admission in force, defaults filled in.
+func (g *Admitter) Admission() Admission { return g.a.Admission }
+
+// Acquire waits for one of the slots heavy queries share, as they wait
+// for it (at most MaxWait, while ctx lasts), so that other heavy work
+// (rendering a long report, say) can take its turn with them. It returns
+// ErrBusy or ctx's error when no slot comes free; otherwise call release
+// once the work is done.
+func (g *Admitter) Acquire(ctx context.Context) (release func(), err error) {
+	return g.a.acquire(ctx)
+}
+
+// SetAdmitter makes the index search under g; nil means DefaultAdmitter.
 // Queries already holding a slot keep it until they finish.
-func SetAdmission(a Admission) {
+func (ix *Index) SetAdmitter(g *Admitter) { ix.adm.Store(g) }
+
+// Admitter returns the Admitter the index searches under.
+func (ix *Index) Admitter() *Admitter {
+	if g := ix.adm.Load(); g != nil {
+		return g
+	}
+	return DefaultAdmitter()
+}
+
+// admission returns the admission of the index's searches.
+func (ix *Index) admission() *admission { return ix.Admitter().a }
+
+// newAdmission fills in a's defaults and makes its slots.
+func newAdmission(a Admission) *admission {
 	if a.Slots <= 0 {
 		a.Slots = max(1, runtime.GOMAXPROCS(0)/2)
 	}
@@ -104,19 +146,7 @@ func SetAdmission(a Admission) {
 	if a.MidSlots > 0 {
 		adm.midSlots = make(chan struct{}, a.MidSlots)
 	}
-	admissionNow.Store(adm)
-}
-
-// CurrentAdmission returns the admission in force, defaults filled in.
-func CurrentAdmission() Admission { return admissionNow.Load().Admission }
-
-// AcquireHeavySlot waits for one of the slots heavy queries share, as
-// they wait for it (at most MaxWait, while ctx lasts), so that other heavy
-// work (rendering a long report, say) can take its turn with them. It
-// returns ErrBusy or ctx's error when no slot comes free; otherwise call
-// release once the work is done.
-func AcquireHeavySlot(ctx context.Context) (release func(), err error) {
-	return admissionNow.Load().acquire(ctx)
+	return adm
 }
 
 // heavyCost reports whether cost makes a query heavy.

@@ -59,23 +59,34 @@ func TestSearchContextStopsAHeavySearch(t *testing.T) {
 
 // TestAdmission: heavy queries run one slot at a time; one that finds no
 // free slot within MaxWait is refused with ErrBusy, or with its context's
-// error; light queries never wait for a slot.
+// error; light queries never wait for a slot. The admission is the
+// index's: another index, under the default, is not held up.
 func TestAdmission(t *testing.T) {
-	defer SetAdmission(CurrentAdmission())
-	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 20, MaxWait: 50 * time.Millisecond})
+	g := NewAdmitter(Admission{Slots: 1, MidSlots: -1, MinCost: 20, MaxWait: 50 * time.Millisecond})
 	ix := NewIndex(loadRules(t))
+	ix.SetAdmitter(g)
+	if ix.Admitter() != g || g.Admission().MaxWords != DefaultHeavyWords {
+		t.Fatalf("admitter %p (want %p), admission %+v", ix.Admitter(), g, g.Admission())
+	}
 	heavy := query.Query{Names: "ivan", Fuzzy: 1} // three Ivans: 3 entries + 10×3 to verify
 	light := query.Query{Names: "sea princess"}   // cost 2
 	if res, err := ix.Search(heavy); err != nil || res.Total != 3 {
 		t.Fatalf("heavy query with a free slot: %v, %v", res, err)
 	}
 	// Take the only slot.
-	release, err := admissionNow.Load().acquire(context.Background())
+	release, err := g.Acquire(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ix.Search(heavy); !errors.Is(err, ErrBusy) {
 		t.Errorf("heavy query with no slot: %v, want ErrBusy", err)
+	}
+	other := NewIndex(loadRules(t))
+	if other.Admitter() != DefaultAdmitter() {
+		t.Error("an index given no admitter does not use the default")
+	}
+	if res, err := other.Search(heavy); err != nil || res.Total != 3 {
+		t.Errorf("heavy query on an index under another admitter: %v, %v", res, err)
 	}
 	if res, err := ix.Search(light); err != nil || res.Total != 1 {
 		t.Errorf("light query while the slot is taken: %v, %v", res, err)
@@ -86,9 +97,10 @@ func TestAdmission(t *testing.T) {
 		t.Errorf("26-word query with no slot: %v, want ErrBusy", err)
 	}
 	// A deadline ends the wait, with the context's error.
-	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 20, MaxWait: time.Minute})
+	g = NewAdmitter(Admission{Slots: 1, MidSlots: -1, MinCost: 20, MaxWait: time.Minute})
+	ix.SetAdmitter(g)
 	release() // the old semaphore's slot; take the new one
-	if release, err = admissionNow.Load().acquire(context.Background()); err != nil {
+	if release, err = g.Acquire(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
@@ -126,14 +138,14 @@ func isASCIILetters(s string) bool {
 // finds no free slot in time is refused with ErrBusy, not a panic (it
 // used to call the nil release of its failed wait).
 func TestScoredAdmissionTimeout(t *testing.T) {
-	defer SetAdmission(CurrentAdmission())
-	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 10 * time.Millisecond})
+	g := NewAdmitter(Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 10 * time.Millisecond})
 	ix := NewIndex(loadRules(t))
+	ix.SetAdmitter(g)
 	q := query.Query{Names: "ivan", Fuzzy: 1, Match: query.Scored}
 	if _, err := ix.Search(q); err != nil {
 		t.Fatalf("scored query with a free slot: %v", err)
 	}
-	release, err := AcquireHeavySlot(context.Background())
+	release, err := g.Acquire(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,8 +155,9 @@ func TestScoredAdmissionTimeout(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 	defer cancel()
-	SetAdmission(Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: time.Minute})
-	hold, err := AcquireHeavySlot(context.Background())
+	g = NewAdmitter(Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: time.Minute})
+	ix.SetAdmitter(g)
+	hold, err := g.Acquire(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

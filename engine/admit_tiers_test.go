@@ -11,10 +11,9 @@ import (
 // is not refused while the extreme queries hold every one of theirs, and
 // an extreme one is.
 func TestMerelyHeavyDoesNotWaitBehindTheExtreme(t *testing.T) {
-	defer SetAdmission(CurrentAdmission())
-	SetAdmission(Admission{Slots: 1, MinCost: 100, MaxWait: 20 * time.Millisecond})
-	adm := admissionNow.Load()
-	release, err := AcquireHeavySlot(context.Background()) // a long report, say
+	g := NewAdmitter(Admission{Slots: 1, MinCost: 100, MaxWait: 20 * time.Millisecond})
+	adm := g.a
+	release, err := g.Acquire(context.Background()) // a long report, say
 	if err != nil {
 		t.Fatal(err)
 	}

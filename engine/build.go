@@ -68,7 +68,7 @@ func newBuilder(keepRecords bool) *Builder {
 	}
 	if keepRecords {
 		// A segment for a file is built in parts of bounded size
-		// (live's builds), where a higher target only made the heap
+		// (screen's builds), where a higher target only made the heap
 		// larger: importing 100,000 records peaked at 604 MiB with the
 		// raise and 377 MiB without, in 2.68 and 2.49 s; at 2,000,000
 		// the two took the same time.

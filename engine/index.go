@@ -29,6 +29,7 @@ import (
 type Index struct {
 	mu  sync.Mutex // serialises changes: Apply, Commit, ReplaceSegments
 	cur atomic.Pointer[view]
+	adm atomic.Pointer[Admitter] // nil: DefaultAdmitter
 }
 
 // view is one state of an index, never changed once published: searches
@@ -59,7 +60,7 @@ type segView struct {
 func (sv *segView) dead(ord uint32) bool { return hasBit(sv.tomb, ord) }
 
 // RecordSource gives a persisted index the records of the hits it
-// returns. live implements it over the store, in one read transaction
+// returns. screen implements it over the store, in one read transaction
 // that checks the store is at the version the index reflects.
 type RecordSource interface {
 	// Records returns the records with these ids, in the same order. A

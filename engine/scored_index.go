@@ -151,7 +151,7 @@ type scoredVariant struct {
 // token ids there. The view is taken once, so every step reads the same
 // state of the index.
 func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error) {
-	adm := admissionNow.Load()
+	adm := ix.admission()
 	slot := func() {}
 	heavy := distinctWords(c) >= adm.MaxWords
 	if heavy {

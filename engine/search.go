@@ -152,7 +152,7 @@ func (v *view) fill(hits []Hit, names bool) error {
 // mapped. The returned release gives back the view and the slot; on error
 // nothing is held.
 func (ix *Index) admit(s *searcher, c *compiled) (release func(), err error) {
-	adm := admissionNow.Load()
+	adm := ix.admission()
 	slot := func() {}
 	heavy := distinctWords(c) >= adm.MaxWords
 	if heavy {

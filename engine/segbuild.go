@@ -318,23 +318,45 @@ func (b *segBuilder) records() int { return len(b.recFlags) }
 // finish writes the segment image to w. The builder is spent afterwards:
 // its arrays are rewritten in place.
 func (b *segBuilder) finish(w SegmentSink) (int64, error) {
+	order, rank := b.tokenOrder()
+	sw := newSegWriter(w)
+	if err := b.writeDict(sw, order); err != nil {
+		return 0, err
+	}
+	if err := b.writePostings(sw, order); err != nil {
+		return 0, err
+	}
+	b.writeNames(sw, rank)
+	b.writeRecords(sw, rank)
+	b.writeIDs(sw)
+	writeStrings(sw, secSrcOff, secSrcBlob, b.sources)
+	writeStrings(sw, secSrcTypeOff, secSrcTypeBlob, b.srcTypes)
+	return sw.finish(segCounts{tokens: len(b.toks), names: len(b.nsRec), records: b.records(), sources: len(b.sources)})
+}
+
+// tokenOrder returns the build's token ids in dictionary order, and rank,
+// which maps a build id to its segment id.
+func (b *segBuilder) tokenOrder() (order, rank []uint32) {
 	T := len(b.toks)
-	// The dictionary sorted; rank maps a build id to its segment id.
-	order := make([]uint32, T)
+	order = make([]uint32, T)
 	for i := range order {
 		order[i] = uint32(i)
 	}
 	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(b.toks[x], b.toks[y]) })
-	rank := make([]uint32, T)
+	rank = make([]uint32, T)
 	for r, id := range order {
 		rank[id] = uint32(r)
 	}
-	sw := newSegWriter(w)
+	return order, rank
+}
 
-	// Dictionary.
+// writeDict writes the dictionary in order: the tokens, their rune
+// counts, which are indexed, and the n-gram and length tables over them.
+func (b *segBuilder) writeDict(sw *segWriter, order []uint32) error {
+	T := len(order)
 	tokOff, err := offsets(T, func(i int) int { return len(b.toks[order[i]]) })
 	if err != nil {
-		return 0, err
+		return err
 	}
 	sw.u32(secTokOff, tokOff)
 	sw.begin(secTokBlob)
@@ -361,16 +383,19 @@ func (b *segBuilder) finish(w SegmentSink) (int64, error) {
 	sw.u32(secGramIDs, gids)
 	sw.u32(secLenOff, lenOff)
 	sw.u32(secLenIDs, lenIDs)
-	keys, goff, gids, lenIDs = nil, nil, nil, nil
+	return nil
+}
 
-	// Postings, in segment token order.
+// writePostings writes the name and bag posting lists, in segment token
+// order.
+func (b *segBuilder) writePostings(sw *segWriter, order []uint32) error {
 	for _, p := range []struct {
 		offID, listID uint32
 		lists         [][]uint32
 	}{{secPostOff, secPost, b.post}, {secBagPostOff, secBagPost, b.bagPost}} {
-		off, err := offsets(T, func(i int) int { return len(p.lists[order[i]]) })
+		off, err := offsets(len(order), func(i int) int { return len(p.lists[order[i]]) })
 		if err != nil {
-			return 0, err
+			return err
 		}
 		sw.u32(p.offID, off)
 		sw.begin(p.listID)
@@ -379,8 +404,11 @@ func (b *segBuilder) finish(w SegmentSink) (int64, error) {
 		}
 		sw.end()
 	}
+	return nil
+}
 
-	// Name strings.
+// writeNames writes the name strings, their tokens renumbered by rank.
+func (b *segBuilder) writeNames(sw *segWriter, rank []uint32) {
 	for i, id := range b.nsTok {
 		b.nsTok[i] = rank[id]
 	}
@@ -389,8 +417,11 @@ func (b *segBuilder) finish(w SegmentSink) (int64, error) {
 	sw.u32(secNSRec, b.nsRec)
 	sw.bytes(secNSBase, b.nsBase)
 	sw.u16(secNSSlot, b.nsSlot)
+}
 
-	// Records.
+// writeRecords writes the records' fields, their bag tokens renumbered
+// by rank.
+func (b *segBuilder) writeRecords(sw *segWriter, rank []uint32) {
 	for i, id := range b.bagTok {
 		b.bagTok[i] = rank[id]
 	}
@@ -403,8 +434,10 @@ func (b *segBuilder) finish(w SegmentSink) (int64, error) {
 	sw.u32(secBagOff, b.bagOff)
 	sw.u32(secBagTok, b.bagTok)
 	sw.u32(secBagNames, b.bagNames)
+}
 
-	// Ids, and the live ordinals sorted by id.
+// writeIDs writes the record ids and the live ordinals sorted by id.
+func (b *segBuilder) writeIDs(sw *segWriter) {
 	sw.u32(secIDOff, b.idOff)
 	sw.bytes(secIDBlob, b.idBlob)
 	idOrder := make([]uint32, 0, len(b.recIDs))
@@ -415,11 +448,6 @@ func (b *segBuilder) finish(w SegmentSink) (int64, error) {
 		return cmp.Compare(string(b.idBlob[b.idOff[x]:b.idOff[x+1]]), string(b.idBlob[b.idOff[y]:b.idOff[y+1]]))
 	})
 	sw.u32(secIDOrder, idOrder)
-
-	// Sources.
-	writeStrings(sw, secSrcOff, secSrcBlob, b.sources)
-	writeStrings(sw, secSrcTypeOff, secSrcTypeBlob, b.srcTypes)
-	return sw.finish(segCounts{tokens: T, names: len(b.nsRec), records: b.records(), sources: len(b.sources)})
 }
 
 // writeStrings writes strings as an offsets section and a blob section.

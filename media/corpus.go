@@ -14,6 +14,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -109,6 +110,7 @@ type Corpus struct {
 	db      Storage    // nil: in memory only
 	lex     *Lexicon
 	now     func() time.Time
+	adm     *engine.Admitter // nil: engine.DefaultAdmitter
 
 	cats    []string // category of each bit
 	docs    []docMeta
@@ -133,12 +135,15 @@ type Options struct {
 	Lexicon *Lexicon
 	// Now stamps responses; nil means time.Now.
 	Now func() time.Time
+	// Admitter is the admission of heavy queries media calls share with
+	// checks; nil means engine.DefaultAdmitter.
+	Admitter *engine.Admitter
 }
 
 // New returns an empty corpus kept in memory only.
 func New(opts Options) *Corpus {
 	c := &Corpus{
-		lex: opts.Lexicon, now: opts.Now,
+		lex: opts.Lexicon, now: opts.Now, adm: opts.Admitter,
 		cats:  slices.Clone(StandardCategories),
 		byID:  map[string]uint32{},
 		terms: map[string]*termPostings{},

@@ -88,8 +88,8 @@ func allLegal(vs [][]string) bool {
 }
 
 // admit waits for one of the slots heavy queries share
-// (engine.AcquireHeavySlot), as heavy checks do, when q is heavy under the
-// engine's admission: by its distinct words, or by the size of the
+// (engine.Admitter.Acquire), as heavy checks do, when q is heavy under the
+// corpus's admission: by its distinct words, or by the size of the
 // posting lists (documents and positions, in bytes) its words and their
 // spellings reach. It returns the function that gives the slot back, or
 // engine.ErrBusy or ctx's error when no slot came free in time. The
@@ -99,7 +99,11 @@ func (c *Corpus) admit(ctx context.Context, q *nameQuery) (release func(), err e
 	if q.none {
 		return func() {}, nil
 	}
-	adm := engine.CurrentAdmission()
+	g := c.adm
+	if g == nil {
+		g = engine.DefaultAdmitter()
+	}
+	adm := g.Admission()
 	words := map[string]bool{}
 	for _, v := range q.variants {
 		for _, t := range v {
@@ -113,7 +117,7 @@ func (c *Corpus) admit(ctx context.Context, q *nameQuery) (release func(), err e
 	if !heavy {
 		return func() {}, nil
 	}
-	return engine.AcquireHeavySlot(ctx)
+	return g.Acquire(ctx)
 }
 
 // cost returns the bytes of the posting lists of words and of the terms

@@ -13,7 +13,6 @@ import (
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
-	"github.com/amlscreen/amlscreen/response"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -192,7 +191,7 @@ func appendBody(dst []byte, ts time.Time, eventID, profileID, matchType string, 
 		dst = append(dst, b...)
 	}
 	dst = append(dst, `{"timestamp":`...)
-	str(ts.UTC().Format(response.TimestampFormat))
+	str(ts.UTC().Format(record.TimestampFormat))
 	dst = append(dst, `,"event_id":`...)
 	str(eventID)
 	dst = append(dst, `,"profile_id":`...)

@@ -521,25 +521,34 @@ func (sc *fastScratch) skipValue(data []byte, i int) (int, bool) {
 	case c == '-' || c >= '0' && c <= '9':
 		return scanNumber(data, i)
 	case c == '{' || c == '[':
-		// Find the matching bracket, minding strings, then let
-		// encoding/json say whether what lies between is valid.
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				for j++; j < len(data) && data[j] != '"'; j++ {
-					if data[j] == '\\' {
-						j++
-					}
+		// Find the matching bracket, then let encoding/json say whether
+		// what lies between is valid.
+		end, ok := closingBracket(data, i)
+		return end, ok && json.Valid(data[i:end])
+	}
+	return 0, false
+}
+
+// closingBracket returns the index after the bracket that closes the one
+// at data[i], minding strings, without checking what lies between is
+// valid JSON; false when it is not closed or nested too deeply.
+func closingBracket(data []byte, i int) (int, bool) {
+	depth := 0
+	for j := i; j < len(data); j++ {
+		switch data[j] {
+		case '"':
+			for j++; j < len(data) && data[j] != '"'; j++ {
+				if data[j] == '\\' {
+					j++
 				}
-			case '{', '[':
-				if depth++; depth > fastMaxDepth {
-					return 0, false
-				}
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1, json.Valid(data[i : j+1])
-				}
+			}
+		case '{', '[':
+			if depth++; depth > fastMaxDepth {
+				return 0, false
+			}
+		case '}', ']':
+			if depth--; depth == 0 {
+				return j + 1, true
 			}
 		}
 	}

@@ -43,3 +43,33 @@ func BenchmarkParseRecordLine(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChangeLine reads 1,000 delta lines as the store's change log
+// writes them (UPDATE of a generated record) per iteration: what a change
+// set's apply and every change digest pay for each line.
+//
+//	go test ./record -run '^$' -bench ChangeLine -count 6
+func BenchmarkChangeLine(b *testing.B) {
+	lines := generatedLines(b, 1000, 1)
+	changes := make([][]byte, len(lines))
+	var size int64
+	for i, l := range lines {
+		r, err := record.ParseRecordLine(l, i+1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := record.Change{Type: record.ChangeUpdate, Record: *r}
+		changes[i] = c.Append(nil)
+		size += int64(len(changes[i]))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range changes {
+			var c record.Change
+			if err := c.UnmarshalJSON(l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -217,9 +217,18 @@ func FuzzChangeLine(f *testing.F) {
 	f.Add([]byte(`{"type":"DELETE","record":{"id":"A"}}`))
 	f.Add([]byte(`{"type":"UPDATE","record":{"id":"B","source_id":"s","list_date":"5"}}`))
 	f.Add([]byte(`{"type":"ADD"}`))
+	f.Add([]byte(` { "type" : "UPDATE" , "record" : {"id":"B","name":"Ann"} } `))
+	f.Add([]byte(`{"type":"ADD","record":{"id":"A"},"type":"DELETE"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var c Change
-		if err := c.UnmarshalJSON(data); err != nil {
+		err := c.UnmarshalJSON(data)
+		var general Change
+		generalErr := general.decodeGeneral(data)
+		if (err == nil) != (generalErr == nil) || err == nil && !reflect.DeepEqual(c, general) ||
+			err != nil && err.Error() != generalErr.Error() {
+			t.Fatalf("own-line path and general path differ on %q:\n%+v %v\n%+v %v", data, c, err, general, generalErr)
+		}
+		if err != nil {
 			var fe *FieldError
 			if !errors.As(err, &fe) && !errors.Is(err, ErrNotObject) && !strings.HasPrefix(err.Error(), "not valid JSON") {
 				t.Fatalf("error %v names no field", err)
@@ -409,4 +418,40 @@ func FuzzRecordLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestChangeOwnLine: the lines the store writes take the own-line path,
+// and every other line is read by the general path with its errors.
+func TestChangeOwnLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		own  bool
+		err  string
+	}{
+		{`{"type":"ADD","record":{"id":"A","name":"Ann Lee"}}`, true, ""},
+		{` {"type" : "DELETE", "record": {"id":"A"}} `, true, ""},
+		{`{"record":{"id":"A"},"type":"ADD"}`, false, ""},
+		{`{"Type":"ADD","Record":{"id":"A"}}`, false, ""},
+		{`{"type":"AD\u0044","record":{"id":"A"}}`, false, ""},
+		{`{"type":"ADD","record":{"id":"A"},"extra":1}`, false, ""},
+		{`{"type":"ADD","record":{"id":"A"}`, false, "not valid JSON"},
+		{`{"type":"ADD","record":{"id":"A","name":7}}`, false, "record.name"},
+		{`{"type":"ADD","record":[1]}`, false, "record"},
+		{`{"type":7,"record":{"id":"A"}}`, false, "type"},
+	} {
+		var own Change
+		if got := own.decodeOwnLine([]byte(tc.line)); got != tc.own {
+			t.Errorf("%s: own-line path %v, want %v", tc.line, got, tc.own)
+		}
+		var c Change
+		err := c.UnmarshalJSON([]byte(tc.line))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.line, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want one naming %q", tc.line, err, tc.err)
+		case tc.own && !reflect.DeepEqual(own, c):
+			t.Errorf("%s: own-line path read %+v, UnmarshalJSON %+v", tc.line, own, c)
+		}
+	}
 }

@@ -14,16 +14,12 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 )
 
-// TimestampFormat is the response timestamp: RFC 3339 in UTC with
-// milliseconds (docs/API.md "Check responses").
-const TimestampFormat = "2006-01-02T15:04:05.000Z07:00"
-
 // AppendCheck appends the CheckResponse JSON of docs/API.md "Check
 // responses" for r, stamped with ts, records written with o (snake_case
 // for the API).
 func AppendCheck(dst []byte, r *engine.Result, ts time.Time, o record.WriteOptions) []byte {
 	dst = append(dst, `{"timestamp":"`...)
-	dst = ts.UTC().AppendFormat(dst, TimestampFormat)
+	dst = ts.UTC().AppendFormat(dst, record.TimestampFormat)
 	dst = append(dst, `","total_hits":`...)
 	dst = strconv.AppendInt(dst, int64(r.Total), 10)
 	dst = append(dst, `,"found_records":[`...)

@@ -6,16 +6,22 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/media"
 )
+
+// underAdmission makes the fixture's database search under g, whose
+// slots the test then takes.
+func underAdmission(g *engine.Admitter) func(*Config) {
+	return func(c *Config) { c.DB.Index().SetAdmitter(g) }
+}
 
 // TestScoredBusyIs503: a scored check heavy by its postings that finds no
 // admission slot in time is answered 503 with Retry-After, not a 500 from
 // a panic.
 func TestScoredBusyIs503(t *testing.T) {
-	defer engine.SetAdmission(engine.CurrentAdmission())
-	engine.SetAdmission(engine.Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 20 * time.Millisecond})
-	f := newFixture(t)
-	release, err := engine.AcquireHeavySlot(t.Context())
+	g := engine.NewAdmitter(engine.Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 20 * time.Millisecond})
+	f := newFixture(t, underAdmission(g))
+	release, err := g.Acquire(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,10 +40,10 @@ func TestScoredBusyIs503(t *testing.T) {
 // of heavy checks: with the only slot taken and every query heavy, they
 // are answered 503 with Retry-After; with it free, in full.
 func TestMediaBusyIs503(t *testing.T) {
-	defer engine.SetAdmission(engine.CurrentAdmission())
-	engine.SetAdmission(engine.Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 20 * time.Millisecond})
-	f := mediaFixture(t)
-	release, err := engine.AcquireHeavySlot(t.Context())
+	g := engine.NewAdmitter(engine.Admission{Slots: 1, MidSlots: -1, MinCost: 1, MaxWait: 20 * time.Millisecond})
+	corpus := mediaCorpusWith(t, media.Options{Admitter: g})
+	f := newFixture(t, underAdmission(g), func(c *Config) { c.Endpoints = MediaEndpoints(corpus) })
+	release, err := g.Acquire(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +66,11 @@ func TestMediaBusyIs503(t *testing.T) {
 // checks before it is rendered: with the only slot taken it is answered
 // 503 with Retry-After; a short one is rendered regardless.
 func TestReportBusyIs503(t *testing.T) {
-	defer engine.SetAdmission(engine.CurrentAdmission())
-	engine.SetAdmission(engine.Admission{Slots: 1, MidSlots: -1, MaxWait: 20 * time.Millisecond})
+	g := engine.NewAdmitter(engine.Admission{Slots: 1, MidSlots: -1, MaxWait: 20 * time.Millisecond})
 	defer func(n int) { reportHeavyHits = n }(reportHeavyHits)
 	reportHeavyHits = 1
-	f := newFixture(t)
-	release, err := engine.AcquireHeavySlot(t.Context())
+	f := newFixture(t, underAdmission(g))
+	release, err := g.Acquire(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,8 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 )
 
 // BenchmarkServe is the load test of the /v1 server: checkIndividual over
@@ -46,7 +46,7 @@ func BenchmarkServe(b *testing.B) {
 var benchServer struct {
 	once    sync.Once
 	ts      *httptest.Server
-	db      *live.Index
+	db      *screen.Database
 	queries []string // query strings without fuzzy_search
 	records int
 }
@@ -79,7 +79,7 @@ func serveBench(b *testing.B) *httptest.Server {
 		// safe, and a parallel build of a million generated records trips
 		// over it (reported; not this package's file).
 		procs := runtime.GOMAXPROCS(1)
-		db := live.New(recs, nil, "bench")
+		db := screen.New(recs, nil, "bench")
 		runtime.GOMAXPROCS(procs)
 		for _, q := range gen.Queries(recs, 4000, 2) {
 			if q.EntityType != "individual" {

@@ -13,6 +13,7 @@ import (
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/response"
+	"github.com/amlscreen/amlscreen/screen"
 )
 
 // individualParams are the parameters of checkIndividual;
@@ -35,12 +36,12 @@ func checkHandler(kind query.Kind) func(*Server, *Call) error {
 		if err != nil {
 			return err
 		}
-		version := s.db.Version()
-		res, err := s.db.Index().SearchContext(c.Request.Context(), q)
+		ch, err := s.db.Check(c.Request.Context(), q, screen.Caller{Key: c.Key}, c.Param("includes"))
 		if err != nil {
 			return searchError(err)
 		}
-		s.logScreening(c, c.Request.URL.Path, version, res)
+		res := ch.Result
+		s.logScreening(c, c.Request.URL.Path, ch.Version, res)
 		bp := bufPool.Get().(*[]byte)
 		body := response.AppendCheck((*bp)[:0], res, c.Now, recordOptions(c.Key, record.Snake))
 		err = c.JSON(body)
@@ -60,7 +61,8 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &
 // its buffer in the pool.
 const maxPooled = 1 << 20
 
-// checkQuery reads the parameters of a check into a query. Filters the
+// checkQuery reads the parameters of a check into a query, all but
+// includes, which the database resolves by the key's sources. Filters the
 // endpoint does not define were ignored before this (Call.Param returns ""
 // for them), so checkEntity never filters on dob.
 func (s *Server) checkQuery(c *Call, kind query.Kind) (query.Query, error) {
@@ -86,9 +88,6 @@ func (s *Server) checkQuery(c *Call, kind query.Kind) (query.Query, error) {
 	}
 	// Search validates the rest: compiling the query twice would cost a
 	// tenth of an exact check.
-	if q.Sources, err = s.catalog().Resolve(c.Key, c.Param("includes")); err != nil {
-		return q, err
-	}
 	return q, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/klauspost/compress/gzip"
 )
@@ -35,7 +36,7 @@ const jsonLines = "application/x-ndjson"
 // they are the live index's, taken as a list of pointers while no Apply
 // runs (records in the index are never changed in place).
 func consolidatedFile(s *Server, c *Call) error {
-	sel, err := s.catalog().Resolve(c.Key, c.Param("includes"))
+	sel, err := s.db.Catalog().Resolve(screen.Caller{Key: c.Key}, c.Param("includes"))
 	if err != nil {
 		return err
 	}
@@ -109,7 +110,7 @@ func consolidatedDelta(s *Server, c *Call) error {
 	if s.st == nil {
 		return Errorf(http.StatusServiceUnavailable, "this server keeps no change log; download getConsolidatedFile")
 	}
-	sel, err := s.catalog().Resolve(c.Key, c.Param("includes"))
+	sel, err := s.db.Catalog().Resolve(screen.Caller{Key: c.Key}, c.Param("includes"))
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -50,7 +50,7 @@ func genStore(t *testing.T, n int) (*store.Store, []*record.Record) {
 // genServer returns a server over st (nil for none) and an index of recs.
 func genServer(t *testing.T, st *store.Store, recs []*record.Record) *Server {
 	t.Helper()
-	db := live.New(recs, gen.Sources(), "gen-1")
+	db := screen.New(recs, gen.Sources(), "gen-1")
 	t.Cleanup(db.Close)
 	cfg := Config{DB: db, Keys: []*access.Key{{Key: "gen-key"}}}
 	if st != nil {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -54,7 +54,7 @@ func BenchmarkChangeDigest(b *testing.B) {
 	if _, err := st.ApplyDelta("v1", "v2", delta, nil); err != nil {
 		b.Fatal(err)
 	}
-	db, err := live.Load(st)
+	db, err := screen.Load(st)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -20,10 +20,10 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 )
 
 // BenchmarkHeavyLoad is the denial-of-service load test: heavyClients
@@ -45,11 +45,12 @@ import (
 //	go test -run '^$' -bench HeavyLoad -benchtime 1x ./server
 //	AMLSCREEN_BENCH_RECORDS=1000000 go test -run '^$' -bench HeavyLoad -benchtime 1x -timeout 1h ./server
 func BenchmarkHeavyLoad(b *testing.B) {
-	if os.Getenv("AMLSCREEN_BENCH_ADMISSION") == "off" {
-		defer engine.SetAdmission(engine.CurrentAdmission())
-		engine.SetAdmission(engine.Admission{MinCost: -1, MaxWords: 1 << 30})
-	}
 	ts := serveBench(b)
+	if os.Getenv("AMLSCREEN_BENCH_ADMISSION") == "off" {
+		ix := benchServer.db.Index()
+		defer ix.SetAdmitter(ix.Admitter())
+		ix.SetAdmitter(engine.NewAdmitter(engine.Admission{MinCost: -1, MaxWords: 1 << 30}))
+	}
 	addr := strings.TrimPrefix(ts.URL, "http://")
 	heavy := heavyQueries(benchServer.records)
 
@@ -301,7 +302,7 @@ func worstServer(b *testing.B) (*httptest.Server, int, []string) {
 	for i := range recs {
 		recs[i] = g.Record(i)
 	}
-	db := live.New(recs, nil, "bench")
+	db := screen.New(recs, nil, "bench")
 	b.Cleanup(db.Close)
 	var queries []string
 	for _, q := range gen.Queries(recs, 4000, 2) {

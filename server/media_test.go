@@ -30,7 +30,13 @@ func mediaFixture(t *testing.T, keys ...*access.Key) *fixture {
 // mediaCorpus is the corpus of mediaFixture.
 func mediaCorpus(t testing.TB) *media.Corpus {
 	t.Helper()
-	corpus := media.New(media.Options{})
+	return mediaCorpusWith(t, media.Options{})
+}
+
+// mediaCorpusWith is mediaCorpus made with opts.
+func mediaCorpusWith(t testing.TB, opts media.Options) *media.Corpus {
+	t.Helper()
+	corpus := media.New(opts)
 	var arts []*media.Article
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 12 {

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/access"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
@@ -69,7 +69,7 @@ func TestMonitorEndpoints(t *testing.T) {
 		{Key: "plain-key", Name: "plain"},
 	}
 	m := monitor.New(st, monitor.Options{})
-	db, err := live.Load(st)
+	db, err := screen.Load(st)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,11 +48,10 @@ func TestCheckParamsOneRule(t *testing.T) {
 // TestCheckBusyIs503: a heavy check that finds no admission slot in time
 // is refused with 503 and Retry-After, not answered in part.
 func TestCheckBusyIs503(t *testing.T) {
-	defer engine.SetAdmission(engine.CurrentAdmission())
-	engine.SetAdmission(engine.Admission{Slots: 1, MaxWords: 2, MaxWait: 20 * time.Millisecond})
-	f := newFixture(t)
+	g := engine.NewAdmitter(engine.Admission{Slots: 1, MaxWords: 2, MaxWait: 20 * time.Millisecond})
+	f := newFixture(t, underAdmission(g))
 	// A query of two words is heavy now; take the only slot first.
-	release, err := engine.AcquireHeavySlot(t.Context())
+	release, err := g.Acquire(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

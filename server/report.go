@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"encoding/base64"
 	"net/http"
-	"slices"
 	"strings"
 
-	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/query"
-	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
+	"github.com/amlscreen/amlscreen/screen"
 )
 
 // reportHandler answers generateIndividualReport and generateEntityReport
@@ -26,7 +24,10 @@ func reportHandler(kind query.Kind) func(*Server, *Call) error {
 		if err != nil {
 			return err
 		}
-		cat := s.catalog()
+		cat := s.db.Catalog()
+		if q.Sources, err = cat.Resolve(screen.Caller{Key: c.Key}, c.Param("includes")); err != nil {
+			return err
+		}
 		q.Sources = report.ReportableSources(q.Sources, cat.Types())
 		q.Limit = reportMaxHits
 		version := s.db.Version()
@@ -36,12 +37,12 @@ func reportHandler(kind query.Kind) func(*Server, *Call) error {
 		}
 		in := report.Input{
 			Query: q, Result: res, Time: c.Now, Version: version, Origin: "amlscreen serve", Sample: s.sampleAt(version),
-			Sources: cat.describe(q.Sources), Casework: reportNotes(c.Request.Context(), res),
+			Sources: cat.Describe(q.Sources), Casework: reportNotes(c.Request.Context(), res),
 		}
 		if len(res.Hits) >= reportHeavyHits {
 			// A long report costs as much as a heavy check: it waits for
 			// one of their admission slots (503 when none comes free).
-			release, err := engine.AcquireHeavySlot(c.Request.Context())
+			release, err := s.db.Admitter().Acquire(c.Request.Context())
 			if err != nil {
 				return searchError(err)
 			}
@@ -67,16 +68,3 @@ const reportMaxHits = 250
 // costs about a second of a core, one of a few hits a millisecond. A
 // variable for the tests.
 var reportHeavyHits = 50
-
-// describe returns the catalogue entries of the selected sources, sorted
-// by id, for a report's list of sources searched.
-func (c *catalog) describe(sel map[string]bool) []record.Source {
-	out := make([]record.Source, 0, len(sel))
-	for _, e := range c.entries {
-		if sel[e.Source] {
-			out = append(out, e)
-		}
-	}
-	slices.SortFunc(out, func(a, b record.Source) int { return strings.Compare(a.Source, b.Source) })
-	return out
-}

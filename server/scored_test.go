@@ -13,10 +13,10 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files of testdata")
@@ -40,7 +40,7 @@ func scoredFixture(t *testing.T, edit ...func(*Config)) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := live.New(recs, srcs, testVersion)
+	db := screen.New(recs, srcs, testVersion)
 	base.db = db
 	base.start(append([]func(*Config){func(c *Config) { c.DB = db }}, edit...)...)
 	return base

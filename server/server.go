@@ -28,7 +28,7 @@
 // # Consistency
 //
 // Checks read the live index, which moves from one version to the next as
-// whole change sets (see package live). Apply is the one way to move it
+// whole change sets (see package screen). Apply is the one way to move it
 // while the server runs: it makes the consolidated file, the source
 // catalogue and the File-Version header agree on one version.
 package server
@@ -51,9 +51,9 @@ import (
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/api"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/query"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -61,7 +61,7 @@ import (
 // Config configures New. DB and one of KeysFile or Keys are required.
 type Config struct {
 	// DB is the database checks answer from.
-	DB *live.Index
+	DB *screen.Database
 	// Store keeps usage counters and the change log deltas are answered
 	// from; it must be open for writing. Nil keeps usage in memory only and
 	// answers getConsolidatedDelta with 503 (benchmarks, embedded use).
@@ -168,7 +168,7 @@ func Errorf(status int, format string, args ...any) *Error {
 
 // Server is the /v1 HTTP server. Its methods are safe for concurrent use.
 type Server struct {
-	db       *live.Index
+	db       *screen.Database
 	st       *store.Store
 	digests  digestCache // the last period getChangeDigest read
 	signer   *sign.Keyring
@@ -192,8 +192,6 @@ type Server struct {
 	// applyMu orders Apply against the consolidated-file snapshot, so the
 	// records served and the File-Version header are one version.
 	applyMu sync.RWMutex
-	catMu   sync.Mutex
-	cat     atomic.Pointer[catalog]
 
 	ready     atomic.Bool
 	lists     listStates // the public lists serve fetches (lists.go)
@@ -318,7 +316,7 @@ func (s *Server) Close() error {
 }
 
 // Apply moves the database to the version st committed as a, as
-// live.Index.Apply does, and is how a server that syncs swaps changes in:
+// screen.Database.Apply does, and is how a server that syncs swaps changes in:
 // while it runs, no consolidated file is cut, so that the records of a file
 // and its File-Version are one version.
 func (s *Server) Apply(st *store.Store, a *store.Applied) error {

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/access"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
@@ -66,7 +66,7 @@ type fixture struct {
 	storePath string
 	keysPath  string
 	st        *store.Store
-	db        *live.Index
+	db        *screen.Database
 	ring      *sign.Keyring
 	srv       *Server
 	ts        *httptest.Server
@@ -123,7 +123,7 @@ func importFixture(t testing.TB, st *store.Store) {
 func (f *fixture) start(edit ...func(*Config)) {
 	t := f.t
 	t.Helper()
-	db, err := live.Load(f.st)
+	db, err := screen.Load(f.st)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/screen"
 )
 
 // statusReport answers /v1/status: the store.Status of the server's store
@@ -20,10 +20,10 @@ func statusReport(s *Server, c *Call) error {
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}
-	if s.db.State().State != live.StateMemory {
+	if s.db.State().State != screen.StateMemory {
 		// The index persisted beside the store: its MANIFEST and file
 		// sizes, read without opening the segments.
-		rep.Index = live.Inspect(s.st)
+		rep.Index = screen.Inspect(s.st)
 	}
 	body, err := json.Marshal(rep)
 	if err != nil {

@@ -39,10 +39,10 @@ import (
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/lists"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/sampledata"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/sign"
 	"github.com/amlscreen/amlscreen/store"
@@ -126,6 +126,10 @@ type Config struct {
 	BookShard book.Shard
 	// Log receives what the service does; nil discards it.
 	Log *slog.Logger
+	// Admission bounds the heavy queries that run at once (checks, long
+	// reports and media calls share its slots); the zero value is
+	// engine's defaults.
+	Admission engine.Admission
 	// WorkbenchKey names the enabled key of KeysFile that people signed
 	// in to the workbench screen, decide and monitor with; "": people
 	// only work alerts. ReloadKeys finds it again.
@@ -161,7 +165,7 @@ type Service struct {
 	log      *slog.Logger
 
 	st     *store.Store
-	db     *live.Index
+	db     *screen.Database
 	ring   *sign.Keyring
 	mon    *monitor.Monitor
 	srv    *server.Server
@@ -307,7 +311,7 @@ func (s *Service) open() error {
 	// Adverse media: the corpus imported into the store (amlscreen media
 	// import). An empty store answers with no articles, never with the
 	// embedded sample: synthetic news has no place in production answers.
-	corpus, err := media.Load(s.st, media.Options{})
+	corpus, err := media.Load(s.st, media.Options{Admitter: s.db.Admitter()})
 	if err != nil {
 		return fmt.Errorf("media corpus: %w", err)
 	}
@@ -372,7 +376,11 @@ func (s *Service) openData() error {
 	// Partial downloads of a serve killed while it synced.
 	syncer.RemoveLeftovers(s.st, filepath.Dir(c.Store), log)
 	start := time.Now()
-	if s.db, err = live.Open(s.st, log); err != nil {
+	adm := engine.DefaultAdmitter()
+	if c.Admission != (engine.Admission{}) {
+		adm = engine.NewAdmitter(c.Admission)
+	}
+	if s.db, err = screen.Open(s.st, screen.Options{Log: log, Admitter: adm}); err != nil {
 		return fmt.Errorf("store %s: %w", c.Store, err)
 	}
 	s.loaded = time.Since(start)

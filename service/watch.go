@@ -48,7 +48,7 @@ func (w Watch) Register(db *store.Store) {
 	}
 	db.OnApply(mon.Hook())
 	db.OnApply(casework.New(db, casework.Options{}).Hook)
-	db.OnChange(book.Hook(casework.New(db, casework.Options{}), w.Shard, w.Index))
+	db.OnApply(book.Hook(casework.New(db, casework.Options{}), w.Shard, w.Index))
 }
 
 // MonitorAlerts raises the matches of search profiles in a change set as

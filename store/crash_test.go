@@ -220,7 +220,7 @@ func checkAfterCrash(t *testing.T, path string, run crashRun, old, next map[stri
 		t.Fatalf("%s: reopen after kill: %v", run, err)
 	}
 	defer db.Close()
-	db.View(func(tx *bolt.Tx) error {
+	db.bolt.View(func(tx *bolt.Tx) error {
 		for err := range tx.Check() {
 			t.Errorf("%s: bbolt check: %v", run, err)
 		}

@@ -17,10 +17,6 @@ import (
 // the caller's to keep, tx is not.
 type Hook func(tx *Tx, applied *Applied) error
 
-// TxHook is a Hook that takes the bbolt transaction itself: the form
-// book registers with OnChange until it moves to Hook.
-type TxHook func(tx *bolt.Tx, applied *Applied) error
-
 // Effects of an applied change: what it did to the store, which differs
 // from the change's type for the cases docs/API.md "Deltas" settles.
 const (

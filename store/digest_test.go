@@ -142,7 +142,7 @@ func TestDigestOfOldLogHasNoOldValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Drop the old values, as a store written by an earlier version lacks them.
-	if err := db.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketChangesBefore) }); err != nil {
+	if err := db.bolt.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketChangesBefore) }); err != nil {
 		t.Fatal(err)
 	}
 	entries, _, err := db.Digest("v1")
@@ -165,7 +165,7 @@ func TestOldValuesArePruned(t *testing.T) {
 	}
 	count := func() int {
 		n := 0
-		db.View(func(tx *bolt.Tx) error { n = tx.Bucket(bucketChangesBefore).Stats().KeyN; return nil })
+		db.bolt.View(func(tx *bolt.Tx) error { n = tx.Bucket(bucketChangesBefore).Stats().KeyN; return nil })
 		return n
 	}
 	if count() != 1 {

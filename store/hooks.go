@@ -26,7 +26,7 @@ type hooks struct {
 
 // OnApply registers h to run inside every transaction that changes the
 // store's records, whoever makes the change: see the comment above. Hooks
-// run in the order registered (OnApply and OnChange share one order).
+// run in the order registered.
 // Register them before the store is shared with writers: a change already
 // under way does not run a hook registered during it.
 func (db *Store) OnApply(h Hook) {
@@ -36,15 +36,6 @@ func (db *Store) OnApply(h Hook) {
 	db.hooks.mu.Lock()
 	defer db.hooks.mu.Unlock()
 	db.hooks.list = append(db.hooks.list, h)
-}
-
-// OnChange registers a hook that takes the bbolt transaction, as OnApply
-// does (book's form, see TxHook).
-func (db *Store) OnChange(h TxHook) {
-	if h == nil {
-		return
-	}
-	db.OnApply(func(tx *Tx, a *Applied) error { return h(tx.tx, a) })
 }
 
 // runHooks runs the call's own hook, then the registered ones.

@@ -6,17 +6,16 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/record"
-	bolt "go.etcd.io/bbolt"
 )
 
-// TestOnChangeRunsOnEveryWrite: a hook registered with OnChange runs in
+// TestOnApplyRunsOnEveryWrite: a hook registered with OnApply runs in
 // the transaction of every way records change (full import, delta, merge),
 // after the call's own hook, and its error rolls the change back.
-func TestOnChangeRunsOnEveryWrite(t *testing.T) {
+func TestOnApplyRunsOnEveryWrite(t *testing.T) {
 	db, _ := openTest(t, Options{})
 	var seen []string
 	fail := false
-	db.OnChange(func(tx *bolt.Tx, a *Applied) error {
+	db.OnApply(func(tx *Tx, a *Applied) error {
 		seen = append(seen, "registered "+a.Version)
 		if fail {
 			return errors.New("refused")
@@ -34,7 +33,7 @@ func TestOnChangeRunsOnEveryWrite(t *testing.T) {
 	if _, err := db.MergeSources("v3", feed([]*record.Record{rec("my:1", "my", "Alice Example")}), MergeOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	// OnChange and OnApply hooks run in one order, the order registered.
+	// Hooks run in the order registered.
 	want := []string{"own v1", "registered v1", "applied v1", "registered v2", "applied v2", "registered v3", "applied v3"}
 	if len(seen) != len(want) {
 		t.Fatalf("hooks ran %v, want %v", seen, want)
@@ -79,7 +78,7 @@ func TestImportTapSeesWhatTheImportLeaves(t *testing.T) {
 		return l
 	})
 	var hooked []ImportTap
-	db.OnChange(func(tx *bolt.Tx, a *Applied) error {
+	db.OnApply(func(tx *Tx, a *Applied) error {
 		hooked = append(hooked, a.Import)
 		if a.Import != nil {
 			a.Import.(*tapLog).calls = append(a.Import.(*tapLog).calls, "hook "+a.Version)

@@ -20,7 +20,7 @@ func TestStoreID(t *testing.T) {
 		t.Fatal("two stores share an id")
 	}
 	// A store of an earlier version: no id.
-	if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(metaStoreID) }); err != nil {
+	if err := db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(metaStoreID) }); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

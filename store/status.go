@@ -3,7 +3,7 @@ package store
 import "time"
 
 // IndexStatus describes the persisted screening index beside a store
-// (written and read by package live): whether it reflects the store's
+// (written and read by package screen): whether it reflects the store's
 // current version, and its size.
 type IndexStatus struct {
 	// State is "current", "stale" (the store is ahead: the next open

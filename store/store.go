@@ -322,20 +322,6 @@ func (db *Store) Path() string { return db.path }
 // ReadOnly reports whether the store was opened read-only.
 func (db *Store) ReadOnly() bool { return db.readOnly }
 
-// View runs fn in a bbolt read transaction: book reads its buckets with
-// it until it moves to Read and sub-stores.
-func (db *Store) View(fn func(tx *bolt.Tx) error) error { return db.bolt.View(fn) }
-
-// Update runs fn in a bbolt write transaction; an error from fn rolls it
-// back. book changes its buckets with it until it moves to Write and
-// sub-stores.
-func (db *Store) Update(fn func(tx *bolt.Tx) error) error {
-	if db.readOnly {
-		return ErrReadOnly
-	}
-	return db.bolt.Update(fn)
-}
-
 // Size returns the size of the store file in bytes.
 func (db *Store) Size() (int64, error) {
 	var n int64

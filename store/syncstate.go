@@ -79,14 +79,14 @@ func (db *Store) CountDownload(now time.Time, limit int) (int, error) {
 	var n int
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		var err error
-		n, err = CountDownloadTx(tx, now, limit)
+		n, err = countDownloadTx(tx, now, limit)
 		return err
 	})
 	return n, err
 }
 
-// CountDownloadTx is CountDownload inside the caller's transaction.
-func CountDownloadTx(tx *bolt.Tx, now time.Time, limit int) (int, error) {
+// countDownloadTx is CountDownload inside a transaction of the store.
+func countDownloadTx(tx *bolt.Tx, now time.Time, limit int) (int, error) {
 	b := tx.Bucket(bucketSync)
 	key := dayKey(now)
 	used := int(getUint(b, key))

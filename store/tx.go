@@ -19,21 +19,6 @@ func (t *Tx) Writable() bool { return t.tx.Writable() }
 // rolls back.
 func (t *Tx) OnCommit(fn func()) { t.tx.OnCommit(fn) }
 
-// Txn is the transaction a caller may hold: a *Tx, or the *bbolt.Tx that
-// book still takes from View, Update and OnChange.
-type Txn interface{ *bolt.Tx | *Tx }
-
-// TxOf returns t as a *Tx.
-func TxOf[T Txn](t T) *Tx {
-	switch v := any(t).(type) {
-	case *Tx:
-		return v
-	case *bolt.Tx:
-		return &Tx{tx: v}
-	}
-	return nil
-}
-
 // Read runs fn in a read transaction: it sees one committed version
 // throughout.
 func (db *Store) Read(fn func(tx *Tx) error) error {
@@ -74,6 +59,9 @@ var (
 	Users            = Sub{[]byte("users")}         // casework: user name -> user JSON
 	Audit            = Sub{[]byte("audit")}         // casework: entry seq (8 bytes, big-endian) -> hash-chained entry
 	CaseworkSettings = Sub{[]byte("casework")}      // casework: the audit head and the site's settings
+
+	BookCustomers = Sub{[]byte("book_customers")} // book: customer id -> customer JSON; its sequence advances on every change
+	BookMeta      = Sub{[]byte("book_meta")}      // book: "meta" -> configuration and last import, "last_screen" -> last change set screened
 )
 
 // Bucket returns the sub-store's bucket in tx, or nil when it does not
@@ -130,6 +118,10 @@ func (b *Bucket) CreateBucketIfNotExists(name []byte) (*Bucket, error) {
 	nb, err := b.b.CreateBucketIfNotExists(name)
 	return wrapBucket(nb), err
 }
+
+// Sequence returns the bucket's sequence number, which only NextSequence
+// changes: an owner advances it to mark a change its readers must notice.
+func (b *Bucket) Sequence() uint64 { return b.b.Sequence() }
 
 // NextSequence increments the bucket's sequence number and returns it.
 func (b *Bucket) NextSequence() (uint64, error) { return b.b.NextSequence() }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/digest"
+	"github.com/amlscreen/amlscreen/server"
 )
 
 // The changes page: what the change sets of a period added, updated and
@@ -106,7 +107,7 @@ func (b *backend) Changes(ctx context.Context, id *Identity, since, next string)
 	if next != "" {
 		params.Set("next", next)
 	}
-	body, err := b.call(ctx, id, "/v1/getChangeDigest", params)
+	body, err := b.call(ctx, id, server.PathGetChangeDigest, params)
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ func TestChangesPage(t *testing.T) {
 	b := newBench(t)
 	cw := casework.New(b.st, casework.Options{})
 	b.st.OnApply(cw.Hook)
-	b.st.OnChange(book.Hook(cw, book.Shard{}, nil)) // a strict book needs no word statistics
+	b.st.OnApply(book.Hook(cw, book.Shard{}, nil)) // a strict book needs no word statistics
 	rd, err := batch.NewReader(strings.NewReader("customer_id,full_name\nC-77,Zebedee Quatermain\n"), batch.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -19,9 +19,9 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/casework"
 	"github.com/amlscreen/amlscreen/decision"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -52,7 +52,7 @@ func (c *clock) add(d time.Duration) {
 type bench struct {
 	url  string
 	st   *store.Store
-	db   *live.Index
+	db   *screen.Database
 	srv  *server.Server
 	mon  *monitor.Monitor
 	book *decision.Book
@@ -109,7 +109,7 @@ func openBench(t testing.TB, recs []*record.Record, srcs []record.Source, config
 	if err := st.PutSources(srcs); err != nil {
 		t.Fatal(err)
 	}
-	db, err := live.Load(st)
+	db, err := screen.Load(st)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,11 +18,11 @@ import (
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/monitor"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/server"
 	"github.com/amlscreen/amlscreen/store"
 )
@@ -45,7 +45,7 @@ type Deps struct {
 	}
 	// DB is the database the API answers from: records by id, for the
 	// record page and the fingerprints of decisions.
-	DB *live.Index
+	DB *screen.Database
 	// Store holds decisions, profiles, the outbox and the change log.
 	Store *store.Store
 	// Monitor lists the key's profiles.
@@ -146,7 +146,7 @@ func (a *answer) Write(p []byte) (int, error) {
 func (a *answer) Flush() {}
 
 // checkPaths are the /v1 checks by kind.
-var checkPaths = map[query.Kind]string{query.Individual: "/v1/checkIndividual", query.Entity: "/v1/checkEntity", query.Any: "/v1/checkName"}
+var checkPaths = map[query.Kind]string{query.Individual: server.PathCheckIndividual, query.Entity: server.PathCheckEntity, query.Any: server.PathCheckName}
 
 // query reads the form into the parameters of the check and the engine
 // query that explains its hits. Filters an entity check does not take are
@@ -313,7 +313,7 @@ func (b *backend) Report(ctx context.Context, id *Identity, f ScreenForm) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	path := map[query.Kind]string{query.Individual: "/v1/generateIndividualReport", query.Entity: "/v1/generateEntityReport"}[q.Kind]
+	path := map[query.Kind]string{query.Individual: server.PathGenerateIndividualReport, query.Entity: server.PathGenerateEntityReport}[q.Kind]
 	if path == "" {
 		return nil, errorf(http.StatusBadRequest, "type: a report is made of an individual or an entity screening; choose one")
 	}
@@ -332,7 +332,7 @@ func (b *backend) Report(ctx context.Context, id *Identity, f ScreenForm) ([]byt
 
 // sources returns the catalogue as the key's getSourceList answers it.
 func (b *backend) sources(ctx context.Context, id *Identity) ([]record.Source, error) {
-	body, err := b.call(ctx, id, "/v1/getSourceList", url.Values{"scope": {"all"}})
+	body, err := b.call(ctx, id, server.PathGetSourceList, url.Values{"scope": {"all"}})
 	if err != nil {
 		return nil, err
 	}
@@ -464,11 +464,11 @@ func (b *backend) SaveProfile(ctx context.Context, id *Identity, f ProfileForm) 
 	path := ""
 	switch strings.ToLower(f.Type) {
 	case "individual":
-		path = "/v1/registerIndividual"
+		path = server.PathRegisterIndividual
 		set("dob", f.DOB)
 		set("gender", f.Gender)
 	case "entity":
-		path = "/v1/registerEntity"
+		path = server.PathRegisterEntity
 		if f.DOB != "" || f.Gender != "" {
 			return errorf(http.StatusBadRequest, "An entity profile takes no date of birth or gender; clear them or choose Individual.")
 		}
@@ -480,12 +480,12 @@ func (b *backend) SaveProfile(ctx context.Context, id *Identity, f ProfileForm) 
 }
 
 func (b *backend) TestWebhook(ctx context.Context, id *Identity, profileID string) error {
-	_, err := b.call(ctx, id, "/v1/testWebhookDelivery", url.Values{"profile_id": {profileID}})
+	_, err := b.call(ctx, id, server.PathTestWebhookDelivery, url.Values{"profile_id": {profileID}})
 	return err
 }
 
 func (b *backend) RemoveProfile(ctx context.Context, id *Identity, profileID string) error {
-	_, err := b.call(ctx, id, "/v1/removeSearchProfile", url.Values{"profile_id": {profileID}})
+	_, err := b.call(ctx, id, server.PathRemoveSearchProfile, url.Values{"profile_id": {profileID}})
 	return err
 }
 
@@ -550,7 +550,7 @@ func (b *backend) Requeue(ctx context.Context, id *Identity, seq uint64) (int, e
 
 func (b *backend) Data(ctx context.Context, id *Identity) (*DataView, error) {
 	v := &DataView{}
-	body, err := b.call(ctx, id, "/v1/status", nil)
+	body, err := b.call(ctx, id, server.PathStatus, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -560,7 +560,7 @@ func (b *backend) Data(ctx context.Context, id *Identity) (*DataView, error) {
 	if v.Sources, err = b.sources(ctx, id); err != nil {
 		return nil, err
 	}
-	if body, err = b.call(ctx, id, "/v1/usage", nil); err != nil {
+	if body, err = b.call(ctx, id, server.PathUsage, nil); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal(body, &v.Usage); err != nil {

@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amlscreen/amlscreen/batch"
-	"github.com/amlscreen/amlscreen/live"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -201,13 +201,13 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 		return err
 	}
 	defer db.Close()
-	if cfg.Sources, err = db.sourceSet(f.includes, f.includeOther); err != nil {
+	if cfg.Sources, err = db.Catalog().Resolve(cliCaller(f.includeOther), f.includes); err != nil {
 		return paramToUsage(err)
 	}
-	cfg.Index = db.index
-	cfg.Database = db.origin
-	if db.version != "" {
-		cfg.Database += " version " + db.version
+	cfg.Index = db.Index()
+	cfg.Database = db.Origin()
+	if v := db.Version(); v != "" {
+		cfg.Database += " version " + v
 	}
 	cfg.Settings = map[string]string{"since": f.since}
 	var alerts *batchAlerts
@@ -220,7 +220,7 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 			}
 			owner = k.ID()
 		}
-		if alerts, err = startBatchAlerts(db.store, f.store, db, f, owner); err != nil {
+		if alerts, err = startBatchAlerts(db.Store(), f.store, db, f, owner); err != nil {
 			return err
 		}
 		cfg.Sink = alerts.sink
@@ -231,7 +231,7 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 		if alerts != nil {
 			held = alerts.st
 		}
-		if cfg.Decide, cfg.Settings["decisions"], err = batchDecisions(held, f.store, f.keys, f.key, db.index); err != nil {
+		if cfg.Decide, cfg.Settings["decisions"], err = batchDecisions(held, f.store, f.keys, f.key, db.Index()); err != nil {
 			return err
 		}
 	}
@@ -273,7 +273,7 @@ func runBatch(ctx context.Context, stdout, stderr io.Writer, f *batchFlags) erro
 // openBatchDatabase opens the database the flags name: with --since the
 // store's records changed since (scored mode: the whole store, and
 // cfg.Only the changed ones), else the store or --data files.
-func openBatchDatabase(f *batchFlags, cfg *batch.Config) (db *database, err error) {
+func openBatchDatabase(f *batchFlags, cfg *batch.Config) (db *screen.Database, err error) {
 	switch {
 	case f.since != "" && cfg.Match == query.Scored:
 		// Scored mode weighs words by how common they are: among the
@@ -390,20 +390,22 @@ func probeBook(path string, o batch.ReadOptions) error {
 // that are new since then. Deleted records cannot make hits and are left
 // out. The store's source catalogue comes along, so that --includes and
 // the default sources resolve as against the whole store.
-func openSince(path, since string) (*database, error) {
+func openSince(path, since string) (*screen.Database, error) {
 	recs, srcs, current, err := changedSince(path, since)
 	if err != nil {
 		return nil, err
 	}
 	origin := fmt.Sprintf("store %s, the %d records added or updated since %s", path, len(recs), since)
-	return newDatabase(live.New(recs, srcs, current), origin), nil
+	db := screen.New(recs, srcs, current)
+	db.SetOrigin(origin)
+	return db, nil
 }
 
 // openSinceWhole opens the whole store, as batch --store does, and returns
 // the ids of the records added or updated since a version, a day or the
 // last change set: a scored run keeps only its hits on them
 // (batch.Screener.Only), its words weighed over the whole store.
-func openSinceWhole(path, since string) (*database, map[string]bool, error) {
+func openSinceWhole(path, since string) (*screen.Database, map[string]bool, error) {
 	recs, _, _, err := changedSince(path, since)
 	if err != nil {
 		return nil, nil, err
@@ -416,7 +418,7 @@ func openSinceWhole(path, since string) (*database, map[string]bool, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	db.origin = fmt.Sprintf("%s, hits on the %d records added or updated since %s", db.origin, len(recs), since)
+	db.SetOrigin(fmt.Sprintf("%s, hits on the %d records added or updated since %s", db.Origin(), len(recs), since))
 	return db, only, nil
 }
 

@@ -3,40 +3,18 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
-	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
 // openStoreForAlerts is openStore with the store opened for writing, as
 // batch --alerts needs to add to its alert queue: held for the whole run,
 // which keeps sync and import out until it ends.
-func openStoreForAlerts(path string) (*database, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("--store: %w", err)
-	}
-	st, err := store.Open(path, store.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	start := time.Now()
-	d, err := live.Load(st)
-	if err != nil {
-		st.Close()
-		return nil, fmt.Errorf("store %s: %w", path, err)
-	}
-	if d.Version() == "" {
-		d.Close()
-		st.Close()
-		return nil, fmt.Errorf("store %s is empty: run amlscreen sync or amlscreen import first", path)
-	}
-	out := newDatabase(d, "store "+path)
-	out.store, out.opened = st, time.Since(start)
-	return out, nil
+func openStoreForAlerts(path string) (*screen.Database, error) {
+	return openStoreWith(path, store.Options{})
 }
 
 // batchAlerts is the alert queue of one batch --alerts run.
@@ -50,7 +28,7 @@ type batchAlerts struct {
 // startBatchAlerts starts the sink that raises the run's hits as alerts in
 // st (nil: open the store at path for writing), owned by the key's id or
 // the site.
-func startBatchAlerts(st *store.Store, path string, db *database, f *batchFlags, owner string) (*batchAlerts, error) {
+func startBatchAlerts(st *store.Store, path string, db *screen.Database, f *batchFlags, owner string) (*batchAlerts, error) {
 	a := &batchAlerts{st: st}
 	if st == nil {
 		var err error
@@ -62,9 +40,9 @@ func startBatchAlerts(st *store.Store, path string, db *database, f *batchFlags,
 	a.sink = casework.New(a.st, casework.Options{}).NewBatchSink(casework.BatchOptions{
 		Actor:       cliOperator().String() + " (batch " + filepath.Base(f.in) + ")",
 		Owner:       owner,
-		Version:     db.version,
+		Version:     db.Version(),
 		DefaultKind: f.kind,
-		Record:      db.index.Get,
+		Record:      db.Index().Get,
 	})
 	return a, nil
 }

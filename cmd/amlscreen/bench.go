@@ -90,9 +90,9 @@ func newBenchSpeedCmd() *cobra.Command {
 					return err
 				}
 				defer db.Close()
-				cfg.Opened = db.opened
-				cfg.Index = db.index
-				if err := db.store.ForEachRecord(func(r *record.Record) error {
+				cfg.Opened = db.Opened()
+				cfg.Index = db.Index()
+				if err := db.Store().ForEachRecord(func(r *record.Record) error {
 					cfg.Data = append(cfg.Data, r)
 					return nil
 				}); err != nil {

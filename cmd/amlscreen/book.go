@@ -18,7 +18,7 @@ import (
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/book"
 	"github.com/amlscreen/amlscreen/casework"
-	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -343,7 +343,7 @@ Exit codes: 0 shown, 1 failure, 2 bad flags.`,
 // import commits: a kill between the two leaves alerts the next import
 // raises again without duplicating, never customers imported unscreened.
 func onboardCustomers(stdout io.Writer, db *store.Store, customers []book.Customer, cfg book.Config, file string) error {
-	d, err := live.Load(db)
+	d, err := screen.Load(db)
 	if err != nil {
 		return fmt.Errorf("screening index: %w", err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/response"
 	"github.com/amlscreen/amlscreen/sampledata"
+	"github.com/amlscreen/amlscreen/screen"
 )
 
 func init() { register(newCheckCmd) }
@@ -131,13 +133,11 @@ func runCheck(out io.Writer, f *checkFlags) error {
 		return lockHint(err)
 	}
 	defer db.Close()
-	if q.Sources, err = db.sourceSet(f.includes, f.includeOther); err != nil {
-		return paramToUsage(err)
-	}
-	res, err := db.index.Search(q)
+	ch, err := db.Check(context.Background(), q, cliCaller(f.includeOther), f.includes)
 	if err != nil {
 		return paramToUsage(err)
 	}
+	q, res := ch.Query, ch.Result
 	if format == "json" {
 		b := response.AppendCheck(nil, res, time.Now(), record.WriteOptions{})
 		_, err = out.Write(append(b, '\n'))
@@ -150,13 +150,13 @@ func runCheck(out io.Writer, f *checkFlags) error {
 	if err != nil {
 		return err
 	}
-	return writeCheckTable(out, q, res, db.origin, db.version, note...)
+	return writeCheckTable(out, q, res, db.Origin(), ch.Version, note...)
 }
 
 // noteFiltered says how many name matches the filters (--dob, --gender,
 // --citizenship) removed, so that "0 hits" after a filter does not read as
 // no match of the name at all; no line when they removed none.
-func noteFiltered(db *database, q query.Query, total int) ([]string, error) {
+func noteFiltered(db *screen.Database, q query.Query, total int) ([]string, error) {
 	var by []string
 	for _, f := range []struct{ flag, value string }{{"--dob", q.DOB}, {"--gender", q.Gender}, {"--citizenship", q.Citizenship}} {
 		if f.value != "" {
@@ -167,7 +167,7 @@ func noteFiltered(db *database, q query.Query, total int) ([]string, error) {
 		return nil, nil
 	}
 	q.DOB, q.Gender, q.Citizenship = "", "", ""
-	all, err := db.index.Search(q)
+	all, err := db.Index().Search(q)
 	if err != nil {
 		return nil, err
 	}

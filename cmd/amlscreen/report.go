@@ -13,6 +13,8 @@ import (
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/report"
+	"github.com/amlscreen/amlscreen/sampledata"
+	"github.com/amlscreen/amlscreen/screen"
 )
 
 func init() { register(newReportCmd) }
@@ -116,18 +118,18 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		return err
 	}
 	defer db.Close()
-	sel, err := db.sourceSet(f.includes, true)
+	sel, err := db.Catalog().Resolve(cliCaller(true), f.includes)
 	if err != nil {
 		return paramToUsage(err)
 	}
-	types := db.index.SourceTypes()
+	types := db.Index().SourceTypes()
 	q.Sources = report.ReportableSources(sel, types)
-	res, err := db.index.Search(q)
+	res, err := db.Index().Search(q)
 	if err != nil {
 		return paramToUsage(err)
 	}
 	in := report.Input{
-		Query: q, Result: res, Time: at, Version: db.version, Origin: db.origin, Sample: db.sample,
+		Query: q, Result: res, Time: at, Version: db.Version(), Origin: db.Origin(), Sample: sampledata.Is(db.Version()),
 		Sources: sourcesOf(db, q.Sources, types),
 	}
 	var buf bytes.Buffer
@@ -141,15 +143,16 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		return nil
 	}
 	hits := report.Filter(res).Total
-	fmt.Fprintf(stdout, "wrote %s: %d hit%s for %q, report %s\n", f.out, hits, plural(hits), f.names, report.ID(q, at, db.version))
+	fmt.Fprintf(stdout, "wrote %s: %d hit%s for %q, report %s\n", f.out, hits, plural(hits), f.names, report.ID(q, at, db.Version()))
 	return nil
 }
 
 // sourcesOf describes the selected sources: catalogue entries where the
 // database has them, otherwise the id with the type of its records.
-func sourcesOf(db *database, sel map[string]bool, types map[string]string) []record.Source {
-	byID := make(map[string]record.Source, len(db.sources))
-	for _, s := range db.sources {
+func sourcesOf(db *screen.Database, sel map[string]bool, types map[string]string) []record.Source {
+	listed := db.Sources()
+	byID := make(map[string]record.Source, len(listed))
+	for _, s := range listed {
 		byID[s.Source] = s
 	}
 	out := make([]record.Source, 0, len(sel))

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
 )
 
@@ -110,7 +110,7 @@ func localStatus(path string, now time.Time) (*statusReport, error) {
 		return nil, err
 	}
 	rep.Store = path
-	rep.Index = live.InspectChecked(db) // checksums verified: status is run by hand
+	rep.Index = screen.InspectChecked(db) // checksums verified: status is run by hand
 	return rep, nil
 }
 

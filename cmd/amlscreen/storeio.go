@@ -11,7 +11,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/amlscreen/amlscreen/live"
+	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/service"
 	"github.com/amlscreen/amlscreen/store"
 	"github.com/amlscreen/amlscreen/syncer"
@@ -54,7 +54,7 @@ func openStoreToWrite(path string, opts store.Options) (*store.Store, error) {
 	}
 	// The persisted screening index is brought to each committed version;
 	// monitoring's scored profiles score changed records with it.
-	index := live.Follow(db, log)
+	index := screen.Follow(db, log)
 	// Notifications, alerts and the book's matches are written in each
 	// change's transaction, in the order serve registers them.
 	service.Watch{Index: index.Index, Log: log}.Register(db)
@@ -108,7 +108,7 @@ func intoStore(stderr io.Writer, storePath, file, label string, opts store.Optio
 			// Nothing was applied to a store this command made: leave
 			// no empty store behind.
 			os.Remove(storePath)
-			os.RemoveAll(live.IndexDir(storePath))
+			os.RemoveAll(screen.IndexDir(storePath))
 		}
 		return fmt.Errorf("%s: %w", file, err)
 	}

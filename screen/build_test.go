@@ -1,4 +1,4 @@
-package live
+package screen
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ func followed(t *testing.T, parts int) (*world, *store.Store, *Follower, *bytes.
 // served opens a world's store to write with an index as a server opens
 // it (Open: registered on the store, merging in the background); both
 // close when the test ends.
-func served(t *testing.T) (*world, *store.Store, *Index, *bytes.Buffer) {
+func served(t *testing.T) (*world, *store.Store, *Database, *bytes.Buffer) {
 	w := newWorld(t)
 	logs := &bytes.Buffer{}
 	st, d := w.openIndexed(logs)
@@ -114,7 +114,7 @@ func TestImportBuildsTheIndexAsItReads(t *testing.T) {
 	}
 
 	// Opened again, the files are current.
-	d, err := Open(st, nil)
+	d, err := Open(st, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestImportBuildAborted(t *testing.T) {
 	if left := buildFiles(t, w.path); len(left) > 0 {
 		t.Fatalf("build files left after a refused import: %v", left)
 	}
-	d, err := Open(st, nil)
+	d, err := Open(st, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestStaleBuildFilesRemoved(t *testing.T) {
 	}
 	claimBuildFile(mine, true)
 	defer claimBuildFile(mine, false)
-	d, err := Open(st, log)
+	d, err := Open(st, Options{Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package live
+package screen
 
 import (
 	"bytes"
@@ -46,10 +46,10 @@ func (w *world) open(buf *bytes.Buffer) (*store.Store, *slog.Logger) {
 
 // openIndexed opens the store to write and its index as a server does
 // (Open), with logs into buf.
-func (w *world) openIndexed(buf *bytes.Buffer) (*store.Store, *Index) {
+func (w *world) openIndexed(buf *bytes.Buffer) (*store.Store, *Database) {
 	w.t.Helper()
 	st, log := w.open(buf)
-	d, err := Open(st, log)
+	d, err := Open(st, Options{Log: log})
 	if err != nil {
 		st.Close()
 		w.t.Fatal(err)
@@ -123,7 +123,7 @@ func (w *world) records() []*record.Record {
 // agrees checks that d answers strict and scored queries exactly like a
 // fresh build in memory and the brute-force matcher over the records the
 // store should hold.
-func (w *world) agrees(d *Index) {
+func (w *world) agrees(d *Database) {
 	w.t.Helper()
 	w.compare(d, true)
 }
@@ -132,12 +132,12 @@ func (w *world) agrees(d *Index) {
 // of the comparison: for the steps between two full comparisons, since
 // engine's differential tests hold a fresh build to the brute-force
 // matcher.
-func (w *world) agreesFresh(d *Index) {
+func (w *world) agreesFresh(d *Database) {
 	w.t.Helper()
 	w.compare(d, longTests())
 }
 
-func (w *world) compare(d *Index, withBrute bool) {
+func (w *world) compare(d *Database, withBrute bool) {
 	w.t.Helper()
 	recs := w.records()
 	if d.Version() != w.version || d.Index().Len() != len(recs) {
@@ -345,7 +345,7 @@ func TestStaleIndexIsCaughtUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err = Open(ro, slog.New(slog.NewTextHandler(&logs, nil)))
+	d, err = Open(ro, Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,11 @@
-package live
+package screen
 
 import "os"
 
 // longTests reports whether the long variants of the differential and
 // crash tests run, over more records and queries than the default run:
 //
-//	AMLSCREEN_LONG_TESTS=1 go test -count=1 -timeout 30m ./live
+//	AMLSCREEN_LONG_TESTS=1 go test -count=1 -timeout 30m ./screen
 //
 // CI's nightly run sets it (docs/TESTING.md); the default sizes keep the
 // package under 20 seconds.

@@ -1,4 +1,4 @@
-package live
+package screen
 
 import (
 	"bufio"
@@ -53,7 +53,7 @@ func TestLiveCrashChild(t *testing.T) {
 		return
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	var d *Index
+	var d *Database
 	if op == "stream" {
 		// A full import into a store without an index builds it as it
 		// reads, in parts of 100 records, as a writing command does.
@@ -63,7 +63,7 @@ func TestLiveCrashChild(t *testing.T) {
 		defer f.Close()
 	} else {
 		var err error
-		if d, err = Open(st, log); err != nil {
+		if d, err = Open(st, Options{Log: log}); err != nil {
 			say("error " + err.Error())
 			return
 		}
@@ -170,7 +170,7 @@ func TestCrashLeavesIndexAndStoreAgreeing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Open(st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	d, err := Open(st, Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestCrashLeavesIndexAndStoreAgreeing(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: reopen: %v", run, err)
 		}
-		d, err := Open(st, slog.New(slog.NewTextHandler(&logs, nil)))
+		d, err := Open(st, Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
 		if err != nil {
 			t.Fatalf("%s: open index: %v", run, err)
 		}

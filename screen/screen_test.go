@@ -1,4 +1,4 @@
-package live
+package screen
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ func feed(recs ...*record.Record) func() (*record.Record, error) {
 	}
 }
 
-func hits(t *testing.T, d *Index, names string) []string {
+func hits(t *testing.T, d *Database, names string) []string {
 	t.Helper()
 	res, err := d.Index().Search(query.Query{Names: names})
 	if err != nil {

@@ -1,12 +1,17 @@
-// Package live keeps a screening index current with a store, so that
-// check, batch, the server and monitoring answer from the newest version.
+// Package screen is what a check answers from: the database of one
+// process, opened from a store, from record files or from the embedded
+// sample, with the default-source rule applied to every caller and the
+// index kept current with its store. The front ends (the command line,
+// the HTTP server and the workbench) reach the engine index through it,
+// so a check crosses front end → query → screen → engine.
 //
-// An index over a store is persisted beside it (PATH.index/, persist.go)
-// and keeps no records: the hits a search returns read theirs from the
-// store. Load opens it, and catches it up when the store is ahead
-// (catchup.go): by replaying the store's change log, or by rebuilding it
-// from the records, with one log line saying why. An index over data
-// files or the embedded sample (New) lives in memory with its records.
+// A database over a store keeps its index persisted beside it
+// (PATH.index/, persist.go) and keeps no records: the hits a search
+// returns read theirs from the store. Load opens it, and catches it up
+// when the store is ahead (catchup.go): by replaying the store's change
+// log, or by rebuilding it from the records, with one log line saying
+// why. One over data files or the embedded sample (New) lives in memory
+// with its records.
 //
 // The store commits a change set first; the index applies it from the
 // commit's OnCommit hook, so an index is never ahead of its store. A kill
@@ -27,29 +32,37 @@
 // at the end, and installed after the commit. Rebuilds use the same
 // parts.
 //
+// The default-source rule over one version is a Catalog (catalog.go):
+// every source with its type, and each key's defaults. Check resolves a
+// request's includes with it and searches.
+//
 // It is the one place that knows both the engine and the store; neither of
 // those knows the other.
-package live
+package screen
 
 import (
 	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
 
-// Index is the screening index a process answers from, kept current with
-// a store: the engine's index, the version it is at and the source
-// catalogue. It is safe for concurrent use.
+// Database is what a process screens against: the engine index of the
+// current version, that version, the source catalogue and, when opened
+// from a store, the store, kept current with it. It is named Database, not
+// Index, because it is more than the engine's index, which Index returns.
+// It is safe for concurrent use.
 //
-// An Index over a store (Load) is persisted beside it (persist.go): it
-// keeps no records, reading those of the hits it returns from the store,
-// at the version it reflects. One in memory (New) keeps its records.
-type Index struct {
+// A Database over a store (Load, OpenStore) is persisted beside it
+// (persist.go): it keeps no records, reading those of the hits it returns
+// from the store, at the version it reflects. One in memory (New,
+// OpenFiles, OpenSample) keeps its records.
+type Database struct {
 	// applyMu serialises Apply, and with it the writes of the persisted
 	// index: one change set at a time, merges included.
 	applyMu sync.Mutex
@@ -75,12 +88,29 @@ type Index struct {
 	merging    atomic.Bool
 	closing    atomic.Bool
 	bg         sync.WaitGroup
+
+	// catMu serialises building the catalogue of a new version; cat is the
+	// one of the version last asked for.
+	catMu sync.Mutex
+	cat   atomic.Pointer[Catalog]
+
+	// origin says where the database came from, for reports and tables.
+	origin string
+	// ownStore: the store was opened by OpenStore, and Close closes it.
+	ownStore bool
+	// shared: the process's embedded sample, which Close leaves open.
+	shared bool
+	// opened is how long the store's index took to open (OpenStore).
+	opened time.Duration
+	// adm is the admission every index the database installs searches
+	// under; nil leaves them under engine.DefaultAdmitter.
+	adm *engine.Admitter
 }
 
-// New returns an Index over records that come from elsewhere than a store (data
-// files, the embedded sample).
-func New(recs []*record.Record, sources []record.Source, version string) *Index {
-	return &Index{ix: engine.NewIndex(recs), sources: sources, version: version}
+// New returns a Database in memory over records that come from elsewhere
+// than a store (data files, the embedded sample, a subset of a store).
+func New(recs []*record.Record, sources []record.Source, version string) *Database {
+	return &Database{ix: engine.NewIndex(recs), sources: sources, version: version}
 }
 
 // Load opens the screening index of st: the persisted one beside it when
@@ -91,15 +121,31 @@ func New(recs []*record.Record, sources []record.Source, version string) *Index 
 // why. A writable store gets the files written and a change hook that
 // keeps them current after every commit, whoever writes; a read-only one
 // gets a stale index caught up in memory, nothing written.
-func Load(st *store.Store) (*Index, error) {
-	return Open(st, slog.Default())
+func Load(st *store.Store) (*Database, error) {
+	return Open(st, Options{})
 }
 
-// Open is Load with a logger for the index's lines.
-func Open(st *store.Store, log *slog.Logger) (*Index, error) {
-	d, err := open(st, log, nil)
+// Options are what Open is given; the zero value is Load's.
+type Options struct {
+	// Log takes the index's lines; nil means slog.Default.
+	Log *slog.Logger
+	// Admitter is the admission of heavy queries the database's searches
+	// run under, shared with the heavy work of its caller (long reports,
+	// media calls); nil means engine.DefaultAdmitter.
+	Admitter *engine.Admitter
+}
+
+// Open is Load with options.
+func Open(st *store.Store, opts Options) (*Database, error) {
+	d, err := open(st, opts.Log, nil)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Admitter != nil {
+		d.mu.Lock()
+		d.adm = opts.Admitter
+		d.ix.SetAdmitter(d.adm)
+		d.mu.Unlock()
 	}
 	if d.write {
 		d.background = true
@@ -111,11 +157,11 @@ func Open(st *store.Store, log *slog.Logger) (*Index, error) {
 
 // open opens the index of st; a full import's build, when given, is
 // installed instead of what the files hold.
-func open(st *store.Store, log *slog.Logger, b *importBuild) (*Index, error) {
+func open(st *store.Store, log *slog.Logger, b *importBuild) (*Database, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	d := &Index{st: st, dir: IndexDir(st.Path()), write: !st.ReadOnly(), log: log, tombs: map[string]tombFile{}}
+	d := &Database{st: st, dir: IndexDir(st.Path()), write: !st.ReadOnly(), log: log, tombs: map[string]tombFile{}}
 	d.applyMu.Lock()
 	defer d.applyMu.Unlock()
 	if d.write {
@@ -152,7 +198,7 @@ type Follower struct {
 	st  *store.Store
 	log *slog.Logger
 	mu  sync.Mutex
-	d   *Index // nil until first needed
+	d   *Database // nil until first needed
 }
 
 // Follow returns the Follower of st, a store opened to write; register it
@@ -225,9 +271,9 @@ func (f *Follower) startImport(version string) store.ImportTap {
 	return startImportBuild(dir, version)
 }
 
-// startImport is the Index's store.OnImport function: see
+// startImport is the Database's store.OnImport function: see
 // Follower.startImport.
-func (d *Index) startImport(version string) store.ImportTap {
+func (d *Database) startImport(version string) store.ImportTap {
 	cur, seq, err := d.st.Current()
 	d.mu.RLock()
 	current := err == nil && d.ix != nil && d.ix.Len() > 0 && cur.ID == d.version && seq == d.seq
@@ -252,7 +298,7 @@ func ownBuild(a *store.Applied, dir string) *importBuild {
 
 // hook runs inside every transaction that changes the store's records and
 // brings the index to the new version once it commits.
-func (d *Index) hook(tx *store.Tx, a *store.Applied) error {
+func (d *Database) hook(tx *store.Tx, a *store.Applied) error {
 	tx.OnCommit(func() {
 		if err := d.Apply(d.st, a); err != nil {
 			d.log.Error("screening index not updated; the next change or open catches it up", "err", err)
@@ -262,40 +308,51 @@ func (d *Index) hook(tx *store.Tx, a *store.Applied) error {
 }
 
 // Close releases the index's segments once no search holds them, after
-// a merge under way ended.
-func (d *Index) Close() {
+// a merge under way ended, and closes the store OpenStore opened. The
+// embedded sample (OpenSample) stays open for the rest of the process.
+func (d *Database) Close() {
+	if d.shared {
+		return
+	}
 	d.closing.Store(true)
 	d.bg.Wait()
 	d.mu.RLock()
-	defer d.mu.RUnlock()
 	if d.ix != nil {
 		d.ix.Close()
+	}
+	d.mu.RUnlock()
+	if d.ownStore {
+		d.st.Close()
 	}
 }
 
 // WaitMerges waits for a merge of segments running in the background
 // (a server's index merges after the change set that made segments pile
 // up): what status and metrics say afterwards is the merged state.
-func (d *Index) WaitMerges() { d.bg.Wait() }
+func (d *Database) WaitMerges() { d.bg.Wait() }
 
 // Index returns the current index. After a full import it is a new one:
 // callers take it per query rather than keeping it.
-func (d *Index) Index() *engine.Index {
+func (d *Database) Index() *engine.Index {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.ix
 }
 
+// Admitter returns the admission the database's searches run under:
+// heavy work of its caller (a long report) takes its slots with Acquire.
+func (d *Database) Admitter() *engine.Admitter { return d.Index().Admitter() }
+
 // Version returns the File-Version the index is at.
-func (d *Index) Version() string {
+func (d *Database) Version() string {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.version
 }
 
 // Sources returns the source catalogue (which may not list every source of
-// the records; access.NewCatalog adds those of the index).
-func (d *Index) Sources() []record.Source {
+// the records; Catalog adds those of the index).
+func (d *Database) Sources() []record.Source {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.sources
@@ -322,7 +379,7 @@ func Changes(a *store.Applied) []record.Change {
 // new segment, or a replay of the change log, or a rebuild) and its files
 // written. Queries see the old or the new version, never a mix. Applying
 // a change set the index already holds does nothing.
-func (d *Index) Apply(st *store.Store, a *store.Applied) error {
+func (d *Database) Apply(st *store.Store, a *store.Applied) error {
 	if a == nil {
 		return nil
 	}
@@ -350,6 +407,9 @@ func (d *Index) Apply(st *store.Store, a *store.Applied) error {
 			return err
 		}
 		d.mu.Lock()
+		if d.adm != nil {
+			fresh.ix.SetAdmitter(d.adm)
+		}
 		d.ix, d.version, d.sources = fresh.ix, fresh.version, fresh.sources
 		d.mu.Unlock()
 		return nil
@@ -369,7 +429,7 @@ func (d *Index) Apply(st *store.Store, a *store.Applied) error {
 
 // loadInMemory builds an index in memory, records kept, from the current
 // version of st.
-func loadInMemory(st *store.Store) (*Index, error) {
+func loadInMemory(st *store.Store) (*Database, error) {
 	n, err := st.Count()
 	if err != nil {
 		return nil, fmt.Errorf("load store: %w", err)
@@ -387,5 +447,5 @@ func loadInMemory(st *store.Store) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load sources: %w", err)
 	}
-	return &Index{ix: ix, sources: srcs, version: v.ID}, nil
+	return &Database{ix: ix, sources: srcs, version: v.ID}, nil
 }

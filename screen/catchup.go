@@ -1,4 +1,4 @@
-package live
+package screen
 
 import (
 	"errors"
@@ -29,7 +29,7 @@ type tombFile struct {
 
 // catchUp brings the index to the store's current version; the caller
 // holds applyMu. At open (first) it reads the persisted index first.
-func (d *Index) catchUp(first bool) error {
+func (d *Database) catchUp(first bool) error {
 	ver, seq, err := d.st.Current()
 	if err != nil {
 		return fmt.Errorf("read store version: %w", err)
@@ -90,7 +90,7 @@ func (d *Index) catchUp(first bool) error {
 }
 
 // openFiles opens the persisted index as its MANIFEST describes it.
-func (d *Index) openFiles() error {
+func (d *Database) openFiles() error {
 	m, err := readManifest(d.dir)
 	if err != nil {
 		return err
@@ -129,7 +129,7 @@ func (d *Index) openFiles() error {
 // MANIFEST and files from elsewhere) is rebuilt. It returns the reason, or
 // "" when the counts agree or the store moved meanwhile (the catch-up
 // that follows checks again).
-func (d *Index) countAgrees() (string, error) {
+func (d *Database) countAgrees() (string, error) {
 	n, err := d.st.CountAt(d.seq)
 	if errors.Is(err, store.ErrMoved) {
 		return "", nil
@@ -144,7 +144,10 @@ func (d *Index) countAgrees() (string, error) {
 }
 
 // swap makes ix the index, at version and seq, and closes the one before.
-func (d *Index) swap(ix *engine.Index, version string, seq uint64) {
+func (d *Database) swap(ix *engine.Index, version string, seq uint64) {
+	if d.adm != nil {
+		ix.SetAdmitter(d.adm)
+	}
 	d.mu.Lock()
 	old := d.ix
 	d.ix, d.version, d.seq = ix, version, seq
@@ -154,7 +157,7 @@ func (d *Index) swap(ix *engine.Index, version string, seq uint64) {
 	}
 }
 
-func (d *Index) loadSources() error {
+func (d *Database) loadSources() error {
 	srcs, err := d.st.Sources()
 	if err != nil {
 		return fmt.Errorf("load sources: %w", err)
@@ -168,7 +171,7 @@ func (d *Index) loadSources() error {
 // applyChanges applies a change set that brings the index to version at
 // seq: a new segment (written to a file first) and tombstones, then a
 // merge when segments pile up, then the MANIFEST.
-func (d *Index) applyChanges(changes []record.Change, version string, seq uint64) error {
+func (d *Database) applyChanges(changes []record.Change, version string, seq uint64) error {
 	ix := d.ix
 	u, err := ix.Prepare(changes, false)
 	if err != nil {
@@ -211,7 +214,7 @@ func (d *Index) applyChanges(changes []record.Change, version string, seq uint64
 // (the sync loop) goes on, while the merge reads the segments and writes
 // one file. It holds applyMu, so the next change set waits for it, as
 // it would have; searches never do. Close waits for it.
-func (d *Index) mergeSoon() {
+func (d *Database) mergeSoon() {
 	if _, ok := engine.PlanMerge(d.ix.Segments()); !ok || !d.merging.CompareAndSwap(false, true) {
 		return
 	}
@@ -239,7 +242,7 @@ func (d *Index) mergeSoon() {
 
 // merge merges the segments engine.PlanMerge picks into a new file.
 // Searches go on against the old segments meanwhile.
-func (d *Index) merge(w *writer) error {
+func (d *Database) merge(w *writer) error {
 	segs := d.ix.Segments()
 	from, ok := engine.PlanMerge(segs)
 	if !ok {
@@ -266,7 +269,7 @@ func (d *Index) merge(w *writer) error {
 
 // persist writes the tombstones not yet on disk and the MANIFEST of the
 // current state.
-func (d *Index) persist(w *writer) error {
+func (d *Database) persist(w *writer) error {
 	m := &manifest{StoreID: d.st.ID(), StoreVersion: d.version, StoreSeq: d.seq, Records: d.ix.Len()}
 	keep := map[string]tombFile{}
 	for _, s := range d.ix.Segments() {
@@ -305,7 +308,7 @@ func replayLimit(live int) int { return max(partRecords, live/4) }
 // rebuild builds the index again from the store's records, with one log
 // line saying why, and (for a writable store) writes it: in parts of
 // bounded memory (build.go), merged into one segment.
-func (d *Index) rebuild(reason string) error {
+func (d *Database) rebuild(reason string) error {
 	if reason != "" {
 		d.log.Info("building the screening index from the store", "reason", reason, "index", d.dir)
 	}
@@ -333,7 +336,7 @@ func (d *Index) rebuild(reason string) error {
 
 // afterBuild catches up with a change set that committed during a build
 // of the index at version and seq, or loads the catalogue.
-func (d *Index) afterBuild(version string, seq uint64) error {
+func (d *Database) afterBuild(version string, seq uint64) error {
 	if cur, cseq, err := d.st.Current(); err == nil && (cseq != seq || cur.ID != version) {
 		return d.catchUp(false)
 	}
@@ -342,7 +345,7 @@ func (d *Index) afterBuild(version string, seq uint64) error {
 
 // rebuildInMemory builds the index of a read-only store, whose stale
 // index files it may not replace, in memory.
-func (d *Index) rebuildInMemory() error {
+func (d *Database) rebuildInMemory() error {
 	bl := engine.NewSegmentBuilder()
 	ver, seq, loadErr := d.st.LoadAllAt(func(r *record.Record) error {
 		bl.Add(r)
@@ -374,7 +377,7 @@ func (d *Index) rebuildInMemory() error {
 // installImport makes the index a full import built as the store read it
 // (importBuild), when the store is still at that import's version. It
 // reports whether it did; the build's files are gone either way.
-func (d *Index) installImport(b *importBuild) (bool, error) {
+func (d *Database) installImport(b *importBuild) (bool, error) {
 	built, err := b.wait()
 	if err != nil {
 		return false, err
@@ -406,7 +409,7 @@ func (d *Index) installImport(b *importBuild) (bool, error) {
 
 // installBuilt makes finished builds (build.go) the index, at version and
 // seq, and writes its MANIFEST. The builds' files are gone on error.
-func (d *Index) installBuilt(built []builtSegment, version string, seq uint64, state string) error {
+func (d *Database) installBuilt(built []builtSegment, version string, seq uint64, state string) error {
 	w := &writer{dir: d.dir, seq: seq}
 	segs := make([]*engine.Segment, 0, len(built))
 	tombs := make([][]uint64, 0, len(built))
@@ -471,7 +474,7 @@ type IndexState struct {
 }
 
 // State describes the index.
-func (d *Index) State() IndexState {
+func (d *Database) State() IndexState {
 	d.mu.RLock()
 	ix, st := d.ix, IndexState{Dir: d.dir, State: d.state, Version: d.version}
 	d.mu.RUnlock()
@@ -484,14 +487,14 @@ func (d *Index) State() IndexState {
 }
 
 // source returns the record source of the index at seq.
-func (d *Index) source(seq uint64) storeRecords {
+func (d *Database) source(seq uint64) storeRecords {
 	return storeRecords{st: d.st, seq: seq, moved: d.kick}
 }
 
 // kick catches the index up in the background: a search found the store
 // ahead of it (written by another process, or by this one between its
 // commit and the index's update). The search waits for the new view.
-func (d *Index) kick() {
+func (d *Database) kick() {
 	if !d.kicking.CompareAndSwap(false, true) {
 		return
 	}

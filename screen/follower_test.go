@@ -1,4 +1,4 @@
-package live
+package screen
 
 // Close releases the index, if one was opened.
 func (f *Follower) Close() {

@@ -1,4 +1,4 @@
-package live
+package screen
 
 import (
 	"bytes"
@@ -77,7 +77,7 @@ func lostTombstone(recount bool) func(t *testing.T, dir string, m *manifest) {
 }
 
 // counts checks that d is at the world's version with its records.
-func (w *world) counts(d *Index) {
+func (w *world) counts(d *Database) {
 	w.t.Helper()
 	if d.Version() != w.version || d.Index().Len() != len(w.cur) {
 		w.t.Errorf("index at %q with %d records, want %q with %d", d.Version(), d.Index().Len(), w.version, len(w.cur))
@@ -131,7 +131,7 @@ func TestMiscountedIndexIsRebuilt(t *testing.T) {
 			}
 			defer ro.Close()
 			var logs bytes.Buffer
-			d, err := Open(ro, slog.New(slog.NewTextHandler(&logs, nil)))
+			d, err := Open(ro, Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
 			if err != nil {
 				t.Fatal(err)
 			}
