@@ -274,7 +274,8 @@ func (b *Brute) searchScored(c *compiled) *Result {
 			if len(edges) == 0 {
 				continue
 			}
-			sh := nameShape{m: len(bq.words), n: len(words), qOpt: bq.opt, qMiss: bq.miss, lambda: bq.lambda}
+			sh := nameShape{m: len(bq.words), n: len(words), qOpt: bq.opt, qMiss: bq.miss, lambda: bq.lambda,
+				person: !usesLegalForms(br.rec.EntityType)}
 			for k, w := range words {
 				if optionalWord(w) {
 					sh.kOpt |= 1 << k

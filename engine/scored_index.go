@@ -1356,7 +1356,8 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 	if len(edges) == 0 {
 		return evaluation{}, false
 	}
-	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
+	person := ss.et(ss.nsRec[ns]) == etIndividual
+	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda, person: person}
 	for k, id := range words {
 		if optionalWord(ss.Token(id)) {
 			sh.kOpt |= 1 << k
@@ -1366,6 +1367,7 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 		return evaluation{}, false
 	}
 	sh = ss.nameShape(sq, words, scr)
+	sh.person = person
 	scr.ps.run(&sh, edges)
 	return scr.ps.bestEv, true
 }
