@@ -276,6 +276,9 @@ func (b *Brute) searchScored(c *compiled) *Result {
 			}
 			sh := nameShape{m: len(bq.words), n: len(words), qOpt: bq.opt, qMiss: bq.miss, lambda: bq.lambda,
 				person: !usesLegalForms(br.rec.EntityType)}
+			if sh.person {
+				sh.kSyl = syllableMask(len(words), func(k int) string { return words[k] })
+			}
 			for k, w := range words {
 				if optionalWord(w) {
 					sh.kOpt |= 1 << k

@@ -1367,7 +1367,9 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 		return evaluation{}, false
 	}
 	sh = ss.nameShape(sq, words, scr)
-	sh.person = person
+	if sh.person = person; person {
+		sh.kSyl = syllableMask(len(words), func(k int) string { return ss.Token(words[k]) })
+	}
 	scr.ps.run(&sh, edges)
 	return scr.ps.bestEv, true
 }

@@ -252,8 +252,11 @@ type nameShape struct {
 	m, n       int    // query words, record words (each ≤ maxScoredWords)
 	qOpt, kOpt uint64 // which of them are optional (tokInfo.optional)
 	// person: the name string is an individual's, whose middle name a
-	// query may leave out (modelParams.NearComplete).
+	// query may leave out (modelParams.NearComplete); kSyl marks its
+	// words that are romanised Chinese or Korean syllables, which are no
+	// middle names (Shi Mei is not Sun Shi Mei).
 	person       bool
+	kSyl         uint64
 	qMiss, kMiss []float64
 	lambda       float64
 }
@@ -267,6 +270,18 @@ func completeSim(e *edge) float64 {
 		return max(e.sim, 1-model.CompleteEditCost*float64(e.edits))
 	}
 	return e.sim
+}
+
+// syllableMask marks the words of an individual's name string (text(k)
+// of n) that are romanised Chinese or Korean syllables (nameShape.kSyl).
+func syllableMask(n int, text func(k int) string) uint64 {
+	var m uint64
+	for k := range n {
+		if normalize.IsRomanSyllables(text(k)) {
+			m |= 1 << k
+		}
+	}
+	return m
 }
 
 // nearSim is how a pair counts towards the share of the completeness
@@ -332,6 +347,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 	}
 	queryComplete := complete
 	extra := 0
+	var extraSyl bool
 	for k := 0; k < sh.n; k++ {
 		if kCov&(1<<k) != 0 {
 			continue
@@ -342,6 +358,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		} else {
 			complete = false
 			extra++
+			extraSyl = extraSyl || sh.kSyl&(1<<k) != 0
 		}
 	}
 	if queryComplete && qWords >= 2 && extra >= 2 {
@@ -351,7 +368,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 	switch {
 	case complete:
 		bonus = sh.lambda * math.Pow(sMin, model.CompletePower)
-	case sh.person && queryComplete && qWords >= 2 && extra == 1:
+	case sh.person && queryComplete && qWords >= 2 && extra == 1 && !extraSyl:
 		bonus = model.NearComplete * sh.lambda * math.Pow(sMinNear, model.CompletePower)
 	}
 	logit += bonus + model.Intercept - sh.lambda

@@ -331,13 +331,16 @@ func TestRecordExtraWordsOfAPerson(t *testing.T) {
 // TestScoredMiddleNameLeftOut: real names of the OFAC list asked without
 // their middle name are found at the default threshold below the score
 // of the full name, in a list of generated people; a company's name with
-// a word more is not lifted.
+// a word more is not lifted, nor a Chinese or Korean name with a syllable
+// more, which is another given name, not a middle name.
 func TestScoredMiddleNameLeftOut(t *testing.T) {
 	recs := generated(600, 23)
 	for _, n := range []struct{ id, et, name string }{
 		{"M-CHAGH", "INDIVIDUAL", "CHAGHAZARDY, Mohammad Kazem"},
 		{"M-ISLAMB", "INDIVIDUAL", "ISLAMBOULI, Mohammad Shawqi"},
 		{"M-PACIFIC", "ENTITY", "INTERNATIONAL PACIFIC TRADING"},
+		{"M-SUN", "INDIVIDUAL", "SUN, Shi Mei"},
+		{"M-KIM", "INDIVIDUAL", "KIM, Yong Chol"},
 	} {
 		recs = append(recs, &record.Record{ID: n.id, SourceID: "test", SourceType: "SANCTION", EntityType: n.et, Name: n.name})
 	}
@@ -358,7 +361,13 @@ func TestScoredMiddleNameLeftOut(t *testing.T) {
 				c.query, c.id, h.Score, h.Reason.Complete, query.DefaultMinScore)
 		}
 	}
-	if h := score("Pacific Trading", "M-PACIFIC"); h.Reason.Complete != 0 {
-		t.Errorf("a company's name with a word more earns completeness %v, want 0", h.Reason.Complete)
+	for _, c := range []struct{ query, id, why string }{
+		{"Pacific Trading", "M-PACIFIC", "a company's name with a word more"},
+		{"石梅", "M-SUN", "a Chinese name less a syllable (the family name)"},
+		{"Kim Chol", "M-KIM", "a Korean name less a syllable of the given name"},
+	} {
+		if h := score(c.query, c.id); h.Reason.Complete != 0 {
+			t.Errorf("%q against %s, %s: completeness %v, want 0", c.query, c.id, c.why, h.Reason.Complete)
+		}
 	}
 }
