@@ -106,7 +106,7 @@ var model = modelParams{
 	RecordMiss:       0.2,
 	RecordMissRare:   1,
 	RecordExtra:      0.5,
-	NearComplete:     0.2,
+	NearComplete:     0.18,
 	CompletePower:    6,
 	CompleteEditCost: 0.1,
 	JoinMinSim:       0.88,
