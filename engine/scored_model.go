@@ -273,11 +273,12 @@ func completeSim(e *edge) float64 {
 }
 
 // syllableMask marks the words of an individual's name string (text(k)
-// of n) that are romanised Chinese or Korean syllables (nameShape.kSyl).
+// of n) that are one romanised Chinese or Korean syllable each
+// (nameShape.kSyl): two pinyin syllables make Western words (re-za).
 func syllableMask(n int, text func(k int) string) uint64 {
 	var m uint64
 	for k := range n {
-		if normalize.IsRomanSyllables(text(k)) {
+		if normalize.IsRomanSyllable(text(k)) {
 			m |= 1 << k
 		}
 	}

@@ -338,6 +338,7 @@ func TestScoredMiddleNameLeftOut(t *testing.T) {
 	for _, n := range []struct{ id, et, name string }{
 		{"M-CHAGH", "INDIVIDUAL", "CHAGHAZARDY, Mohammad Kazem"},
 		{"M-ISLAMB", "INDIVIDUAL", "ISLAMBOULI, Mohammad Shawqi"},
+		{"M-SABAHI", "INDIVIDUAL", "SABAHI, Mohammed Reza"},
 		{"M-PACIFIC", "ENTITY", "INTERNATIONAL PACIFIC TRADING"},
 		{"M-SUN", "INDIVIDUAL", "SUN, Shi Mei"},
 		{"M-KIM", "INDIVIDUAL", "KIM, Yong Chol"},
@@ -355,6 +356,7 @@ func TestScoredMiddleNameLeftOut(t *testing.T) {
 	for _, c := range []struct{ query, id string }{
 		{"Mohammad Chaghazardy", "M-CHAGH"},
 		{"Mohammad Islambouli", "M-ISLAMB"},
+		{"Mohammed Sabahi", "M-SABAHI"}, // reza is re-za in pinyin, but no syllable
 	} {
 		if h := score(c.query, c.id); h.Score < query.DefaultMinScore || h.Score >= 0.99 || h.Reason.Complete <= 0 {
 			t.Errorf("%q against %s scores %v (completeness %v), want at least %v and below the full name, with a share of the completeness term",
