@@ -102,10 +102,11 @@ type QualityConfig struct {
 // sweep reports on.
 const SweepFloor = 0.05
 
-// SweepThresholds are the min scores a sweep reports: every 0.05, and
-// every 0.02 where defaults are chosen.
+// SweepThresholds are the min scores a sweep reports: every 0.05, every
+// 0.02 where defaults are chosen, and 0.97 and 0.99, where recall at a
+// false-hit share of 0.1 % is read.
 var SweepThresholds = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65,
-	0.7, 0.75, 0.8, 0.82, 0.84, 0.86, 0.88, 0.9, 0.95}
+	0.7, 0.75, 0.8, 0.82, 0.84, 0.86, 0.88, 0.9, 0.95, 0.97, 0.99}
 
 // SweepPoint is what scored mode measures at one threshold: recall of
 // each recall class and false-hit rate of each false-hit class, and the

@@ -274,7 +274,11 @@ func (b *Brute) searchScored(c *compiled) *Result {
 			if len(edges) == 0 {
 				continue
 			}
-			sh := nameShape{m: len(bq.words), n: len(words), qOpt: bq.opt, qMiss: bq.miss, lambda: bq.lambda}
+			sh := nameShape{m: len(bq.words), n: len(words), qOpt: bq.opt, qMiss: bq.miss, lambda: bq.lambda,
+				person: !usesLegalForms(br.rec.EntityType)}
+			if sh.person {
+				sh.kSyl = syllableMask(len(words), func(k int) string { return words[k] })
+			}
 			for k, w := range words {
 				if optionalWord(w) {
 					sh.kOpt |= 1 << k

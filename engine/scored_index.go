@@ -161,61 +161,93 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 		}
 	}
 	defer func() { slot() }()
-	var v *view
-	var variants []scoredVariant
-	var segs []scoredSeg
-	for {
-		v = ix.acquire()
-		vs := v.scored()
-		segs = make([]scoredSeg, len(v.segs))
-		for i := range v.segs {
-			segs[i] = scoredSeg{segView: &v.segs[i], keys: vs.keys[i], df: vs.global[i]}
-		}
-		variants = variants[:0]
-		cost := 0
-		memo := map[string]*globalPartners{}
-		add := func(words []string, sel recordSel) {
-			gq := v.prepareScored(vs, c, words, memo)
-			sv := scoredVariant{sel: sel, segs: make([]*scoredQuery, len(segs))}
-			for i := range segs {
-				sq := gq.local(i)
-				for j := range sq.units {
-					cost += segs[i].postingSize(sq.units[j])
-				}
-				sv.segs[i] = sq
-			}
-			variants = append(variants, sv)
-		}
-		if slices.Equal(c.raw[0], c.legal[0]) {
-			add(c.raw[0], anyRecord)
-		} else {
-			add(c.raw[0], individualsOnly)
-			add(c.legal[0], legalOnly)
-		}
-		if err := ctx.Err(); err != nil {
-			v.release()
-			return nil, fmt.Errorf("search: %w", err)
-		}
-		if heavy || !adm.heavyCost(cost) {
-			break
-		}
-		// Heavy by its postings: wait for a slot without holding the
-		// index, then look up again, since it may have changed meanwhile.
-		// A failed wait must leave slot as it was: the deferred call
-		// runs it.
-		v.release()
-		release, err := adm.acquireByCost(ctx, cost)
-		if err != nil {
-			return nil, err
-		}
-		slot, heavy = release, true
+	v, segs, variants, err := ix.admitScored(ctx, c, adm, heavy, &slot)
+	if err != nil {
+		return nil, err
 	}
 	defer v.release()
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
-	best := make(map[uint64]scoredBest) // key: segment << 32 | ordinal
+	best, scored, err := scoreCandidates(ctx, c, segs, variants, scr)
+	if err != nil {
+		return nil, err
+	}
+	qs := queryScript(c.text)
+	if qs != nil && len(best) > 0 {
+		if err := v.rescoreInScript(c, segs, variants, best, qs, scr); err != nil {
+			return nil, err
+		}
+	}
+	return v.scoredResult(c, segs, variants, best, qs, scr, scored)
+}
+
+// admitScored takes a view and prepares the query's variants on it. A
+// query heavy by the postings its words reach (and not yet holding a
+// slot: heavy false) releases the view, waits for a slot of its cost,
+// stores the slot's release in *slot and looks up again, since the index
+// may have changed meanwhile. A failed wait leaves *slot as it was; the
+// caller releases the view returned.
+func (ix *Index) admitScored(ctx context.Context, c *compiled, adm *admission, heavy bool, slot *func()) (*view, []scoredSeg, []scoredVariant, error) {
+	for {
+		v := ix.acquire()
+		segs, variants, cost := v.scoredVariants(c)
+		if err := ctx.Err(); err != nil {
+			v.release()
+			return nil, nil, nil, fmt.Errorf("search: %w", err)
+		}
+		if heavy || !adm.heavyCost(cost) {
+			return v, segs, variants, nil
+		}
+		v.release()
+		release, err := adm.acquireByCost(ctx, cost)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		*slot, heavy = release, true
+	}
+}
+
+// scoredVariants prepares the query's token lists for every segment of
+// v: one list for every record, or the raw one for individuals and the
+// legal-form one for the others when they differ. cost is the length of
+// the posting lists their units reach.
+func (v *view) scoredVariants(c *compiled) (segs []scoredSeg, variants []scoredVariant, cost int) {
+	vs := v.scored()
+	segs = make([]scoredSeg, len(v.segs))
+	for i := range v.segs {
+		segs[i] = scoredSeg{segView: &v.segs[i], keys: vs.keys[i], df: vs.global[i]}
+	}
+	memo := map[string]*globalPartners{}
+	add := func(words []string, sel recordSel) {
+		gq := v.prepareScored(vs, c, words, memo)
+		sv := scoredVariant{sel: sel, segs: make([]*scoredQuery, len(segs))}
+		for i := range segs {
+			sq := gq.local(i)
+			for j := range sq.units {
+				cost += segs[i].postingSize(sq.units[j])
+			}
+			sv.segs[i] = sq
+		}
+		variants = append(variants, sv)
+	}
+	if slices.Equal(c.raw[0], c.legal[0]) {
+		add(c.raw[0], anyRecord)
+	} else {
+		add(c.raw[0], individualsOnly)
+		add(c.legal[0], legalOnly)
+	}
+	return segs, variants, cost
+}
+
+// scoreCandidates scores the candidates of every segment and variant
+// that pass the check's filters and keeps each record's best name string
+// at min_score or more (key: segment << 32 | ordinal). scored counts the
+// name strings scored. A query with more than maxScoredCandidates
+// candidates is refused before they are scored.
+func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variants []scoredVariant, scr *scoredScratch) (best map[uint64]scoredBest, scored int, err error) {
+	best = make(map[uint64]scoredBest)
 	floor := logitFloor(c.minScore)
-	ticks, scored, considered := 0, 0, 0
+	ticks, considered := 0, 0
 	for si := range segs {
 		ss := &segs[si]
 		srcOK := ss.sourceMask(c)
@@ -223,12 +255,12 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 			sq := vr.segs[si]
 			cands := ss.scoredCandidates(sq, c.minScore, scr)
 			if considered += len(cands); considered > maxScoredCandidates {
-				return nil, &query.ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
+				return nil, 0, &query.ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
 			}
 			for _, ns := range cands {
 				if ticks++; ticks%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
-						return nil, fmt.Errorf("search: %w", err)
+						return nil, 0, fmt.Errorf("search: %w", err)
 					}
 				}
 				ord := ss.nsRec[ns]
@@ -250,12 +282,13 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 			}
 		}
 	}
-	qs := queryScript(c.text)
-	if qs != nil && len(best) > 0 {
-		if err := v.rescoreInScript(c, segs, variants, best, qs, scr); err != nil {
-			return nil, err
-		}
-	}
+	return best, scored, nil
+}
+
+// scoredResult ranks the records of best, fills the hits within the
+// check's limit and explains each: the name string that scored, its
+// pairing and the evidence beyond the name.
+func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch, scored int) (*Result, error) {
 	hits := make([]Hit, 0, len(best))
 	for key, b := range best {
 		si, ord := int(key>>32), uint32(key)
@@ -1323,7 +1356,8 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 	if len(edges) == 0 {
 		return evaluation{}, false
 	}
-	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
+	person := ss.et(ss.nsRec[ns]) == etIndividual
+	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda, person: person}
 	for k, id := range words {
 		if optionalWord(ss.Token(id)) {
 			sh.kOpt |= 1 << k
@@ -1333,6 +1367,9 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 		return evaluation{}, false
 	}
 	sh = ss.nameShape(sq, words, scr)
+	if sh.person = person; person {
+		sh.kSyl = syllableMask(len(words), func(k int) string { return ss.Token(words[k]) })
+	}
 	scr.ps.run(&sh, edges)
 	return scr.ps.bestEv, true
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/amlscreen/amlscreen/normalize"
@@ -24,6 +25,8 @@ import (
 //	      − γ · (record words without a partner − 1)   when every query
 //	                 word (two or more) is paired and the record has two more
 //	      + λ · s_min²   when every word on both sides is paired
+//	      + ρ · λ · s_min²   instead, when every query word (two or
+//	                 more) is paired and an individual's name has one more
 //	      − λ + c
 //	score = 1 / (1 + e^(−logit/T))             (1 for the very same words)
 //
@@ -65,8 +68,22 @@ type modelParams struct {
 	// a query that gives a given and a family name is complete, and a
 	// listed name with two words more (John Smith against John Robert
 	// Edward Smith) names someone more than it does. One word more (a
-	// middle name the query leaves out) costs only RecordMiss.
+	// middle name the query leaves out) costs only RecordMiss, and earns
+	// an individual's name NearComplete.
 	RecordExtra float64
+	// NearComplete is the share of the completeness term an individual's
+	// name earns when every query word of two or more is paired and the
+	// name has one word more: a middle name or patronymic the query
+	// leaves out (Mohammad Chaghazardy against CHAGHAZARDY, Mohammad
+	// Kazem) is usual, and without a share of the term two words must
+	// weigh the whole prior on their own, which a common given name and
+	// a family name seldom do. Only the same words, two spellings of one
+	// name and joined words earn it (nearSim): a word left out and a word
+	// spelled otherwise are two differences (Жуев Игорь is not Зуев Игорь
+	// Петрович). A company's extra word (International
+	// Pacific Trading) names another company more often, so it earns
+	// none.
+	NearComplete float64
 	// CompletePower is the power of the least pair similarity in the
 	// completeness term: only close pairs earn the prior back.
 	CompletePower float64
@@ -89,6 +106,7 @@ var model = modelParams{
 	RecordMiss:       0.2,
 	RecordMissRare:   1,
 	RecordExtra:      0.5,
+	NearComplete:     0.18,
 	CompletePower:    6,
 	CompleteEditCost: 0.1,
 	JoinMinSim:       0.88,
@@ -231,8 +249,14 @@ func (e *edge) kmask() uint64 {
 // nameShape is what assignmentLogit needs of a query and a name string
 // besides the chosen edges.
 type nameShape struct {
-	m, n         int    // query words, record words (each ≤ maxScoredWords)
-	qOpt, kOpt   uint64 // which of them are optional (tokInfo.optional)
+	m, n       int    // query words, record words (each ≤ maxScoredWords)
+	qOpt, kOpt uint64 // which of them are optional (tokInfo.optional)
+	// person: the name string is an individual's, whose middle name a
+	// query may leave out (modelParams.NearComplete); kSyl marks its
+	// words that are romanised Chinese or Korean syllables, which are no
+	// middle names (Shi Mei is not Sun Shi Mei).
+	person       bool
+	kSyl         uint64
 	qMiss, kMiss []float64
 	lambda       float64
 }
@@ -244,6 +268,31 @@ type nameShape struct {
 func completeSim(e *edge) float64 {
 	if e.kind == kindEdit {
 		return max(e.sim, 1-model.CompleteEditCost*float64(e.edits))
+	}
+	return e.sim
+}
+
+// syllableMask marks the words of an individual's name string (text(k)
+// of n) that are one romanised Chinese or Korean syllable each
+// (nameShape.kSyl): two pinyin syllables make Western words (re-za).
+func syllableMask(n int, text func(k int) string) uint64 {
+	var m uint64
+	for k := range n {
+		if normalize.IsRomanSyllable(text(k)) {
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+// nearSim is how a pair counts towards the share of the completeness
+// term a name with one word more earns (modelParams.NearComplete): its
+// similarity for the same word, two spellings of one name or joined
+// words, 0 for a pair by edits, sound or skeleton.
+func nearSim(e *edge) float64 {
+	switch e.kind {
+	case kindEdit, kindSound, kindSkeleton:
+		return 0
 	}
 	return e.sim
 }
@@ -266,7 +315,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 	slices.SortFunc(chosen, func(a, b edge) int { return cmp.Compare(a.q0, b.q0) })
 	var qCov, kCov uint64
 	logit := 0.0
-	sMin := 1.0
+	sMin, sMinNear := 1.0, 1.0
 	allExact := true
 	for i := range chosen {
 		e := &chosen[i]
@@ -275,6 +324,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		kCov |= e.kmask()
 		if sh.qOpt&e.qmask() == 0 {
 			sMin = min(sMin, completeSim(e))
+			sMinNear = min(sMinNear, nearSim(e))
 		}
 		if e.kind != kindExact || e.q1 >= 0 || e.k1 >= 0 {
 			allExact = false
@@ -298,6 +348,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 	}
 	queryComplete := complete
 	extra := 0
+	var extraSyl bool
 	for k := 0; k < sh.n; k++ {
 		if kCov&(1<<k) != 0 {
 			continue
@@ -308,14 +359,18 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		} else {
 			complete = false
 			extra++
+			extraSyl = extraSyl || sh.kSyl&(1<<k) != 0
 		}
 	}
 	if queryComplete && qWords >= 2 && extra >= 2 {
 		logit -= model.RecordExtra * float64(extra-1)
 	}
 	bonus := 0.0
-	if complete {
+	switch {
+	case complete:
 		bonus = sh.lambda * math.Pow(sMin, model.CompletePower)
+	case sh.person && queryComplete && qWords >= 2 && extra == 1 && !extraSyl:
+		bonus = model.NearComplete * sh.lambda * math.Pow(sMinNear, model.CompletePower)
 	}
 	logit += bonus + model.Intercept - sh.lambda
 	return evaluation{logit: logit, bonus: bonus, complete: complete, exact: complete && allExact && sh.m == sh.n}
@@ -421,8 +476,8 @@ func quickBound(sh *nameShape, edges []edge) float64 {
 	}
 	all := uint64(1)<<sh.m - 1
 	kAll := uint64(1)<<sh.n - 1
-	if (has|sh.qOpt)&all == all && (kTouched|sh.kOpt)&kAll == kAll {
-		b += maxBonus(sh.lambda)
+	if left := bits.OnesCount64(^(kTouched | sh.kOpt) & kAll); (has|sh.qOpt)&all == all && (left == 0 || left == 1 && sh.person) {
+		b += maxBonus(sh.lambda) // one word left earns a share of it
 	}
 	return b
 }

@@ -292,3 +292,84 @@ func TestRecordExtraWords(t *testing.T) {
 		t.Errorf("one extra word: logit %v, want %v (its miss cost only)", got, want)
 	}
 }
+
+// TestRecordExtraWordsOfAPerson: an individual's name with one word more
+// than a complete query of two words or more earns NearComplete of the
+// completeness term; a company's does not, nor a name with two words
+// more, nor a query with a word unpaired.
+func TestRecordExtraWordsOfAPerson(t *testing.T) {
+	const lambda = 5.0
+	logit := func(person bool, m, n int) float64 {
+		sh := nameShape{m: m, n: n, lambda: lambda, person: person}
+		for range m {
+			sh.qMiss = append(sh.qMiss, 1)
+		}
+		for range n {
+			sh.kMiss = append(sh.kMiss, 0.3)
+		}
+		edges := []edge{
+			{q0: 0, q1: -1, k0: 0, k1: -1, kind: kindExact, sim: 1, value: 4},
+			{q0: 1, q1: -1, k0: int8(n - 1), k1: -1, kind: kindExact, sim: 1, value: 4},
+		}
+		return assignmentLogit(&sh, edges).logit
+	}
+	for _, c := range []struct {
+		why  string
+		m, n int
+		gain float64
+	}{
+		{"a middle name left out", 2, 3, model.NearComplete * lambda},
+		{"two words left out", 2, 4, 0},
+		{"a query word unpaired", 3, 3, 0},
+	} {
+		if d := logit(true, c.m, c.n) - logit(false, c.m, c.n); math.Abs(d-c.gain) > 1e-9 {
+			t.Errorf("%s: a person's name gains %v over a company's, want %v", c.why, d, c.gain)
+		}
+	}
+}
+
+// TestScoredMiddleNameLeftOut: real names of the OFAC list asked without
+// their middle name are found at the default threshold below the score
+// of the full name, in a list of generated people; a company's name with
+// a word more is not lifted, nor a Chinese or Korean name with a syllable
+// more, which is another given name, not a middle name.
+func TestScoredMiddleNameLeftOut(t *testing.T) {
+	recs := generated(600, 23)
+	for _, n := range []struct{ id, et, name string }{
+		{"M-CHAGH", "INDIVIDUAL", "CHAGHAZARDY, Mohammad Kazem"},
+		{"M-ISLAMB", "INDIVIDUAL", "ISLAMBOULI, Mohammad Shawqi"},
+		{"M-SABAHI", "INDIVIDUAL", "SABAHI, Mohammed Reza"},
+		{"M-PACIFIC", "ENTITY", "INTERNATIONAL PACIFIC TRADING"},
+		{"M-SUN", "INDIVIDUAL", "SUN, Shi Mei"},
+		{"M-KIM", "INDIVIDUAL", "KIM, Yong Chol"},
+	} {
+		recs = append(recs, &record.Record{ID: n.id, SourceID: "test", SourceType: "SANCTION", EntityType: n.et, Name: n.name})
+	}
+	ix := NewIndex(recs)
+	score := func(name, id string) Hit {
+		h, ok, err := ix.ScoreRecord(query.Query{Kind: query.Any, Names: name, Fuzzy: 2, Match: query.Scored, MinScore: 0.01}, id)
+		if err != nil || !ok {
+			t.Fatalf("%q against %s: %v, no score", name, id, err)
+		}
+		return h
+	}
+	for _, c := range []struct{ query, id string }{
+		{"Mohammad Chaghazardy", "M-CHAGH"},
+		{"Mohammad Islambouli", "M-ISLAMB"},
+		{"Mohammed Sabahi", "M-SABAHI"}, // reza is re-za in pinyin, but no syllable
+	} {
+		if h := score(c.query, c.id); h.Score < query.DefaultMinScore || h.Score >= 0.99 || h.Reason.Complete <= 0 {
+			t.Errorf("%q against %s scores %v (completeness %v), want at least %v and below the full name, with a share of the completeness term",
+				c.query, c.id, h.Score, h.Reason.Complete, query.DefaultMinScore)
+		}
+	}
+	for _, c := range []struct{ query, id, why string }{
+		{"Pacific Trading", "M-PACIFIC", "a company's name with a word more"},
+		{"石梅", "M-SUN", "a Chinese name less a syllable (the family name)"},
+		{"Kim Chol", "M-KIM", "a Korean name less a syllable of the given name"},
+	} {
+		if h := score(c.query, c.id); h.Reason.Complete != 0 {
+			t.Errorf("%q against %s, %s: completeness %v, want 0", c.query, c.id, c.why, h.Reason.Complete)
+		}
+	}
+}

@@ -118,7 +118,11 @@ func (q *ScoredQuery) ScorePrepared(p *PreparedRecord) (Hit, bool) {
 		if len(edges) == 0 {
 			continue
 		}
-		sh := nameShape{m: len(sq.words), n: len(toks), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
+		sh := nameShape{m: len(sq.words), n: len(toks), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda,
+			person: !usesLegalForms(r.EntityType)}
+		if sh.person {
+			sh.kSyl = syllableMask(len(toks), func(k int) string { return toks[k] })
+		}
 		for k, t := range toks {
 			if optionalWord(t) {
 				sh.kOpt |= 1 << k

@@ -62,6 +62,18 @@ var (
 	koreanFinals = []string{"", "k", "g", "n", "t", "d", "l", "m", "p", "b", "ng"}
 )
 
+// IsRomanSyllable reports whether folded word w is one romanised Chinese
+// or Korean syllable of two letters or more (li, zhou, hyon, chol): the
+// unit of a Chinese or Korean name, where a syllable more is another
+// given name, not a middle name.
+func IsRomanSyllable(w string) bool {
+	if len(w) < 2 || len(w) > 12 {
+		return false
+	}
+	_, all := syllableSets()
+	return all[w]
+}
+
 // IsRomanSyllables reports whether folded word w is one romanised Chinese
 // or Korean syllable of two letters or more (li, zhou, hyon), or two
 // pinyin syllables (hailan, the joined syllables of a Chinese given name),

@@ -19,6 +19,22 @@ func TestIsRomanSyllables(t *testing.T) {
 	}
 }
 
+// TestIsRomanSyllable: one syllable only; two pinyin syllables joined
+// (hailan) and Western words made of two (reza: re, za) are not one.
+func TestIsRomanSyllable(t *testing.T) {
+	for _, tc := range []struct {
+		w    string
+		want bool
+	}{
+		{"zhou", true}, {"sun", true}, {"chol", true}, {"yong", true}, {"hyon", true},
+		{"hailan", false}, {"reza", false}, {"ali", false}, {"putin", false}, {"a", false}, {"", false},
+	} {
+		if got := IsRomanSyllable(tc.w); got != tc.want {
+			t.Errorf("IsRomanSyllable(%q) = %v, want %v", tc.w, got, tc.want)
+		}
+	}
+}
+
 func TestSameKoreanSyllable(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
