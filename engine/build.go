@@ -35,6 +35,7 @@ type Builder struct {
 	added chan struct{}
 	gc    func() // restores the collector's target
 	n     int
+	batch int // records per batch: buildBatchSize, smaller in tests
 }
 
 // buildBatch is a run of consecutive records and, once done is closed,
@@ -65,6 +66,7 @@ func newBuilder(keepRecords bool) *Builder {
 		order: make(chan *buildBatch, 2*workers),
 		added: make(chan struct{}),
 		gc:    func() {},
+		batch: buildBatchSize,
 	}
 	if keepRecords {
 		// A segment for a file is built in parts of bounded size
@@ -102,11 +104,11 @@ func newBuilder(keepRecords bool) *Builder {
 // caller must not change it afterwards.
 func (bl *Builder) Add(r *record.Record) {
 	if bl.cur == nil {
-		bl.cur = &buildBatch{recs: make([]*record.Record, 0, buildBatchSize), done: make(chan struct{})}
+		bl.cur = &buildBatch{recs: make([]*record.Record, 0, bl.batch), done: make(chan struct{})}
 	}
 	bl.cur.recs = append(bl.cur.recs, r)
 	bl.n++
-	if len(bl.cur.recs) == buildBatchSize {
+	if len(bl.cur.recs) == bl.batch {
 		bl.flush()
 	}
 }

@@ -15,26 +15,31 @@ import (
 // remain.
 func TestBuilderAcrossBatches(t *testing.T) {
 	t.Parallel()
-	// The records must span three batches; the queries, each checked
-	// against the brute-force matcher over all of them, are few by default
-	// (AMLSCREEN_LONG_TESTS=1 runs 150).
-	n, nQueries := 2*buildBatchSize+1000, 20
+	// The records must span three batches; the batches are small and the
+	// queries, each checked against the brute-force matcher over all of
+	// them, few by default (AMLSCREEN_LONG_TESTS=1 runs the build's own
+	// batch size and 150 queries).
+	bs, nQueries := 500, 20
 	if longTests() {
-		nQueries = 150
+		bs, nQueries = buildBatchSize, 150
 	}
+	n := 2*bs + bs/8
 	recs := generated(n, 17)
-	// Records 0, 5000 and 9000 reappear with the names of later records:
-	// the first in the second batch, the others in the third.
+	// Three records of the first two batches reappear with the names of
+	// later records: the first in the second batch, the others in the
+	// third.
+	early := []int{0, bs * 5 / 8, bs + bs/10}
 	var dups []*record.Record
-	for i, src := range []int{buildBatchSize + 10, 2*buildBatchSize + 20, 2*buildBatchSize + 30} {
+	for i, src := range []int{bs + 10, 2*bs + 20, 2*bs + 30} {
 		r := *recs[src]
-		r.ID = recs[[]int{0, 5000, 9000}[i]].ID
+		r.ID = recs[early[i]].ID
 		dups = append(dups, &r)
 	}
-	input := append(append(recs[:buildBatchSize+100:buildBatchSize+100], dups[0]), recs[buildBatchSize+100:]...)
+	input := append(append(recs[:bs+bs/80:bs+bs/80], dups[0]), recs[bs+bs/80:]...)
 	input = append(input, dups[1:]...)
 
 	bl := NewBuilder(0)
+	bl.batch = bs
 	for _, r := range input {
 		bl.Add(r)
 	}
