@@ -73,6 +73,10 @@ func (ix *Index) ChangeSetScorer(recs []*PreparedRecord) *ChangeSetScorer {
 // Release lets the index drop the state s holds.
 func (s *ChangeSetScorer) Release() { s.v.release() }
 
+// maxPreparerWords bounds the words a ChangeSetPreparer keeps: past it,
+// it forgets them and starts again.
+const maxPreparerWords = 200_000
+
 // ChangeSetPreparer prepares checks for a ChangeSetScorer, keeping the
 // partners of the words it has seen: not safe for concurrent use.
 type ChangeSetPreparer struct {
