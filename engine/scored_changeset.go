@@ -2,8 +2,10 @@ package engine
 
 import (
 	"slices"
+	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/query"
+	"github.com/amlscreen/amlscreen/record"
 )
 
 // ChangeSetScorer scores many scored queries (a customer book's checks)
@@ -22,6 +24,15 @@ type ChangeSetScorer struct {
 	vs   *viewScored
 	ids  map[string]uint32 // the records' words (of their scored name strings)
 	recs []csRecord
+	// own is an index of the records alone, to find whether a unit of a
+	// check (a word, two words joined, a piece) pairs with one of their
+	// words before its partners are looked up in the whole index; toks
+	// are the records' words' keys, by ids. When a record holds a word
+	// the whole index does not know (own is nil), a check needs all its
+	// partners: such a word is weighed by them.
+	own  *view
+	owns *viewScored
+	toks []tokInfo
 }
 
 // csRecord is one record of the change set with the words of each of its
@@ -67,27 +78,93 @@ func (ix *Index) ChangeSetScorer(recs []*PreparedRecord) *ChangeSetScorer {
 		}
 		s.recs[i] = cr
 	}
+	s.toks = make([]tokInfo, len(s.ids))
+	allKnown := true
+	for t, id := range s.ids {
+		s.toks[id] = newTokInfo(t)
+		allKnown = allKnown && v.knows(t)
+	}
+	if allKnown && len(recs) > 0 {
+		rs := make([]*record.Record, len(recs))
+		for i, p := range recs {
+			rs[i] = p.br.rec
+		}
+		s.own = NewIndex(rs).acquire()
+		s.owns = s.own.scored()
+	}
 	return s
 }
 
 // Release lets the index drop the state s holds.
-func (s *ChangeSetScorer) Release() { s.v.release() }
+func (s *ChangeSetScorer) Release() {
+	s.v.release()
+	if s.own != nil {
+		s.own.release()
+	}
+}
+
+// pairsRecords reports whether t pairs (by relate, by relatePiece for a
+// piece; as accept accepts) with a word of the records: a superset of the
+// partners of t in the whole index that are words of the records, since
+// both are found by lookupPartners over the same words. Without an own
+// index it answers true.
+func (s *ChangeSetScorer) pairsRecords(t *tokInfo, fuzzy int, piece bool, accept func(partner) bool) bool {
+	if s.own == nil {
+		return true
+	}
+	found := false
+	for si := range s.own.segs {
+		seg := s.own.segs[si].Segment
+		lookupPartners(seg, s.owns.keys[si], t, fuzzy, piece, func(id uint32) {
+			if found || !seg.keyed(id) {
+				return
+			}
+			k, ok := s.ids[seg.Token(id)]
+			if !ok {
+				return // a word no name string scored holds
+			}
+			var p partner
+			if piece {
+				p, ok = relatePiece(t, &s.toks[k], fuzzy)
+			} else {
+				p, ok = relate(t, &s.toks[k], fuzzy)
+			}
+			found = ok && (accept == nil || accept(p))
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
 
 // maxPreparerWords bounds the words a ChangeSetPreparer keeps: past it,
 // it forgets them and starts again.
 const maxPreparerWords = 200_000
 
-// ChangeSetPreparer prepares checks for a ChangeSetScorer, keeping the
-// partners of the words it has seen: not safe for concurrent use.
+// ChangeSetPreparer prepares checks for a ChangeSetScorer, keeping what
+// it has found of the words it has seen: not safe for concurrent use.
 type ChangeSetPreparer struct {
-	s    *ChangeSetScorer
-	memo map[string]*globalPartners
-	kept map[*globalPartners]map[uint32]partner // partners among the records' words
+	s      *ChangeSetScorer
+	memo   map[string]*globalPartners // by fuzzy level and unit
+	splits map[string][]globalSplit   // by fuzzy level and word
+	kept   map[*globalPartners]map[uint32]partner
 }
+
+// noPartners are the partners of a unit that pairs with no word of the
+// change set's records.
+var noPartners = &globalPartners{}
 
 // Preparer returns a preparer of checks for s.
 func (s *ChangeSetScorer) Preparer() *ChangeSetPreparer {
-	return &ChangeSetPreparer{s: s, memo: map[string]*globalPartners{}, kept: map[*globalPartners]map[uint32]partner{}}
+	p := &ChangeSetPreparer{s: s}
+	p.reset()
+	return p
+}
+
+func (p *ChangeSetPreparer) reset() {
+	p.memo, p.splits = map[string]*globalPartners{}, map[string][]globalSplit{}
+	p.kept = map[*globalPartners]map[uint32]partner{}
 }
 
 // ChangeSetQuery is a check prepared by a ChangeSetPreparer, scored
@@ -113,15 +190,92 @@ func (p *ChangeSetPreparer) Prepare(q query.Query) (*ChangeSetQuery, error) {
 		return out, nil
 	}
 	if len(p.memo) > maxPreparerWords {
-		p.memo = map[string]*globalPartners{}
-		p.kept = map[*globalPartners]map[uint32]partner{}
+		p.reset()
 	}
-	out.q.raw = p.textQuery(s.v.prepareScored(s.vs, c, c.raw[0], p.memo))
+	out.q.raw = p.textQuery(p.prepare(c, c.raw[0]))
 	out.q.legal = out.q.raw
 	if !slices.Equal(c.raw[0], c.legal[0]) {
-		out.q.legal = p.textQuery(s.v.prepareScored(s.vs, c, c.legal[0], p.memo))
+		out.q.legal = p.textQuery(p.prepare(c, c.legal[0]))
 	}
 	return out, nil
+}
+
+// partners returns the partners in the whole index of the unit key whose
+// keys tok gives, as prepareScored finds them, or noPartners when it
+// pairs with no word of the records: its partners are then never used.
+func (p *ChangeSetPreparer) partners(fuzzy int, key string, tok func() tokInfo, piece bool, accept func(partner) bool) *globalPartners {
+	ck := cacheKey(fuzzy, key)
+	if gp, ok := p.memo[ck]; ok {
+		return gp
+	}
+	gp := noPartners
+	if t := tok(); p.s.pairsRecords(&t, fuzzy, piece, accept) {
+		v := p.s.v
+		var ok bool
+		if gp, ok = v.pc.get(ck); !ok {
+			gp = v.scoredPartners(p.s.vs, &t, fuzzy, piece, accept)
+			v.pc.put(ck, gp)
+		}
+	}
+	p.memo[ck] = gp
+	return gp
+}
+
+// prepare is prepareScored for the change set: the same words, weights
+// and partners, except that a unit pairing with no word of the records
+// has none (noPartners), and a split is kept only when both its pieces
+// pair with one.
+func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
+	v, vs := p.s.v, p.s.vs
+	m := min(len(words), maxScoredWords)
+	n := v.live
+	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, evMax: maxEvidence(c)}
+	syllabic := syllabicQuery(c.text)
+	for j := 0; j < m; j++ {
+		t := newQueryTokInfo(words[j], syllabic)
+		gq.words = append(gq.words, t)
+		gq.part = append(gq.part, p.partners(c.Fuzzy, "w\x00"+t.text, func() tokInfo { return t }, false, nil))
+		df := v.tokenDF(vs, t.text)
+		w := tokenWeight(&t, df, n)
+		gq.w = append(gq.w, w)
+		if t.optional {
+			gq.opt |= 1 << j
+		}
+		gq.miss = append(gq.miss, queryMiss(&t, df, w, gq.lambda))
+	}
+	for j := 0; j+1 < m; j++ {
+		var gp *globalPartners
+		a, b := &gq.words[j], &gq.words[j+1]
+		if !a.optional && !b.optional {
+			gp = p.partners(c.Fuzzy, "c\x00"+a.text+"\x00"+b.text, func() tokInfo { return newTokInfo(a.text + b.text) }, false,
+				func(pp partner) bool { return joinedPair(pp, a, b) })
+		}
+		gq.cat = append(gq.cat, gp)
+	}
+	gq.splits = make([][]globalSplit, m)
+	for j := 0; j < m; j++ {
+		if gq.words[j].optional || gq.words[j].digit {
+			continue
+		}
+		sk := cacheKey(c.Fuzzy, gq.words[j].text)
+		if sp, ok := p.splits[sk]; ok {
+			gq.splits[j] = sp
+			continue
+		}
+		splitPieces(gq.words[j].text, func(a, b string) {
+			pa := p.partners(c.Fuzzy, "p\x00"+a, func() tokInfo { return newTokInfo(a) }, true, nil)
+			if pa.empty() {
+				return
+			}
+			pb := p.partners(c.Fuzzy, "p\x00"+b, func() tokInfo { return newTokInfo(b) }, true, nil)
+			if pb.empty() {
+				return
+			}
+			gq.splits[j] = append(gq.splits[j], globalSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
+		})
+		p.splits[sk] = gq.splits[j]
+	}
+	return gq
 }
 
 // textQuery is gq with its partners cut to the records' words, by the
