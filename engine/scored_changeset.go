@@ -146,9 +146,24 @@ const maxPreparerWords = 200_000
 // it has found of the words it has seen: not safe for concurrent use.
 type ChangeSetPreparer struct {
 	s      *ChangeSetScorer
-	memo   map[string]*globalPartners // by fuzzy level and unit
-	splits map[string][]globalSplit   // by fuzzy level and word
+	memo   map[unitKey]*globalPartners
+	splits map[unitKey][]globalSplit // by the word split
+	words  map[unitKey]*csWord       // by the word, syllabic or not (kind 1 or 0)
 	kept   map[*globalPartners]map[uint32]partner
+}
+
+// unitKey is a unit of a check at a fuzzy level: a word (kind 'w'), two
+// words joined ('c', a and b), a piece of a word ('p').
+type unitKey struct {
+	fuzzy int
+	kind  byte
+	a, b  string
+}
+
+// csWord is a word of a check with its keys and the records holding it.
+type csWord struct {
+	t  tokInfo
+	df int
 }
 
 // noPartners are the partners of a unit that pairs with no word of the
@@ -163,7 +178,7 @@ func (s *ChangeSetScorer) Preparer() *ChangeSetPreparer {
 }
 
 func (p *ChangeSetPreparer) reset() {
-	p.memo, p.splits = map[string]*globalPartners{}, map[string][]globalSplit{}
+	p.memo, p.splits, p.words = map[unitKey]*globalPartners{}, map[unitKey][]globalSplit{}, map[unitKey]*csWord{}
 	p.kept = map[*globalPartners]map[uint32]partner{}
 }
 
@@ -203,22 +218,42 @@ func (p *ChangeSetPreparer) Prepare(q query.Query) (*ChangeSetQuery, error) {
 // partners returns the partners in the whole index of the unit key whose
 // keys tok gives, as prepareScored finds them, or noPartners when it
 // pairs with no word of the records: its partners are then never used.
-func (p *ChangeSetPreparer) partners(fuzzy int, key string, tok func() tokInfo, piece bool, accept func(partner) bool) *globalPartners {
-	ck := cacheKey(fuzzy, key)
-	if gp, ok := p.memo[ck]; ok {
+func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, accept func(partner) bool) *globalPartners {
+	if gp, ok := p.memo[k]; ok {
 		return gp
 	}
 	gp := noPartners
-	if t := tok(); p.s.pairsRecords(&t, fuzzy, piece, accept) {
+	if t := tok(); p.s.pairsRecords(&t, k.fuzzy, piece, accept) {
+		key := string(k.kind) + "\x00" + k.a
+		if k.kind == 'c' {
+			key += "\x00" + k.b
+		}
+		ck := cacheKey(k.fuzzy, key)
 		v := p.s.v
 		var ok bool
 		if gp, ok = v.pc.get(ck); !ok {
-			gp = v.scoredPartners(p.s.vs, &t, fuzzy, piece, accept)
+			gp = v.scoredPartners(p.s.vs, &t, k.fuzzy, piece, accept)
 			v.pc.put(ck, gp)
 		}
 	}
-	p.memo[ck] = gp
+	p.memo[k] = gp
 	return gp
+}
+
+// word returns word w of a check, syllabic or not, with its keys and the
+// records holding it.
+func (p *ChangeSetPreparer) word(w string, syllabic bool) *csWord {
+	k := unitKey{kind: 0, a: w}
+	if syllabic {
+		k.kind = 1
+	}
+	if cw, ok := p.words[k]; ok {
+		return cw
+	}
+	t := newQueryTokInfo(w, syllabic)
+	cw := &csWord{t: t, df: p.s.v.tokenDF(p.s.vs, t.text)}
+	p.words[k] = cw
+	return cw
 }
 
 // prepare is prepareScored for the change set: the same words, weights
@@ -226,16 +261,16 @@ func (p *ChangeSetPreparer) partners(fuzzy int, key string, tok func() tokInfo, 
 // has none (noPartners), and a split is kept only when both its pieces
 // pair with one.
 func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
-	v, vs := p.s.v, p.s.vs
+	v := p.s.v
 	m := min(len(words), maxScoredWords)
 	n := v.live
 	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, evMax: maxEvidence(c)}
 	syllabic := syllabicQuery(c.text)
 	for j := 0; j < m; j++ {
-		t := newQueryTokInfo(words[j], syllabic)
+		cw := p.word(words[j], syllabic)
+		t, df := cw.t, cw.df
 		gq.words = append(gq.words, t)
-		gq.part = append(gq.part, p.partners(c.Fuzzy, "w\x00"+t.text, func() tokInfo { return t }, false, nil))
-		df := v.tokenDF(vs, t.text)
+		gq.part = append(gq.part, p.partners(unitKey{c.Fuzzy, 'w', t.text, ""}, func() tokInfo { return t }, false, nil))
 		w := tokenWeight(&t, df, n)
 		gq.w = append(gq.w, w)
 		if t.optional {
@@ -247,7 +282,7 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 		var gp *globalPartners
 		a, b := &gq.words[j], &gq.words[j+1]
 		if !a.optional && !b.optional {
-			gp = p.partners(c.Fuzzy, "c\x00"+a.text+"\x00"+b.text, func() tokInfo { return newTokInfo(a.text + b.text) }, false,
+			gp = p.partners(unitKey{c.Fuzzy, 'c', a.text, b.text}, func() tokInfo { return newTokInfo(a.text + b.text) }, false,
 				func(pp partner) bool { return joinedPair(pp, a, b) })
 		}
 		gq.cat = append(gq.cat, gp)
@@ -257,17 +292,17 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 		if gq.words[j].optional || gq.words[j].digit {
 			continue
 		}
-		sk := cacheKey(c.Fuzzy, gq.words[j].text)
+		sk := unitKey{c.Fuzzy, 's', gq.words[j].text, ""}
 		if sp, ok := p.splits[sk]; ok {
 			gq.splits[j] = sp
 			continue
 		}
 		splitPieces(gq.words[j].text, func(a, b string) {
-			pa := p.partners(c.Fuzzy, "p\x00"+a, func() tokInfo { return newTokInfo(a) }, true, nil)
+			pa := p.partners(unitKey{c.Fuzzy, 'p', a, ""}, func() tokInfo { return newTokInfo(a) }, true, nil)
 			if pa.empty() {
 				return
 			}
-			pb := p.partners(c.Fuzzy, "p\x00"+b, func() tokInfo { return newTokInfo(b) }, true, nil)
+			pb := p.partners(unitKey{c.Fuzzy, 'p', b, ""}, func() tokInfo { return newTokInfo(b) }, true, nil)
 			if pb.empty() {
 				return
 			}
