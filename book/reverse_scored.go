@@ -178,20 +178,44 @@ func (rv *scoredReverse) key(id uint32, w string) {
 	}
 }
 
-// customerWords returns the token list (legal or raw) of customer i.
-func (rv *scoredReverse) customerWords(i int, legal bool) []string {
+// wordIDs returns the dict ids of the token list (legal or raw) of
+// customer i.
+func (rv *scoredReverse) wordIDs(i int, legal bool) []uint32 {
 	lo, hi := rv.off[2*i], rv.off[2*i+1]
 	if legal {
 		lo, hi = rv.off[2*i+1], rv.off[2*i+2]
 		if lo == hi {
-			return rv.customerWords(i, false)
+			return rv.wordIDs(i, false)
 		}
 	}
-	out := make([]string, 0, hi-lo)
-	for _, id := range rv.words[lo:hi] {
-		out = append(out, rv.d.Token(id))
+	return rv.words[lo:hi]
+}
+
+// weigher bounds customers under one change set's statistics, keeping
+// the statistics of the words it has weighed (customers share most
+// words): one per goroutine.
+type weigher struct {
+	st       *engine.ScoredStats
+	minScore float64
+	stats    map[uint32]engine.ScoredWordStat // by dict id, of customers whose names are not syllabic
+	buf      []engine.ScoredWordStat
+}
+
+// bound returns the bound of customer c's token list (legal or raw).
+func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBound {
+	wg.buf = wg.buf[:0]
+	syllabic := rv.syllabic[c]
+	for _, id := range rv.wordIDs(c, legal) {
+		ws, ok := wg.stats[id]
+		if syllabic || !ok {
+			ws = wg.st.WordStat(rv.d.Token(id), syllabic)
+			if !syllabic {
+				wg.stats[id] = ws
+			}
+		}
+		wg.buf = append(wg.buf, ws)
 	}
-	return out
+	return wg.st.Bound(wg.buf, wg.minScore)
 }
 
 // scoredPairs returns, for each customer that may score a hit against one
@@ -207,8 +231,12 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 	ids, lists := sortReach(reach)
 	groups := rv.hitsByCustomer(ids)
 	out := make([][]int32, len(groups))
-	parallel(len(groups), workers, func(g int) {
-		out[g] = rv.recordsToScore(groups[g], lists, st, minScore)
+	weighers := make([]weigher, workers)
+	for w := range weighers {
+		weighers[w] = weigher{st: st, minScore: minScore, stats: map[uint32]engine.ScoredWordStat{}}
+	}
+	parallelWorkers(len(groups), workers, func(w, g int) {
+		out[g] = rv.recordsToScore(groups[g], lists, &weighers[w])
 	})
 	for g, keep := range out {
 		if len(keep) > 0 {
@@ -434,7 +462,7 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 // recordsToScore returns the records one customer (its units reached, hs)
 // is scored against: those that reach one of its essential units and
 // whose units reached could lift it to the threshold.
-func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, st *engine.ScoredStats, minScore float64) []int32 {
+func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, wg *weigher) []int32 {
 	c := int(hs[0].cust)
 	var bounds [2]*engine.ScoredBound
 	bound := func(legal bool) *engine.ScoredBound {
@@ -443,7 +471,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, st *eng
 			k = 1
 		}
 		if bounds[k] == nil {
-			bounds[k] = st.Bound(rv.customerWords(c, legal), rv.syllabic[c], minScore)
+			bounds[k] = wg.bound(rv, c, legal)
 		}
 		return bounds[k]
 	}

@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"slices"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/query"
@@ -128,35 +127,26 @@ func (sr *ScoredSplitRelater) Related(w, r1, r2 string, fuzzy int) (sim float64,
 // ScoredStats are the word statistics of one state of an index, as scored
 // mode weighs words with them: held until Release.
 type ScoredStats struct {
-	v     *view
-	vs    *viewScored
-	words sync.Map // boundKey -> *boundWord: the books' customers share most words
+	v  *view
+	vs *viewScored
 }
 
-// boundKey is a word of a query whose names are syllabic or not.
-type boundKey struct {
-	word     string
-	syllabic bool
-}
-
-// boundWord is what Bound needs of one word under the statistics.
-type boundWord struct {
+// ScoredWordStat is what a ScoredBound needs of one word of a query under
+// the statistics: its weight, the cost of leaving it unpaired, and
+// whether it is optional. A book's customers share most words, so a
+// caller weighing many of them keeps these by word.
+type ScoredWordStat struct {
 	w, miss  float64
 	optional bool
 }
 
-// word returns the weight, miss and optionality of word under s.
-func (s *ScoredStats) word(word string, syllabic bool, lambda float64) *boundWord {
-	k := boundKey{word, syllabic}
-	if bw, ok := s.words.Load(k); ok {
-		return bw.(*boundWord)
-	}
+// WordStat returns the statistics of word, of a query whose names are
+// syllabic or not (SyllabicQuery).
+func (s *ScoredStats) WordStat(word string, syllabic bool) ScoredWordStat {
 	t := newQueryTokInfo(word, syllabic)
 	df := s.v.tokenDF(s.vs, t.text)
 	w := tokenWeight(&t, df, s.v.live)
-	bw := &boundWord{w: w, miss: queryMiss(&t, df, w, lambda), optional: t.optional}
-	s.words.Store(k, bw)
-	return bw
+	return ScoredWordStat{w: w, miss: queryMiss(&t, df, w, prior(s.v.live)), optional: t.optional}
 }
 
 // ScoredStats returns the index's current word statistics; call Release
@@ -197,18 +187,18 @@ type ScoredBound struct {
 
 // SyllabicQuery reports whether a query of these names is written in Han,
 // Hangul or kana, where a word of one letter is a syllable and not an
-// optional initial: Bound needs it to weigh the words as Search does.
+// optional initial: WordStat needs it to weigh the words as Search does.
 func SyllabicQuery(names string) bool { return syllabicQuery(names) }
 
-// Bound returns the bound of words (a token list of ScoredWords of a query
-// whose names are syllabic or not, SyllabicQuery) at minScore (0: the
-// default) under the statistics s. The words weigh as Search weighs them
-// (rarity in the list, at most their share of a culture), and the target
-// is lowered by the most the evidence beyond the name (dob, gender,
+// Bound returns the bound of the words whose statistics (WordStat) are ws
+// (a token list of ScoredWords of a query) at minScore (0: the default)
+// under the statistics s. The words weigh as Search weighs them (rarity
+// in the list, at most their share of a culture), and the target is
+// lowered by the most the evidence beyond the name (dob, gender,
 // citizenship) can add to any query, so that no hit the evidence lifts is
 // bounded out.
-func (s *ScoredStats) Bound(words []string, syllabic bool, minScore float64) *ScoredBound {
-	m := min(len(words), maxScoredWords)
+func (s *ScoredStats) Bound(ws []ScoredWordStat, minScore float64) *ScoredBound {
+	m := min(len(ws), maxScoredWords)
 	if minScore == 0 {
 		minScore = query.DefaultMinScore
 	}
@@ -220,10 +210,9 @@ func (s *ScoredStats) Bound(words []string, syllabic bool, minScore float64) *Sc
 		return b
 	}
 	for j := range m {
-		bw := s.word(words[j], syllabic, lambda)
-		b.w[j], b.miss[j] = bw.w, bw.miss
+		b.w[j], b.miss[j] = ws[j].w, ws[j].miss
 		b.target += b.miss[j]
-		if bw.optional {
+		if ws[j].optional {
 			b.optional |= 1 << j
 		}
 	}
