@@ -185,6 +185,10 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 	prepared := make([]*engine.PreparedRecord, len(changed))
 	workers := max(1, runtime.GOMAXPROCS(0))
 	parallel(len(changed), workers, func(i int) { prepared[i] = engine.PrepareRecord(changed[i]) })
+	// The scorer weighs the changed records' words once, and keeps of each
+	// customer word's partners those among them.
+	scorer := db.ChangeSetScorer(prepared)
+	defer scorer.Release()
 	parts := make([][]Match, workers)
 	skips := make([][]string, workers)
 	errs := make([]error, workers)
@@ -193,8 +197,7 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 	for w := range workers {
 		wg.Go(func() {
 			// Each worker looks up the words its customers share once.
-			prep := db.ScoredPreparer()
-			defer prep.Release()
+			prep := scorer.Preparer()
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= len(custs) {
@@ -217,7 +220,7 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 					return
 				}
 				for _, r := range recs[k] {
-					h, ok := pq.ScorePrepared(prepared[r])
+					h, ok := pq.Score(int(r))
 					if !ok {
 						continue
 					}

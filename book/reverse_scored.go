@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/dict"
@@ -177,20 +178,44 @@ func (rv *scoredReverse) key(id uint32, w string) {
 	}
 }
 
-// customerWords returns the token list (legal or raw) of customer i.
-func (rv *scoredReverse) customerWords(i int, legal bool) []string {
+// wordIDs returns the dict ids of the token list (legal or raw) of
+// customer i.
+func (rv *scoredReverse) wordIDs(i int, legal bool) []uint32 {
 	lo, hi := rv.off[2*i], rv.off[2*i+1]
 	if legal {
 		lo, hi = rv.off[2*i+1], rv.off[2*i+2]
 		if lo == hi {
-			return rv.customerWords(i, false)
+			return rv.wordIDs(i, false)
 		}
 	}
-	out := make([]string, 0, hi-lo)
-	for _, id := range rv.words[lo:hi] {
-		out = append(out, rv.d.Token(id))
+	return rv.words[lo:hi]
+}
+
+// weigher bounds customers under one change set's statistics, keeping
+// the statistics of the words it has weighed (customers share most
+// words): one per goroutine.
+type weigher struct {
+	st       *engine.ScoredStats
+	minScore float64
+	stats    map[uint32]engine.ScoredWordStat // by dict id, of customers whose names are not syllabic
+	buf      []engine.ScoredWordStat
+}
+
+// bound returns the bound of customer c's token list (legal or raw).
+func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBound {
+	wg.buf = wg.buf[:0]
+	syllabic := rv.syllabic[c]
+	for _, id := range rv.wordIDs(c, legal) {
+		ws, ok := wg.stats[id]
+		if syllabic || !ok {
+			ws = wg.st.WordStat(rv.d.Token(id), syllabic)
+			if !syllabic {
+				wg.stats[id] = ws
+			}
+		}
+		wg.buf = append(wg.buf, ws)
 	}
-	return out
+	return wg.st.Bound(wg.buf, wg.minScore)
 }
 
 // scoredPairs returns, for each customer that may score a hit against one
@@ -203,11 +228,15 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 	reach := map[uint32][]reached{}
 	addReach(reach, rv.wordPartners(cw.toks, workers), cw.holders)
 	addReach(reach, rv.pairPartners(cw.pairs, workers), cw.pairHolders)
-	ids := sortReach(reach)
+	ids, lists := sortReach(reach)
 	groups := rv.hitsByCustomer(ids)
 	out := make([][]int32, len(groups))
-	parallel(len(groups), workers, func(g int) {
-		out[g] = rv.recordsToScore(groups[g], reach, st, minScore)
+	weighers := make([]weigher, workers)
+	for w := range weighers {
+		weighers[w] = weigher{st: st, minScore: minScore, stats: map[uint32]engine.ScoredWordStat{}}
+	}
+	parallelWorkers(len(groups), workers, func(w, g int) {
+		out[g] = rv.recordsToScore(groups[g], lists, &weighers[w])
 	})
 	for g, keep := range out {
 		if len(keep) > 0 {
@@ -326,7 +355,8 @@ func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
 func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partner {
 	d, fuzzy := rv.d, rv.fuzzy
 	pairPartners := make([][]partner, len(wpairs))
-	parallel(len(wpairs), workers, func(i int) {
+	relaters := make([]engine.ScoredSplitRelater, workers)
+	parallelWorkers(len(wpairs), workers, func(w, i int) {
 		t1, t2 := wpairs[i][0], wpairs[i][1]
 		k := engine.ScoredWordKeys(t1)
 		// The first piece pairs with t1: equal, of one class or (fuzzy)
@@ -347,7 +377,7 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 				continue
 			}
 			checked[id] = true
-			if sim, ok := engine.ScoredSplitRelated(d.Token(id), t1, t2, fuzzy); ok {
+			if sim, ok := relaters[w].Related(d.Token(id), t1, t2, fuzzy); ok {
 				found = append(found, partner{id, sim})
 			}
 		}
@@ -370,25 +400,31 @@ func addReach(reach map[uint32][]reached, ps [][]partner, hs [][]int32) {
 	}
 }
 
-// sortReach leaves each customer word's records sorted by record, once
-// each at its best similarity, and returns the words reached, ascending.
-func sortReach(reach map[uint32][]reached) []uint32 {
-	ids := make([]uint32, 0, len(reach))
-	for id, l := range reach {
-		slices.SortFunc(l, func(a, b reached) int { return cmp.Or(cmp.Compare(a.rec, b.rec), cmp.Compare(b.sim, a.sim)) })
-		reach[id] = slices.CompactFunc(l, func(a, b reached) bool { return a.rec == b.rec })
+// sortReach returns the customer words reached, ascending, and aligned
+// with them their records, sorted by record, once each at its best
+// similarity.
+func sortReach(reach map[uint32][]reached) (ids []uint32, lists [][]reached) {
+	ids = make([]uint32, 0, len(reach))
+	for id := range reach {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	return ids
+	lists = make([][]reached, len(ids))
+	for i, id := range ids {
+		l := reach[id]
+		slices.SortFunc(l, func(a, b reached) int { return cmp.Or(cmp.Compare(a.rec, b.rec), cmp.Compare(b.sim, a.sim)) })
+		lists[i] = slices.CompactFunc(l, func(a, b reached) bool { return a.rec == b.rec })
+	}
+	return ids, lists
 }
 
 // unitHit is a customer unit reached: the customer, its entry without the
-// customer, and the dict id.
+// customer, and the word reached (an index into the words sortReach
+// returns).
 type unitHit struct {
 	cust int32
 	e    uint8 // entryLegal | entryJoined | position
-	id   uint32
+	word uint32
 }
 
 // unit returns whether h is of the customer's legal-form spelling, and
@@ -405,9 +441,9 @@ func (h unitHit) unit() (legal bool, unit int) {
 // by customer, customers ascending.
 func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 	var hits []unitHit
-	for _, id := range ids {
+	for k, id := range ids {
 		for _, e := range rv.post[id] {
-			hits = append(hits, unitHit{int32(e >> entryShift), uint8(e & (1<<entryShift - 1)), id})
+			hits = append(hits, unitHit{int32(e >> entryShift), uint8(e & (1<<entryShift - 1)), uint32(k)})
 		}
 	}
 	slices.SortFunc(hits, func(a, b unitHit) int { return cmp.Compare(a.cust, b.cust) })
@@ -426,7 +462,7 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 // recordsToScore returns the records one customer (its units reached, hs)
 // is scored against: those that reach one of its essential units and
 // whose units reached could lift it to the threshold.
-func (rv *scoredReverse) recordsToScore(hs []unitHit, reach map[uint32][]reached, st *engine.ScoredStats, minScore float64) []int32 {
+func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, wg *weigher) []int32 {
 	c := int(hs[0].cust)
 	var bounds [2]*engine.ScoredBound
 	bound := func(legal bool) *engine.ScoredBound {
@@ -435,7 +471,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach map[uint32][]reached
 			k = 1
 		}
 		if bounds[k] == nil {
-			bounds[k] = st.Bound(rv.customerWords(c, legal), rv.syllabic[c], minScore)
+			bounds[k] = wg.bound(rv, c, legal)
 		}
 		return bounds[k]
 	}
@@ -445,7 +481,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach map[uint32][]reached
 		if bound(legal).Essential&(1<<unit) == 0 {
 			continue
 		}
-		for _, r := range reach[h.id] {
+		for _, r := range reach[h.word] {
 			cands = append(cands, r.rec)
 		}
 	}
@@ -470,7 +506,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach map[uint32][]reached
 // one spelling (legal), reaches an essential unit and could lift the
 // customer to the threshold of its bound; false when it reaches none,
 // before the bound is computed.
-func reachesThreshold(hs []unitHit, reach map[uint32][]reached, r int32, legal bool, bound func(legal bool) *engine.ScoredBound) bool {
+func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, bound func(legal bool) *engine.ScoredBound) bool {
 	var best [64]float64
 	var covered uint64
 	var units uint64
@@ -479,7 +515,7 @@ func reachesThreshold(hs []unitHit, reach map[uint32][]reached, r int32, legal b
 		if l != legal {
 			continue
 		}
-		rs := reach[h.id]
+		rs := reach[h.word]
 		i, ok := slices.BinarySearchFunc(rs, r, func(x reached, r int32) int { return cmp.Compare(x.rec, r) })
 		if !ok {
 			continue
@@ -511,4 +547,18 @@ func reachesThreshold(hs []unitHit, reach map[uint32][]reached, r int32, legal b
 type reached struct {
 	rec int32
 	sim float64
+}
+
+// parallelWorkers calls fn for every index below n on workers goroutines,
+// with the number of the goroutine (below workers) for its own state.
+func parallelWorkers(n, workers int, fn func(w, i int)) {
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < n; i += workers {
+				fn(w, i)
+			}
+		})
+	}
+	wg.Wait()
 }

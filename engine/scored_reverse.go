@@ -72,14 +72,47 @@ func ScoredSplits(w string, fn func(a, b string)) {
 // pairs with its record word and the pieces together agree enough (a
 // split edge of scored mode); sim is the best such split's similarity.
 func ScoredSplitRelated(w, r1, r2 string, fuzzy int) (sim float64, ok bool) {
-	t1, t2 := newTokInfo(r1), newTokInfo(r2)
-	ScoredSplits(w, func(a, b string) {
-		ta, tb := newTokInfo(a), newTokInfo(b)
-		pa, oka := relatePiece(&ta, &t1, fuzzy)
+	var sr ScoredSplitRelater
+	return sr.Related(w, r1, r2, fuzzy)
+}
+
+// ScoredSplitRelater is ScoredSplitRelated keeping the keys of the words
+// and pieces it has seen: a change set's pairs of words are tried against
+// the same customer words many times, and a word's keys (sound key,
+// skeleton, variant class) cost more than the comparison. Its zero value
+// is ready; it is not safe for concurrent use.
+type ScoredSplitRelater struct {
+	toks map[string]*tokInfo
+}
+
+// maxRelaterWords bounds the words a ScoredSplitRelater keeps: past it,
+// it forgets them and starts again.
+const maxRelaterWords = 1 << 18
+
+func (sr *ScoredSplitRelater) tok(w string) *tokInfo {
+	if t, ok := sr.toks[w]; ok {
+		return t
+	}
+	if sr.toks == nil || len(sr.toks) >= maxRelaterWords {
+		sr.toks = map[string]*tokInfo{}
+	}
+	t := newTokInfo(w)
+	sr.toks[w] = &t
+	return &t
+}
+
+// Related is ScoredSplitRelated.
+func (sr *ScoredSplitRelater) Related(w, r1, r2 string, fuzzy int) (sim float64, ok bool) {
+	if t := sr.tok(w); t.optional || t.digit {
+		return 0, false
+	}
+	t1, t2 := sr.tok(r1), sr.tok(r2)
+	splitPieces(w, func(a, b string) {
+		pa, oka := relatePiece(sr.tok(a), t1, fuzzy)
 		if !oka {
 			return
 		}
-		pb, okb := relatePiece(&tb, &t2, fuzzy)
+		pb, okb := relatePiece(sr.tok(b), t2, fuzzy)
 		if !okb {
 			return
 		}
@@ -96,6 +129,24 @@ func ScoredSplitRelated(w, r1, r2 string, fuzzy int) (sim float64, ok bool) {
 type ScoredStats struct {
 	v  *view
 	vs *viewScored
+}
+
+// ScoredWordStat is what a ScoredBound needs of one word of a query under
+// the statistics: its weight, the cost of leaving it unpaired, and
+// whether it is optional. A book's customers share most words, so a
+// caller weighing many of them keeps these by word.
+type ScoredWordStat struct {
+	w, miss  float64
+	optional bool
+}
+
+// WordStat returns the statistics of word, of a query whose names are
+// syllabic or not (SyllabicQuery).
+func (s *ScoredStats) WordStat(word string, syllabic bool) ScoredWordStat {
+	t := newQueryTokInfo(word, syllabic)
+	df := s.v.tokenDF(s.vs, t.text)
+	w := tokenWeight(&t, df, s.v.live)
+	return ScoredWordStat{w: w, miss: queryMiss(&t, df, w, prior(s.v.live)), optional: t.optional}
 }
 
 // ScoredStats returns the index's current word statistics; call Release
@@ -136,18 +187,18 @@ type ScoredBound struct {
 
 // SyllabicQuery reports whether a query of these names is written in Han,
 // Hangul or kana, where a word of one letter is a syllable and not an
-// optional initial: Bound needs it to weigh the words as Search does.
+// optional initial: WordStat needs it to weigh the words as Search does.
 func SyllabicQuery(names string) bool { return syllabicQuery(names) }
 
-// Bound returns the bound of words (a token list of ScoredWords of a query
-// whose names are syllabic or not, SyllabicQuery) at minScore (0: the
-// default) under the statistics s. The words weigh as Search weighs them
-// (rarity in the list, at most their share of a culture), and the target
-// is lowered by the most the evidence beyond the name (dob, gender,
+// Bound returns the bound of the words whose statistics (WordStat) are ws
+// (a token list of ScoredWords of a query) at minScore (0: the default)
+// under the statistics s. The words weigh as Search weighs them (rarity
+// in the list, at most their share of a culture), and the target is
+// lowered by the most the evidence beyond the name (dob, gender,
 // citizenship) can add to any query, so that no hit the evidence lifts is
 // bounded out.
-func (s *ScoredStats) Bound(words []string, syllabic bool, minScore float64) *ScoredBound {
-	m := min(len(words), maxScoredWords)
+func (s *ScoredStats) Bound(ws []ScoredWordStat, minScore float64) *ScoredBound {
+	m := min(len(ws), maxScoredWords)
 	if minScore == 0 {
 		minScore = query.DefaultMinScore
 	}
@@ -159,12 +210,9 @@ func (s *ScoredStats) Bound(words []string, syllabic bool, minScore float64) *Sc
 		return b
 	}
 	for j := range m {
-		t := newQueryTokInfo(words[j], syllabic)
-		df := s.v.tokenDF(s.vs, t.text)
-		b.w[j] = tokenWeight(&t, df, n)
-		b.miss[j] = queryMiss(&t, df, b.w[j], lambda)
+		b.w[j], b.miss[j] = ws[j].w, ws[j].miss
 		b.target += b.miss[j]
-		if t.optional {
+		if ws[j].optional {
 			b.optional |= 1 << j
 		}
 	}
@@ -240,54 +288,4 @@ func (b *ScoredBound) Reaches(gain float64, covered uint64) bool {
 	}
 	all := uint64(1)<<b.m - 1
 	return covered|b.optional&all == all && gain+b.bonus >= b.target
-}
-
-// ScoredPreparer prepares scored queries against one state of an index,
-// keeping the partners it looks up for each word, so that the many
-// queries of a book, which share most of their words (Mohammed, Ali,
-// Ltd), look each word up once: the look-ups are the dear part of
-// preparing a query. It is not safe for concurrent use (give each
-// goroutine its own); Release it when done.
-type ScoredPreparer struct {
-	ix   *Index
-	v    *view
-	vs   *viewScored
-	memo map[string]*globalPartners
-}
-
-// maxPreparerWords bounds the words a ScoredPreparer keeps: past it, it
-// forgets them and starts again.
-const maxPreparerWords = 200_000
-
-// ScoredPreparer returns a preparer over the index's current state.
-func (ix *Index) ScoredPreparer() *ScoredPreparer {
-	v := ix.acquire()
-	return &ScoredPreparer{ix: ix, v: v, vs: v.scored(), memo: map[string]*globalPartners{}}
-}
-
-// Release lets the index drop the state p holds.
-func (p *ScoredPreparer) Release() { p.v.release() }
-
-// Prepare is PrepareScoredQuery against the preparer's state of the index.
-func (p *ScoredPreparer) Prepare(q query.Query) (*ScoredQuery, error) {
-	if q.Match != query.Scored {
-		return nil, &query.ParamError{Param: "match", Msg: "ScoreUnindexed scores match=scored checks only"}
-	}
-	c, err := compile(q)
-	if err != nil {
-		return nil, err
-	}
-	out := &ScoredQuery{ix: p.ix, c: c}
-	if c.onlyLegal {
-		return out, nil
-	}
-	if len(p.memo) > maxPreparerWords {
-		p.memo = map[string]*globalPartners{}
-	}
-	out.raw = newTextQuery(p.v.prepareScored(p.vs, c, c.raw[0], p.memo))
-	out.legal = out.raw
-	if !slices.Equal(c.raw[0], c.legal[0]) {
-		out.legal = newTextQuery(p.v.prepareScored(p.vs, c, c.legal[0], p.memo))
-	}
-	return out, nil
 }

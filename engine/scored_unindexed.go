@@ -89,13 +89,36 @@ func (q *ScoredQuery) Score(r *record.Record) (Hit, bool) { return q.ScorePrepar
 
 // ScorePrepared is Score of a record tokenised once for many queries.
 func (q *ScoredQuery) ScorePrepared(p *PreparedRecord) (Hit, bool) {
-	c, ix, r := q.c, q.ix, p.br.rec
-	if c.onlyLegal || !passesFilters(c, r) {
+	if q.c.onlyLegal || !passesFilters(q.c, p.br.rec) {
 		return Hit{}, false
 	}
-	v := ix.acquire()
+	v := q.ix.acquire()
 	defer v.release()
 	vs := v.scored()
+	return q.scoreNames(p, func(tq *textQuery, _ int, toks []string, sh *nameShape, edges []edge) []edge {
+		edges = v.unindexedEdges(tq, toks, edges)
+		if len(edges) == 0 {
+			return edges
+		}
+		for k, t := range toks {
+			if optionalWord(t) {
+				sh.kOpt |= 1 << k
+			}
+			sh.kMiss = append(sh.kMiss, recordMiss(t, recordWeight(t, v.tokenDF(vs, t), tq.sq.n), tq.sq.lambda))
+		}
+		return edges
+	})
+}
+
+// nameEdges appends to edges the ways tq pairs with the words toks of name
+// string slot of a record and, when there are any, sets the record side of
+// sh (its optional words and their misses).
+type nameEdges func(tq *textQuery, slot int, toks []string, sh *nameShape, edges []edge) []edge
+
+// scoreNames scores the name strings of p, which passes q's filters, with
+// the edges and record words' misses nameEdges gives: the best hit.
+func (q *ScoredQuery) scoreNames(p *PreparedRecord, edgesOf nameEdges) (Hit, bool) {
+	c, r := q.c, p.br.rec
 	tq := q.raw
 	if usesLegalForms(r.EntityType) {
 		tq = q.legal
@@ -113,21 +136,15 @@ func (q *ScoredQuery) ScorePrepared(p *PreparedRecord) (Hit, bool) {
 	var best *found
 	for slot, name := range br.names {
 		toks := name.Tokens[:min(name.Base, maxScoredWords)]
-		edges := v.unindexedEdges(tq, toks, scr.edges[:0])
-		scr.edges = edges
-		if len(edges) == 0 {
-			continue
-		}
 		sh := nameShape{m: len(sq.words), n: len(toks), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda,
 			person: !usesLegalForms(r.EntityType)}
 		if sh.person {
 			sh.kSyl = syllableMask(len(toks), func(k int) string { return toks[k] })
 		}
-		for k, t := range toks {
-			if optionalWord(t) {
-				sh.kOpt |= 1 << k
-			}
-			sh.kMiss = append(sh.kMiss, recordMiss(t, recordWeight(t, v.tokenDF(vs, t), sq.n), sq.lambda))
+		edges := edgesOf(tq, slot, toks, &sh, scr.edges[:0])
+		scr.edges = edges
+		if len(edges) == 0 {
+			continue
 		}
 		scr.ps.run(&sh, edges)
 		ev := inScript(q.script, name.Text, scr.ps.bestEv)
