@@ -10,12 +10,11 @@ import (
 
 // ChangeSetScorer scores many scored queries (a customer book's checks)
 // against the few records of a change set with ScoreUnindexed's rules and
-// the word statistics of one state of an index. It differs from a
-// ScoredPreparer in what a prepared query keeps: of each word's partners
-// in the whole index only those that are words of the change set's
-// records, the only ones a pairing with them can use, so that preparing a
-// check costs its few words and not their hundreds of partners; and the
-// records' words are weighed once, not at every check. A check scores
+// the word statistics of one state of an index. A prepared query keeps,
+// of each word's partners in the whole index, only those that are words of
+// the change set's records, the only ones a pairing with them can use:
+// preparing a check costs its few words, not their hundreds of partners.
+// The records' words are weighed once, not at every check. A check scores
 // what ScoreUnindexed scores it. It is safe for concurrent use; each
 // goroutine prepares with its own ChangeSetPreparer. Release it when done.
 type ChangeSetScorer struct {
