@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/query"
 )
 
@@ -51,5 +52,22 @@ func TestCompiledExplainEqualsExplain(t *testing.T) {
 	// An agreement on no explanation at all would prove nothing.
 	if explained < 40 {
 		t.Errorf("only %d explanations: the generated checks are too weak", explained)
+	}
+}
+
+// TestEditsWithin checks the length shortcut against the full distance.
+func TestEditsWithin(t *testing.T) {
+	t.Parallel()
+	words := []string{"", "a", "ab", "ba", "abc", "acb", "ahmed", "ahmad", "achmed", "mohammed", "muhammad", "mohamed", "müller", "muller", "mueller", "ivanov", "ivanova", "иванов", "иванова"}
+	for _, a := range words {
+		for _, b := range words {
+			e := dict.EditDistance(a, b)
+			for limit := range 4 {
+				got, ok := editsWithin(a, b, limit)
+				if ok != (e <= limit) || ok && got != e {
+					t.Errorf("editsWithin(%q, %q, %d) = %d, %v; the distance is %d", a, b, limit, got, ok, e)
+				}
+			}
+		}
 	}
 }
