@@ -9,6 +9,7 @@ import (
 	"github.com/amlscreen/amlscreen/country"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/query"
+	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/table"
 )
 
@@ -41,6 +42,12 @@ type Screener struct {
 	// changed since. Every hit is then asked of the index before the
 	// limit applies, so that none is cut by hits on other records.
 	Only map[string]bool
+	// Prepared, when set, holds records by id tokenised once
+	// (engine.PrepareRecord), which Screen explains its strict hits
+	// against instead of tokenising each hit's record: for a caller that
+	// screens many rows against few records (a change set against a
+	// book). A record it lacks is tokenised per hit.
+	Prepared map[string]*engine.PreparedRecord
 }
 
 // onlyLimit is the limit of a check whose hits Screener.Only restricts:
@@ -135,6 +142,11 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 		res = &engine.Result{Total: len(kept), Hits: kept[:min(len(kept), limit)]}
 	}
 	out := Screened{Total: res.Total, Hits: make([]Hit, 0, len(res.Hits))}
+	// A strict check is compiled once for the explanations of its hits.
+	var cq *engine.CompiledQuery
+	if q.Match != query.Scored && len(res.Hits) > 0 {
+		cq, _ = engine.CompileQuery(q) // nil: no hit is explained, as Explain's error
+	}
 	for i := range res.Hits {
 		h := &res.Hits[i]
 		r := h.Record
@@ -149,7 +161,7 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 			if h.Reason != nil {
 				hit.MatchedField, hit.MatchedName, hit.Reason = h.Reason.Field, h.Reason.Name, h.Reason.Summary()
 			}
-		} else if m, ok, err := engine.Explain(q, r); err == nil && ok {
+		} else if m, ok := s.explain(cq, r); ok {
 			hit.MatchedField, hit.MatchedName, hit.Reason = m.Field, m.Text, engine.Reason(m)
 		}
 		out.Hits = append(out.Hits, hit)
@@ -158,6 +170,19 @@ func (s *Screener) Screen(row *Row) (Screened, error) {
 		out.Hits, out.Suppressed = s.Decide(row.ID, out.Hits)
 	}
 	return out, nil
+}
+
+// explain tells why r matches the compiled strict check cq by name, with
+// r's tokens from s.Prepared when it holds r itself; false when cq is nil.
+func (s *Screener) explain(cq *engine.CompiledQuery, r *record.Record) (engine.Match, bool) {
+	if cq == nil {
+		return engine.Match{}, false
+	}
+	p := s.Prepared[r.ID]
+	if p == nil || p.Record() != r {
+		p = engine.PrepareRecord(r)
+	}
+	return cq.Explain(p)
 }
 
 // Check returns why row could not be screened (its read error, no name, a

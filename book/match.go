@@ -131,11 +131,19 @@ func (m *matcher) matchStrictRules(cfg Config, changed []*record.Record, sources
 	all := sc.Match != query.Strict
 	var todo []int
 	n := len(customers)
+	workers := max(1, runtime.GOMAXPROCS(0))
 	if !all {
 		todo = m.strictReverse().candidates(changed)
 		n = len(todo)
+		// Each changed record is tokenised once for the explanations of
+		// its hits, not once per customer it matches.
+		prepared := make([]*engine.PreparedRecord, len(changed))
+		parallel(len(changed), workers, func(i int) { prepared[i] = engine.PrepareRecord(changed[i]) })
+		sc.Prepared = make(map[string]*engine.PreparedRecord, len(changed))
+		for _, p := range prepared {
+			sc.Prepared[p.Record().ID] = p
+		}
 	}
-	workers := max(1, runtime.GOMAXPROCS(0))
 	parts := make([][]Match, workers)
 	skips := make([][]string, workers)
 	errs := make([]error, workers)

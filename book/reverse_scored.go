@@ -199,9 +199,13 @@ type weigher struct {
 	minScore float64
 	stats    map[uint32]engine.ScoredWordStat // by dict id, of customers whose names are not syllabic
 	buf      []engine.ScoredWordStat
+	// bounds are the raw and legal bounds of the customer being looked
+	// at, rewritten for the next.
+	bounds [2]engine.ScoredBound
 }
 
-// bound returns the bound of customer c's token list (legal or raw).
+// bound returns the bound of customer c's token list (legal or raw), in
+// wg's bounds, valid until it bounds the next customer.
 func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBound {
 	wg.buf = wg.buf[:0]
 	syllabic := rv.syllabic[c]
@@ -215,7 +219,12 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 		}
 		wg.buf = append(wg.buf, ws)
 	}
-	return wg.st.Bound(wg.buf, wg.minScore)
+	b := &wg.bounds[0]
+	if legal {
+		b = &wg.bounds[1]
+	}
+	wg.st.BoundInto(b, wg.buf, wg.minScore)
+	return b
 }
 
 // scoredPairs returns, for each customer that may score a hit against one

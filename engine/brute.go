@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sync"
+	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/dict"
 	"github.com/amlscreen/amlscreen/normalize"
@@ -197,7 +198,7 @@ func bestPairing(query, tokens []string, fuzzyUpTo, fuzzy int) (pairs []Pair, ed
 			case q == t:
 				d = 0
 			case limit > 0:
-				if e := dict.EditDistance(q, t); e <= limit {
+				if e, ok := editsWithin(q, t, limit); ok {
 					d = e
 				}
 			}
@@ -261,6 +262,18 @@ func bestPairing(query, tokens []string, fuzzyUpTo, fuzzy int) (pairs []Pair, ed
 		return nil, 0, false
 	}
 	return pairs, bestEdits, true
+}
+
+// editsWithin returns the edits between q and t when they are at most
+// limit. Words whose lengths differ by more than limit are that many
+// edits apart at least, so they are not compared letter by letter: most
+// of a name's pairs with another name's words.
+func editsWithin(q, t string, limit int) (int, bool) {
+	if n, m := utf8.RuneCountInString(q), utf8.RuneCountInString(t); n-m > limit || m-n > limit {
+		return 0, false
+	}
+	e := dict.EditDistance(q, t)
+	return e, e <= limit
 }
 
 // Edits returns the total edits of the match.

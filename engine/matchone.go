@@ -56,3 +56,11 @@ func (cq *CompiledQuery) Match(p *PreparedRecord) (Match, bool) {
 	}
 	return matchRecord(cq.c, &p.br)
 }
+
+// Explain tells why the prepared record matches the query by name (the
+// best name string and the token pairs), whatever the filters say: what
+// Explain(cq.Query(), p.Record()) tells, without compiling the query or
+// tokenising the record again.
+func (cq *CompiledQuery) Explain(p *PreparedRecord) (Match, bool) {
+	return matchRecord(cq.c, &p.br)
+}

@@ -198,16 +198,24 @@ func SyllabicQuery(names string) bool { return syllabicQuery(names) }
 // citizenship) can add to any query, so that no hit the evidence lifts is
 // bounded out.
 func (s *ScoredStats) Bound(ws []ScoredWordStat, minScore float64) *ScoredBound {
+	b := &ScoredBound{}
+	s.BoundInto(b, ws, minScore)
+	return b
+}
+
+// BoundInto is Bound written into b, whose slices it reuses: for a caller
+// that bounds many customers one after another and keeps none.
+func (s *ScoredStats) BoundInto(b *ScoredBound, ws []ScoredWordStat, minScore float64) {
 	m := min(len(ws), maxScoredWords)
 	if minScore == 0 {
 		minScore = query.DefaultMinScore
 	}
 	n := s.v.live
 	lambda := prior(n)
-	b := &ScoredBound{m: m, wmax: wordWeight(1, n), bonus: maxBonus(lambda), w: make([]float64, m), miss: make([]float64, m),
+	*b = ScoredBound{m: m, wmax: wordWeight(1, n), bonus: maxBonus(lambda), w: slices.Grow(b.w[:0], m)[:m], miss: slices.Grow(b.miss[:0], m)[:m],
 		target: logitFloor(minScore) - maxEvidenceAny - model.Intercept + lambda}
 	if m == 0 {
-		return b
+		return
 	}
 	for j := range m {
 		b.w[j], b.miss[j] = ws[j].w, ws[j].miss
@@ -220,7 +228,8 @@ func (s *ScoredStats) Bound(ws []ScoredWordStat, minScore float64) *ScoredBound 
 		bit  int
 		gain float64
 	}
-	units := make([]unit, 0, 2*m)
+	var buf [2 * maxScoredWords]unit
+	units := buf[:0]
 	for j := range m {
 		units = append(units, unit{bit: j, gain: b.Gain(j, 1)})
 		if j+1 < m && b.optional&(3<<j) == 0 {
@@ -256,7 +265,6 @@ func (s *ScoredStats) Bound(ws []ScoredWordStat, minScore float64) *ScoredBound 
 			b.Essential |= 1 << (32 + k)
 		}
 	}
-	return b
 }
 
 // Gain is the most unit (a bit of Essential) paired at similarity sim
