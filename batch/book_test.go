@@ -270,8 +270,8 @@ func cleanCustomer(r *rand.Rand, ix *engine.Index, id string) customer {
 }
 
 // sharedBook is the generated book of the tests, made once: checking its
-// clean names costs more than screening it. 10,000 customers, 2,000 under
-// -short or the race detector.
+// clean names costs more than screening it. 4,000 customers, 2,000 under
+// -short or the race detector, 10,000 with AMLSCREEN_LONG_TESTS=1.
 var sharedBook = sync.OnceValue(func() []customer {
 	recs, err := sampleRecords()
 	if err != nil {
@@ -281,8 +281,11 @@ var sharedBook = sync.OnceValue(func() []customer {
 	if err != nil {
 		panic(err)
 	}
-	n := 10000
-	if testing.Short() || raceEnabled {
+	n := 4000
+	switch {
+	case os.Getenv("AMLSCREEN_LONG_TESTS") != "":
+		n = 10000
+	case testing.Short() || raceEnabled:
 		n = 2000
 	}
 	return generateBook(recs, ix, n, 1)

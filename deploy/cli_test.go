@@ -30,6 +30,13 @@ var (
 	buildErr  error
 )
 
+// helpCache holds the binary's --help output by command line: several
+// tests check the same manifests, and the same line parses the same way.
+var helpCache struct {
+	sync.Mutex
+	out map[string]string
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if binDir != "" {
@@ -117,15 +124,7 @@ func parseCommandLine(t *testing.T, where string, args []string) commandLine {
 	if len(args) == 0 {
 		t.Fatalf("%s: no amlscreen subcommand", where)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, amlscreenBinary(t), append(append([]string{}, args...), "--help")...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s: amlscreen %s: %v: %s", where, strings.Join(args, " "), err, stderr.String())
-	}
-	help := stdout.String()
+	help := helpOf(t, where, args)
 	if !strings.Contains(help, "Usage:\n  amlscreen "+args[0]) {
 		t.Fatalf("%s: %q is not a subcommand of amlscreen; help:\n%s", where, args[0], help)
 	}
@@ -297,4 +296,32 @@ func httpStatus(t *testing.T, url string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// helpOf returns what the built amlscreen prints for args with --help
+// added, running it once per distinct command line.
+func helpOf(t *testing.T, where string, args []string) string {
+	t.Helper()
+	key := strings.Join(args, "\x00")
+	helpCache.Lock()
+	help, ok := helpCache.out[key]
+	helpCache.Unlock()
+	if ok {
+		return help
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, amlscreenBinary(t), append(append([]string{}, args...), "--help")...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: amlscreen %s: %v: %s", where, strings.Join(args, " "), err, stderr.String())
+	}
+	helpCache.Lock()
+	if helpCache.out == nil {
+		helpCache.out = map[string]string{}
+	}
+	helpCache.out[key] = stdout.String()
+	helpCache.Unlock()
+	return stdout.String()
 }

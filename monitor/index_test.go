@@ -3,6 +3,7 @@ package monitor
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -78,10 +79,15 @@ func genRecords(n int, seed int64) []*record.Record {
 
 // TestIndexAgreesWithBruteForce holds the profile index to the engine's
 // reference matcher applied to every (profile, record) pair: candidate
-// generation may only ever save work, never change an answer.
+// generation may only ever save work, never change an answer. The pairs
+// grow with the square of n: 250 records and profiles by default, 200
+// under -short, 400 with AMLSCREEN_LONG_TESTS=1.
 func TestIndexAgreesWithBruteForce(t *testing.T) {
-	n := 400
-	if testing.Short() {
+	n := 250
+	switch {
+	case os.Getenv("AMLSCREEN_LONG_TESTS") != "":
+		n = 400
+	case testing.Short():
 		n = 200
 	}
 	recs := genRecords(n, 11)
