@@ -55,6 +55,16 @@ type NewsExposure struct {
 	Articles []*Article `json:"articles,omitempty"`
 }
 
+// Validate returns the *ParamError Check would return for q, without a
+// corpus: a front end checks a request with it before loading one.
+func (q CheckQuery) Validate() error {
+	if q.PerCategory < 0 || q.PerCategory > MaxPerCategory {
+		return &ParamError{Param: "articles_per_category", Msg: fmt.Sprintf("%d is not between 1 and %d", q.PerCategory, MaxPerCategory)}
+	}
+	_, err := compileName(q.Text, q.Kind, q.Fuzzy)
+	return err
+}
+
 // Check answers media/checkIndividual and media/checkEntity: for every
 // category, how many articles mention the name, and with FetchArticles the
 // newest of them. Bad parameters give a *ParamError.

@@ -44,6 +44,21 @@ type SearchResponse struct {
 	Articles   []*Article `json:"articles"`
 }
 
+// Validate returns the *ParamError Search would return for q, without a
+// corpus: a front end checks a request with it before loading one.
+func (q SearchQuery) Validate() error {
+	if q.PageSize < 0 || q.PageSize > MaxPageSize {
+		return &ParamError{Param: "page_size", Msg: fmt.Sprintf("%d is not between 1 and %d", q.PageSize, MaxPageSize)}
+	}
+	if q.Cursor != "" {
+		if _, err := decodeCursor(q.Cursor); err != nil {
+			return &ParamError{Param: "cursor", Msg: err.Error()}
+		}
+	}
+	_, err := compileName(q.Text, query.Any, q.Fuzzy)
+	return err
+}
+
 // Search answers media/search: the articles mentioning the name, newest
 // first and then by id, a page at a time.
 //

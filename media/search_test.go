@@ -177,3 +177,36 @@ func TestParseParams(t *testing.T) {
 		t.Errorf("good cursor: %+v, %v", q, err)
 	}
 }
+
+// TestValidateAgreesWithTheCorpus: Validate refuses exactly what Check and
+// Search refuse, with the same error, so a front end that validates before
+// loading a corpus answers as the corpus would.
+func TestValidateAgreesWithTheCorpus(t *testing.T) {
+	c := New(Options{})
+	checks := []CheckQuery{
+		{Kind: query.Individual, Text: "Ann Lee"},
+		{Kind: query.Individual, Text: "Ann Lee", Fuzzy: 3},
+		{Kind: query.Individual, Text: "Ann Lee", PerCategory: MaxPerCategory + 1},
+		{Kind: query.Individual, Text: "Ann Lee", PerCategory: -1},
+		{Kind: query.Entity, Text: "  "},
+	}
+	for _, q := range checks {
+		_, cerr := c.Check(context.Background(), q)
+		if verr := q.Validate(); fmt.Sprint(verr) != fmt.Sprint(cerr) {
+			t.Errorf("%+v: Validate %v, Check %v", q, verr, cerr)
+		}
+	}
+	searches := []SearchQuery{
+		{Text: "Ann Lee"},
+		{Text: "Ann Lee", Cursor: "not a cursor"},
+		{Text: "Ann Lee", PageSize: MaxPageSize + 1},
+		{Text: "Ann Lee", Fuzzy: -1},
+		{Text: ""},
+	}
+	for _, q := range searches {
+		_, serr := c.Search(context.Background(), q)
+		if verr := q.Validate(); fmt.Sprint(verr) != fmt.Sprint(serr) {
+			t.Errorf("%+v: Validate %v, Search %v", q, verr, serr)
+		}
+	}
+}

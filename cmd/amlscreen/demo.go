@@ -59,14 +59,16 @@ func setupDemo(stderr io.Writer, f *serveFlags) (cleanup func(), err error) {
 	f.store = filepath.Join(dir, "demo.db")
 	f.keys = filepath.Join(dir, "keys.json")
 	f.signingKeys = filepath.Join(dir, "signing-keys")
-	n, err := importSample(f.store, store.Options{Log: cliLogger(stderr)})
-	if err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
-	}
+	// The address first: a port in use is refused before the sample is
+	// imported.
 	if ln, err = net.Listen("tcp", f.listen); err != nil {
 		return nil, listenError(f.listen, err)
 	}
 	f.listener = ln
+	n, err := importSample(f.store, store.Options{Log: cliLogger(stderr)})
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
 	secret := make([]byte, 16)
 	rand.Read(secret)
 	key := "demo-" + hex.EncodeToString(secret)

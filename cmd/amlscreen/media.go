@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -192,11 +193,16 @@ func mediaFormat(out io.Writer, format string) (string, error) {
 	return "", usagef("--format: %q is not json or table", format)
 }
 
+// sampleCorpus is the embedded media sample, analysed once per process
+// and only read after: a process that runs several commands (the tests
+// run them in process) analyses its 4,000 articles once.
+var sampleCorpus = sync.OnceValues(func() (*media.Corpus, error) { return media.Sample(media.Options{}) })
+
 // openCorpus loads the store's corpus (read-only, so an import may run
 // alongside) or the embedded sample.
 func openCorpus(storePath string) (*media.Corpus, string, func(), error) {
 	if storePath == "" {
-		c, err := media.Sample(media.Options{})
+		c, err := sampleCorpus()
 		return c, "embedded sample corpus", func() {}, err
 	}
 	if _, err := os.Stat(storePath); err != nil {
@@ -238,6 +244,9 @@ func runMediaCheck(ctx context.Context, out io.Writer, f *mediaFlags) error {
 		return usagef("--articles-per-category: %d is not between 1 and %d", f.perCategory, media.MaxPerCategory)
 	}
 	q := media.CheckQuery{Kind: kind, Text: f.searchAll, Fuzzy: f.fuzzy, FetchArticles: f.fetch, PerCategory: f.perCategory}
+	if err := q.Validate(); err != nil {
+		return paramToUsage(err)
+	}
 	c, origin, closeFn, err := openCorpus(f.store)
 	if err != nil {
 		return err
@@ -288,12 +297,16 @@ func runMediaSearch(ctx context.Context, out io.Writer, f *mediaFlags) error {
 	if strings.TrimSpace(f.searchAll) == "" {
 		return usagef("--search-all: required")
 	}
+	q := media.SearchQuery{Text: f.searchAll, Cursor: f.cursor, Fuzzy: f.fuzzy}
+	if err := q.Validate(); err != nil {
+		return paramToUsage(err)
+	}
 	c, origin, closeFn, err := openCorpus(f.store)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	resp, err := c.Search(ctx, media.SearchQuery{Text: f.searchAll, Cursor: f.cursor, Fuzzy: f.fuzzy})
+	resp, err := c.Search(ctx, q)
 	if err != nil {
 		return paramToUsage(err)
 	}

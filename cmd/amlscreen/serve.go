@@ -147,6 +147,18 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	// action would end the process and leave the demo's directory behind.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Flags that need no demo are checked before the demo imports its
+	// sample.
+	if f.every <= 0 {
+		return usagef("--every: %v is not a positive interval", f.every)
+	}
+	if f.demo && f.tlsCert != "" {
+		return usagef("--tls-cert: not with --demo, which listens on this machine only")
+	}
+	shard, err := book.ParseShard(f.bookShard)
+	if err != nil {
+		return usagef("--book-shard: %v", err)
+	}
 	if f.demo {
 		cleanup, err := setupDemo(stderr, f)
 		if err != nil {
@@ -169,16 +181,6 @@ func runServe(ctx context.Context, stderr io.Writer, f *serveFlags) error {
 	}
 	if f.upstream == "" && f.apiKey != "" {
 		return usagef("--api-key: only with --upstream")
-	}
-	if f.every <= 0 {
-		return usagef("--every: %v is not a positive interval", f.every)
-	}
-	if f.demo && f.tlsCert != "" {
-		return usagef("--tls-cert: not with --demo, which listens on this machine only")
-	}
-	shard, err := book.ParseShard(f.bookShard)
-	if err != nil {
-		return usagef("--book-shard: %v", err)
 	}
 	log := cliLogger(stderr)
 	if f.upstream != "" {
