@@ -1,16 +1,13 @@
 package book
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/amlscreen/amlscreen/casework"
+	"github.com/amlscreen/amlscreen/internal/storetest"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/screen"
 	"github.com/amlscreen/amlscreen/store"
@@ -29,7 +26,7 @@ const fixtureBook = "customer_id,full_name,date_of_birth,nationality,branch\n" +
 // reads the book back and screens a change set against it: the move
 // changed no bucket name and no encoding.
 func TestOpensABookWrittenBeforeSubStores(t *testing.T) {
-	db := openBookFixture(t)
+	db := storetest.OpenGzipped(t, "testdata/book-2026-11.db.gz")
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
 	db.OnApply(Hook(cw, Shard{}, screen.Follow(db, nil).Index))
@@ -98,35 +95,4 @@ func TestOpensABookWrittenBeforeSubStores(t *testing.T) {
 	if err != nil || res.Unchanged != 3 || res.Added+res.Changed+res.Removed != 0 {
 		t.Fatalf("re-import: %+v, %v", res, err)
 	}
-}
-
-// openBookFixture opens a copy of testdata/book-2026-11.db.gz.
-func openBookFixture(t *testing.T) *store.Store {
-	t.Helper()
-	f, err := os.Open("testdata/book-2026-11.db.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "aml.db")
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, zr); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }

@@ -1,13 +1,9 @@
 package casework
 
 import (
-	"compress/gzip"
-	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/store"
+	"github.com/amlscreen/amlscreen/internal/storetest"
 )
 
 // TestOpensAStoreWrittenBeforeSubStores opens a store written by the
@@ -18,7 +14,7 @@ import (
 // entries) and reads it back: the move changed no bucket name and no
 // encoding, and the audit chain still verifies.
 func TestOpensAStoreWrittenBeforeSubStores(t *testing.T) {
-	c := New(openFixture(t), Options{Argon2: testArgon})
+	c := New(storetest.OpenGzipped(t, "testdata/main-2026-11.db.gz"), Options{Argon2: testArgon})
 	if n, err := c.Verify(); err != nil || n != 17 {
 		t.Fatalf("verify: %d entries, %v", n, err)
 	}
@@ -54,36 +50,4 @@ func TestOpensAStoreWrittenBeforeSubStores(t *testing.T) {
 	if n, err := c.Verify(); err != nil || n != 18 {
 		t.Errorf("verify after a raise: %d entries, %v", n, err)
 	}
-}
-
-// openFixture copies the gzipped fixture store to a temporary file and
-// opens it.
-func openFixture(t *testing.T) *store.Store {
-	t.Helper()
-	f, err := os.Open("testdata/main-2026-11.db.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "aml.db")
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, zr); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }

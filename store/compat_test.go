@@ -1,14 +1,11 @@
 package store_test
 
 import (
-	"compress/gzip"
-	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/access"
 	"github.com/amlscreen/amlscreen/decision"
+	"github.com/amlscreen/amlscreen/internal/storetest"
 	"github.com/amlscreen/amlscreen/lists"
 	"github.com/amlscreen/amlscreen/media"
 	"github.com/amlscreen/amlscreen/monitor"
@@ -26,7 +23,7 @@ const fixtureOwner = "0123456789abcdef0123456789abcdef"
 // and reads every package's state back through the sub-stores: the move
 // changed no bucket name and no encoding.
 func TestOpensAStoreWrittenBeforeSubStores(t *testing.T) {
-	db := openFixture(t)
+	db := storetest.OpenGzipped(t, "testdata/main-2026-11.db.gz")
 	if v, err := db.Version(); err != nil || v.ID != "2026-11-02T00:00:00Z~2" {
 		t.Fatalf("version %+v, %v", v, err)
 	}
@@ -75,36 +72,4 @@ func TestOpensAStoreWrittenBeforeSubStores(t *testing.T) {
 	if err != nil || c.Len() != 13 {
 		t.Fatalf("media: %v articles, %v", c, err)
 	}
-}
-
-// openFixture copies the gzipped fixture store to a temporary file and
-// opens it.
-func openFixture(t *testing.T) *store.Store {
-	t.Helper()
-	f, err := os.Open("testdata/main-2026-11.db.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "aml.db")
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, zr); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }
