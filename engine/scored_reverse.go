@@ -67,20 +67,12 @@ func ScoredSplits(w string, fn func(a, b string)) {
 	splitPieces(w, fn)
 }
 
-// ScoredSplitRelated reports whether query word w pairs, split in two
-// pieces, with the adjacent record words r1 and r2 at fuzzy: each piece
-// pairs with its record word and the pieces together agree enough (a
-// split edge of scored mode); sim is the best such split's similarity.
-func ScoredSplitRelated(w, r1, r2 string, fuzzy int) (sim float64, ok bool) {
-	var sr ScoredSplitRelater
-	return sr.Related(w, r1, r2, fuzzy)
-}
-
-// ScoredSplitRelater is ScoredSplitRelated keeping the keys of the words
-// and pieces it has seen: a change set's pairs of words are tried against
-// the same customer words many times, and a word's keys (sound key,
-// skeleton, variant class) cost more than the comparison. Its zero value
-// is ready; it is not safe for concurrent use.
+// ScoredSplitRelater reports whether a query word pairs, split in two
+// pieces, with two adjacent record words (Related), keeping the keys of
+// the words and pieces it has seen: a change set's pairs of words are
+// tried against the same customer words many times, and a word's keys
+// (sound key, skeleton, variant class) cost more than the comparison. Its
+// zero value is ready; it is not safe for concurrent use.
 type ScoredSplitRelater struct {
 	toks map[string]*tokInfo
 }
@@ -101,7 +93,10 @@ func (sr *ScoredSplitRelater) tok(w string) *tokInfo {
 	return &t
 }
 
-// Related is ScoredSplitRelated.
+// Related reports whether query word w pairs, split in two pieces, with
+// the adjacent record words r1 and r2 at fuzzy: each piece pairs with its
+// record word and the pieces together agree enough (a split edge of
+// scored mode); sim is the best such split's similarity.
 func (sr *ScoredSplitRelater) Related(w, r1, r2 string, fuzzy int) (sim float64, ok bool) {
 	if t := sr.tok(w); t.optional || t.digit {
 		return 0, false
