@@ -3,6 +3,7 @@ package casework
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/amlscreen/amlscreen/decision"
@@ -17,6 +18,10 @@ type Casework struct {
 	db    *store.Store
 	now   func() time.Time
 	argon Argon2Params
+	// dummyHash is verified against when a sign-in names no user, so that
+	// the answer takes as long as for a user that exists: it is made with
+	// the parameters the users' hashes are made with.
+	dummyHash func() string
 }
 
 // Options configures New; the zero value works.
@@ -38,6 +43,7 @@ func New(db *store.Store, o Options) *Casework {
 	if c.argon == (Argon2Params{}) {
 		c.argon = DefaultArgon2
 	}
+	c.dummyHash = sync.OnceValue(func() string { return hashPassword("no user has this password", c.argon) })
 	return c
 }
 

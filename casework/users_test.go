@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/store"
 )
 
 func TestUsers(t *testing.T) {
@@ -87,5 +89,32 @@ func TestPasswordHash(t *testing.T) {
 		if checkPassword(testPassword, bad) {
 			t.Fatalf("malformed hash %q matched", bad)
 		}
+	}
+}
+
+// TestUnknownNameCostsAsMuch: the hash a sign-in with an unknown name is
+// checked against is made with the casework's own parameters, those of
+// its users' hashes, not the package default, so that the time of the
+// answer does not tell which names exist.
+func TestUnknownNameCostsAsMuch(t *testing.T) {
+	c, _ := openTest(t) // Options{Argon2: testArgon}, not DefaultArgon2
+	addUsers(t, c)
+	params := func(h string) string { return strings.Split(h, "$")[3] }
+	var user string
+	err := c.db.Read(func(tx *store.Tx) error {
+		su, err := storedUserIn(tx, "ana")
+		if err == nil {
+			user = su.Hash
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := params(c.dummyHash()), params(user); got != want {
+		t.Errorf("unknown names are checked at %s, users at %s", got, want)
+	}
+	if params(c.dummyHash()) == params(hashPassword("x", DefaultArgon2)) && testArgon != DefaultArgon2 {
+		t.Errorf("the unknown-name hash uses the package default")
 	}
 }
