@@ -246,20 +246,7 @@ func cslRecord(get func(string) string, l CSLList, exportType string) (*record.R
 	if r.Name == "" {
 		return nil, fmt.Errorf("entry %s has no name", raw)
 	}
-	switch t := strings.ToLower(get("type")); t {
-	case "":
-		r.EntityType = record.EntityUnknown
-	case "individual":
-		r.EntityType = record.EntityIndividual
-	case "entity":
-		r.EntityType = record.EntityEntity
-	case "vessel":
-		r.EntityType = record.EntityVessel
-	case "aircraft":
-		r.EntityType = record.EntityAircraft
-	default:
-		r.EntityType = strings.ToUpper(t)
-	}
+	r.EntityType = conv.EntityType(strings.ToLower(get("type")), record.EntityUnknown)
 	if r.EntityType == record.EntityIndividual && get("entity_number") != "" {
 		// OFAC writes individuals "LAST, First".
 		if last, given, ok := strings.Cut(r.Name, ","); ok {

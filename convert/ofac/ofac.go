@@ -153,18 +153,7 @@ func ofacRecord(l OFACList, f []string, overflow string) (*record.Record, error)
 	if r.Name == "" {
 		return nil, fmt.Errorf("ent_num %s has no name", ent)
 	}
-	switch t := strings.ToLower(ofacValue(f[2])); t {
-	case "":
-		r.EntityType = record.EntityEntity
-	case "individual":
-		r.EntityType = record.EntityIndividual
-	case "vessel":
-		r.EntityType = record.EntityVessel
-	case "aircraft":
-		r.EntityType = record.EntityAircraft
-	default:
-		r.EntityType = strings.ToUpper(t)
-	}
+	r.EntityType = conv.EntityType(strings.ToLower(ofacValue(f[2])), record.EntityEntity)
 	if r.EntityType == record.EntityIndividual {
 		if last, given, ok := strings.Cut(r.Name, ","); ok {
 			last, given = strings.TrimSpace(last), strings.TrimSpace(given)

@@ -194,18 +194,7 @@ func ofacXMLRecord(e *ofacXMLEntity, l OFACList, iso map[string]string) (*record
 		return nil, fmt.Errorf("entity id %q is not a number", id)
 	}
 	r := &record.Record{ID: l.IDPrefix + id, SourceID: l.SourceID, SourceType: record.SourceSanction}
-	switch t := strings.ToLower(conv.Clean(e.EntityType)); t {
-	case "", "entity":
-		r.EntityType = record.EntityEntity
-	case "individual":
-		r.EntityType = record.EntityIndividual
-	case "vessel":
-		r.EntityType = record.EntityVessel
-	case "aircraft":
-		r.EntityType = record.EntityAircraft
-	default:
-		r.EntityType = strings.ToUpper(t)
-	}
+	r.EntityType = conv.EntityType(strings.ToLower(conv.Clean(e.EntityType)), record.EntityEntity)
 	addOFACXMLNames(r, e)
 	if r.Name == "" {
 		// No name marked primary: the first one is the name.

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/record"
 )
 
 func TestValidID(t *testing.T) {
@@ -59,6 +61,25 @@ func TestLimitReader(t *testing.T) {
 		_, err := io.ReadAll(LimitReader(strings.NewReader(c.in), c.limit, "list"))
 		if fail := errors.Is(err, ErrInputTooLarge); fail != c.fail || (!c.fail && err != nil) {
 			t.Errorf("%q with limit %d: error %v, want too large = %v", c.in, c.limit, err, c.fail)
+		}
+	}
+}
+
+// TestEntityType: the list types the converters read become the record's
+// types, an unknown one is kept upper-cased, an empty one takes the list's
+// default.
+func TestEntityType(t *testing.T) {
+	for _, tc := range []struct{ in, empty, want string }{
+		{"individual", record.EntityUnknown, record.EntityIndividual},
+		{"entity", record.EntityUnknown, record.EntityEntity},
+		{"vessel", record.EntityEntity, record.EntityVessel},
+		{"aircraft", record.EntityEntity, record.EntityAircraft},
+		{"", record.EntityUnknown, record.EntityUnknown},
+		{"", record.EntityEntity, record.EntityEntity},
+		{"organization", record.EntityEntity, "ORGANIZATION"},
+	} {
+		if got := EntityType(tc.in, tc.empty); got != tc.want {
+			t.Errorf("EntityType(%q, %q) = %q, want %q", tc.in, tc.empty, got, tc.want)
 		}
 	}
 }

@@ -68,3 +68,15 @@ func Remarks(v string) []string {
 	}
 	return []string{v}
 }
+
+// EntityType is the record entity type of a list's type column, given
+// lower-cased: individual, entity, vessel and aircraft are the record's
+// own types (their names upper-cased), any other value is kept
+// upper-cased, and an empty one is empty (each list says what a missing
+// type means).
+func EntityType(t, empty string) string {
+	if t == "" {
+		return empty
+	}
+	return strings.ToUpper(t)
+}
