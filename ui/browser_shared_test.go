@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/amlscreen/amlscreen/casework"
 	"github.com/chromedp/chromedp"
 )
 
@@ -22,11 +21,6 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	// A sign-in that names no user is checked against a hash made with
-	// casework.DefaultArgon2 (19 MiB, 2 passes) whatever the store's
-	// users were hashed with; the tests' cheap parameters keep the
-	// sign-in guards' dozens of unknown names from costing seconds.
-	casework.DefaultArgon2 = testArgon
 	code := m.Run()
 	if browserStop != nil {
 		browserStop()
