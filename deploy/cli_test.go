@@ -221,12 +221,14 @@ func listenPort(t *testing.T, cl commandLine) int32 {
 }
 
 // serveAt starts the built amlscreen serve on a loopback port with args
-// (which must not name --listen) and returns its base URL; it is stopped
-// with SIGTERM when the test ends, and must exit 0.
+// (which must not name --listen or --drain-delay) and returns its base
+// URL; it is stopped with SIGTERM when the test ends, and must exit 0.
+// No load balancer watches it, so it drains for no time rather than
+// serve's default 5 s.
 func serveAt(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, amlscreenBinary(t), append(append([]string{"serve"}, args...), "--listen", "127.0.0.1:0")...)
+	cmd := exec.CommandContext(ctx, amlscreenBinary(t), append(append([]string{"serve"}, args...), "--listen", "127.0.0.1:0", "--drain-delay", "0")...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
