@@ -106,8 +106,8 @@ func TestBrowserCasework(t *testing.T) {
 	signIn := func(name string) {
 		t.Helper()
 		do("sign in as "+name, chromedp.Navigate(b.url+"/ui/signin"), chromedp.WaitVisible(chromedp.ID("name")),
-			chromedp.SendKeys(chromedp.ID("name"), name),
-			chromedp.SendKeys(chromedp.ID("password"), testPassword),
+			typeText("name", name),
+			typeText("password", testPassword),
 			chromedp.Submit(chromedp.ID("password")),
 			chromedp.WaitVisible(chromedp.CSS(".signout")))
 	}
@@ -118,7 +118,7 @@ func TestBrowserCasework(t *testing.T) {
 	screen := func() {
 		t.Helper()
 		do("screen", chromedp.Navigate(b.url+"/ui/screen"), chromedp.WaitVisible(chromedp.ID("names")),
-			chromedp.SendKeys(chromedp.ID("names"), "vladimir putin"),
+			typeText("names", "vladimir putin"),
 			chromedp.SetValue(chromedp.ID("fuzzy"), "1"),
 			chromedp.Click(chromedp.CSS(`.screen-form button[type=submit]`)),
 			chromedp.WaitVisible(chromedp.ID("results-title")))
@@ -139,7 +139,7 @@ func TestBrowserCasework(t *testing.T) {
 	do("open the alert", chromedp.Navigate(b.url+"/ui/alert?id="+id), chromedp.WaitVisible(chromedp.ID("propose-form")))
 	do("propose a false positive",
 		chromedp.Click(chromedp.CSS(`input[name=outcome][value=false_positive]`)),
-		chromedp.SendKeys(chromedp.ID("reason"), "Customer born 1971 in Riga; passport checked."),
+		typeText("reason", "Customer born 1971 in Riga; passport checked."),
 		chromedp.Submit(chromedp.ID("reason")),
 		flash("Proposed false positive on alert "+id))
 	if got := text("#alert-status"); got != "proposed" {
@@ -154,7 +154,7 @@ func TestBrowserCasework(t *testing.T) {
 		t.Fatalf("to review: %q", got)
 	}
 	do("open the proposal", chromedp.Click(chromedp.CSS(`table.queue a.record-link`)), chromedp.WaitVisible(chromedp.ID("approve-form")))
-	do("note", chromedp.SendKeys(chromedp.ID("approve-note"), "Date of birth and passport match the file."))
+	do("note", typeText("approve-note", "Date of birth and passport match the file."))
 	shot("review")
 	do("approve", chromedp.Submit(chromedp.ID("approve-note")), flash("Approved alert "+id))
 	if got := text(".decide"); !strings.Contains(got, "Approved by omar") || !strings.Contains(got, "Proposed by maria") {

@@ -45,8 +45,8 @@ func TestBrowserOIDC(t *testing.T) {
 	do("open the sign-in", chromedp.Navigate(b.url+"/ui/signin"), chromedp.WaitVisible(chromedp.ID("oidc-start")))
 	do("go to the provider", chromedp.Click(chromedp.ID("oidc-start")), chromedp.WaitVisible(chromedp.ID("username")))
 	do("sign in at the provider",
-		chromedp.SendKeys(chromedp.ID("username"), "test-user2"),
-		chromedp.SendKeys(chromedp.ID("password"), "verysecure"),
+		typeText("username", "test-user2"),
+		typeText("password", "verysecure"),
 		chromedp.Submit(chromedp.ID("password")),
 		chromedp.WaitVisible(chromedp.ID("names")))
 	who, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(".who")))

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -72,4 +73,18 @@ func browserTab(t *testing.T, exe string) context.Context {
 		t.Fatalf("open a tab: %v", err)
 	}
 	return ctx
+}
+
+// typeText puts text into the field with id as one text input event, as
+// a paste does, rather than three key events a letter: no page of the
+// workbench listens for keys, and each key event costs the browser a
+// frame.
+func typeText(id, text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID(id))); err != nil {
+			return err
+		}
+		_, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: text})
+		return err
+	})
 }

@@ -132,13 +132,13 @@ func TestBrowserWorkflow(t *testing.T) {
 	do("open the workbench", chromedp.Navigate(b.url+"/ui/"), chromedp.WaitVisible(chromedp.ID("key")))
 	shot("signin")
 	do("sign in",
-		chromedp.SendKeys(chromedp.ID("key"), keyA),
+		typeText("key", keyA),
 		chromedp.Submit(chromedp.ID("key")),
 		chromedp.WaitVisible(chromedp.ID("names")))
 
 	// Screen a name.
 	do("screen",
-		chromedp.SendKeys(chromedp.ID("names"), "vladimir putin"),
+		typeText("names", "vladimir putin"),
 		chromedp.SetValue(chromedp.ID("fuzzy"), "1"),
 		chromedp.Click(chromedp.CSS(`.screen-form button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.ID("results-title")))
@@ -158,7 +158,7 @@ func TestBrowserWorkflow(t *testing.T) {
 	shot("record")
 	do("fill the decision",
 		chromedp.Click(chromedp.CSS(`input[name=status][value=false_positive]`)),
-		chromedp.SendKeys(chromedp.ID("note"), "Customer born 1971 in Riga; passport checked."))
+		typeText("note", "Customer born 1971 in Riga; passport checked."))
 	shot("decide")
 	do("record the decision",
 		chromedp.Click(chromedp.CSS(`.decide button[type=submit]`)),
@@ -222,9 +222,9 @@ func TestBrowserWorkflow(t *testing.T) {
 	// notification and have it delivered.
 	do("monitoring", chromedp.Navigate(b.url+"/ui/monitoring"), chromedp.WaitVisible(chromedp.ID("profile_id")))
 	do("register a profile",
-		chromedp.SendKeys(chromedp.ID("profile_id"), "C-1001"),
-		chromedp.SendKeys(chromedp.ID("pnames"), "Vladimir Putin"),
-		chromedp.SendKeys(chromedp.ID("pdob"), "07/10/1952"),
+		typeText("profile_id", "C-1001"),
+		typeText("pnames", "Vladimir Putin"),
+		typeText("pdob", "07/10/1952"),
 		chromedp.Click(chromedp.CSS(`#profile-form button[type=submit]`)),
 		flash("Registered profile C-1001"))
 	do("test webhook", chromedp.Click(chromedp.CSS(`form[action="/ui/profile/test"] button`)), flash("Queued a sample notification"))
@@ -263,8 +263,8 @@ func TestBrowserWorkflow(t *testing.T) {
 
 	// A person signs in with her name and password, and screens.
 	do("sign in as a person",
-		chromedp.SendKeys(chromedp.ID("name"), "ana"),
-		chromedp.SendKeys(chromedp.ID("password"), testPassword),
+		typeText("name", "ana"),
+		typeText("password", testPassword),
 		chromedp.Submit(chromedp.ID("password")),
 		chromedp.WaitVisible(chromedp.ID("names")))
 	if got := text(".who"); !strings.Contains(got, "ana (analyst)") {
