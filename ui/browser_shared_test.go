@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"flag"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -11,9 +13,10 @@ import (
 )
 
 // The browser tests share one headless Chromium: starting it is a large
-// part of a short test's time. Each test gets a tab in a browser context
-// of its own (its own cookies), closed when the test ends; TestMain stops
-// the browser.
+// part of a short test's time. TestMain starts it while the other tests
+// run (the browser tests are parallel, so they wait for those anyway).
+// Each test gets a tab in a browser context of its own (its own
+// cookies), closed when the test ends; TestMain stops the browser.
 var (
 	browserOnce sync.Once
 	browserCtx  context.Context // the first tab, which holds the browser
@@ -22,11 +25,24 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	var early sync.WaitGroup
+	if exe := chromiumPath(); exe != "" && !testing.Short() && mayRunBrowserTests() {
+		early.Go(func() { browserOnce.Do(func() { startBrowser(exe) }) })
+	}
 	code := m.Run()
+	early.Wait()
 	if browserStop != nil {
 		browserStop()
 	}
 	os.Exit(code)
+}
+
+// mayRunBrowserTests reports whether -test.run may select a browser
+// test, so that a run of other tests starts no Chromium.
+func mayRunBrowserTests() bool {
+	run := flag.Lookup("test.run").Value.String()
+	return run == "" || strings.Contains(run, "Browser")
 }
 
 // browserTab returns a tab of the shared Chromium at exe in a new
@@ -34,36 +50,7 @@ func TestMain(m *testing.M) {
 // the test's cleanup closes it.
 func browserTab(t *testing.T, exe string) context.Context {
 	t.Helper()
-	browserOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "amlscreen-ui-chromium-")
-		if err != nil {
-			browserErr = err
-			return
-		}
-		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-			chromedp.ExecPath(exe),
-			chromedp.Headless,
-			chromedp.NoSandbox,
-			chromedp.DisableGPU,
-			chromedp.NoFirstRun,
-			chromedp.NoDefaultBrowserCheck,
-			chromedp.Flag("disable-quic", true),
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.Flag("hide-scrollbars", true),
-			chromedp.UserDataDir(dir),
-			chromedp.WindowSize(1366, 900),
-		)
-		ctx, cancel := chromedp.NewContext(actx)
-		browserCtx = ctx
-		browserStop = func() {
-			cancel()
-			cancelAlloc()
-			os.RemoveAll(dir)
-		}
-		browserErr = chromedp.Do(ctx) // starts the browser
-	})
+	browserOnce.Do(func() { startBrowser(exe) })
 	if browserErr != nil {
 		t.Fatalf("start Chromium: %v", browserErr)
 	}
@@ -73,6 +60,39 @@ func browserTab(t *testing.T, exe string) context.Context {
 		t.Fatalf("open a tab: %v", err)
 	}
 	return ctx
+}
+
+// startBrowser starts Chromium at exe and sets browserCtx and
+// browserStop, or browserErr; browserOnce runs it.
+func startBrowser(exe string) {
+	dir, err := os.MkdirTemp("", "amlscreen-ui-chromium-")
+	if err != nil {
+		browserErr = err
+		return
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(dir),
+		chromedp.WindowSize(1366, 900),
+	)
+	ctx, cancel := chromedp.NewContext(actx)
+	browserCtx = ctx
+	browserStop = func() {
+		cancel()
+		cancelAlloc()
+		os.RemoveAll(dir)
+	}
+	browserErr = chromedp.Do(ctx) // starts the browser
 }
 
 // typeText puts text into the field with id as one text input event, as
