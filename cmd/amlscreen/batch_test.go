@@ -228,6 +228,7 @@ func TestBatchResumeAfterSIGINT(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
+	t.Parallel() // waits on its children; its files are its own
 	recs, err := sampledata.Records()
 	if err != nil {
 		t.Fatal(err)

@@ -41,6 +41,7 @@ func TestDemoSIGTERMDuringStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
+	t.Parallel() // waits on its child, which has its own TMPDIR
 	tmp := t.TempDir()
 	cmd := cliChild("serve", "--demo", "--listen", "127.0.0.1:0")
 	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)

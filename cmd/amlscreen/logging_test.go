@@ -80,6 +80,7 @@ func TestServeLogsOneFormat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
+	t.Parallel() // waits on its child; the JSON log format is the child's, not this process's
 	cmd := cliChild("serve", "--demo", "--listen", "127.0.0.1:0", "--log-format", "json")
 	cmd.Env = append(cmd.Env, "TMPDIR="+t.TempDir())
 	stderr, err := cmd.StderrPipe()

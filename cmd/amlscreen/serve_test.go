@@ -230,6 +230,7 @@ func TestServeSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
+	t.Parallel() // waits out a drain delay; its ports, store and child are its own
 	dir, db := importedStore(t)
 	keys := writeKeys(t, dir, `[{"key":"client-key"}]`)
 	const delay = 2 * time.Second
@@ -381,15 +382,21 @@ func TestReadersAskTheRunningServer(t *testing.T) {
 	url := "http://" + s.addr
 	t.Setenv(apiKeyEnv, "reader-key")
 
+	// Each waits out the store's lock timeout: side by side, not one
+	// after the other.
+	var locked sync.WaitGroup
 	for _, args := range [][]string{
 		{"status", "--store", db},
 		{"check", "--store", db, "--names", "ivan petrov"},
 	} {
-		code, _, errs := runStoreCLI(t, args...)
-		if code != exitError || !strings.Contains(errs, "locked") || !strings.Contains(errs, "--server URL") {
-			t.Errorf("%v while serve runs: exit %d, %q", args, code, errs)
-		}
+		locked.Go(func() {
+			code, _, errs := runStoreCLI(t, args...)
+			if code != exitError || !strings.Contains(errs, "locked") || !strings.Contains(errs, "--server URL") {
+				t.Errorf("%v while serve runs: exit %d, %q", args, code, errs)
+			}
+		})
 	}
+	locked.Wait()
 
 	code, out, errs := runStoreCLI(t, "status", "--server", url+"/v1", "--format", "json")
 	if code != exitOK {

@@ -104,6 +104,7 @@ func TestVersionTable(t *testing.T) {
 // TestVersionCommand runs version as a user would: the build of the test
 // binary itself, the database version of a store read-only, and the errors.
 func TestVersionCommand(t *testing.T) {
+	t.Parallel() // waits out the store's lock timeout; its store is its own
 	code, out, errs := runStoreCLI(t, "version", "--format", "json")
 	if code != exitOK {
 		t.Fatalf("version: exit %d: %s", code, errs)
