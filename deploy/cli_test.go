@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"net"
@@ -25,7 +27,7 @@ import (
 
 var (
 	buildOnce sync.Once
-	binDir    string
+	binDir    string // a temporary directory to remove, when the binary is in one
 	binPath   string
 	buildErr  error
 )
@@ -62,11 +64,9 @@ func amlscreenBinary(t *testing.T) string {
 		if buildErr = readSources(); buildErr != nil {
 			return
 		}
-		binDir, buildErr = os.MkdirTemp("", "amlscreen-deploy-")
-		if buildErr != nil {
+		if binPath, buildErr = binaryPath(); buildErr != nil {
 			return
 		}
-		binPath = filepath.Join(binDir, "amlscreen")
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		out, err := exec.CommandContext(ctx, goTool(), "build", "-o", binPath, "../cmd/amlscreen").CombinedOutput()
@@ -78,6 +78,28 @@ func amlscreenBinary(t *testing.T) string {
 		t.Fatal(buildErr)
 	}
 	return binPath
+}
+
+// binaryPath returns where to build the amlscreen command: a file of
+// this checkout's own in the user's cache directory, which go build
+// relinks only when the sources changed (the link is 3 s of CPU), else a
+// new temporary directory that TestMain removes.
+func binaryPath() (string, error) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return "", err
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		sum := sha256.Sum256([]byte(root))
+		dir := filepath.Join(cache, "amlscreen-deploy-test", hex.EncodeToString(sum[:8]))
+		if os.MkdirAll(dir, 0o700) == nil {
+			return filepath.Join(dir, "amlscreen"), nil
+		}
+	}
+	if binDir, err = os.MkdirTemp("", "amlscreen-deploy-"); err != nil {
+		return "", err
+	}
+	return filepath.Join(binDir, "amlscreen"), nil
 }
 
 // readSources reads the module's Go sources and go.mod. go test caches a
