@@ -18,7 +18,6 @@ import (
 // embedded media sample: demoAnswersMedia), delivers the demo key's
 // notifications to itself, and removes its store when it stops.
 func TestServeDemo(t *testing.T) {
-	t.Parallel() // serves the demo on its own port and temporary store
 	s := startServe(t, &serveFlags{demo: true, listen: "127.0.0.1:0", every: time.Hour, drainDelay: 5 * time.Second})
 	out := s.log()
 	m := regexp.MustCompile(`API key  (demo-[0-9a-f]{32})`).FindStringSubmatch(out)
