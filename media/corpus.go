@@ -297,6 +297,14 @@ type batch struct {
 func (c *Corpus) upsert(next func() (*Article, error)) (*ImportStats, error) {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
+	b := c.newBatch()
+	chunks, stop := c.analyzeAll(next)
+	defer stop()
+	return c.commit(b, chunks)
+}
+
+// newBatch starts an import after the corpus's last document.
+func (c *Corpus) newBatch() *batch {
 	c.mu.RLock()
 	b := &batch{
 		c: c, cats: slices.Clone(c.cats), base: uint32(len(c.docs)), nextDoc: uint32(len(c.docs)), seg: newSegment(), segID: c.nextSeg,
@@ -306,8 +314,13 @@ func (c *Corpus) upsert(next func() (*Article, error)) (*ImportStats, error) {
 	if c.db == nil {
 		b.arts = map[uint32]*Article{}
 	}
-	chunks, stop := c.analyzeAll(next)
-	defer stop()
+	return b
+}
+
+// commit writes batch b's analysed articles, read from chunks, in one
+// transaction and applies them to the corpus after it commits. The caller
+// holds writeMu.
+func (c *Corpus) commit(b *batch, chunks <-chan chunk) (*ImportStats, error) {
 	run := func(tx *store.Tx) error {
 		for ch := range chunks {
 			for _, an := range ch.arts {
@@ -343,7 +356,7 @@ type analyzed struct {
 	cats  []string
 	terms []string
 	pos   [][]uint32 // per term: sorted, distinct positions
-	blob  []byte     // the import line compressed; nil for an in-memory corpus
+	blob  []byte     // the import line compressed; written only by a store's corpus
 }
 
 // analyze tokenises, classifies and, for a persisted corpus, encodes a.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -155,7 +154,7 @@ func importSampleMedia(st *store.Store) error {
 	if err != nil {
 		return fmt.Errorf("media corpus: %w", err)
 	}
-	if _, err := c.Import(bytes.NewReader(media.SampleFile())); err != nil {
+	if _, err := c.ImportSample(); err != nil {
 		return fmt.Errorf("embedded media sample: %w", err)
 	}
 	return nil

@@ -1,0 +1,92 @@
+package media
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/amlscreen/amlscreen/query"
+	"github.com/amlscreen/amlscreen/store"
+)
+
+// TestImportSampleEqualsImport checks that the sample imported from its
+// analysis kept per process answers as an import of SampleFile does, in a
+// store (reopened) and in memory, and twice in one store (an upsert of
+// the same articles, every one updated).
+func TestImportSampleEqualsImport(t *testing.T) {
+	open := func(name string) (*store.Store, *Corpus) {
+		db, err := store.Open(filepath.Join(t.TempDir(), name), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		c, err := Load(db, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db, c
+	}
+	refDB, ref := open("ref.db")
+	if _, err := ref.Import(bytes.NewReader(SampleFile())); err != nil {
+		t.Fatal(err)
+	}
+	gotDB, got := open("got.db")
+	first, err := got.ImportSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Added != ref.Len() || first.Updated != 0 {
+		t.Fatalf("first ImportSample: %+v, want %d added", first, ref.Len())
+	}
+	again, err := got.ImportSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Added != 0 || again.Updated != ref.Len() {
+		t.Errorf("second ImportSample: %+v, want %d updated", again, ref.Len())
+	}
+	reload := func(db *store.Store) *Corpus {
+		c, err := Load(db, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	mem, err := Sample(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := ParseLexicon(lexiconData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaFile, err := Sample(Options{Lexicon: other}) // not the default lexicon: analysed afresh
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := func(c *Corpus, name string) string {
+		r, err := c.Check(context.Background(), CheckQuery{Kind: query.Entity, Text: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := c.Search(context.Background(), SearchQuery{Text: name, PageSize: MaxPageSize})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Timestamp, s.Timestamp = time.Time{}, time.Time{}
+		b, _ := json.Marshal([]any{r, s})
+		return string(b)
+	}
+	refAgain := reload(refDB)
+	for _, name := range []string{"Romashka LLC", "Acme Holdings LLC", "Katharina Brandtner", "gazprom"} {
+		want := answer(refAgain, name)
+		for what, c := range map[string]*Corpus{"store": reload(gotDB), "memory": mem, "other lexicon": viaFile} {
+			if g := answer(c, name); g != want {
+				t.Errorf("%s, %s: ImportSample answers\n%s\nwant\n%s", what, name, g, want)
+			}
+		}
+	}
+}
