@@ -24,6 +24,8 @@ import (
 //	      − β · (record words without a partner)
 //	      − γ · (record words without a partner − 1)   when every query
 //	                 word (two or more) is paired and the record has two more
+//	      − σ · min(Σ query misses, Σ record misses)   when a name that
+//	                 is not an individual's keeps words unpaired on both sides
 //	      + λ · s_min²   when every word on both sides is paired
 //	      + ρ · λ · s_min²   instead, when every query word (two or
 //	                 more) is paired and an individual's name has one more
@@ -84,6 +86,15 @@ type modelParams struct {
 	// Pacific Trading) names another company more often, so it earns
 	// none.
 	NearComplete float64
+	// Substitute scales what a name that is not an individual's pays when
+	// both sides keep a word without a partner: the cheaper side's miss
+	// costs, once more times Substitute. A company or vessel whose
+	// distinctive word is swapped for another (Berliner Motoren Werke,
+	// Bayerische Motoren Werke) is another company, which a word missing
+	// on one side (Pacific Trading, International Pacific Trading) need
+	// not be. People's names are spared: the same person's aliases often
+	// spell one word past pairing (a second transliteration, a nickname).
+	Substitute float64
 	// CompletePower is the power of the least pair similarity in the
 	// completeness term: only close pairs earn the prior back.
 	CompletePower float64
@@ -107,6 +118,7 @@ var model = modelParams{
 	RecordMissRare:   1,
 	RecordExtra:      0.5,
 	NearComplete:     0.18,
+	Substitute:       2,
 	CompletePower:    6,
 	CompleteEditCost: 0.1,
 	JoinMinSim:       0.88,
@@ -347,6 +359,13 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		}
 	}
 	queryComplete := complete
+	qMissed := 0.0
+	for j := 0; j < sh.m; j++ {
+		if qCov&(1<<j) == 0 && sh.qOpt&(1<<j) == 0 {
+			qMissed += sh.qMiss[j]
+		}
+	}
+	kMissed := 0.0
 	extra := 0
 	var extraSyl bool
 	for k := 0; k < sh.n; k++ {
@@ -360,7 +379,11 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 			complete = false
 			extra++
 			extraSyl = extraSyl || sh.kSyl&(1<<k) != 0
+			kMissed += sh.kMiss[k]
 		}
+	}
+	if !sh.person && qMissed > 0 && kMissed > 0 {
+		logit -= model.Substitute * min(qMissed, kMissed)
 	}
 	if queryComplete && qWords >= 2 && extra >= 2 {
 		logit -= model.RecordExtra * float64(extra-1)
