@@ -24,8 +24,8 @@ import (
 //	      − β · (record words without a partner)
 //	      − γ · (record words without a partner − 1)   when every query
 //	                 word (two or more) is paired and the record has two more
-//	      − σ · min(Σ query misses, Σ record misses)   when a name that
-//	                 is not an individual's keeps words unpaired on both sides
+//	      − σ · min(query miss, record miss)   when a name that is not an
+//	                 individual's leaves one word unpaired on each side
 //	      + λ · s_min²   when every word on both sides is paired
 //	      + ρ · λ · s_min²   instead, when every query word (two or
 //	                 more) is paired and an individual's name has one more
@@ -87,13 +87,16 @@ type modelParams struct {
 	// none.
 	NearComplete float64
 	// Substitute scales what a name that is not an individual's pays when
-	// both sides keep a word without a partner: the cheaper side's miss
-	// costs, once more times Substitute. A company or vessel whose
-	// distinctive word is swapped for another (Berliner Motoren Werke,
-	// Bayerische Motoren Werke) is another company, which a word missing
-	// on one side (Pacific Trading, International Pacific Trading) need
-	// not be. People's names are spared: the same person's aliases often
-	// spell one word past pairing (a second transliteration, a nickname).
+	// one word on each side is left without a partner, every other word
+	// paired: the cheaper of the two miss costs, once more times
+	// Substitute. A company or vessel whose distinctive word is swapped
+	// for another (Berliner Motoren Werke, Bayerische Motoren Werke) is
+	// another company, which a word missing on one side (Pacific Trading,
+	// International Pacific Trading) need not be. Names further apart
+	// score low already, and an alias differing in several words is often
+	// the same company in other words (bench/README.md). People's names
+	// are spared: one person's aliases often spell one word past pairing
+	// (a second transliteration, a nickname).
 	Substitute float64
 	// CompletePower is the power of the least pair similarity in the
 	// completeness term: only close pairs earn the prior back.
@@ -359,10 +362,11 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		}
 	}
 	queryComplete := complete
-	qMissed := 0.0
+	qMissed, qLeft := 0.0, 0
 	for j := 0; j < sh.m; j++ {
 		if qCov&(1<<j) == 0 && sh.qOpt&(1<<j) == 0 {
 			qMissed += sh.qMiss[j]
+			qLeft++
 		}
 	}
 	kMissed := 0.0
@@ -382,7 +386,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 			kMissed += sh.kMiss[k]
 		}
 	}
-	if !sh.person && qMissed > 0 && kMissed > 0 {
+	if !sh.person && qLeft == 1 && extra == 1 {
 		logit -= model.Substitute * min(qMissed, kMissed)
 	}
 	if queryComplete && qWords >= 2 && extra >= 2 {

@@ -98,8 +98,8 @@ func TestScoredStrongPairRulesAgreeWithBrute(t *testing.T) {
 }
 
 // TestSubstitutedWord pins the cost of a word swapped in a name that is
-// not an individual's: Substitute times the cheaper side's misses, only
-// when both sides keep a word that is not optional unpaired.
+// not an individual's: Substitute times the cheaper side's miss, only
+// when each side leaves exactly one word that is not optional unpaired.
 func TestSubstitutedWord(t *testing.T) {
 	logit := func(person bool, m, n int, kOpt uint64) float64 {
 		sh := nameShape{m: m, n: n, lambda: 5, person: person, kOpt: kOpt}
@@ -122,7 +122,8 @@ func TestSubstitutedWord(t *testing.T) {
 		cost float64
 	}{
 		{"one word swapped", 3, 3, 0, model.Substitute * 0.7},
-		{"two query words against one record word", 4, 3, 0, model.Substitute * 0.7},
+		{"two query words against one record word", 4, 3, 0, 0},
+		{"two words against two", 4, 4, 0, 0},
 		{"a word only the query has", 3, 2, 0, 0},
 		{"two words only the record has", 2, 4, 0, 0},
 		{"a legal form against a word", 3, 3, 1 << 2, 0},
