@@ -321,6 +321,9 @@ type evaluation struct {
 	// script is what comparing the two names in their shared script
 	// took off the logit (inScript), 0 or less.
 	script float64
+	// swap is what a company's one swapped word took off the logit
+	// (modelParams.Substitute), 0 or less.
+	swap float64
 }
 
 // assignmentLogit evaluates the pairing chosen, a set of edges that cover
@@ -386,8 +389,10 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 			kMissed += sh.kMiss[k]
 		}
 	}
+	swap := 0.0
 	if !sh.person && qLeft == 1 && extra == 1 {
-		logit -= model.Substitute * min(qMissed, kMissed)
+		swap = -model.Substitute * min(qMissed, kMissed)
+		logit += swap
 	}
 	if queryComplete && qWords >= 2 && extra >= 2 {
 		logit -= model.RecordExtra * float64(extra-1)
@@ -400,7 +405,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		bonus = model.NearComplete * sh.lambda * math.Pow(sMinNear, model.CompletePower)
 	}
 	logit += bonus + model.Intercept - sh.lambda
-	return evaluation{logit: logit, bonus: bonus, complete: complete, exact: complete && allExact && sh.m == sh.n}
+	return evaluation{logit: logit, bonus: bonus, swap: swap, complete: complete, exact: complete && allExact && sh.m == sh.n}
 }
 
 // scoreOf turns an evaluation into the score in [0, 1], rounded to six
@@ -696,7 +701,11 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 	}
 	for k := 0; k < sh.n; k++ {
 		if kCov&(1<<k) == 0 {
-			r.UnpairedRecord = append(r.UnpairedRecord, ScoreWord{Word: ShowToken(kWords[k]), Contribution: round4(-sh.kMiss[k])})
+			c := -sh.kMiss[k]
+			if sh.kOpt&(1<<k) == 0 {
+				c += ev.swap // the swapped word: the one unpaired
+			}
+			r.UnpairedRecord = append(r.UnpairedRecord, ScoreWord{Word: ShowToken(kWords[k]), Contribution: round4(c)})
 		}
 	}
 	return r

@@ -51,6 +51,34 @@ func strongIndexRecords() []*record.Record {
 	return recs
 }
 
+// TestSwapInTheReason: what a swapped word costs shows in match_reason, as
+// part of the unpaired record word's contribution, so the contributions
+// still add up to the logit.
+func TestSwapInTheReason(t *testing.T) {
+	ix := NewIndex(strongIndexRecords())
+	h, ok, err := ix.ScoreRecord(query.Query{Kind: query.Any, Names: "Berliner Motoren Werke Aktiengesellschaft", Fuzzy: 2, Match: query.Scored, MinScore: 0.01}, "S-BMW")
+	if err != nil || !ok {
+		t.Fatalf("no score: %v", err)
+	}
+	r := h.Reason
+	sum := r.Complete + r.Prior + r.Offset + r.Script
+	for _, p := range r.Pairs {
+		sum += p.Contribution
+	}
+	for _, u := range r.UnpairedQuery {
+		sum += u.Contribution
+	}
+	for _, u := range r.UnpairedRecord {
+		sum += u.Contribution
+	}
+	if math.Abs(sum-r.Logit) > 1e-3 {
+		t.Errorf("contributions add up to %v, logit %v: %+v", sum, r.Logit, r)
+	}
+	if len(r.UnpairedRecord) != 1 || r.UnpairedRecord[0].Contribution > -2 {
+		t.Errorf("unpaired record words %+v, want bayerische with its miss and the swap", r.UnpairedRecord)
+	}
+}
+
 func TestScoredStrongPairRules(t *testing.T) {
 	ix := NewIndex(strongIndexRecords())
 	ours := map[string]bool{}
