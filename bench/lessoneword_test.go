@@ -37,3 +37,23 @@ func TestLessOneWord(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanNameNotListedByADraw: a clean name that a generated false
+// person happens to share is searched as a clean name, not counted as a
+// listed name; a repeat in the clean list is searched once.
+func TestCleanNameNotListedByADraw(t *testing.T) {
+	smallNameLists(t)
+	// Peter Brown is drawn as a false person of the fixture
+	// (TestQualityFixture); John Smith is record G's name.
+	rep, err := Quality(QualityConfig{Records: loadFixture(t), Seed: 1, Fuzzy: []int{0}, Workers: 2,
+		CleanNames: []string{"Peter Brown", "John Smith", "Brown Peter"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.CleanNames != 2 || rep.CleanListed != 1 {
+		t.Errorf("clean names %d, listed %d; want 2 and 1", rep.CleanNames, rep.CleanListed)
+	}
+	if c := rep.Levels[0].Class(ClassFalseClean); c == nil || c.Queries != 1 {
+		t.Errorf("false_clean %+v, want Peter Brown searched", c)
+	}
+}

@@ -488,6 +488,14 @@ func falseProbes(cfg QualityConfig, ix *engine.Index) (_ []probe, cleanN, cleanL
 	if cfg.MaxQueries > 0 {
 		nPersons, nEntities = min(nPersons, cfg.MaxQueries), min(nEntities, cfg.MaxQueries)
 	}
+	exact := func(q string) (bool, error) {
+		res, err := ix.Search(query.Query{Names: q, Limit: 1})
+		if err != nil {
+			return false, fmt.Errorf("false-hit query %q: %w", q, err)
+		}
+		return len(res.Hits) > 0 && res.Hits[0].Exact, nil
+	}
+	// listed also drops a generated name drawn before.
 	seen := make(map[string]bool)
 	listed := func(q string) (bool, error) {
 		k := wordKey(q)
@@ -495,11 +503,7 @@ func falseProbes(cfg QualityConfig, ix *engine.Index) (_ []probe, cleanN, cleanL
 			return true, nil
 		}
 		seen[k] = true
-		res, err := ix.Search(query.Query{Names: q, Limit: 1})
-		if err != nil {
-			return false, fmt.Errorf("false-hit query %q: %w", q, err)
-		}
-		return len(res.Hits) > 0 && res.Hits[0].Exact, nil
+		return exact(q)
 	}
 	var out []probe
 	r := rngFor(cfg.Seed, ClassFalsePerson, "")
@@ -541,12 +545,16 @@ func falseProbes(cfg QualityConfig, ix *engine.Index) (_ []probe, cleanN, cleanL
 			i++
 		}
 	}
+	// A clean name is searched once, whatever was generated: only a
+	// listed name counts as listed (CleanListed).
 	var clean []probe
+	cleanSeen := make(map[string]bool)
 	for _, q := range cfg.CleanNames {
-		if !searchable(q) {
+		if !searchable(q) || cleanSeen[wordKey(q)] {
 			continue
 		}
-		bad, err := listed(q)
+		cleanSeen[wordKey(q)] = true
+		bad, err := exact(q)
 		if err != nil {
 			return nil, 0, 0, err
 		}
