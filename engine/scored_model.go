@@ -24,6 +24,8 @@ import (
 //	      − β · (record words without a partner)
 //	      − γ · (record words without a partner − 1)   when every query
 //	                 word (two or more) is paired and the record has two more
+//	      − σ · min(query miss, record miss)   when a name that is not an
+//	                 individual's leaves one word unpaired on each side
 //	      + λ · s_min²   when every word on both sides is paired
 //	      + ρ · λ · s_min²   instead, when every query word (two or
 //	                 more) is paired and an individual's name has one more
@@ -84,6 +86,18 @@ type modelParams struct {
 	// Pacific Trading) names another company more often, so it earns
 	// none.
 	NearComplete float64
+	// Substitute scales what a name that is not an individual's pays when
+	// one word on each side is left without a partner, every other word
+	// paired: the cheaper of the two miss costs, once more times
+	// Substitute. A company or vessel whose distinctive word is swapped
+	// for another (Berliner Motoren Werke, Bayerische Motoren Werke) is
+	// another company, which a word missing on one side (Pacific Trading,
+	// International Pacific Trading) need not be. Names further apart
+	// score low already, and an alias differing in several words is often
+	// the same company in other words (bench/README.md). People's names
+	// are spared: one person's aliases often spell one word past pairing
+	// (a second transliteration, a nickname).
+	Substitute float64
 	// CompletePower is the power of the least pair similarity in the
 	// completeness term: only close pairs earn the prior back.
 	CompletePower float64
@@ -107,6 +121,7 @@ var model = modelParams{
 	RecordMissRare:   1,
 	RecordExtra:      0.5,
 	NearComplete:     0.18,
+	Substitute:       2,
 	CompletePower:    6,
 	CompleteEditCost: 0.1,
 	JoinMinSim:       0.88,
@@ -306,6 +321,9 @@ type evaluation struct {
 	// script is what comparing the two names in their shared script
 	// took off the logit (inScript), 0 or less.
 	script float64
+	// swap is what a company's one swapped word took off the logit
+	// (modelParams.Substitute), 0 or less.
+	swap float64
 }
 
 // assignmentLogit evaluates the pairing chosen, a set of edges that cover
@@ -347,6 +365,14 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		}
 	}
 	queryComplete := complete
+	qMissed, qLeft := 0.0, 0
+	for j := 0; j < sh.m; j++ {
+		if qCov&(1<<j) == 0 && sh.qOpt&(1<<j) == 0 {
+			qMissed += sh.qMiss[j]
+			qLeft++
+		}
+	}
+	kMissed := 0.0
 	extra := 0
 	var extraSyl bool
 	for k := 0; k < sh.n; k++ {
@@ -360,7 +386,13 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 			complete = false
 			extra++
 			extraSyl = extraSyl || sh.kSyl&(1<<k) != 0
+			kMissed += sh.kMiss[k]
 		}
+	}
+	swap := 0.0
+	if !sh.person && qLeft == 1 && extra == 1 {
+		swap = -model.Substitute * min(qMissed, kMissed)
+		logit += swap
 	}
 	if queryComplete && qWords >= 2 && extra >= 2 {
 		logit -= model.RecordExtra * float64(extra-1)
@@ -373,7 +405,7 @@ func assignmentLogit(sh *nameShape, chosen []edge) evaluation {
 		bonus = model.NearComplete * sh.lambda * math.Pow(sMinNear, model.CompletePower)
 	}
 	logit += bonus + model.Intercept - sh.lambda
-	return evaluation{logit: logit, bonus: bonus, complete: complete, exact: complete && allExact && sh.m == sh.n}
+	return evaluation{logit: logit, bonus: bonus, swap: swap, complete: complete, exact: complete && allExact && sh.m == sh.n}
 }
 
 // scoreOf turns an evaluation into the score in [0, 1], rounded to six
@@ -669,7 +701,11 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 	}
 	for k := 0; k < sh.n; k++ {
 		if kCov&(1<<k) == 0 {
-			r.UnpairedRecord = append(r.UnpairedRecord, ScoreWord{Word: ShowToken(kWords[k]), Contribution: round4(-sh.kMiss[k])})
+			c := -sh.kMiss[k]
+			if sh.kOpt&(1<<k) == 0 {
+				c += ev.swap // the swapped word: the one unpaired
+			}
+			r.UnpairedRecord = append(r.UnpairedRecord, ScoreWord{Word: ShowToken(kWords[k]), Contribution: round4(c)})
 		}
 	}
 	return r

@@ -60,9 +60,11 @@ type tokInfo struct {
 	share float64
 }
 
-// optionalWord reports whether token t is optional (tokInfo.optional).
+// optionalWord reports whether token t is optional (tokInfo.optional): a
+// legal form, an initial, or the article "the", which company names write
+// or leave out at will (The World Bank, World Bank).
 func optionalWord(t string) bool {
-	if normalize.IsLegalForm(t) {
+	if normalize.IsLegalForm(t) || t == "the" {
 		return true
 	}
 	r, n := utf8.DecodeRuneInString(t)
