@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/normalize"
@@ -99,6 +100,7 @@ type scoredBest struct {
 // scoredScratch is the reusable state of one scored search.
 type scoredScratch struct {
 	ps        pairSearch
+	sh        nameShape
 	edges     []edge
 	kMiss     []float64
 	acc, acc2 []float64
@@ -122,6 +124,10 @@ type scoredSeg struct {
 	*segView
 	keys *segKeys
 	df   []uint32 // token id → live records of the whole view holding it
+	// words and wordsN are the view's record-word costs of this segment
+	// (viewScored.words) and the live records they were weighed over.
+	words  []atomic.Uint64
+	wordsN int
 }
 
 // maxScoredCandidates caps the name strings one scored query scores:
@@ -215,7 +221,7 @@ func (v *view) scoredVariants(c *compiled) (segs []scoredSeg, variants []scoredV
 	vs := v.scored()
 	segs = make([]scoredSeg, len(v.segs))
 	for i := range v.segs {
-		segs[i] = scoredSeg{segView: &v.segs[i], keys: vs.keys[i], df: vs.global[i]}
+		segs[i] = scoredSeg{segView: &v.segs[i], keys: vs.keys[i], df: vs.global[i], words: vs.words[i], wordsN: vs.n}
 	}
 	memo := map[string]*globalPartners{}
 	add := func(words []string, sel recordSel) {
@@ -308,11 +314,10 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		h := &res.Hits[i]
 		ss := &segs[h.seg]
 		b := best[uint64(h.seg)<<32|uint64(h.ord)]
-		names := NameStrings(h.Record)
 		h.Field, h.Reason = "name", nil
 		text := h.Record.Name
-		if int(b.slot) < len(names) {
-			h.Field, text = names[b.slot].Field, names[b.slot].Text
+		if ns, ok := nameStringAt(h.Record, int(b.slot)); ok {
+			h.Field, text = ns.Field, ns.Text
 		}
 		sq := variants[sel[b.sel]].segs[h.seg]
 		ev, _ := ss.scoreName(sq, b.ns, scr, math.Inf(-1))
@@ -1357,20 +1362,23 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 		return evaluation{}, false
 	}
 	person := ss.et(ss.nsRec[ns]) == etIndividual
-	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda, person: person}
+	// The shape lives in the scratch: the pairing search keeps a pointer
+	// to it, which made a shape on the heap for every name string scored.
+	sh := &scr.sh
+	*sh = nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda, person: person}
 	for k, id := range words {
-		if optionalWord(ss.Token(id)) {
+		if _, opt := ss.recordWord(sq, id); opt {
 			sh.kOpt |= 1 << k
 		}
 	}
-	if quickBound(&sh, edges) < floor {
+	if quickBound(sh, edges) < floor {
 		return evaluation{}, false
 	}
-	sh = ss.nameShape(sq, words, scr)
+	*sh = ss.nameShape(sq, words, scr)
 	if sh.person = person; person {
 		sh.kSyl = syllableMask(len(words), func(k int) string { return ss.Token(words[k]) })
 	}
-	scr.ps.run(&sh, edges)
+	scr.ps.run(sh, edges)
 	return scr.ps.bestEv, true
 }
 
@@ -1379,14 +1387,42 @@ func (ss *scoredSeg) nameShape(sq *scoredQuery, words []uint32, scr *scoredScrat
 	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
 	scr.kMiss = scr.kMiss[:0]
 	for k, id := range words {
-		t := ss.Token(id)
-		if optionalWord(t) {
+		miss, opt := ss.recordWord(sq, id)
+		if opt {
 			sh.kOpt |= 1 << k
 		}
-		scr.kMiss = append(scr.kMiss, recordMiss(t, recordWeight(t, int(ss.df[id]), sq.n), sq.lambda))
+		scr.kMiss = append(scr.kMiss, miss)
 	}
 	sh.kMiss = scr.kMiss
 	return sh
+}
+
+// optionalBit marks an optional word in a cached record-word cost (whose
+// sign bit is free: a cost is positive).
+const optionalBit = 1 << 63
+
+// recordWord returns what token id costs as a record word left unpaired
+// for sq, and whether it is optional: read from the view's cache when sq
+// is weighed over the view's records (as every check on the view is),
+// computed and kept there the first time.
+func (ss *scoredSeg) recordWord(sq *scoredQuery, id uint32) (miss float64, opt bool) {
+	cached := int(id) < len(ss.words) && sq.n == ss.wordsN
+	if cached {
+		if b := ss.words[id].Load(); b != 0 {
+			return math.Float64frombits(b &^ optionalBit), b&optionalBit != 0
+		}
+	}
+	t := ss.Token(id)
+	opt = optionalWord(t)
+	miss = recordMiss(t, recordWeight(t, int(ss.df[id]), sq.n), sq.lambda)
+	if cached {
+		b := math.Float64bits(miss)
+		if opt {
+			b |= optionalBit
+		}
+		ss.words[id].Store(b)
+	}
+	return miss, opt
 }
 
 // appendSplitEdge appends e unless an edge of the same words is there
