@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -1067,9 +1068,28 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	if rem[0] < target {
 		return ss.keepLongEnough(ss.completeCandidates(sq, scr), rem, target, needed[0], bonus)
 	}
+	// The essential words: by default those of the highest gains, the
+	// fewest whose rest stays under the target; essentialOrder may pick
+	// others whose posting lists are shorter. rem and needed below follow
+	// the order the words are taken in; keepLongEnough keeps the gains
+	// sorted (sorted, needed[0] is the same in both orders).
+	nEss := 0
+	for nEss < m && rem[nEss] >= target {
+		nEss++
+	}
+	sorted := rem
+	order, nEss = ss.essentialOrder(sq, order, gain, target, nEss)
+	rem = make([]float64, m+1)
+	for i := m - 1; i >= 0; i-- {
+		rem[i] = rem[i+1] + gain[order[i]]
+		needed[i] = needed[i+1]
+		if sq.opt&(1<<order[i]) == 0 {
+			needed[i]++
+		}
+	}
 	cands, acc, cnt := scr.bufA[:0], scr.acc[:0], scr.cnt[:0]
 	i := 0
-	for ; i < m && rem[i] >= target; i++ {
+	for ; i < nEss; i++ {
 		j := order[i]
 		u, ug := ss.unionGains(sq.units[j], sq.unitGain[j], scr)
 		var inc uint8
@@ -1115,7 +1135,106 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	}
 	cands, acc, cnt = keepReaching(cands, acc, cnt, target, needed[0], target-bonus)
 	scr.bufA, scr.acc, scr.cnt = cands, acc, cnt
-	return ss.keepLongEnough(cands, rem, target, needed[0], bonus)
+	return ss.keepLongEnough(cands, sorted, target, needed[0], bonus)
+}
+
+// maxExactEssential is the most query words whose every set
+// nonEssential tries; longer queries take their longest lists out
+// greedily.
+const maxExactEssential = 10
+
+// essentialOrder returns the words in the order scoredCandidates takes
+// them, the essential ones (the first nEss) first. order holds the words
+// by gain, highest first, and its first nEss are essential by default;
+// nonEssential may leave out another set, whose posting lists are longer.
+// A query of a rare word beside common ones (Adriana Aline González Peña,
+// whose gains made aline essential) then merges the rare word's lists and
+// only searches or credits the common ones'.
+func (ss *scoredSeg) essentialOrder(sq *scoredQuery, order []int, gain []float64, target float64, nEss int) ([]int, int) {
+	m := len(order)
+	if nEss == m {
+		return order, nEss // no set is below the target
+	}
+	size := make([]int, m)
+	for j := range size {
+		size[j] = ss.postingSize(sq.units[j])
+	}
+	var must uint64 // words that are not optional
+	for j := 0; j < m; j++ {
+		if sq.opt&(1<<j) == 0 {
+			must |= 1 << j
+		}
+	}
+	var def uint64
+	for _, j := range order[nEss:] {
+		def |= 1 << j
+	}
+	set := nonEssential(gain, size, must, def, target)
+	out := make([]int, 0, m)
+	for _, j := range order {
+		if set&(1<<j) == 0 {
+			out = append(out, j)
+		}
+	}
+	nEss = len(out)
+	for _, j := range order {
+		if set&(1<<j) != 0 {
+			out = append(out, j)
+		}
+	}
+	return out, nEss
+}
+
+// nonEssential returns the set of words (a bit each) that scoredCandidates
+// need not merge: def, unless another set that may be left out holds
+// longer posting lists (size), the longest such set for up to
+// maxExactEssential words, the longest lists first that fit beyond. A set
+// may be left out when its gains add up to less than target (a name
+// string holding none of the other words cannot reach it) and a word that
+// is not optional (must) stays outside it (a complete match holds every
+// such word, and may reach the target by the completeness term alone).
+func nonEssential(gain []float64, size []int, must, def uint64, target float64) uint64 {
+	m := len(gain)
+	fits := func(set uint64, g float64) bool { return g < target && must&^set != 0 }
+	sizeOf := func(set uint64) int {
+		n := 0
+		for j := 0; j < m; j++ {
+			if set&(1<<j) != 0 {
+				n += size[j]
+			}
+		}
+		return n
+	}
+	best, bestSize := def, sizeOf(def)
+	if m <= maxExactEssential {
+		var sumG [1 << maxExactEssential]float64
+		var sumS [1 << maxExactEssential]int
+		for set := uint64(1); set < 1<<m; set++ {
+			low := bits.TrailingZeros64(set)
+			prev := set & (set - 1)
+			sumG[set], sumS[set] = sumG[prev]+gain[low], sumS[prev]+size[low]
+			if sumS[set] > bestSize && fits(set, sumG[set]) {
+				best, bestSize = set, sumS[set]
+			}
+		}
+		return best
+	}
+	bySize := make([]int, m)
+	for j := range bySize {
+		bySize[j] = j
+	}
+	slices.SortStableFunc(bySize, func(a, b int) int { return size[b] - size[a] })
+	var set uint64
+	g := 0.0
+	for _, j := range bySize {
+		if fits(set|1<<j, g+gain[j]) {
+			set, g = set|1<<j, g+gain[j]
+		}
+	}
+	if sizeOf(set) > bestSize {
+		return set
+	}
+	return best
 }
 
 // keepLongEnough drops, in place, the candidates too short to reach the
