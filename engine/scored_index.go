@@ -296,14 +296,22 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 // check's limit and explains each: the name string that scored, its
 // pairing and the evidence beyond the name.
 func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch, scored int) (*Result, error) {
-	hits := make([]Hit, 0, len(best))
+	// The records are ranked by small keys and only those returned become
+	// hits: a check of thousands of hits sorted whole Hits before.
+	keys := make([]rankedKey, 0, len(best))
 	for key, b := range best {
 		si, ord := int(key>>32), uint32(key)
-		hits = append(hits, Hit{ID: segs[si].id(ord), Exact: b.sc.exact, Edits: b.sc.edits, Extra: b.sc.extra, Score: b.score,
-			seg: int32(si), ord: ord, slot: b.slot})
+		keys = append(keys, rankedKey{score: b.score, sc: b.sc, id: segs[si].id(ord), key: key})
 	}
-	sortScoredHits(hits)
-	res := &Result{Total: len(hits), Hits: hits[:min(len(hits), c.limit)], work: scored}
+	slices.SortFunc(keys, compareRanked)
+	hits := make([]Hit, min(len(keys), c.limit))
+	for i := range hits {
+		k := &keys[i]
+		b := best[k.key]
+		hits[i] = Hit{ID: k.id, Exact: b.sc.exact, Edits: b.sc.edits, Extra: b.sc.extra, Score: b.score,
+			seg: int32(k.key >> 32), ord: uint32(k.key), slot: b.slot}
+	}
+	res := &Result{Total: len(keys), Hits: hits, work: scored}
 	if err := v.fill(res.Hits, false); err != nil {
 		return nil, err
 	}
@@ -414,6 +422,30 @@ func betterScored(a, b scoredBest) bool {
 		return a.sc.better(b.sc)
 	}
 	return a.slot < b.slot
+}
+
+// rankedKey is what ranks a record of a scored check (as sortScoredHits
+// ranks hits) and where its best name string is in best.
+type rankedKey struct {
+	score float64
+	sc    score
+	id    string
+	key   uint64
+}
+
+// compareRanked orders as sortScoredHits does: by score, then as strict
+// mode does (exact, fewer edits, fewer extra words), then by record id.
+func compareRanked(a, b rankedKey) int {
+	if a.score != b.score {
+		return cmp.Compare(b.score, a.score)
+	}
+	if a.sc != b.sc {
+		if a.sc.better(b.sc) {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.id, b.id)
 }
 
 // sortScoredHits ranks hits by score, then as strict mode does (exact,
