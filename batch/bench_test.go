@@ -114,9 +114,10 @@ func rssBytes() int64 {
 }
 
 // BenchmarkRun screens a generated book against a generated database,
-// exact and at fuzzy 2, with every core, and reports rows per second and
-// the memory the run adds to that of the database: the resident set
-// before the run, and its peak during the run, sampled every 20 ms.
+// exact and at fuzzy 2, with every core, and reports rows per second, the
+// process's CPU time per row, and the memory the run adds to that of the
+// database: the resident set before the run, and its peak during the run,
+// sampled every 20 ms.
 func BenchmarkRun(b *testing.B) {
 	s, err := benchOnce()
 	if err != nil {
@@ -158,6 +159,7 @@ func BenchmarkRun(b *testing.B) {
 			var rows, hits int64
 			b.ResetTimer()
 			start := time.Now()
+			cpu0, cpuOK := processCPU()
 			for i := 0; i < b.N; i++ {
 				out := filepath.Join(dir, fmt.Sprintf("hits-f%d-%s.csv", fuzzy, mode.match))
 				sum, err := Run(context.Background(), Config{Screener: Screener{Index: s.ix, Fuzzy: fuzzy, Match: mode.match}, Input: book, Out: out})
@@ -168,10 +170,19 @@ func BenchmarkRun(b *testing.B) {
 				hits += sum.Hits
 			}
 			elapsed := time.Since(start)
+			cpu1, cpuOK1 := processCPU()
 			b.StopTimer()
 			close(done)
 			b.ReportMetric(float64(rows)/elapsed.Seconds(), "rows/s")
 			b.ReportMetric(float64(hits)/float64(rows), "hits/row")
+			if cpuOK && cpuOK1 {
+				// CPU time of the whole process (the collector too) per
+				// row: on a machine other jobs load, rows/s measures the
+				// share of the cores this run got, cpu-us/row what a row
+				// costs; GOMAXPROCS·1e6 / cpu-us/row is the rows/s the
+				// cores would give alone.
+				b.ReportMetric(float64((cpu1-cpu0).Microseconds())/float64(rows), "cpu-us/row")
+			}
 			b.ReportMetric(float64(before)/(1<<20), "MiB-rss-before")
 			b.ReportMetric(float64(max(peak.Load(), before)-before)/(1<<20), "MiB-rss-added")
 		})

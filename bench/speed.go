@@ -4,6 +4,7 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"slices"
@@ -38,8 +39,24 @@ type SpeedConfig struct {
 	// its default).
 	Match    query.MatchMode
 	MinScore float64
+	// Slowest, when above 0, lists that many of the slowest queries of
+	// each fuzzy level (by CPU time where it is read, else wall-clock) in
+	// the report: the tail to profile.
+	Slowest int
 	// Progress, when set, is told what is being done.
 	Progress func(string)
+}
+
+// SlowQuery is one of the slowest queries of a fuzzy level.
+type SlowQuery struct {
+	Names       string  `json:"names"`
+	Kind        string  `json:"kind"`
+	DOB         string  `json:"dob,omitempty"`
+	Gender      string  `json:"gender,omitempty"`
+	Citizenship string  `json:"citizenship,omitempty"`
+	Micros      float64 `json:"us"`
+	CPUMicros   float64 `json:"cpu_us,omitempty"`
+	Hits        int     `json:"hits"`
 }
 
 // ModeReport is the latency of one fuzzy level.
@@ -58,6 +75,8 @@ type ModeReport struct {
 	BruteP50Micros   float64 `json:"bruteforce_p50_us"`
 	IndexP50OfSample float64 `json:"index_p50_us_same_queries"`
 	Speedup          float64 `json:"speedup_vs_bruteforce"`
+	// Slowest are the slowest queries, slowest first (SpeedConfig.Slowest).
+	Slowest []SlowQuery `json:"slowest,omitempty"`
 }
 
 // SpeedReport is what `amlscreen bench speed --json` prints.
@@ -165,7 +184,7 @@ func Speed(cfg SpeedConfig) (*SpeedReport, error) {
 	}
 	for fuzzy, m := range modes {
 		say("fuzzy %d: %d queries through the index", fuzzy, len(queries))
-		if err := measureMode(m, ix, queries, queryAt(fuzzy)); err != nil {
+		if err := measureMode(m, ix, queries, queryAt(fuzzy), cfg.Slowest); err != nil {
 			return nil, err
 		}
 		if len(sample) == 0 {
@@ -227,9 +246,10 @@ func toQuery(q gen.Query, fuzzy int) query.Query {
 	return query.Query{Names: q.Names, Fuzzy: fuzzy, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship}
 }
 
-func measureMode(m *ModeReport, ix *engine.Index, queries []gen.Query, toQuery func(gen.Query) query.Query) error {
+func measureMode(m *ModeReport, ix *engine.Index, queries []gen.Query, toQuery func(gen.Query) query.Query, slowest int) error {
 	lat := make([]time.Duration, 0, len(queries))
 	cpu := make([]time.Duration, 0, len(queries))
+	total := make([]int, 0, len(queries))
 	hits := 0
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -245,17 +265,47 @@ func measureMode(m *ModeReport, ix *engine.Index, queries []gen.Query, toQuery f
 			cpu = append(cpu, c1-c0)
 		}
 		lat = append(lat, time.Since(t))
+		total = append(total, res.Total)
 		hits += res.Total
 	}
-	total := time.Since(start)
+	elapsed := time.Since(start)
 	m.Queries = len(queries)
 	m.P50Micros = micros(percentile(lat, 0.50))
 	m.P99Micros = micros(percentile(lat, 0.99))
 	m.CPUP50Micros = micros(percentile(cpu, 0.50))
 	m.CPUP99Micros = micros(percentile(cpu, 0.99))
-	m.QPS = float64(len(queries)) / total.Seconds()
+	m.QPS = float64(len(queries)) / elapsed.Seconds()
 	m.MeanHits = float64(hits) / float64(max(1, len(queries)))
+	m.Slowest = slowQueries(queries, lat, cpu, total, toQuery, slowest)
 	return nil
+}
+
+// slowQueries returns the n slowest of queries, slowest first: by CPU
+// time when every query has it, else by wall-clock.
+func slowQueries(queries []gen.Query, lat, cpu []time.Duration, total []int, toQuery func(gen.Query) query.Query, n int) []SlowQuery {
+	if n <= 0 {
+		return nil
+	}
+	key := lat
+	if len(cpu) == len(lat) {
+		key = cpu
+	}
+	idx := make([]int, len(queries))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(key[b], key[a]) })
+	var out []SlowQuery
+	for _, i := range idx[:min(n, len(idx))] {
+		q := toQuery(queries[i])
+		sq := SlowQuery{Names: q.Names, Kind: queries[i].Kind, DOB: q.DOB, Gender: q.Gender, Citizenship: q.Citizenship,
+			Micros: micros(lat[i]), Hits: total[i]}
+		if len(cpu) == len(lat) {
+			sq.CPUMicros = micros(cpu[i])
+		}
+		out = append(out, sq)
+	}
+	return out
 }
 
 // medianLatency runs the sample through search and returns the median

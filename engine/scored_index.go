@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/normalize"
@@ -99,6 +101,7 @@ type scoredBest struct {
 // scoredScratch is the reusable state of one scored search.
 type scoredScratch struct {
 	ps        pairSearch
+	sh        nameShape
 	edges     []edge
 	kMiss     []float64
 	acc, acc2 []float64
@@ -122,6 +125,10 @@ type scoredSeg struct {
 	*segView
 	keys *segKeys
 	df   []uint32 // token id → live records of the whole view holding it
+	// words and wordsN are the view's record-word costs of this segment
+	// (viewScored.words) and the live records they were weighed over.
+	words  []atomic.Uint64
+	wordsN int
 }
 
 // maxScoredCandidates caps the name strings one scored query scores:
@@ -215,7 +222,7 @@ func (v *view) scoredVariants(c *compiled) (segs []scoredSeg, variants []scoredV
 	vs := v.scored()
 	segs = make([]scoredSeg, len(v.segs))
 	for i := range v.segs {
-		segs[i] = scoredSeg{segView: &v.segs[i], keys: vs.keys[i], df: vs.global[i]}
+		segs[i] = scoredSeg{segView: &v.segs[i], keys: vs.keys[i], df: vs.global[i], words: vs.words[i], wordsN: vs.n}
 	}
 	memo := map[string]*globalPartners{}
 	add := func(words []string, sel recordSel) {
@@ -289,14 +296,22 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 // check's limit and explains each: the name string that scored, its
 // pairing and the evidence beyond the name.
 func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch, scored int) (*Result, error) {
-	hits := make([]Hit, 0, len(best))
+	// The records are ranked by small keys and only those returned become
+	// hits: a check of thousands of hits sorted whole Hits before.
+	keys := make([]rankedKey, 0, len(best))
 	for key, b := range best {
 		si, ord := int(key>>32), uint32(key)
-		hits = append(hits, Hit{ID: segs[si].id(ord), Exact: b.sc.exact, Edits: b.sc.edits, Extra: b.sc.extra, Score: b.score,
-			seg: int32(si), ord: ord, slot: b.slot})
+		keys = append(keys, rankedKey{score: b.score, sc: b.sc, id: segs[si].id(ord), key: key})
 	}
-	sortScoredHits(hits)
-	res := &Result{Total: len(hits), Hits: hits[:min(len(hits), c.limit)], work: scored}
+	slices.SortFunc(keys, compareRanked)
+	hits := make([]Hit, min(len(keys), c.limit))
+	for i := range hits {
+		k := &keys[i]
+		b := best[k.key]
+		hits[i] = Hit{ID: k.id, Exact: b.sc.exact, Edits: b.sc.edits, Extra: b.sc.extra, Score: b.score,
+			seg: int32(k.key >> 32), ord: uint32(k.key), slot: b.slot}
+	}
+	res := &Result{Total: len(keys), Hits: hits, work: scored}
 	if err := v.fill(res.Hits, false); err != nil {
 		return nil, err
 	}
@@ -308,11 +323,10 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		h := &res.Hits[i]
 		ss := &segs[h.seg]
 		b := best[uint64(h.seg)<<32|uint64(h.ord)]
-		names := NameStrings(h.Record)
 		h.Field, h.Reason = "name", nil
 		text := h.Record.Name
-		if int(b.slot) < len(names) {
-			h.Field, text = names[b.slot].Field, names[b.slot].Text
+		if ns, ok := nameStringAt(h.Record, int(b.slot)); ok {
+			h.Field, text = ns.Field, ns.Text
 		}
 		sq := variants[sel[b.sel]].segs[h.seg]
 		ev, _ := ss.scoreName(sq, b.ns, scr, math.Inf(-1))
@@ -410,6 +424,30 @@ func betterScored(a, b scoredBest) bool {
 	return a.slot < b.slot
 }
 
+// rankedKey is what ranks a record of a scored check (as sortScoredHits
+// ranks hits) and where its best name string is in best.
+type rankedKey struct {
+	score float64
+	sc    score
+	id    string
+	key   uint64
+}
+
+// compareRanked orders as sortScoredHits does: by score, then as strict
+// mode does (exact, fewer edits, fewer extra words), then by record id.
+func compareRanked(a, b rankedKey) int {
+	if a.score != b.score {
+		return cmp.Compare(b.score, a.score)
+	}
+	if a.sc != b.sc {
+		if a.sc.better(b.sc) {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
 // sortScoredHits ranks hits by score, then as strict mode does (exact,
 // fewer edits, fewer extra words), then by record id.
 func sortScoredHits(hits []Hit) {
@@ -471,6 +509,11 @@ type globalPartners struct {
 	texts []string         // the partners' tokens, aligned with ps
 	df    []int            // live records of the view holding each, aligned
 	local [][]localPartner // by segment
+	// maps holds toLocal's maps, built once: the partners of a common
+	// word serve every check of a batch that holds it, and building the
+	// map for each was a sixth of a scored batch's search time.
+	mapsOnce sync.Once
+	maps     []map[uint32]partner
 }
 
 // localPartner is the token id in one segment of partner ps[i].
@@ -479,13 +522,20 @@ type localPartner struct {
 	i  int32
 }
 
-// toLocal returns the partners of segment si by its token ids.
+// toLocal returns the partners of segment si by its token ids. The map
+// is shared by every check that asks: nobody changes it.
 func (gp *globalPartners) toLocal(si int) map[uint32]partner {
-	m := make(map[uint32]partner, len(gp.local[si]))
-	for _, lp := range gp.local[si] {
-		m[lp.id] = gp.ps[lp.i]
-	}
-	return m
+	gp.mapsOnce.Do(func() {
+		gp.maps = make([]map[uint32]partner, len(gp.local))
+		for i, ls := range gp.local {
+			m := make(map[uint32]partner, len(ls))
+			for _, lp := range ls {
+				m[lp.id] = gp.ps[lp.i]
+			}
+			gp.maps[i] = m
+		}
+	})
+	return gp.maps[si]
 }
 
 // byText returns the partners by ids that ids assigns to their tokens
@@ -1062,9 +1112,28 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	if rem[0] < target {
 		return ss.keepLongEnough(ss.completeCandidates(sq, scr), rem, target, needed[0], bonus)
 	}
+	// The essential words: by default those of the highest gains, the
+	// fewest whose rest stays under the target; essentialOrder may pick
+	// others whose posting lists are shorter. rem and needed below follow
+	// the order the words are taken in; keepLongEnough keeps the gains
+	// sorted (sorted, needed[0] is the same in both orders).
+	nEss := 0
+	for nEss < m && rem[nEss] >= target {
+		nEss++
+	}
+	sorted := rem
+	order, nEss = ss.essentialOrder(sq, order, gain, target, nEss)
+	rem = make([]float64, m+1)
+	for i := m - 1; i >= 0; i-- {
+		rem[i] = rem[i+1] + gain[order[i]]
+		needed[i] = needed[i+1]
+		if sq.opt&(1<<order[i]) == 0 {
+			needed[i]++
+		}
+	}
 	cands, acc, cnt := scr.bufA[:0], scr.acc[:0], scr.cnt[:0]
 	i := 0
-	for ; i < m && rem[i] >= target; i++ {
+	for ; i < nEss; i++ {
 		j := order[i]
 		u, ug := ss.unionGains(sq.units[j], sq.unitGain[j], scr)
 		var inc uint8
@@ -1110,7 +1179,106 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	}
 	cands, acc, cnt = keepReaching(cands, acc, cnt, target, needed[0], target-bonus)
 	scr.bufA, scr.acc, scr.cnt = cands, acc, cnt
-	return ss.keepLongEnough(cands, rem, target, needed[0], bonus)
+	return ss.keepLongEnough(cands, sorted, target, needed[0], bonus)
+}
+
+// maxExactEssential is the most query words whose every set
+// nonEssential tries; longer queries take their longest lists out
+// greedily.
+const maxExactEssential = 10
+
+// essentialOrder returns the words in the order scoredCandidates takes
+// them, the essential ones (the first nEss) first. order holds the words
+// by gain, highest first, and its first nEss are essential by default;
+// nonEssential may leave out another set, whose posting lists are longer.
+// A query of a rare word beside common ones (Adriana Aline González Peña,
+// whose gains made aline essential) then merges the rare word's lists and
+// only searches or credits the common ones'.
+func (ss *scoredSeg) essentialOrder(sq *scoredQuery, order []int, gain []float64, target float64, nEss int) ([]int, int) {
+	m := len(order)
+	if nEss == m {
+		return order, nEss // no set is below the target
+	}
+	size := make([]int, m)
+	for j := range size {
+		size[j] = ss.postingSize(sq.units[j])
+	}
+	var must uint64 // words that are not optional
+	for j := 0; j < m; j++ {
+		if sq.opt&(1<<j) == 0 {
+			must |= 1 << j
+		}
+	}
+	var def uint64
+	for _, j := range order[nEss:] {
+		def |= 1 << j
+	}
+	set := nonEssential(gain, size, must, def, target)
+	out := make([]int, 0, m)
+	for _, j := range order {
+		if set&(1<<j) == 0 {
+			out = append(out, j)
+		}
+	}
+	nEss = len(out)
+	for _, j := range order {
+		if set&(1<<j) != 0 {
+			out = append(out, j)
+		}
+	}
+	return out, nEss
+}
+
+// nonEssential returns the set of words (a bit each) that scoredCandidates
+// need not merge: def, unless another set that may be left out holds
+// longer posting lists (size), the longest such set for up to
+// maxExactEssential words, the longest lists first that fit beyond. A set
+// may be left out when its gains add up to less than target (a name
+// string holding none of the other words cannot reach it) and a word that
+// is not optional (must) stays outside it (a complete match holds every
+// such word, and may reach the target by the completeness term alone).
+func nonEssential(gain []float64, size []int, must, def uint64, target float64) uint64 {
+	m := len(gain)
+	fits := func(set uint64, g float64) bool { return g < target && must&^set != 0 }
+	sizeOf := func(set uint64) int {
+		n := 0
+		for j := 0; j < m; j++ {
+			if set&(1<<j) != 0 {
+				n += size[j]
+			}
+		}
+		return n
+	}
+	best, bestSize := def, sizeOf(def)
+	if m <= maxExactEssential {
+		var sumG [1 << maxExactEssential]float64
+		var sumS [1 << maxExactEssential]int
+		for set := uint64(1); set < 1<<m; set++ {
+			low := bits.TrailingZeros64(set)
+			prev := set & (set - 1)
+			sumG[set], sumS[set] = sumG[prev]+gain[low], sumS[prev]+size[low]
+			if sumS[set] > bestSize && fits(set, sumG[set]) {
+				best, bestSize = set, sumS[set]
+			}
+		}
+		return best
+	}
+	bySize := make([]int, m)
+	for j := range bySize {
+		bySize[j] = j
+	}
+	slices.SortStableFunc(bySize, func(a, b int) int { return size[b] - size[a] })
+	var set uint64
+	g := 0.0
+	for _, j := range bySize {
+		if fits(set|1<<j, g+gain[j]) {
+			set, g = set|1<<j, g+gain[j]
+		}
+	}
+	if sizeOf(set) > bestSize {
+		return set
+	}
+	return best
 }
 
 // keepLongEnough drops, in place, the candidates too short to reach the
@@ -1357,20 +1525,23 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 		return evaluation{}, false
 	}
 	person := ss.et(ss.nsRec[ns]) == etIndividual
-	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda, person: person}
+	// The shape lives in the scratch: the pairing search keeps a pointer
+	// to it, which made a shape on the heap for every name string scored.
+	sh := &scr.sh
+	*sh = nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda, person: person}
 	for k, id := range words {
-		if optionalWord(ss.Token(id)) {
+		if _, opt := ss.recordWord(sq, id); opt {
 			sh.kOpt |= 1 << k
 		}
 	}
-	if quickBound(&sh, edges) < floor {
+	if quickBound(sh, edges) < floor {
 		return evaluation{}, false
 	}
-	sh = ss.nameShape(sq, words, scr)
+	*sh = ss.nameShape(sq, words, scr)
 	if sh.person = person; person {
 		sh.kSyl = syllableMask(len(words), func(k int) string { return ss.Token(words[k]) })
 	}
-	scr.ps.run(&sh, edges)
+	scr.ps.run(sh, edges)
 	return scr.ps.bestEv, true
 }
 
@@ -1379,14 +1550,42 @@ func (ss *scoredSeg) nameShape(sq *scoredQuery, words []uint32, scr *scoredScrat
 	sh := nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda}
 	scr.kMiss = scr.kMiss[:0]
 	for k, id := range words {
-		t := ss.Token(id)
-		if optionalWord(t) {
+		miss, opt := ss.recordWord(sq, id)
+		if opt {
 			sh.kOpt |= 1 << k
 		}
-		scr.kMiss = append(scr.kMiss, recordMiss(t, recordWeight(t, int(ss.df[id]), sq.n), sq.lambda))
+		scr.kMiss = append(scr.kMiss, miss)
 	}
 	sh.kMiss = scr.kMiss
 	return sh
+}
+
+// optionalBit marks an optional word in a cached record-word cost (whose
+// sign bit is free: a cost is positive).
+const optionalBit = 1 << 63
+
+// recordWord returns what token id costs as a record word left unpaired
+// for sq, and whether it is optional: read from the view's cache when sq
+// is weighed over the view's records (as every check on the view is),
+// computed and kept there the first time.
+func (ss *scoredSeg) recordWord(sq *scoredQuery, id uint32) (miss float64, opt bool) {
+	cached := int(id) < len(ss.words) && sq.n == ss.wordsN
+	if cached {
+		if b := ss.words[id].Load(); b != 0 {
+			return math.Float64frombits(b &^ optionalBit), b&optionalBit != 0
+		}
+	}
+	t := ss.Token(id)
+	opt = optionalWord(t)
+	miss = recordMiss(t, recordWeight(t, int(ss.df[id]), sq.n), sq.lambda)
+	if cached {
+		b := math.Float64bits(miss)
+		if opt {
+			b |= optionalBit
+		}
+		ss.words[id].Store(b)
+	}
+	return miss, opt
 }
 
 // appendSplitEdge appends e unless an edge of the same words is there

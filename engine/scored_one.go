@@ -32,7 +32,7 @@ func (ix *Index) ScoreRecord(q query.Query, id string) (Hit, bool, error) {
 		return Hit{}, false, nil
 	}
 	vs := v.scored()
-	ss := &scoredSeg{segView: &v.segs[si], keys: vs.keys[si], df: vs.global[si]}
+	ss := &scoredSeg{segView: &v.segs[si], keys: vs.keys[si], df: vs.global[si], words: vs.words[si], wordsN: vs.n}
 	if !ss.passes(c, ss.sourceMask(c), ord) {
 		return Hit{}, false, nil
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/amlscreen/amlscreen/normalize"
 )
@@ -83,6 +84,14 @@ type viewScored struct {
 	// the token in a name string; global[i] sums, by the same ids, those
 	// of every segment: the count that weighs the word.
 	live, global [][]uint32
+	// words[i] holds, by token id of segment i, what a record word costs
+	// unpaired and whether it is optional (recordWord), filled as checks
+	// read them: both depend on the view alone, and computing them for
+	// every word of every name string scored (a look-up of the word's
+	// share of its culture's names among them) was a tenth of a check
+	// that scores thousands.
+	words [][]atomic.Uint64
+	n     int // the live records the words' costs were weighed over
 }
 
 // PrepareScored builds what scored mode needs now rather than on the
@@ -101,11 +110,14 @@ func (v *view) scored() *viewScored {
 			keys:   make([]*segKeys, len(v.segs)),
 			live:   make([][]uint32, len(v.segs)),
 			global: make([][]uint32, len(v.segs)),
+			words:  make([][]atomic.Uint64, len(v.segs)),
+			n:      v.live,
 		}
 		for i := range v.segs {
 			sv := &v.segs[i]
 			vs.keys[i] = sv.scoredKeys()
 			vs.live[i] = sv.liveDF(vs.keys[i].df)
+			vs.words[i] = make([]atomic.Uint64, len(vs.live[i]))
 		}
 		if len(v.segs) == 1 {
 			vs.global[0] = vs.live[0]

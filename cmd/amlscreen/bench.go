@@ -48,7 +48,8 @@ func newBenchSpeedCmd() *cobra.Command {
   amlscreen bench speed --records 1000000 --queries 5000 --brute 3 --seed 7
   amlscreen bench speed --records 1000000 --match scored --brute 3
   amlscreen bench speed --data ofac.jsonl.gz
-  amlscreen bench speed --store aml.db --queries 2000 --brute 3`,
+  amlscreen bench speed --store aml.db --queries 2000 --brute 3
+  amlscreen bench speed --records 1000000 --match scored --brute 0 --slowest 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cfg.Records < 1 && len(data) == 0 {
@@ -59,6 +60,9 @@ func newBenchSpeedCmd() *cobra.Command {
 			}
 			if cfg.Brute < 0 {
 				return usagef("--brute: must not be negative")
+			}
+			if cfg.Slowest < 0 || cfg.Slowest > cfg.Queries {
+				return usagef("--slowest: must be between 0 and --queries (%d)", cfg.Queries)
 			}
 			m, err := query.ParseMatch(match)
 			if err != nil {
@@ -127,6 +131,7 @@ func newBenchSpeedCmd() *cobra.Command {
 	addJSONAlias(fl, &asJSON)
 	fl.StringVar(&match, "match", "strict", "match mode of the queries: strict or scored")
 	fl.Float64Var(&minScore, "min-score", query.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
+	fl.IntVar(&cfg.Slowest, "slowest", 0, "list this many of the slowest queries of each fuzzy level (by CPU time), to profile the tail")
 	return cmd
 }
 
@@ -179,5 +184,19 @@ func writeSpeedTable(out io.Writer, r *bench.SpeedReport) error {
 		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%.0f\t%.0f×\t\n", m.name, m.r.Queries, m.r.P50Micros, m.r.P99Micros,
 			m.r.CPUP50Micros, m.r.CPUP99Micros, m.r.QPS, m.r.MeanHits, m.r.BruteP50Micros, m.r.Speedup)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, m := range []struct {
+		name string
+		r    bench.ModeReport
+	}{{"exact", r.Exact}, {"fuzzy1", r.Fuzzy1}, {"fuzzy2", r.Fuzzy2}} {
+		if len(m.r.Slowest) > 0 {
+			fmt.Fprintf(out, "slowest %s:\n", m.name)
+		}
+		for _, q := range m.r.Slowest {
+			fmt.Fprintf(out, "  %9.1f µs  CPU %9.1f µs  %5d hits  %-16s %q dob=%q gender=%q citizenship=%q\n", q.Micros, q.CPUMicros, q.Hits, q.Kind, q.Names, q.DOB, q.Gender, q.Citizenship)
+		}
+	}
+	return nil
 }
