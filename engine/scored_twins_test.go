@@ -58,6 +58,7 @@ func twinShape(r *rand.Rand, m, n, vocab int) (*nameShape, []edge) {
 // The search that keeps one order of interchangeable query words finds a
 // pairing as good as trying every pairing does.
 func TestPairSearchTwinsAgreeWithBrute(t *testing.T) {
+	skipUnderRace(t)
 	r := rand.New(rand.NewPCG(5, 9))
 	var ps pairSearch
 	for i := range 3000 {
