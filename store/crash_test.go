@@ -278,6 +278,9 @@ func TestCrashLeavesOldOrNewVersion(t *testing.T) {
 	if os.Getenv("AMLSCREEN_CRASH_STORE") != "" {
 		t.Skip("child process")
 	}
+	if testing.Short() {
+		t.Skip("kills 22 child processes; run without -short")
+	}
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.db")
 	db, err := Open(base, Options{})
