@@ -215,6 +215,9 @@ func TestImportErrors(t *testing.T) {
 // TestImportSizeLimit reads a stream longer than the limit: refused, at
 // the limit, without reading it all.
 func TestImportSizeLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses 64 MiB of input, ten times slower under the race detector; runs without -short")
+	}
 	acme, _ := keysOf("acme")
 	r := io.MultiReader(strings.NewReader("subject,record_id,status\n"), &newlines{n: MaxImportBytes + 10})
 	_, err := ReadImport(r, ImportOptions{Default: &acme})

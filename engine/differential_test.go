@@ -102,10 +102,12 @@ func generated(n int, seed int64) []*record.Record {
 
 func TestIndexAgreesWithBrute(t *testing.T) {
 	t.Parallel()
-	nRecs, nQueries := 1000, 150
+	nRecs, nQueries := 1000, 120
 	switch {
 	case longTests():
 		nRecs, nQueries = 3000, 1500
+	case raceEnabled:
+		nRecs, nQueries = 300, 30
 	case testing.Short():
 		nRecs, nQueries = 600, 90
 	}
@@ -143,6 +145,7 @@ func agreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, n int, seed
 // deletes to an index and checks it answers like the brute-force matcher
 // over the resulting records.
 func TestApplyAgreesWithRebuild(t *testing.T) {
+	skipUnderRace(t)
 	t.Parallel()
 	const n = 1500
 	all := generated(n+300, 5)
@@ -187,7 +190,7 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 	if ix.Len() != len(final) {
 		t.Fatalf("index has %d records, want %d", ix.Len(), len(final))
 	}
-	nQueries := 100 // AMLSCREEN_LONG_TESTS=1: 400
+	nQueries := 60 // AMLSCREEN_LONG_TESTS=1: 400
 	if longTests() {
 		nQueries = 400
 	}
@@ -205,9 +208,10 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 // enumerating every assignment, so the two algorithms are held to the same
 // answers on the same queries.
 func TestHungarianAgreesWithBrute(t *testing.T) {
+	skipUnderRace(t)
 	defer func(p, b int) { pairStepBudget, bruteStepBudget = p, b }(pairStepBudget, bruteStepBudget)
 	pairStepBudget, bruteStepBudget = 0, -1
-	nRecs, n := 1000, 180
+	nRecs, n := 1000, 120
 	switch {
 	case longTests():
 		nRecs, n = 2000, 800

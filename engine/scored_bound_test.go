@@ -14,6 +14,7 @@ import (
 // not every name string holding the word, and answers as the brute-force
 // matcher does.
 func TestScoredRepeatedWordsWorkBound(t *testing.T) {
+	skipUnderRace(t)
 	recs := generated(4000, 7)
 	ix := NewIndex(recs)
 	br := NewBrute(recs)
@@ -66,6 +67,7 @@ func TestScoredRepeatedWordsWorkBound(t *testing.T) {
 // pairs every candidate), not 32 times that; and it answers as the
 // brute-force matcher does.
 func TestRepeatedWordPairingWorkBound(t *testing.T) {
+	skipUnderRace(t)
 	recs := generated(3000, 5)
 	ix := NewIndex(recs)
 	br := NewBrute(recs)

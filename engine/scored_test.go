@@ -376,6 +376,7 @@ func TestScoredParams(t *testing.T) {
 // the index answers like a brute-force reference over the records it now
 // holds, and like an index built afresh.
 func TestScoredAfterChanges(t *testing.T) {
+	skipUnderRace(t)
 	recs := generated(1500, 9)
 	ix := NewIndex(recs[:1000])
 	ix.PrepareScored()
@@ -404,7 +405,11 @@ func TestScoredAfterChanges(t *testing.T) {
 	}
 	var final []*record.Record
 	ix.ForEach(func(r *record.Record) { final = append(final, live[r.ID]) })
-	qs := scoredQueries(recs, 150, 4)
+	nQueries := 90 // AMLSCREEN_LONG_TESTS=1: 150
+	if longTests() {
+		nQueries = 150
+	}
+	qs := scoredQueries(recs, nQueries, 4)
 	scoredAgreesWithBrute(t, ix, final, qs)
 	fresh := NewIndex(final)
 	for _, q := range qs {

@@ -5,27 +5,56 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"log/slog"
+	"maps"
 	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
 )
 
+// damagedTemplate is the store and index every damagedWorld copies: built
+// once per test binary, as importing and indexing it for each of 20
+// damage tests was most of their time. TestMain removes its directory.
+var damagedTemplate struct {
+	once sync.Once
+	dir  string
+	w    *world
+}
+
 // damagedWorld is a store of 600 records and two change sets with its
-// index written and closed, and the index's MANIFEST.
+// index written and closed, and the index's MANIFEST: a copy of
+// damagedTemplate's, which t may damage.
 func damagedWorld(t *testing.T) (*world, *manifest) {
 	t.Helper()
+	damagedTemplate.once.Do(func() {
+		dir, err := os.MkdirTemp("", "screen-damaged-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		damagedTemplate.dir = dir
+		w := &world{t: t, path: filepath.Join(dir, "s.db"), cur: map[string]*record.Record{}, g: gen.New(3)}
+		var logs bytes.Buffer
+		st, d := w.openIndexed(&logs)
+		w.importAll(st, 600, "v1")
+		w.changeSet(st, "v2", 10, 10, 10)
+		d.WaitMerges()
+		d.Close()
+		st.Close()
+		damagedTemplate.w = w
+	})
+	tpl := damagedTemplate.w
+	if tpl == nil {
+		t.Fatal("the damaged world's template was not built: see the first test that asked for it")
+	}
 	w := newWorld(t)
-	var logs bytes.Buffer
-	st, d := w.openIndexed(&logs)
-	w.importAll(st, 600, "v1")
-	w.changeSet(st, "v2", 10, 10, 10)
-	d.WaitMerges()
-	d.Close()
-	st.Close()
+	copyTree(t, filepath.Dir(tpl.path), filepath.Dir(w.path))
+	w.cur, w.version, w.next = maps.Clone(tpl.cur), tpl.version, tpl.next
 	m, err := readManifest(IndexDir(w.path))
 	if err != nil {
 		t.Fatal(err)

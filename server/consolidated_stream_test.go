@@ -144,6 +144,9 @@ func (w *stallWriter) Write(p []byte) (int, error) {
 // number of records: five times the records add less than a twentieth of
 // what holding them as lines would. Both runs read the same two stores.
 func TestConsolidatedFileMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports 36,000 records to measure the heap, which the race detector inflates; runs without -short")
+	}
 	sizes := []int{6000, 30000}
 	stores := make([]*store.Store, len(sizes))
 	for k, n := range sizes {

@@ -26,13 +26,22 @@ import (
 // point it writes "ready" and waits to be killed, so most kill points are
 // exact. Mid-commit points are timed from the hook, as nothing else marks
 // the commit's progress: 4 of them per operation by default, 9 with
-// AMLSCREEN_LONG_TESTS=1.
+// AMLSCREEN_LONG_TESTS=1. The stores are half the long variant's size by
+// default: the 22 children's imports and change sets are the test's cost.
 
-const (
-	crashBase  = 2000 // records at the old version
-	crashNew   = 3000 // records of the file that replaces them
-	crashDelta = 1500 // changes of the delta
+var (
+	crashBase  = crashSize(1000) // records at the old version
+	crashNew   = crashSize(1500) // records of the file that replaces them
+	crashDelta = crashSize(750)  // changes of the delta
 )
+
+// crashSize is n by default and twice n with AMLSCREEN_LONG_TESTS=1.
+func crashSize(n int) int {
+	if longTests() {
+		return 2 * n
+	}
+	return n
+}
 
 // crashDeltaChanges is the change set of the apply runs: deletes, updates,
 // additions and the two no-ops SEMANTICS.md settles.
@@ -268,6 +277,9 @@ func checkAfterCrash(t *testing.T, path string, run crashRun, old, next map[stri
 func TestCrashLeavesOldOrNewVersion(t *testing.T) {
 	if os.Getenv("AMLSCREEN_CRASH_STORE") != "" {
 		t.Skip("child process")
+	}
+	if testing.Short() {
+		t.Skip("kills 22 child processes; run without -short")
 	}
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.db")
