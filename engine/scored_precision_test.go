@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/query"
@@ -45,9 +46,7 @@ var precisionRecords = []struct{ id, name string }{
 // precisionCases pin the rules of scored mode on real pairs, per script:
 // each query finds its record at the default threshold, or (want "")
 // finds none of precisionRecords.
-var precisionCases = []struct {
-	query, want, why string
-}{
+var precisionCases = []ruleCase{
 	// Rule 1: Han and Hangul compare their own units; a different family
 	// name character is another person; romanised syllables pair by table.
 	{"刘丽华", "P-LIU", "the same characters"},
@@ -117,14 +116,25 @@ func precisionIndexRecords(t *testing.T) []*record.Record {
 	return recs
 }
 
+// ruleCase is a scored query and the record of a rule's table it must
+// find, or "" when it must find none of them.
+type ruleCase struct{ query, want, why string }
+
 func TestScoredPrecisionRules(t *testing.T) {
 	recs := precisionIndexRecords(t)
-	ix := NewIndex(recs)
-	ours := map[string]bool{}
+	var ours []string
 	for _, p := range precisionRecords {
-		ours[p.id] = true
+		ours = append(ours, p.id)
 	}
-	for _, tc := range precisionCases {
+	checkRuleCases(t, NewIndex(recs), ours, precisionCases)
+}
+
+// checkRuleCases searches ix (scored, fuzzy 2, default threshold) for
+// each case and fails when its record is missing, or when a case that
+// wants none hits any of the table's records (ours).
+func checkRuleCases(t *testing.T, ix *Index, ours []string, cases []ruleCase) {
+	t.Helper()
+	for _, tc := range cases {
 		res, err := ix.Search(query.Query{Kind: query.Any, Names: tc.query, Fuzzy: 2, Match: query.Scored, Limit: 50})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.query, err)
@@ -132,18 +142,16 @@ func TestScoredPrecisionRules(t *testing.T) {
 		var got []string
 		found := false
 		for _, h := range res.Hits {
-			if ours[h.Record.ID] {
+			if slices.Contains(ours, h.Record.ID) {
 				got = append(got, fmt.Sprintf("%s %.3f %s", h.Record.ID, h.Score, h.Reason.Summary()))
 			}
-			if h.Record.ID == tc.want {
-				found = true
-			}
+			found = found || h.Record.ID == tc.want
 		}
 		switch {
 		case tc.want != "" && !found:
 			t.Errorf("%q (%s): %s not found; hits %v", tc.query, tc.why, tc.want, got)
 		case tc.want == "" && len(got) > 0:
-			t.Errorf("%q (%s): want none of the listed neighbours, got %v", tc.query, tc.why, got)
+			t.Errorf("%q (%s): want none of the table's records, got %v", tc.query, tc.why, got)
 		}
 	}
 }

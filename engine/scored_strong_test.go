@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -25,7 +24,7 @@ var strongRecords = []struct{ id, et, name string }{
 
 // strongCases: each query finds its record at the default threshold, or
 // (want "") none of strongRecords.
-var strongCases = []struct{ query, want, why string }{
+var strongCases = []ruleCase{
 	// "the" is optional, as a legal form is.
 	{"The World Bank", "S-WB", "a leading the the list lacks"},
 	{"World Bank", "S-WB", "the very same words"},
@@ -80,31 +79,11 @@ func TestSwapInTheReason(t *testing.T) {
 }
 
 func TestScoredStrongPairRules(t *testing.T) {
-	ix := NewIndex(strongIndexRecords())
-	ours := map[string]bool{}
+	var ours []string
 	for _, s := range strongRecords {
-		ours[s.id] = true
+		ours = append(ours, s.id)
 	}
-	for _, tc := range strongCases {
-		res, err := ix.Search(query.Query{Kind: query.Any, Names: tc.query, Fuzzy: 2, Match: query.Scored, Limit: 50})
-		if err != nil {
-			t.Fatalf("%q: %v", tc.query, err)
-		}
-		var got []string
-		found := false
-		for _, h := range res.Hits {
-			if ours[h.Record.ID] {
-				got = append(got, fmt.Sprintf("%s %.3f %s", h.Record.ID, h.Score, h.Reason.Summary()))
-			}
-			found = found || h.Record.ID == tc.want
-		}
-		switch {
-		case tc.want != "" && !found:
-			t.Errorf("%q (%s): %s not found; hits %v", tc.query, tc.why, tc.want, got)
-		case tc.want == "" && len(got) > 0:
-			t.Errorf("%q (%s): want none, got %v", tc.query, tc.why, got)
-		}
-	}
+	checkRuleCases(t, NewIndex(strongIndexRecords()), ours, strongCases)
 }
 
 // TestScoredStrongPairRulesAgreeWithBrute: the index and the brute-force
