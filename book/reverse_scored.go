@@ -43,6 +43,9 @@ type scoredReverse struct {
 	// syllabic: the customers whose names are written in Han, Hangul or
 	// kana, whose one-letter words are syllables (engine.SyllabicQuery).
 	syllabic []bool
+	// facts: each customer's filters and evidence beyond its names, which
+	// bound it against each record on its own.
+	facts []engine.ScoredFacts
 	// post: dict id -> entries (entry), for words and joined pairs.
 	post  [][]uint32
 	class map[int32][]uint32 // variant class -> dict ids
@@ -71,6 +74,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	type lists struct {
 		raw, legal []string
+		facts      engine.ScoredFacts
 		ok         bool
 		syllabic   bool
 	}
@@ -80,11 +84,11 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		if rej != nil {
 			return
 		}
-		raw, legal, err := engine.ScoredWords(q)
+		raw, legal, facts, err := engine.ScoredCheck(q)
 		if err != nil {
 			return
 		}
-		ls[i] = lists{raw: raw, legal: legal, ok: true, syllabic: engine.SyllabicQuery(q.Names)}
+		ls[i] = lists{raw: raw, legal: legal, facts: facts, ok: true, syllabic: engine.SyllabicQuery(q.Names)}
 	})
 	rv := &scoredReverse{n: len(customers), fuzzy: sc.Fuzzy, d: dict.New(),
 		class: map[int32][]uint32{}, sound: map[string][]uint32{}, skel: map[string][]uint32{},
@@ -118,8 +122,10 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		return id
 	}
 	rv.syllabic = make([]bool, len(ls))
+	rv.facts = make([]engine.ScoredFacts, len(ls))
 	for i := range ls {
 		rv.syllabic[i] = ls[i].syllabic
+		rv.facts[i] = ls[i].facts
 		rv.off = append(rv.off, uint32(len(rv.words)))
 		if !ls[i].ok {
 			rv.bad = append(rv.bad, int32(i))
@@ -223,7 +229,7 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	if legal {
 		b = &wg.bounds[1]
 	}
-	wg.st.BoundInto(b, wg.buf, wg.minScore)
+	wg.st.BoundFactsInto(b, wg.buf, wg.minScore, rv.facts[c].MaxEvidence())
 	return b
 }
 
@@ -244,8 +250,10 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 	for w := range weighers {
 		weighers[w] = weigher{st: st, minScore: minScore, stats: map[uint32]engine.ScoredWordStat{}}
 	}
+	facts := make([]*engine.ScoredRecordFacts, len(changed))
+	parallel(len(changed), workers, func(i int) { facts[i] = engine.NewScoredRecordFacts(changed[i]) })
 	parallelWorkers(len(groups), workers, func(w, g int) {
-		out[g] = rv.recordsToScore(groups[g], lists, &weighers[w])
+		out[g] = rv.recordsToScore(groups[g], lists, facts, &weighers[w])
 	})
 	for g, keep := range out {
 		if len(keep) > 0 {
@@ -469,9 +477,11 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 }
 
 // recordsToScore returns the records one customer (its units reached, hs)
-// is scored against: those that reach one of its essential units and
-// whose units reached could lift it to the threshold.
-func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, wg *weigher) []int32 {
+// is scored against: those that reach one of its essential units, pass
+// its filters, and whose units reached, with the evidence the record's
+// facts give the customer, could lift it to the threshold. facts are the
+// changed records' facts.
+func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts []*engine.ScoredRecordFacts, wg *weigher) []int32 {
 	c := int(hs[0].cust)
 	var bounds [2]*engine.ScoredBound
 	bound := func(legal bool) *engine.ScoredBound {
@@ -500,12 +510,18 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, wg *wei
 	slices.Sort(cands)
 	cands = slices.Compact(cands)
 	var keep []int32
+	f := &rv.facts[c]
+	// A customer whose legal-form spelling differs pairs it with every
+	// record but an individual's (engine.ScoredWords).
+	hasLegal := rv.off[2*c+1] != rv.off[2*c+2]
 	for _, r := range cands {
-		for _, legal := range []bool{false, true} {
-			if reachesThreshold(hs, reach, r, legal, bound) {
-				keep = append(keep, r)
-				break
-			}
+		add, ok := f.Evidence(facts[r])
+		if !ok {
+			continue
+		}
+		legal := hasLegal && facts[r].LegalForms()
+		if reachesThreshold(hs, reach, r, legal, bound, add) {
+			keep = append(keep, r)
 		}
 	}
 	return keep
@@ -513,11 +529,11 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, wg *wei
 
 // reachesThreshold reports whether record r, through the units of hs of
 // one spelling (legal), reaches an essential unit and could lift the
-// customer to the threshold of its bound; false when it reaches none,
-// before the bound is computed.
-func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, bound func(legal bool) *engine.ScoredBound) bool {
+// customer to the threshold of its bound with the evidence add of its
+// facts; false when it reaches none, before the bound is computed.
+func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, bound func(legal bool) *engine.ScoredBound, add float64) bool {
 	var best [64]float64
-	var covered uint64
+	var covered, whole uint64
 	var units uint64
 	for _, h := range hs {
 		l, unit := h.unit()
@@ -544,11 +560,14 @@ func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, boun
 		gain += b.Gain(u, best[u])
 		if u < 32 {
 			covered |= 1 << u
+			if best[u] >= 1 {
+				whole |= 1 << u
+			}
 		} else {
 			covered |= 3 << (u - 32)
 		}
 	}
-	return units&b.Essential != 0 && b.Reaches(gain, covered)
+	return units&b.Essential != 0 && b.ReachesRecord(gain, covered, whole, add)
 }
 
 // reached is a changed record reaching a customer's word, at the best
