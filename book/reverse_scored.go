@@ -51,12 +51,15 @@ type scoredReverse struct {
 	class map[int32][]uint32 // variant class -> dict ids
 	sound map[string][]uint32
 	skel  map[string][]uint32
-	// Pieces of split words, by the keys a piece pairs by, to the dict
-	// ids of the whole words.
-	pieceText  map[string][]uint32
-	pieceClass map[int32][]uint32
-	pieceSound map[string][]uint32
+	// Pieces of split words, by the keys the first piece pairs by, to the
+	// splits of the whole words.
+	pieceText  map[string][]wordSplit
+	pieceClass map[int32][]wordSplit
+	pieceSound map[string][]wordSplit
 }
+
+// wordSplit is a customer word (dict id) cut in two pieces at byte offset at.
+type wordSplit struct{ id, at uint32 }
 
 // An entry of a posting list: the customer, whether the word is of its
 // legal list, whether it is a joined pair, and the position of the
@@ -92,7 +95,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	})
 	rv := &scoredReverse{n: len(customers), fuzzy: sc.Fuzzy, d: dict.New(),
 		class: map[int32][]uint32{}, sound: map[string][]uint32{}, skel: map[string][]uint32{},
-		pieceText: map[string][]uint32{}, pieceClass: map[int32][]uint32{}, pieceSound: map[string][]uint32{},
+		pieceText: map[string][]wordSplit{}, pieceClass: map[int32][]wordSplit{}, pieceSound: map[string][]wordSplit{},
 		off: make([]uint32, 0, 2*len(customers)+1)}
 	d := rv.d
 	// intern adds a word or joined pair the first time it is seen, with
@@ -109,13 +112,14 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		if !joined && !split[id] {
 			split[id] = true
 			engine.ScoredSplits(w, func(a, _ string) {
-				rv.pieceText[a] = append(rv.pieceText[a], id)
+				sp := wordSplit{id, uint32(len(a))}
+				rv.pieceText[a] = append(rv.pieceText[a], sp)
 				pk := engine.ScoredWordKeys(a)
 				if pk.Class != 0 {
-					rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], id)
+					rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], sp)
 				}
 				if rv.fuzzy > 0 && pk.Sound != "" {
-					rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], id)
+					rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], sp)
 				}
 			})
 		}
@@ -325,7 +329,10 @@ type partner struct {
 func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
 	d, fuzzy := rv.d, rv.fuzzy
 	partners := make([][]partner, len(toks))
-	parallel(len(toks), workers, func(i int) {
+	// A relater per goroutine keeps the keys of the words it compares:
+	// the changed words share the customer words they are compared with.
+	relaters := make([]engine.ScoredSplitRelater, workers)
+	parallelWorkers(len(toks), workers, func(w, i int) {
 		t := toks[i]
 		checked := map[uint32]bool{}
 		var found []partner
@@ -334,7 +341,7 @@ func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
 				return
 			}
 			checked[id] = true
-			if sim, ok := engine.ScoredRelated(d.Token(id), t, fuzzy); ok {
+			if sim, ok := relaters[w].RelatedWord(d.Token(id), t, fuzzy); ok {
 				found = append(found, partner{id, sim})
 			}
 		}
@@ -377,26 +384,35 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 		t1, t2 := wpairs[i][0], wpairs[i][1]
 		k := engine.ScoredWordKeys(t1)
 		// The first piece pairs with t1: equal, of one class or (fuzzy)
-		// of one sound key.
-		ids := rv.pieceText[t1]
+		// of one sound key. Only the split posted is tried: another split
+		// of the word whose first piece pairs with t1 is posted too.
+		sps := rv.pieceText[t1]
 		if !k.Legal && !k.Digit {
 			if k.Class != 0 {
-				ids = append(slices.Clip(ids), rv.pieceClass[k.Class]...)
+				sps = append(slices.Clip(sps), rv.pieceClass[k.Class]...)
 			}
 			if fuzzy > 0 && k.Sound != "" {
-				ids = append(slices.Clip(ids), rv.pieceSound[k.Sound]...)
+				sps = append(slices.Clip(sps), rv.pieceSound[k.Sound]...)
 			}
 		}
-		checked := map[uint32]bool{}
+		checked := map[wordSplit]bool{}
+		best := map[uint32]int{} // dict id -> its index in found
 		var found []partner
-		for _, id := range ids {
-			if checked[id] {
+		for _, sp := range sps {
+			if checked[sp] {
 				continue
 			}
-			checked[id] = true
-			if sim, ok := relaters[w].Related(d.Token(id), t1, t2, fuzzy); ok {
-				found = append(found, partner{id, sim})
+			checked[sp] = true
+			sim, ok := relaters[w].RelatedAt(d.Token(sp.id), int(sp.at), t1, t2, fuzzy)
+			if !ok {
+				continue
 			}
+			if j, seen := best[sp.id]; seen {
+				found[j].sim = max(found[j].sim, sim)
+				continue
+			}
+			best[sp.id] = len(found)
+			found = append(found, partner{sp.id, sim})
 		}
 		pairPartners[i] = found
 	})

@@ -90,6 +90,9 @@ func (f *ScoredFacts) Evidence(r *ScoredRecordFacts) (add float64, ok bool) {
 	if !query.KindAllows(f.kind, r.et) {
 		return 0, false
 	}
+	if !f.hasDOB && f.gender == 0 && f.cit == "" {
+		return 0, true // most checks: no filter beyond the kind, no evidence
+	}
 	rf := r.f
 	if f.hasDOB && len(rf.dobs) > 0 && !slices.ContainsFunc(rf.dobs, func(d query.Date) bool { return d.Agrees(f.dob) }) {
 		return 0, false // query.DOBAllows

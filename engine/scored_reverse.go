@@ -119,6 +119,32 @@ func (sr *ScoredSplitRelater) Related(w, r1, r2 string, fuzzy int) (sim float64,
 	return sim, ok
 }
 
+// RelatedAt is Related for the one split of w at byte offset at (w[:at]
+// against r1, w[at:] against r2), for a word ScoredSplits splits there:
+// the split a reverse index posted w under.
+func (sr *ScoredSplitRelater) RelatedAt(w string, at int, r1, r2 string, fuzzy int) (sim float64, ok bool) {
+	a, b := w[:at], w[at:]
+	pa, oka := relatePiece(sr.tok(a), sr.tok(r1), fuzzy)
+	if !oka {
+		return 0, false
+	}
+	pb, okb := relatePiece(sr.tok(b), sr.tok(r2), fuzzy)
+	if !okb {
+		return 0, false
+	}
+	sp := scoredSplit{ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)}
+	if v := sp.sim(pa, pb); v >= model.JoinMinSim {
+		return v, true
+	}
+	return 0, false
+}
+
+// RelatedWord is ScoredRelated with the keys of the words kept.
+func (sr *ScoredSplitRelater) RelatedWord(q, r string, fuzzy int) (sim float64, ok bool) {
+	p, ok := relate(sr.tok(q), sr.tok(r), fuzzy)
+	return p.sim, ok
+}
+
 // ScoredStats are the word statistics of one state of an index, as scored
 // mode weighs words with them: held until Release.
 type ScoredStats struct {
