@@ -47,7 +47,9 @@ type scoredReverse struct {
 	// bound it against each record on its own.
 	facts []engine.ScoredFacts
 	// post: dict id -> entries (entry), for words and joined pairs.
-	post  [][]uint32
+	post [][]uint32
+	// info: dict id -> what weighing the word needs beyond the statistics.
+	info  []engine.ScoredWordInfo
 	class map[int32][]uint32 // variant class -> dict ids
 	sound map[string][]uint32
 	skel  map[string][]uint32
@@ -107,7 +109,9 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		if d.Len() > n {
 			rv.post = append(rv.post, nil)
 			split = append(split, false)
-			rv.key(id, w)
+			k, info := engine.ScoredWordKeysInfo(w)
+			rv.info = append(rv.info, info)
+			rv.key(id, k)
 		}
 		if !joined && !split[id] {
 			split[id] = true
@@ -167,9 +171,8 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	return rv
 }
 
-// key posts dict id, word w, under its pairing keys.
-func (rv *scoredReverse) key(id uint32, w string) {
-	k := engine.ScoredWordKeys(w)
+// key posts dict id under its word's pairing keys k.
+func (rv *scoredReverse) key(id uint32, k engine.WordKeys) {
 	if k.Legal {
 		return
 	}
@@ -222,7 +225,7 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	for _, id := range rv.wordIDs(c, legal) {
 		ws, ok := wg.stats[id]
 		if syllabic || !ok {
-			ws = wg.st.WordStat(rv.d.Token(id), syllabic)
+			ws = wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
 			if !syllabic {
 				wg.stats[id] = ws
 			}

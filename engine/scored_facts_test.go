@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/query"
@@ -134,5 +135,29 @@ func TestReachesRecord(t *testing.T) {
 	st.BoundFactsInto(&b, ws, 0.999999, 0)
 	if b.Essential&(1<<k) == 0 {
 		t.Errorf("rarest word %d not essential at a threshold no name reaches: %b", k, b.Essential)
+	}
+}
+
+// TestWordStatOfEqualsWordStat checks that a word weighed from the
+// ScoredWordInfo a reverse index keeps weighs as WordStat weighs it, in
+// syllabic names and others.
+func TestWordStatOfEqualsWordStat(t *testing.T) {
+	t.Parallel()
+	recs := generated(300, 3)
+	ix := NewIndex(recs)
+	ix.PrepareScored()
+	st := ix.ScoredStats()
+	defer st.Release()
+	words := []string{"ivan", "li", "a", "ltd", "llc", "kim", "zzqx", "mohammed", "12", "j", "김", "wang"}
+	for _, r := range recs[:100] {
+		words = append(words, strings.Fields(strings.ToLower(r.Name))...)
+	}
+	for _, w := range words {
+		_, info := ScoredWordKeysInfo(w)
+		for _, syllabic := range []bool{false, true} {
+			if got, want := st.WordStatOf(w, info, syllabic), st.WordStat(w, syllabic); got != want {
+				t.Fatalf("%q (syllabic %v): WordStatOf %+v, WordStat %+v", w, syllabic, got, want)
+			}
+		}
 	}
 }

@@ -170,6 +170,29 @@ func (s *ScoredStats) WordStat(word string, syllabic bool) ScoredWordStat {
 	return ScoredWordStat{w: w, miss: queryMiss(&t, df, w, prior(s.v.live)), optional: t.optional}
 }
 
+// ScoredWordInfo is what WordStat reads of a word beyond the statistics
+// (its share of a culture's people, whether it is optional): a reverse
+// index of checks computes it once for each of its words.
+type ScoredWordInfo struct {
+	share           float64
+	optional, legal bool
+}
+
+// ScoredWordKeysInfo returns ScoredWordKeys of w and its ScoredWordInfo.
+func ScoredWordKeysInfo(w string) (WordKeys, ScoredWordInfo) {
+	t := newTokInfo(w)
+	return WordKeys{Class: t.class, Sound: t.sound, Skel: t.skel, Legal: t.legal, Digit: t.digit, Optional: t.optional},
+		ScoredWordInfo{share: t.share, optional: t.optional, legal: t.legal}
+}
+
+// WordStatOf is WordStat of word, whose ScoredWordInfo is info.
+func (s *ScoredStats) WordStatOf(word string, info ScoredWordInfo, syllabic bool) ScoredWordStat {
+	t := tokInfo{text: word, share: info.share, optional: info.optional && (!syllabic || info.legal)} // newQueryTokInfo
+	df := s.v.tokenDF(s.vs, t.text)
+	w := tokenWeight(&t, df, s.v.live)
+	return ScoredWordStat{w: w, miss: queryMiss(&t, df, w, prior(s.v.live)), optional: t.optional}
+}
+
 // ScoredStats returns the index's current word statistics; call Release
 // when done.
 func (ix *Index) ScoredStats() *ScoredStats {
