@@ -43,17 +43,25 @@ type scoredReverse struct {
 	// syllabic: the customers whose names are written in Han, Hangul or
 	// kana, whose one-letter words are syllables (engine.SyllabicQuery).
 	syllabic []bool
+	// facts: each customer's filters and evidence beyond its names, which
+	// bound it against each record on its own.
+	facts []engine.ScoredFacts
 	// post: dict id -> entries (entry), for words and joined pairs.
-	post  [][]uint32
+	post [][]uint32
+	// info: dict id -> what weighing the word needs beyond the statistics.
+	info  []engine.ScoredWordInfo
 	class map[int32][]uint32 // variant class -> dict ids
 	sound map[string][]uint32
 	skel  map[string][]uint32
-	// Pieces of split words, by the keys a piece pairs by, to the dict
-	// ids of the whole words.
-	pieceText  map[string][]uint32
-	pieceClass map[int32][]uint32
-	pieceSound map[string][]uint32
+	// Pieces of split words, by the keys the first piece pairs by, to the
+	// splits of the whole words.
+	pieceText  map[string][]wordSplit
+	pieceClass map[int32][]wordSplit
+	pieceSound map[string][]wordSplit
 }
+
+// wordSplit is a customer word (dict id) cut in two pieces at byte offset at.
+type wordSplit struct{ id, at uint32 }
 
 // An entry of a posting list: the customer, whether the word is of its
 // legal list, whether it is a joined pair, and the position of the
@@ -71,6 +79,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	type lists struct {
 		raw, legal []string
+		facts      engine.ScoredFacts
 		ok         bool
 		syllabic   bool
 	}
@@ -80,15 +89,15 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		if rej != nil {
 			return
 		}
-		raw, legal, err := engine.ScoredWords(q)
+		raw, legal, facts, err := engine.ScoredCheck(q)
 		if err != nil {
 			return
 		}
-		ls[i] = lists{raw: raw, legal: legal, ok: true, syllabic: engine.SyllabicQuery(q.Names)}
+		ls[i] = lists{raw: raw, legal: legal, facts: facts, ok: true, syllabic: engine.SyllabicQuery(q.Names)}
 	})
 	rv := &scoredReverse{n: len(customers), fuzzy: sc.Fuzzy, d: dict.New(),
 		class: map[int32][]uint32{}, sound: map[string][]uint32{}, skel: map[string][]uint32{},
-		pieceText: map[string][]uint32{}, pieceClass: map[int32][]uint32{}, pieceSound: map[string][]uint32{},
+		pieceText: map[string][]wordSplit{}, pieceClass: map[int32][]wordSplit{}, pieceSound: map[string][]wordSplit{},
 		off: make([]uint32, 0, 2*len(customers)+1)}
 	d := rv.d
 	// intern adds a word or joined pair the first time it is seen, with
@@ -100,26 +109,31 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		if d.Len() > n {
 			rv.post = append(rv.post, nil)
 			split = append(split, false)
-			rv.key(id, w)
+			k, info := engine.ScoredWordKeysInfo(w)
+			rv.info = append(rv.info, info)
+			rv.key(id, k)
 		}
 		if !joined && !split[id] {
 			split[id] = true
 			engine.ScoredSplits(w, func(a, _ string) {
-				rv.pieceText[a] = append(rv.pieceText[a], id)
+				sp := wordSplit{id, uint32(len(a))}
+				rv.pieceText[a] = append(rv.pieceText[a], sp)
 				pk := engine.ScoredWordKeys(a)
 				if pk.Class != 0 {
-					rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], id)
+					rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], sp)
 				}
 				if rv.fuzzy > 0 && pk.Sound != "" {
-					rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], id)
+					rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], sp)
 				}
 			})
 		}
 		return id
 	}
 	rv.syllabic = make([]bool, len(ls))
+	rv.facts = make([]engine.ScoredFacts, len(ls))
 	for i := range ls {
 		rv.syllabic[i] = ls[i].syllabic
+		rv.facts[i] = ls[i].facts
 		rv.off = append(rv.off, uint32(len(rv.words)))
 		if !ls[i].ok {
 			rv.bad = append(rv.bad, int32(i))
@@ -157,9 +171,8 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	return rv
 }
 
-// key posts dict id, word w, under its pairing keys.
-func (rv *scoredReverse) key(id uint32, w string) {
-	k := engine.ScoredWordKeys(w)
+// key posts dict id under its word's pairing keys k.
+func (rv *scoredReverse) key(id uint32, k engine.WordKeys) {
 	if k.Legal {
 		return
 	}
@@ -212,7 +225,7 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	for _, id := range rv.wordIDs(c, legal) {
 		ws, ok := wg.stats[id]
 		if syllabic || !ok {
-			ws = wg.st.WordStat(rv.d.Token(id), syllabic)
+			ws = wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
 			if !syllabic {
 				wg.stats[id] = ws
 			}
@@ -223,7 +236,7 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	if legal {
 		b = &wg.bounds[1]
 	}
-	wg.st.BoundInto(b, wg.buf, wg.minScore)
+	wg.st.BoundFactsInto(b, wg.buf, wg.minScore, rv.facts[c].MaxEvidence())
 	return b
 }
 
@@ -244,8 +257,10 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 	for w := range weighers {
 		weighers[w] = weigher{st: st, minScore: minScore, stats: map[uint32]engine.ScoredWordStat{}}
 	}
+	facts := make([]*engine.ScoredRecordFacts, len(changed))
+	parallel(len(changed), workers, func(i int) { facts[i] = engine.NewScoredRecordFacts(changed[i]) })
 	parallelWorkers(len(groups), workers, func(w, g int) {
-		out[g] = rv.recordsToScore(groups[g], lists, &weighers[w])
+		out[g] = rv.recordsToScore(groups[g], lists, facts, &weighers[w])
 	})
 	for g, keep := range out {
 		if len(keep) > 0 {
@@ -317,7 +332,10 @@ type partner struct {
 func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
 	d, fuzzy := rv.d, rv.fuzzy
 	partners := make([][]partner, len(toks))
-	parallel(len(toks), workers, func(i int) {
+	// A relater per goroutine keeps the keys of the words it compares:
+	// the changed words share the customer words they are compared with.
+	relaters := make([]engine.ScoredSplitRelater, workers)
+	parallelWorkers(len(toks), workers, func(w, i int) {
 		t := toks[i]
 		checked := map[uint32]bool{}
 		var found []partner
@@ -326,7 +344,7 @@ func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
 				return
 			}
 			checked[id] = true
-			if sim, ok := engine.ScoredRelated(d.Token(id), t, fuzzy); ok {
+			if sim, ok := relaters[w].RelatedWord(d.Token(id), t, fuzzy); ok {
 				found = append(found, partner{id, sim})
 			}
 		}
@@ -369,26 +387,35 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 		t1, t2 := wpairs[i][0], wpairs[i][1]
 		k := engine.ScoredWordKeys(t1)
 		// The first piece pairs with t1: equal, of one class or (fuzzy)
-		// of one sound key.
-		ids := rv.pieceText[t1]
+		// of one sound key. Only the split posted is tried: another split
+		// of the word whose first piece pairs with t1 is posted too.
+		sps := rv.pieceText[t1]
 		if !k.Legal && !k.Digit {
 			if k.Class != 0 {
-				ids = append(slices.Clip(ids), rv.pieceClass[k.Class]...)
+				sps = append(slices.Clip(sps), rv.pieceClass[k.Class]...)
 			}
 			if fuzzy > 0 && k.Sound != "" {
-				ids = append(slices.Clip(ids), rv.pieceSound[k.Sound]...)
+				sps = append(slices.Clip(sps), rv.pieceSound[k.Sound]...)
 			}
 		}
-		checked := map[uint32]bool{}
+		checked := map[wordSplit]bool{}
+		best := map[uint32]int{} // dict id -> its index in found
 		var found []partner
-		for _, id := range ids {
-			if checked[id] {
+		for _, sp := range sps {
+			if checked[sp] {
 				continue
 			}
-			checked[id] = true
-			if sim, ok := relaters[w].Related(d.Token(id), t1, t2, fuzzy); ok {
-				found = append(found, partner{id, sim})
+			checked[sp] = true
+			sim, ok := relaters[w].RelatedAt(d.Token(sp.id), int(sp.at), t1, t2, fuzzy)
+			if !ok {
+				continue
 			}
+			if j, seen := best[sp.id]; seen {
+				found[j].sim = max(found[j].sim, sim)
+				continue
+			}
+			best[sp.id] = len(found)
+			found = append(found, partner{sp.id, sim})
 		}
 		pairPartners[i] = found
 	})
@@ -469,9 +496,11 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 }
 
 // recordsToScore returns the records one customer (its units reached, hs)
-// is scored against: those that reach one of its essential units and
-// whose units reached could lift it to the threshold.
-func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, wg *weigher) []int32 {
+// is scored against: those that reach one of its essential units, pass
+// its filters, and whose units reached, with the evidence the record's
+// facts give the customer, could lift it to the threshold. facts are the
+// changed records' facts.
+func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts []*engine.ScoredRecordFacts, wg *weigher) []int32 {
 	c := int(hs[0].cust)
 	var bounds [2]*engine.ScoredBound
 	bound := func(legal bool) *engine.ScoredBound {
@@ -500,12 +529,18 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, wg *wei
 	slices.Sort(cands)
 	cands = slices.Compact(cands)
 	var keep []int32
+	f := &rv.facts[c]
+	// A customer whose legal-form spelling differs pairs it with every
+	// record but an individual's (engine.ScoredWords).
+	hasLegal := rv.off[2*c+1] != rv.off[2*c+2]
 	for _, r := range cands {
-		for _, legal := range []bool{false, true} {
-			if reachesThreshold(hs, reach, r, legal, bound) {
-				keep = append(keep, r)
-				break
-			}
+		add, ok := f.Evidence(facts[r])
+		if !ok {
+			continue
+		}
+		legal := hasLegal && facts[r].LegalForms()
+		if reachesThreshold(hs, reach, r, legal, bound, add) {
+			keep = append(keep, r)
 		}
 	}
 	return keep
@@ -513,11 +548,11 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, wg *wei
 
 // reachesThreshold reports whether record r, through the units of hs of
 // one spelling (legal), reaches an essential unit and could lift the
-// customer to the threshold of its bound; false when it reaches none,
-// before the bound is computed.
-func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, bound func(legal bool) *engine.ScoredBound) bool {
+// customer to the threshold of its bound with the evidence add of its
+// facts; false when it reaches none, before the bound is computed.
+func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, bound func(legal bool) *engine.ScoredBound, add float64) bool {
 	var best [64]float64
-	var covered uint64
+	var covered, whole uint64
 	var units uint64
 	for _, h := range hs {
 		l, unit := h.unit()
@@ -544,11 +579,14 @@ func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, boun
 		gain += b.Gain(u, best[u])
 		if u < 32 {
 			covered |= 1 << u
+			if best[u] >= 1 {
+				whole |= 1 << u
+			}
 		} else {
 			covered |= 3 << (u - 32)
 		}
 	}
-	return units&b.Essential != 0 && b.Reaches(gain, covered)
+	return units&b.Essential != 0 && b.ReachesRecord(gain, covered, whole, add)
 }
 
 // reached is a changed record reaching a customer's word, at the best

@@ -119,6 +119,32 @@ func (sr *ScoredSplitRelater) Related(w, r1, r2 string, fuzzy int) (sim float64,
 	return sim, ok
 }
 
+// RelatedAt is Related for the one split of w at byte offset at (w[:at]
+// against r1, w[at:] against r2), for a word ScoredSplits splits there:
+// the split a reverse index posted w under.
+func (sr *ScoredSplitRelater) RelatedAt(w string, at int, r1, r2 string, fuzzy int) (sim float64, ok bool) {
+	a, b := w[:at], w[at:]
+	pa, oka := relatePiece(sr.tok(a), sr.tok(r1), fuzzy)
+	if !oka {
+		return 0, false
+	}
+	pb, okb := relatePiece(sr.tok(b), sr.tok(r2), fuzzy)
+	if !okb {
+		return 0, false
+	}
+	sp := scoredSplit{ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)}
+	if v := sp.sim(pa, pb); v >= model.JoinMinSim {
+		return v, true
+	}
+	return 0, false
+}
+
+// RelatedWord is ScoredRelated with the keys of the words kept.
+func (sr *ScoredSplitRelater) RelatedWord(q, r string, fuzzy int) (sim float64, ok bool) {
+	p, ok := relate(sr.tok(q), sr.tok(r), fuzzy)
+	return p.sim, ok
+}
+
 // ScoredStats are the word statistics of one state of an index, as scored
 // mode weighs words with them: held until Release.
 type ScoredStats struct {
@@ -139,6 +165,29 @@ type ScoredWordStat struct {
 // syllabic or not (SyllabicQuery).
 func (s *ScoredStats) WordStat(word string, syllabic bool) ScoredWordStat {
 	t := newQueryTokInfo(word, syllabic)
+	df := s.v.tokenDF(s.vs, t.text)
+	w := tokenWeight(&t, df, s.v.live)
+	return ScoredWordStat{w: w, miss: queryMiss(&t, df, w, prior(s.v.live)), optional: t.optional}
+}
+
+// ScoredWordInfo is what WordStat reads of a word beyond the statistics
+// (its share of a culture's people, whether it is optional): a reverse
+// index of checks computes it once for each of its words.
+type ScoredWordInfo struct {
+	share           float64
+	optional, legal bool
+}
+
+// ScoredWordKeysInfo returns ScoredWordKeys of w and its ScoredWordInfo.
+func ScoredWordKeysInfo(w string) (WordKeys, ScoredWordInfo) {
+	t := newTokInfo(w)
+	return WordKeys{Class: t.class, Sound: t.sound, Skel: t.skel, Legal: t.legal, Digit: t.digit, Optional: t.optional},
+		ScoredWordInfo{share: t.share, optional: t.optional, legal: t.legal}
+}
+
+// WordStatOf is WordStat of word, whose ScoredWordInfo is info.
+func (s *ScoredStats) WordStatOf(word string, info ScoredWordInfo, syllabic bool) ScoredWordStat {
+	t := tokInfo{text: word, share: info.share, optional: info.optional && (!syllabic || info.legal)} // newQueryTokInfo
 	df := s.v.tokenDF(s.vs, t.text)
 	w := tokenWeight(&t, df, s.v.live)
 	return ScoredWordStat{w: w, miss: queryMiss(&t, df, w, prior(s.v.live)), optional: t.optional}
@@ -175,9 +224,11 @@ type ScoredBound struct {
 	// complete match pairs a marked unit.
 	Essential           uint64
 	target, bonus, wmax float64
-	w, miss             []float64
-	optional            uint64
-	m                   int
+	// base is the target before the evidence, which lowers it by evMax.
+	base, evMax float64
+	w, miss     []float64
+	optional    uint64
+	m           int
 }
 
 // SyllabicQuery reports whether a query of these names is written in Han,
@@ -201,6 +252,19 @@ func (s *ScoredStats) Bound(ws []ScoredWordStat, minScore float64) *ScoredBound 
 // BoundInto is Bound written into b, whose slices it reuses: for a caller
 // that bounds many customers one after another and keeps none.
 func (s *ScoredStats) BoundInto(b *ScoredBound, ws []ScoredWordStat, minScore float64) {
+	s.boundInto(b, ws, minScore, maxEvidenceAny, false)
+}
+
+// BoundFactsInto is BoundInto for a check whose evidence adds at most
+// evMax (ScoredFacts.MaxEvidence), as Search bounds it: the target is
+// lowered by evMax only, and Essential also marks the unit of the check's
+// rarest word that is not optional, which a pairing of the very same words
+// (scored 1 whatever its logit) pairs on its own.
+func (s *ScoredStats) BoundFactsInto(b *ScoredBound, ws []ScoredWordStat, minScore, evMax float64) {
+	s.boundInto(b, ws, minScore, evMax, true)
+}
+
+func (s *ScoredStats) boundInto(b *ScoredBound, ws []ScoredWordStat, minScore, evMax float64, markExact bool) {
 	m := min(len(ws), maxScoredWords)
 	if minScore == 0 {
 		minScore = query.DefaultMinScore
@@ -208,17 +272,19 @@ func (s *ScoredStats) BoundInto(b *ScoredBound, ws []ScoredWordStat, minScore fl
 	n := s.v.live
 	lambda := prior(n)
 	*b = ScoredBound{m: m, wmax: wordWeight(1, n), bonus: maxBonus(lambda), w: slices.Grow(b.w[:0], m)[:m], miss: slices.Grow(b.miss[:0], m)[:m],
-		target: logitFloor(minScore) - maxEvidenceAny - model.Intercept + lambda}
+		base: logitFloor(minScore) - model.Intercept + lambda, evMax: evMax}
 	if m == 0 {
+		b.target = b.base - evMax
 		return
 	}
 	for j := range m {
 		b.w[j], b.miss[j] = ws[j].w, ws[j].miss
-		b.target += b.miss[j]
+		b.base += b.miss[j]
 		if ws[j].optional {
 			b.optional |= 1 << j
 		}
 	}
+	b.target = b.base - evMax
 	type unit struct {
 		bit  int
 		gain float64
@@ -243,15 +309,18 @@ func (s *ScoredStats) BoundInto(b *ScoredBound, ws []ScoredWordStat, minScore fl
 		b.Essential |= 1 << u.bit
 		rem -= u.gain
 	}
+	k := -1 // the rarest word that is not optional (else the first)
+	for j := range m {
+		if k < 0 || b.optional&(1<<j) == 0 && (b.optional&(1<<k) != 0 || b.w[j] > b.w[k]) {
+			k = j
+		}
+	}
+	if markExact {
+		b.Essential |= 1 << k
+	}
 	if rem+b.bonus >= b.target {
 		// A complete match pairs every word that is not optional: all
 		// the units of the rarest such word are marked.
-		k := -1
-		for j := range m {
-			if k < 0 || b.optional&(1<<j) == 0 && (b.optional&(1<<k) != 0 || b.w[j] > b.w[k]) {
-				k = j
-			}
-		}
 		b.Essential |= 1 << k
 		if k > 0 {
 			b.Essential |= 1 << (32 + k - 1)
@@ -286,9 +355,27 @@ func (b *ScoredBound) Gain(unit int, sim float64) float64 {
 // reaches the target, or the words covered are all those that are not
 // optional and gain reaches it with the completeness bonus.
 func (b *ScoredBound) Reaches(gain float64, covered uint64) bool {
-	if gain >= b.target {
+	return b.reaches(gain, covered, b.target)
+}
+
+func (b *ScoredBound) reaches(gain float64, covered uint64, target float64) bool {
+	if gain >= target {
 		return true
 	}
 	all := uint64(1)<<b.m - 1
-	return covered|b.optional&all == all && gain+b.bonus >= b.target
+	return covered|b.optional&all == all && gain+b.bonus >= target
+}
+
+// ReachesRecord is Reaches for one record whose evidence adds add to the
+// logit (ScoredFacts.Evidence, at most the bound's evMax), in place of the
+// most any record could add. whole marks the words (bit j for word j) the
+// record pairs on their own at similarity 1: when it holds every word and
+// the evidence is not against the record, a pairing of the very same
+// words may score 1 whatever its logit, so the record is kept.
+func (b *ScoredBound) ReachesRecord(gain float64, covered, whole uint64, add float64) bool {
+	all := uint64(1)<<b.m - 1
+	if add >= 0 && b.m > 0 && whole&all == all {
+		return true
+	}
+	return b.reaches(gain, covered, b.base-add)
 }
