@@ -1146,40 +1146,46 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 		// Drop what cannot reach the target any more, then credit word
 		// order[i] to the candidates that hold a partner of it.
 		cands, acc, cnt = keepReaching(cands, acc, cnt, target-rem[i], needed[0]-needed[i], target-rem[i]-bonus)
-		j := order[i]
-		var inc uint8
-		if sq.opt&(1<<j) == 0 {
-			inc = 1
-		}
-		if ss.postingSize(sq.units[j]) > 16*len(cands) {
-			// Cheaper to credit every candidate than to look: the gain
-			// stays an upper bound.
-			for k := range acc {
-				acc[k] += gain[j]
-				cnt[k] += inc
-			}
-			continue
-		}
-		if cap(scr.held) < len(cands) {
-			scr.held = make([]float64, len(cands), 2*len(cands))
-		}
-		held := scr.held[:len(cands)]
-		for k := range held {
-			held[k] = -1
-		}
-		for k, id := range sq.units[j] {
-			markGain(cands, ss.postings(id), sq.unitGain[j][k], held)
-		}
-		for k := range cands {
-			if held[k] >= 0 {
-				acc[k] += held[k]
-				cnt[k] += inc
-			}
-		}
+		ss.creditWord(sq, order[i], gain[order[i]], cands, acc, cnt, scr)
 	}
 	cands, acc, cnt = keepReaching(cands, acc, cnt, target, needed[0], target-bonus)
 	scr.bufA, scr.acc, scr.cnt = cands, acc, cnt
 	return ss.keepLongEnough(cands, sorted, target, needed[0], bonus)
+}
+
+// creditWord adds to each candidate the gain of the partner of query word
+// j it holds (g, the word's gain, when its posting lists are so much
+// longer than the candidates that crediting every candidate is cheaper
+// than looking: the gain stays an upper bound), and counts the word when
+// it is not optional.
+func (ss *scoredSeg) creditWord(sq *scoredQuery, j int, g float64, cands []uint32, acc []float64, cnt []uint8, scr *scoredScratch) {
+	var inc uint8
+	if sq.opt&(1<<j) == 0 {
+		inc = 1
+	}
+	if ss.postingSize(sq.units[j]) > 16*len(cands) {
+		for k := range acc {
+			acc[k] += g
+			cnt[k] += inc
+		}
+		return
+	}
+	if cap(scr.held) < len(cands) {
+		scr.held = make([]float64, len(cands), 2*len(cands))
+	}
+	held := scr.held[:len(cands)]
+	for k := range held {
+		held[k] = -1
+	}
+	for k, id := range sq.units[j] {
+		markGain(cands, ss.postings(id), sq.unitGain[j][k], held)
+	}
+	for k := range cands {
+		if held[k] >= 0 {
+			acc[k] += held[k]
+			cnt[k] += inc
+		}
+	}
 }
 
 // maxExactEssential is the most query words whose every set

@@ -89,19 +89,11 @@ func newBenchSpeedCmd() *cobra.Command {
 				if len(data) > 0 || cmd.Flags().Changed("records") {
 					return usagef("--store excludes --data and --records")
 				}
-				db, err := openStore(storePath)
+				closeStore, err := speedFromStore(&cfg, storePath)
 				if err != nil {
 					return err
 				}
-				defer db.Close()
-				cfg.Opened = db.Opened()
-				cfg.Index = db.Index()
-				if err := db.Store().ForEachRecord(func(r *record.Record) error {
-					cfg.Data = append(cfg.Data, r)
-					return nil
-				}); err != nil {
-					return fmt.Errorf("--store %s: %w", storePath, err)
-				}
+				defer closeStore()
 			}
 			cfg.Progress = func(s string) { fmt.Fprintln(os.Stderr, "bench:", s) }
 			// A copy, so that Speed alone holds the records and can let
@@ -133,6 +125,26 @@ func newBenchSpeedCmd() *cobra.Command {
 	fl.Float64Var(&minScore, "min-score", query.DefaultMinScore, "scored mode: the least score a record needs to be a hit, in (0, 1]")
 	fl.IntVar(&cfg.Slowest, "slowest", 0, "list this many of the slowest queries of each fuzzy level (by CPU time), to profile the tail")
 	return cmd
+}
+
+// speedFromStore has bench speed measure the store at path: its index as
+// opened and its records for the brute-force reference. The store stays
+// open until the returned function is called.
+func speedFromStore(cfg *bench.SpeedConfig, path string) (func(), error) {
+	db, err := openStore(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Opened = db.Opened()
+	cfg.Index = db.Index()
+	if err := db.Store().ForEachRecord(func(r *record.Record) error {
+		cfg.Data = append(cfg.Data, r)
+		return nil
+	}); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("--store %s: %w", path, err)
+	}
+	return db.Close, nil
 }
 
 // benchSpeedLong is bench speed's --help text.
