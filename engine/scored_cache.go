@@ -21,7 +21,8 @@ type partnerCache struct {
 }
 
 // maxCachedPartners bounds the partners one view keeps (some tens of
-// megabytes); a full cache is emptied and filled again with what the
+// megabytes, about twice that once checks have built each entry's map by
+// token id); a full cache is emptied and filled again with what the
 // checks of the moment ask for.
 const maxCachedPartners = 1 << 20
 
