@@ -531,7 +531,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 	var keep []int32
 	f := &rv.facts[c]
 	// A customer whose legal-form spelling differs pairs it with every
-	// record but an individual's (engine.ScoredWords).
+	// record but an individual's (engine.ScoredCheck).
 	hasLegal := rv.off[2*c+1] != rv.off[2*c+2]
 	for _, r := range cands {
 		add, ok := f.Evidence(facts[r])

@@ -25,7 +25,7 @@ func TestBoundIntoEqualsBound(t *testing.T) {
 		{"li"},
 	}
 	for _, q := range diffQueries(recs, 30, 9) {
-		if ws, _, err := ScoredWords(q); err == nil {
+		if ws, _, _, err := ScoredCheck(q); err == nil {
 			lists = append(lists, ws)
 		}
 	}

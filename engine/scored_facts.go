@@ -22,7 +22,10 @@ type ScoredFacts struct {
 	cit    string
 }
 
-// ScoredCheck returns ScoredWords of q and the facts of q.
+// ScoredCheck returns the token lists scored mode pairs for q (raw, for
+// individual records, and legal, legal forms canonicalised, for every
+// other record; at most the words scored mode pairs) and the facts of q.
+// It validates q as Search does.
 func ScoredCheck(q query.Query) (raw, legal []string, f ScoredFacts, err error) {
 	c, err := compile(q)
 	if err != nil {
@@ -103,6 +106,6 @@ func (f *ScoredFacts) Evidence(r *ScoredRecordFacts) (add float64, ok bool) {
 }
 
 // LegalForms reports whether the record's names are paired with a check's
-// legal-form spelling (ScoredWords' legal list): every record but an
+// legal-form spelling (ScoredCheck's legal list): every record but an
 // individual's.
 func (r *ScoredRecordFacts) LegalForms() bool { return usesLegalForms(r.et) }

@@ -14,21 +14,6 @@ import (
 // under which a record word may pair with them, and which of them a hit
 // cannot do without under an index's word statistics.
 
-// ScoredWords returns the token lists scored mode pairs for q: raw, for
-// individual records, and legal (legal forms canonicalised), for every
-// other record; at most the words scored mode pairs. It validates q as
-// Search does.
-func ScoredWords(q query.Query) (raw, legal []string, err error) {
-	c, err := compile(q)
-	if err != nil {
-		return nil, nil, err
-	}
-	if c.onlyLegal {
-		return nil, nil, nil
-	}
-	return c.raw[0][:min(len(c.raw[0]), maxScoredWords)], c.legal[0][:min(len(c.legal[0]), maxScoredWords)], nil
-}
-
 // WordKeys are the keys under which scored mode may pair a query word with
 // a record word (docs/MATCHING.md "Scored mode"): two words pair only when
 // they are equal, share a variant class, lie within the edit radius, or
@@ -48,14 +33,6 @@ func ScoredWordKeys(w string) WordKeys {
 	return WordKeys{Class: t.class, Sound: t.sound, Skel: t.skel, Legal: t.legal, Digit: t.digit, Optional: t.optional}
 }
 
-// ScoredRelated reports whether query word q pairs with record word r at
-// fuzzy in scored mode, and at what similarity.
-func ScoredRelated(q, r string, fuzzy int) (sim float64, ok bool) {
-	a, b := newTokInfo(q), newTokInfo(r)
-	p, ok := relate(&a, &b, fuzzy)
-	return p.sim, ok
-}
-
 // ScoredSplits calls fn with the two pieces of every split of query word
 // w that scored mode pairs with two adjacent record words (Aliakbar
 // against Ali Akbar); a piece pairs only when equal, of one variant class
@@ -67,8 +44,9 @@ func ScoredSplits(w string, fn func(a, b string)) {
 	splitPieces(w, fn)
 }
 
-// ScoredSplitRelater reports whether a query word pairs, split in two
-// pieces, with two adjacent record words (Related), keeping the keys of
+// ScoredSplitRelater reports whether a query word pairs with a record
+// word (RelatedWord) or, split in two pieces, with two adjacent record
+// words (RelatedAt), keeping the keys of
 // the words and pieces it has seen: a change set's pairs of words are
 // tried against the same customer words many times, and a word's keys
 // (sound key, skeleton, variant class) cost more than the comparison. Its
@@ -93,35 +71,11 @@ func (sr *ScoredSplitRelater) tok(w string) *tokInfo {
 	return &t
 }
 
-// Related reports whether query word w pairs, split in two pieces, with
-// the adjacent record words r1 and r2 at fuzzy: each piece pairs with its
-// record word and the pieces together agree enough (a split edge of
-// scored mode); sim is the best such split's similarity.
-func (sr *ScoredSplitRelater) Related(w, r1, r2 string, fuzzy int) (sim float64, ok bool) {
-	if t := sr.tok(w); t.optional || t.digit {
-		return 0, false
-	}
-	t1, t2 := sr.tok(r1), sr.tok(r2)
-	splitPieces(w, func(a, b string) {
-		pa, oka := relatePiece(sr.tok(a), t1, fuzzy)
-		if !oka {
-			return
-		}
-		pb, okb := relatePiece(sr.tok(b), t2, fuzzy)
-		if !okb {
-			return
-		}
-		sp := scoredSplit{ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)}
-		if v := sp.sim(pa, pb); v >= model.JoinMinSim {
-			sim, ok = max(sim, v), true
-		}
-	})
-	return sim, ok
-}
-
-// RelatedAt is Related for the one split of w at byte offset at (w[:at]
-// against r1, w[at:] against r2), for a word ScoredSplits splits there:
-// the split a reverse index posted w under.
+// RelatedAt reports whether query word w, split at byte offset at,
+// pairs with the adjacent record words r1 and r2 at fuzzy (w[:at] against
+// r1, w[at:] against r2, the pieces together agreeing enough: a split
+// edge of scored mode), and at what similarity. The split is one
+// ScoredSplits gives, the one a reverse index posted w under.
 func (sr *ScoredSplitRelater) RelatedAt(w string, at int, r1, r2 string, fuzzy int) (sim float64, ok bool) {
 	a, b := w[:at], w[at:]
 	pa, oka := relatePiece(sr.tok(a), sr.tok(r1), fuzzy)
@@ -139,7 +93,8 @@ func (sr *ScoredSplitRelater) RelatedAt(w string, at int, r1, r2 string, fuzzy i
 	return 0, false
 }
 
-// RelatedWord is ScoredRelated with the keys of the words kept.
+// RelatedWord reports whether query word q pairs with record word r at
+// fuzzy in scored mode, and at what similarity.
 func (sr *ScoredSplitRelater) RelatedWord(q, r string, fuzzy int) (sim float64, ok bool) {
 	p, ok := relate(sr.tok(q), sr.tok(r), fuzzy)
 	return p.sim, ok
@@ -237,7 +192,7 @@ type ScoredBound struct {
 func SyllabicQuery(names string) bool { return syllabicQuery(names) }
 
 // Bound returns the bound of the words whose statistics (WordStat) are ws
-// (a token list of ScoredWords of a query) at minScore (0: the default)
+// (a token list of ScoredCheck of a query) at minScore (0: the default)
 // under the statistics s. The words weigh as Search weighs them (rarity
 // in the list, at most their share of a culture), and the target is
 // lowered by the most the evidence beyond the name (dob, gender,
