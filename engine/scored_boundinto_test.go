@@ -3,6 +3,8 @@ package engine
 import (
 	"reflect"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/record"
 )
 
 // TestBoundIntoEqualsBound checks that a bound rewritten for one word list
@@ -11,11 +13,7 @@ import (
 // included.
 func TestBoundIntoEqualsBound(t *testing.T) {
 	t.Parallel()
-	recs := generated(300, 3)
-	ix := NewIndex(recs)
-	ix.PrepareScored()
-	st := ix.ScoredStats()
-	defer st.Release()
+	recs, st := generatedStats(t, 300, 3)
 	lists := [][]string{
 		{"ivan", "petrov", "sergeyevich", "ivanov"},
 		{"ali"},
@@ -47,4 +45,16 @@ func TestBoundIntoEqualsBound(t *testing.T) {
 			}
 		}
 	}
+}
+
+// generatedStats returns n generated records and the scored word
+// statistics of an index of them, released when t ends.
+func generatedStats(t *testing.T, n int, seed int64) ([]*record.Record, *ScoredStats) {
+	t.Helper()
+	recs := generated(n, seed)
+	ix := NewIndex(recs)
+	ix.PrepareScored()
+	st := ix.ScoredStats()
+	t.Cleanup(st.Release)
+	return recs, st
 }

@@ -93,11 +93,7 @@ func TestScoredFactsEvidenceOfHits(t *testing.T) {
 // against it (a pairing of the very same words scores 1).
 func TestReachesRecord(t *testing.T) {
 	t.Parallel()
-	recs := generated(300, 3)
-	ix := NewIndex(recs)
-	ix.PrepareScored()
-	st := ix.ScoredStats()
-	defer st.Release()
+	_, st := generatedStats(t, 300, 3)
 	var ws []ScoredWordStat
 	for _, w := range []string{"ivan", "petrov", "sergeyevich"} {
 		ws = append(ws, st.WordStat(w, false))
@@ -143,11 +139,7 @@ func TestReachesRecord(t *testing.T) {
 // syllabic names and others.
 func TestWordStatOfEqualsWordStat(t *testing.T) {
 	t.Parallel()
-	recs := generated(300, 3)
-	ix := NewIndex(recs)
-	ix.PrepareScored()
-	st := ix.ScoredStats()
-	defer st.Release()
+	recs, st := generatedStats(t, 300, 3)
 	words := []string{"ivan", "li", "a", "ltd", "llc", "kim", "zzqx", "mohammed", "12", "j", "김", "wang"}
 	for _, r := range recs[:100] {
 		words = append(words, strings.Fields(strings.ToLower(r.Name))...)
