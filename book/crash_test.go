@@ -87,19 +87,11 @@ func TestBookImportSurvivesAKill(t *testing.T) {
 	}
 	db.Close()
 	sawOld, sawNew := false, false
-	var took time.Duration
-	for _, at := range []float64{-1, 0, 1.0 / 3, 2.0 / 3} {
-		path := copyFile(t, orig)
-		delay := time.Duration(at * float64(took)) // -1: to the end
-		if at < 0 {
-			delay = -1
-		}
-		d := killChild(t, "^TestBookCrashChild$", []string{"AMLSCREEN_BOOK_CRASH_STORE=" + path, "AMLSCREEN_BOOK_CRASH_CUSTOMERS=" + strconv.Itoa(n)}, delay)
-		if at < 0 {
-			took = d
-		}
-
-		db, err = store.Open(path, store.Options{})
+	env := func(path string) []string {
+		return []string{"AMLSCREEN_BOOK_CRASH_STORE=" + path, "AMLSCREEN_BOOK_CRASH_CUSTOMERS=" + strconv.Itoa(n)}
+	}
+	killCopies(t, orig, "^TestBookCrashChild$", env, func(path string, delay time.Duration) {
+		db, err := store.Open(path, store.Options{})
 		if err != nil {
 			t.Fatalf("after a kill at %v: %v", delay, err)
 		}
@@ -119,7 +111,7 @@ func TestBookImportSurvivesAKill(t *testing.T) {
 			t.Fatalf("after a kill at %v: the store takes no import: %v", delay, err)
 		}
 		db.Close()
-	}
+	})
 	t.Logf("outcomes seen: old book %v, new book %v", sawOld, sawNew)
 	if !sawNew {
 		t.Error("no run reached the new book: the kills tested nothing after the commit")
@@ -172,6 +164,28 @@ func killChild(t *testing.T, run string, env []string, delay time.Duration) time
 	cmd.Process.Kill()
 	cmd.Wait()
 	return took
+}
+
+// killCopies runs child test run on four copies of the store at orig, env
+// giving each its environment, and calls check with each copy after its
+// kill: the first child runs to the end, the others are killed at once
+// and at a third and two thirds of the time the first took, so that the
+// kills land inside the transaction on a fast or a loaded machine alike.
+func killCopies(t *testing.T, orig, run string, env func(path string) []string, check func(path string, delay time.Duration)) {
+	t.Helper()
+	var took time.Duration
+	for _, at := range []float64{-1, 0, 1.0 / 3, 2.0 / 3} {
+		path := copyFile(t, orig)
+		delay := time.Duration(at * float64(took)) // -1: to the end
+		if at < 0 {
+			delay = -1
+		}
+		d := killChild(t, run, env(path), delay)
+		if at < 0 {
+			took = d
+		}
+		check(path, delay)
+	}
 }
 
 // copyFile copies the file at path to a new file in a test directory and

@@ -101,9 +101,7 @@ func crashStore(t *testing.T, cfg Config, customers int) string {
 }
 
 // killChangeSets kills children applying the change set of hits records
-// to copies of one store with a book of customers: the first child runs
-// to the end, the others are killed at once and at a third and two
-// thirds of the time its change set took.
+// to copies of one store with a book of customers (killCopies).
 func killChangeSets(t *testing.T, cfg Config, customers, hits int) {
 	orig := crashStore(t, cfg, customers)
 	// The alerts of the change set applied without a kill.
@@ -121,18 +119,10 @@ func killChangeSets(t *testing.T, cfg Config, customers, hits int) {
 		t.Fatalf("%d alerts without a kill, want %d at least", want, hits)
 	}
 	sawOld, sawNew := false, false
-	var took time.Duration
-	for _, at := range []float64{-1, 0, 1.0 / 3, 2.0 / 3} {
-		path := copyFile(t, orig)
-		delay := time.Duration(at * float64(took)) // -1: to the end
-		if at < 0 {
-			delay = -1
-		}
-		d := killChild(t, "^TestHookCrashChild$", []string{"AMLSCREEN_HOOK_CRASH_STORE=" + path, "AMLSCREEN_HOOK_CRASH_HITS=" + strconv.Itoa(hits)}, delay)
-		if at < 0 {
-			took = d
-		}
-
+	env := func(path string) []string {
+		return []string{"AMLSCREEN_HOOK_CRASH_STORE=" + path, "AMLSCREEN_HOOK_CRASH_HITS=" + strconv.Itoa(hits)}
+	}
+	killCopies(t, orig, "^TestHookCrashChild$", env, func(path string, delay time.Duration) {
 		db, cw := openWatched(t, path)
 		st, err := db.Version()
 		if err != nil {
@@ -157,7 +147,7 @@ func killChangeSets(t *testing.T, cfg Config, customers, hits int) {
 			t.Fatalf("after a kill at %v: version %s with %d monitor alerts", delay, st.ID, len(as))
 		}
 		db.Close()
-	}
+	})
 	t.Logf("outcomes seen: old %v, new %v", sawOld, sawNew)
 	if !sawNew {
 		t.Error("no run reached the commit: the kills tested nothing after it")
