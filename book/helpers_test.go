@@ -1,8 +1,6 @@
 package book
 
 import (
-	"io"
-
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/store"
@@ -34,16 +32,4 @@ func Load(db *store.Store) (customers []Customer, cfg Config, err error) {
 		return err
 	})
 	return customers, cfg, err
-}
-
-// feed hands recs to store.ReplaceAll one by one.
-func feed(recs []*record.Record) func() (*record.Record, error) {
-	i := 0
-	return func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}
 }

@@ -90,7 +90,7 @@ func crashStore(t *testing.T, cfg Config, customers int) string {
 	path := filepath.Join(t.TempDir(), "aml.db")
 	db, _ := openWatched(t, path)
 	base := []*record.Record{{ID: "B1", SourceID: "crash", SourceType: "SANCTION", EntityType: record.EntityIndividual, Name: "Somebody Else"}}
-	if err := db.ReplaceAll("v1", feed(base), nil); err != nil {
+	if err := db.ReplaceAll("v1", store.Slice(base), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Import(db, crashBook(1, customers), cfg, "gen1", time.Now()); err != nil {

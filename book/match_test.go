@@ -49,7 +49,7 @@ func newWorld(t *testing.T) *world {
 	for i := range n {
 		recs = append(recs, g.Record(i))
 	}
-	if err := db.ReplaceAll("v1", feed(recs), nil); err != nil {
+	if err := db.ReplaceAll("v1", store.Slice(recs), nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.PutSources(gen.Sources()); err != nil {

@@ -86,7 +86,7 @@ func shardedStore(t *testing.T, recs []*record.Record, s Shard) (*store.Store, *
 	cw := casework.New(db, casework.Options{})
 	db.OnApply(cw.Hook)
 	db.OnApply(Hook(cw, s, screen.Follow(db, nil).Index))
-	if err := db.ReplaceAll("v1", feed(recs), nil); err != nil {
+	if err := db.ReplaceAll("v1", store.Slice(recs), nil); err != nil {
 		t.Fatal(err)
 	}
 	return db, cw

@@ -312,14 +312,7 @@ func (f *Fetcher) apply(db *store.Store, l List, st State, dir string, files []F
 		fail(err)
 		return
 	}
-	i := 0
-	next := func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}
+	next := store.Slice(recs)
 	guard := func(_ *store.Tx, a *store.Applied) error {
 		before := len(recs) - a.Added + a.Deleted
 		if !f.AllowShrink && before > 0 && float64(a.Deleted) > store.ShrinkShare*float64(before) {

@@ -2,7 +2,6 @@ package screen
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -12,16 +11,7 @@ import (
 	"github.com/amlscreen/amlscreen/store"
 )
 
-func feed(recs ...*record.Record) func() (*record.Record, error) {
-	i := 0
-	return func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}
-}
+func feed(recs ...*record.Record) func() (*record.Record, error) { return store.Slice(recs) }
 
 func hits(t *testing.T, d *Database, names string) []string {
 	t.Helper()

@@ -38,7 +38,7 @@ func TestChangeSetGuard(t *testing.T) {
 	}
 	merge := func(keep int) func(db *Store, hook Hook) (*Applied, error) {
 		return func(db *Store, hook Hook) (*Applied, error) {
-			return db.MergeSources("v2", feed(local[:keep]), MergeOptions{Sources: []string{"bank-list"}}, hook)
+			return db.MergeSources("v2", Slice(local[:keep]), MergeOptions{Sources: []string{"bank-list"}}, hook)
 		}
 	}
 	tests := []struct {
@@ -67,7 +67,7 @@ func TestChangeSetGuard(t *testing.T) {
 			want := base
 			if tc.merged {
 				want = local
-				if _, err := db.MergeSources("v1", feed(local), MergeOptions{}, nil); err != nil {
+				if _, err := db.MergeSources("v1", Slice(local), MergeOptions{}, nil); err != nil {
 					t.Fatal(err)
 				}
 			} else {

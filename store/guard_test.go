@@ -42,7 +42,7 @@ func TestFullImportGuard(t *testing.T) {
 			db, _ := openTest(t, Options{AllowShrink: tc.allow, Log: log})
 			mustImport(t, db, "v1", base)
 			hooked := false
-			err := db.ReplaceAll("v2", feed(tc.feed), func(*Tx, *Applied) error { hooked = true; return nil })
+			err := db.ReplaceAll("v2", Slice(tc.feed), func(*Tx, *Applied) error { hooked = true; return nil })
 			var se *ShrinkError
 			if !tc.refused {
 				if err != nil {
@@ -91,7 +91,7 @@ func TestFullImportGuard(t *testing.T) {
 func TestFullImportGuardEmptyStore(t *testing.T) {
 	db, _ := openTest(t, Options{Log: slog.New(slog.DiscardHandler)})
 	var se *ShrinkError
-	if err := db.ReplaceAll("v1", feed(nil), nil); !errors.As(err, &se) || !se.Empty {
+	if err := db.ReplaceAll("v1", Slice(nil), nil); !errors.As(err, &se) || !se.Empty {
 		t.Fatalf("empty file into an empty store: %v", err)
 	}
 	if v, _ := db.Version(); v.ID != "" {
@@ -104,7 +104,7 @@ func TestFullImportGuardEmptyStore(t *testing.T) {
 // with a slash) stops the import, whoever feeds it.
 func TestReplaceAllValidatesRecords(t *testing.T) {
 	db, _ := openTest(t, Options{})
-	err := db.ReplaceAll("v1", feed([]*record.Record{{ID: "A1"}, {ID: "A/2"}}), nil)
+	err := db.ReplaceAll("v1", Slice([]*record.Record{{ID: "A1"}, {ID: "A/2"}}), nil)
 	if err == nil || !strings.Contains(err.Error(), "record 2") {
 		t.Fatalf("got %v, want the second record refused", err)
 	}

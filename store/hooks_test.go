@@ -24,13 +24,13 @@ func TestOnApplyRunsOnEveryWrite(t *testing.T) {
 	})
 	db.OnApply(func(tx *Tx, a *Applied) error { seen = append(seen, "applied "+a.Version); return nil })
 	own := func(tx *Tx, a *Applied) error { seen = append(seen, "own "+a.Version); return nil }
-	if err := db.ReplaceAll("v1", feed(publicRecords()), own); err != nil {
+	if err := db.ReplaceAll("v1", Slice(publicRecords()), own); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.ApplyDelta("v1", "v2", []record.Change{{Type: record.ChangeAdd, Record: *rec("X1", "us_ofac_sdn", "New Person")}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.MergeSources("v3", feed([]*record.Record{rec("my:1", "my", "Alice Example")}), MergeOptions{}, nil); err != nil {
+	if _, err := db.MergeSources("v3", Slice([]*record.Record{rec("my:1", "my", "Alice Example")}), MergeOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	// Hooks run in the order registered.
@@ -85,17 +85,17 @@ func TestImportTapSeesWhatTheImportLeaves(t *testing.T) {
 		}
 		return nil
 	})
-	if err := db.ReplaceAll("v1", feed([]*record.Record{rec("B", "us_ofac_sdn", "Bea One"), rec("A", "us_ofac_sdn", "Al One")}), nil); err != nil {
+	if err := db.ReplaceAll("v1", Slice([]*record.Record{rec("B", "us_ofac_sdn", "Bea One"), rec("A", "us_ofac_sdn", "Al One")}), nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.MergeSources("v2", feed([]*record.Record{rec("my:1", "my", "Alice Example")}), MergeOptions{}, nil); err != nil {
+	if _, err := db.MergeSources("v2", Slice([]*record.Record{rec("my:1", "my", "Alice Example")}), MergeOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ReplaceAll("v3", feed([]*record.Record{rec("A", "us_ofac_sdn", "Al Two"), rec("C", "us_ofac_sdn", "Cy One"), rec("A", "us_ofac_sdn", "Al Three")}), nil); err != nil {
+	if err := db.ReplaceAll("v3", Slice([]*record.Record{rec("A", "us_ofac_sdn", "Al Two"), rec("C", "us_ofac_sdn", "Cy One"), rec("A", "us_ofac_sdn", "Al Three")}), nil); err != nil {
 		t.Fatal(err)
 	}
 	// Refused: a file with no records never replaces the store.
-	if err := db.ReplaceAll("v4", feed(nil), nil); err == nil {
+	if err := db.ReplaceAll("v4", Slice(nil), nil); err == nil {
 		t.Fatal("empty file not refused")
 	}
 	want := [][]string{

@@ -61,7 +61,7 @@ func TestMergeSourcesAddsReplacesAndLeavesOthers(t *testing.T) {
 	// First merge: the internal list appears beside the public ones.
 	v1 := []*record.Record{rec("my:1", "my", "Alice Example"), rec("my:2", "my", "Bob Example"), rec("my:3", "my", "Carol Example")}
 	var hooked *Applied
-	a, err := db.MergeSources("v2", feed(v1), MergeOptions{}, func(tx *Tx, ap *Applied) error {
+	a, err := db.MergeSources("v2", Slice(v1), MergeOptions{}, func(tx *Tx, ap *Applied) error {
 		hooked = ap
 		return nil
 	})
@@ -77,7 +77,7 @@ func TestMergeSourcesAddsReplacesAndLeavesOthers(t *testing.T) {
 	bob := rec("my:2", "my", "Robert Example")
 	v2 := []*record.Record{rec("my:1", "my", "Alice Example"), bob, rec("my:4", "my", "Dave Example")}
 	mid := allRecords(t, db)
-	a, err = db.MergeSources("v3", feed(v2), MergeOptions{}, nil)
+	a, err = db.MergeSources("v3", Slice(v2), MergeOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestMergeSourcesAddsReplacesAndLeavesOthers(t *testing.T) {
 	}
 
 	// The same file again changes nothing and makes no version.
-	a, err = db.MergeSources("v4", feed(v2), MergeOptions{}, func(*Tx, *Applied) error {
+	a, err = db.MergeSources("v4", Slice(v2), MergeOptions{}, func(*Tx, *Applied) error {
 		t.Fatal("hook called for a merge without changes")
 		return nil
 	})
@@ -119,7 +119,7 @@ func TestMergeSourcesAddsReplacesAndLeavesOthers(t *testing.T) {
 	}
 
 	// Naming the source removes it with an empty file.
-	a, err = db.MergeSources("v5", feed(nil), MergeOptions{Sources: []string{"my"}}, nil)
+	a, err = db.MergeSources("v5", Slice(nil), MergeOptions{Sources: []string{"my"}}, nil)
 	if err != nil || a.Deleted != 3 || a.Records != 2 {
 		t.Fatalf("empty merge of my: %+v, %v", a, err)
 	}
@@ -137,7 +137,7 @@ func TestMergeSourcesKeepsListDate(t *testing.T) {
 	// nothing changes, as for a delta's UPDATE.
 	same := publicRecords()[0].Clone()
 	same.ListDate = 0
-	a, err := db.MergeSources("v2", feed([]*record.Record{same}), MergeOptions{}, nil)
+	a, err := db.MergeSources("v2", Slice([]*record.Record{same}), MergeOptions{}, nil)
 	if err != nil || len(a.Changes) != 0 {
 		t.Fatalf("merge without list_date: %+v, %v", a, err)
 	}
@@ -170,7 +170,7 @@ func TestMergeSourcesRefusesAndAppliesNothing(t *testing.T) {
 				version = "v1"
 			}
 			before := allRecords(t, db)
-			_, err := db.MergeSources(version, feed(c.file), c.o, nil)
+			_, err := db.MergeSources(version, Slice(c.file), c.o, nil)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want %q", err, c.want)
 			}
@@ -181,7 +181,7 @@ func TestMergeSourcesRefusesAndAppliesNothing(t *testing.T) {
 		})
 	}
 	db, _ := openTest(t, Options{})
-	if _, err := db.MergeSources("", feed(nil), MergeOptions{Sources: []string{"my"}}, nil); !errors.Is(err, ErrNoVersion) {
+	if _, err := db.MergeSources("", Slice(nil), MergeOptions{Sources: []string{"my"}}, nil); !errors.Is(err, ErrNoVersion) {
 		t.Fatalf("empty version: %v", err)
 	}
 	boom := errors.New("read failed")
@@ -195,7 +195,7 @@ func TestMergeSourcesHookRollsBack(t *testing.T) {
 	mustImport(t, db, "v1", publicRecords())
 	before := allRecords(t, db)
 	boom := errors.New("outbox full")
-	_, err := db.MergeSources("v2", feed([]*record.Record{rec("my:1", "my", "A")}), MergeOptions{}, func(*Tx, *Applied) error { return boom })
+	_, err := db.MergeSources("v2", Slice([]*record.Record{rec("my:1", "my", "A")}), MergeOptions{}, func(*Tx, *Applied) error { return boom })
 	if !errors.Is(err, boom) {
 		t.Fatalf("error %v, want the hook's", err)
 	}
@@ -211,7 +211,7 @@ func TestMergeSourcesHookRollsBack(t *testing.T) {
 func TestMergeSourcesIntoEmptyAndReadOnlyStore(t *testing.T) {
 	db, path := openTest(t, Options{})
 	file := []*record.Record{rec("my:1", "my", "A")}
-	a, err := db.MergeSources("v1", feed(file), MergeOptions{}, nil)
+	a, err := db.MergeSources("v1", Slice(file), MergeOptions{}, nil)
 	if err != nil || a.Previous != "" || a.Added != 1 {
 		t.Fatalf("merge into an empty store: %+v, %v", a, err)
 	}
@@ -222,7 +222,7 @@ func TestMergeSourcesIntoEmptyAndReadOnlyStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if _, err := ro.MergeSources("v2", feed(file), MergeOptions{}, nil); !errors.Is(err, ErrReadOnly) {
+	if _, err := ro.MergeSources("v2", Slice(file), MergeOptions{}, nil); !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("read-only: %v", err)
 	}
 }
@@ -251,7 +251,7 @@ func TestMergeSourcesDifferential(t *testing.T) {
 		before := allRecords(t, db)
 		prev, _ := db.Version()
 		version := "v" + string(rune('0'+round))
-		a, err := db.MergeSources(version, feed(file), MergeOptions{}, nil)
+		a, err := db.MergeSources(version, Slice(file), MergeOptions{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,7 +311,7 @@ func BenchmarkMergeSources(b *testing.B) {
 		if i%2 == 1 {
 			recs = second
 		}
-		if _, err := db.MergeSources(fmt.Sprintf("v%d", i+1), feed(recs), MergeOptions{}, nil); err != nil {
+		if _, err := db.MergeSources(fmt.Sprintf("v%d", i+1), Slice(recs), MergeOptions{}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -330,7 +330,7 @@ func TestFullImportKeepsMergedSources(t *testing.T) {
 	// than half, and be refused.
 	mustImport(t, db, "v1", publicRecords())
 	internal := []*record.Record{rec("my:1", "my", "Alice Example"), rec("my:2", "my", "Bob Example"), rec("my:3", "my", "Carol Example")}
-	if _, err := db.MergeSources("v2", feed(internal), MergeOptions{}, nil); err != nil {
+	if _, err := db.MergeSources("v2", Slice(internal), MergeOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.PutSources([]record.Source{{Source: "my", Name: "Our watchlist"}, {Source: "us_ofac_sdn", Name: "OFAC"}}); err != nil {
@@ -345,7 +345,7 @@ func TestFullImportKeepsMergedSources(t *testing.T) {
 	a.SourceType = record.SourceSanction
 	c := rec("OFAC-2", "us_ofac_sdn", "Petr Examplov")
 	c.SourceType = record.SourceSanction
-	if err := db.ReplaceAll("v3", feed([]*record.Record{a, c}), nil); err != nil {
+	if err := db.ReplaceAll("v3", Slice([]*record.Record{a, c}), nil); err != nil {
 		t.Fatalf("full import with a merged source beside it: %v", err)
 	}
 	got := allRecords(t, db)
@@ -384,13 +384,13 @@ func TestFullImportKeepsMergedSources(t *testing.T) {
 	// Emptying the source by a merge that names it forgets it (3 of 5
 	// records: the shrink guard wants AllowShrink).
 	db.guard.allowShrink = true
-	if _, err := db.MergeSources("v4", feed(nil), MergeOptions{Sources: []string{"my"}}, nil); err != nil {
+	if _, err := db.MergeSources("v4", Slice(nil), MergeOptions{Sources: []string{"my"}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := db.LocalSources(); len(got) != 0 {
 		t.Errorf("LocalSources after emptying my = %v, want none", got)
 	}
-	if err := db.ReplaceAll("v5", feed([]*record.Record{a, c}), nil); err != nil {
+	if err := db.ReplaceAll("v5", Slice([]*record.Record{a, c}), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := allRecords(t, db); len(got) != 2 {

@@ -25,7 +25,7 @@ func TestWriterOpensUnderAddressSpaceLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		if err := db.ReplaceAll("v1", feed(publicRecords()), nil); err != nil {
+		if err := db.ReplaceAll("v1", Slice(publicRecords()), nil); err != nil {
 			t.Fatal(err)
 		}
 		return

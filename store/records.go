@@ -169,6 +169,19 @@ type importEntry struct {
 	sourceType, entityType, sourceID string
 }
 
+// Slice hands recs one by one, then io.EOF: the form ReplaceAll and
+// MergeSources read, for records already in memory.
+func Slice(recs []*record.Record) func() (*record.Record, error) {
+	i := 0
+	return func() (*record.Record, error) {
+		if i == len(recs) {
+			return nil, io.EOF
+		}
+		i++
+		return recs[i-1], nil
+	}
+}
+
 // ReplaceAll replaces every record with those returned by next, which
 // returns io.EOF after the last, and makes version current: one
 // transaction, so the store is at the old version or the new one, never

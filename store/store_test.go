@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -31,21 +30,9 @@ func openTest(t testing.TB, opts Options) (*Store, string) {
 	return db, path
 }
 
-// feed returns a next function over recs.
-func feed(recs []*record.Record) func() (*record.Record, error) {
-	i := 0
-	return func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}
-}
-
 func mustImport(t testing.TB, db *Store, version string, recs []*record.Record) {
 	t.Helper()
-	if err := db.ReplaceAll(version, feed(recs), nil); err != nil {
+	if err := db.ReplaceAll(version, Slice(recs), nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -134,7 +121,7 @@ func TestReadersShareAndCannotWrite(t *testing.T) {
 	if n, _ := r2.Count(); n != 10 {
 		t.Fatalf("reader count %d, want 10", n)
 	}
-	if err := r1.ReplaceAll("v2", feed(nil), nil); !errors.Is(err, ErrReadOnly) {
+	if err := r1.ReplaceAll("v2", Slice(nil), nil); !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("import into read-only store: %v", err)
 	}
 	if _, err := r1.ApplyDelta("v1", "v2", nil, nil); !errors.Is(err, ErrReadOnly) {
@@ -178,7 +165,7 @@ func TestReplaceAllImportsAndReimports(t *testing.T) {
 	db, _ := openTest(t, Options{Now: clk.now})
 	v1 := genRecords(1, 3000)
 	var hooked *Applied
-	err := db.ReplaceAll("2025-03-01T10:00:00Z~1", feed(v1), func(tx *Tx, a *Applied) error {
+	err := db.ReplaceAll("2025-03-01T10:00:00Z~1", Slice(v1), func(tx *Tx, a *Applied) error {
 		hooked = a
 		return nil
 	})
@@ -216,7 +203,7 @@ func TestReplaceAllImportsAndReimports(t *testing.T) {
 	}
 	v2 = append(v2, genRecords(1, 3020)[3000:]...)
 	hooked = nil
-	err = db.ReplaceAll("v2", feed(v2), func(tx *Tx, a *Applied) error { hooked = a; return nil })
+	err = db.ReplaceAll("v2", Slice(v2), func(tx *Tx, a *Applied) error { hooked = a; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +254,7 @@ func TestReplaceAllBadInputLeavesStoreWhole(t *testing.T) {
 				return genRecord(2, n), nil
 			}
 		}(),
-		"record without id": feed([]*record.Record{{ID: "A"}, {Name: "no id"}}),
+		"record without id": Slice([]*record.Record{{ID: "A"}, {Name: "no id"}}),
 	}
 	for name, next := range tests {
 		if err := db.ReplaceAll("v2", next, nil); err == nil {
@@ -279,7 +266,7 @@ func TestReplaceAllBadInputLeavesStoreWhole(t *testing.T) {
 		sameSet(t, allRecords(t, db), byID(v1))
 	}
 	// A failing hook rolls the import back.
-	err := db.ReplaceAll("v2", feed(genRecords(3, 500)), func(*Tx, *Applied) error { return errors.New("outbox full") })
+	err := db.ReplaceAll("v2", Slice(genRecords(3, 500)), func(*Tx, *Applied) error { return errors.New("outbox full") })
 	if err == nil || !strings.Contains(err.Error(), "outbox full") {
 		t.Fatalf("hook error: %v", err)
 	}

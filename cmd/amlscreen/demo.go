@@ -13,7 +13,6 @@ import (
 	"syscall"
 
 	"github.com/amlscreen/amlscreen/media"
-	"github.com/amlscreen/amlscreen/record"
 	"github.com/amlscreen/amlscreen/sampledata"
 	"github.com/amlscreen/amlscreen/service"
 	"github.com/amlscreen/amlscreen/store"
@@ -127,15 +126,7 @@ func importSample(path string, opts store.Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	i := 0
-	next := func() (*record.Record, error) {
-		if i == len(recs) {
-			return nil, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}
-	err = st.ReplaceAll(sampledata.Version, next, nil)
+	err = st.ReplaceAll(sampledata.Version, store.Slice(recs), nil)
 	if err == nil {
 		err = st.PutSources(srcs)
 	}
