@@ -78,15 +78,8 @@ func TestCheckAppliesTheDefaultSourceRule(t *testing.T) {
 // TestCatalogFollowsTheVersion: the catalogue is built once per version
 // and again after a change set, which may bring a new source.
 func TestCatalogFollowsTheVersion(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := annaStore(t, filepath.Join(t.TempDir(), "s.db"), store.Options{})
 	defer st.Close()
-	a := &record.Record{ID: "A", SourceID: "s1", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: "Anna Alpha"}
-	if err := st.ReplaceAll("v1", feed(a), nil); err != nil {
-		t.Fatal(err)
-	}
 	d, err := Load(st)
 	if err != nil {
 		t.Fatal(err)
@@ -124,15 +117,7 @@ func TestCatalogFollowsTheVersion(t *testing.T) {
 // store it opened, and Close closes both, so the file can be opened again.
 func TestOpenStoreOwnsTheStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.db")
-	st, err := store.Open(path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &record.Record{ID: "A", SourceID: "s1", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: "Anna Alpha"}
-	if err := st.ReplaceAll("v1", feed(a), nil); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	annaStore(t, path, store.Options{}).Close()
 	d, err := OpenStore(path, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +129,7 @@ func TestOpenStoreOwnsTheStore(t *testing.T) {
 		t.Errorf("hits %v", got)
 	}
 	d.Close()
-	st, err = store.Open(path, store.Options{})
+	st, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatalf("the store stayed open after Close: %v", err)
 	}
@@ -212,15 +197,8 @@ func TestOpenSampleIsShared(t *testing.T) {
 // index of the database searches under, also one installed later;
 // Load's is the engine's default.
 func TestOpenGivesTheAdmitter(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{AllowShrink: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := annaStore(t, filepath.Join(t.TempDir(), "s.db"), store.Options{AllowShrink: true})
 	defer st.Close()
-	a := &record.Record{ID: "A", SourceID: "s1", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: "Anna Alpha"}
-	if err := st.ReplaceAll("v1", feed(a), nil); err != nil {
-		t.Fatal(err)
-	}
 	g := engine.NewAdmitter(engine.Admission{Slots: 1})
 	d, err := Open(st, Options{Admitter: g})
 	if err != nil {
@@ -252,4 +230,20 @@ func TestOpenGivesTheAdmitter(t *testing.T) {
 	if ro.Admitter() != engine.DefaultAdmitter() {
 		t.Error("a database given no admitter does not use the default")
 	}
+}
+
+// annaStore opens a store at path and imports version v1 of one record,
+// A (Anna Alpha, source s1); the caller closes it.
+func annaStore(t *testing.T, path string, opts store.Options) *store.Store {
+	t.Helper()
+	st, err := store.Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &record.Record{ID: "A", SourceID: "s1", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: "Anna Alpha"}
+	if err := st.ReplaceAll("v1", feed(a), nil); err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	return st
 }
