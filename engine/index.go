@@ -532,8 +532,11 @@ func (sv *segView) passes(c *compiled, srcOK []bool, ord uint32) bool {
 // dobPasses applies the dob filter: records without a date of birth pass,
 // and records with one that agrees with the query's.
 func (sv *segView) dobPasses(c *compiled, ord uint32) bool {
+	if !c.hasDOB {
+		return true // without reading the record's dates: a cache miss
+	}
 	dobs := sv.dobs[sv.dobOff[ord]:sv.dobOff[ord+1]]
-	if !c.hasDOB || len(dobs) == 0 {
+	if len(dobs) == 0 {
 		return true
 	}
 	for _, d := range dobs {

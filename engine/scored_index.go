@@ -96,6 +96,12 @@ type scoredBest struct {
 	slot  uint16
 	ns    uint32
 	sel   recordSel
+	// ev is the name string's evaluation (before inScript), and its
+	// pairing is scoredScratch.pairs[pair:pair+npair]: a hit's reason
+	// reads them instead of scoring the name string again.
+	ev    evaluation
+	pair  int32
+	npair int8
 }
 
 // scoredScratch is the reusable state of one scored search.
@@ -115,6 +121,22 @@ type scoredScratch struct {
 	bufA      []uint32
 	bufB      []uint32
 	bufC      []uint32
+	// pairs holds the pairings of the name strings kept in a search's
+	// best (scoredBest.pair).
+	pairs []edge
+	// touched keeps what touch read, so that the reads stay.
+	touched uint32
+}
+
+// keepPairing stores the pairing scr.ps.best holds as b's.
+func (scr *scoredScratch) keepPairing(b *scoredBest) {
+	b.pair, b.npair = int32(len(scr.pairs)), int8(len(scr.ps.best))
+	scr.pairs = append(scr.pairs, scr.ps.best...)
+}
+
+// pairing returns the pairing keepPairing stored as b's.
+func (scr *scoredScratch) pairing(b *scoredBest) []edge {
+	return scr.pairs[b.pair : b.pair+int32(b.npair)]
 }
 
 var scoredPool = sync.Pool{New: func() any { return new(scoredScratch) }}
@@ -253,6 +275,7 @@ func (v *view) scoredVariants(c *compiled) (segs []scoredSeg, variants []scoredV
 // candidates is refused before they are scored.
 func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variants []scoredVariant, scr *scoredScratch) (best map[uint64]scoredBest, scored int, err error) {
 	best = make(map[uint64]scoredBest)
+	scr.pairs = scr.pairs[:0]
 	floor := logitFloor(c.minScore)
 	ticks, considered := 0, 0
 	for si := range segs {
@@ -264,7 +287,10 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 			if considered += len(cands); considered > maxScoredCandidates {
 				return nil, 0, &query.ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
 			}
-			for _, ns := range cands {
+			for k, ns := range cands {
+				if k%touchBlock == 0 {
+					scr.touched += ss.touch(cands[k:min(k+touchBlock, len(cands))])
+				}
 				if ticks++; ticks%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return nil, 0, fmt.Errorf("search: %w", err)
@@ -285,6 +311,7 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 				if old, ok := best[key]; ok && !betterScored(cand, old) {
 					continue
 				}
+				scr.keepPairing(&cand)
 				best[key] = cand
 			}
 		}
@@ -329,10 +356,9 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 			h.Field, text = ns.Field, ns.Text
 		}
 		sq := variants[sel[b.sel]].segs[h.seg]
-		ev, _ := ss.scoreName(sq, b.ns, scr, math.Inf(-1))
-		ev = inScript(qs, text, ev)
+		ev := inScript(qs, text, b.ev)
 		sh := ss.nameShape(sq, ss.nameWords(b.ns), scr)
-		h.Reason = buildReason(sh, ev, scr.ps.best, wordTexts(sq.words), ss.nameTexts(b.ns), h.Field, text)
+		h.Reason = buildReason(sh, ev, scr.pairing(&b), wordTexts(sq.words), ss.nameTexts(b.ns), h.Field, text)
 		evd := weighEvidence(c, ss.facts(c, h.ord))
 		evd.annotate(h.Reason, ev, c)
 	}
@@ -348,6 +374,9 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 // min_score leaves best; the others keep their best name string after
 // the check, chosen as the candidate loop chooses.
 func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch) error {
+	// Every record of best is scored again here and keeps a new pairing
+	// or leaves: the pairings kept so far are read no more.
+	scr.pairs = scr.pairs[:0]
 	keys := make([]uint64, 0, len(best))
 	hits := make([]Hit, 0, len(best))
 	for key := range best {
@@ -373,10 +402,11 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 		var found *scoredBest
 		lo, _ := slices.BinarySearch(ss.nsRec, ord)
 		for ns := uint32(lo); int(ns) < len(ss.nsRec) && ss.nsRec[ns] == ord; ns++ {
-			ev, ok := ss.scoreName(sq, ns, scr, math.Inf(-1))
+			raw, ok := ss.scoreName(sq, ns, scr, math.Inf(-1))
 			if !ok {
 				continue
 			}
+			ev := raw
 			text := hits[i].Record.Name
 			if slot := int(ss.nsSlot[ns]); slot < len(names) {
 				text = names[slot].Text
@@ -386,8 +416,9 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 			if s < c.minScore {
 				continue
 			}
-			cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns, sel: old.sel}
+			cand := scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns, sel: old.sel, ev: raw}
 			if found == nil || betterScored(cand, *found) {
+				scr.keepPairing(&cand)
 				found = &cand
 			}
 		}
@@ -1351,6 +1382,26 @@ func keepReaching(cands []uint32, acc []float64, cnt []uint8, need float64, comp
 	return cands[:n], acc[:n], cnt[:n]
 }
 
+// touchBlock is how many candidates touch reads ahead of scoring them.
+const touchBlock = 32
+
+// touch reads what scoring the name strings of block reads first (their
+// record's flags, their offset, length and first word), and returns a
+// sum of it that nobody uses. Candidates lie far apart in a large index,
+// so each read misses the caches; issued back to back for a block, the
+// misses overlap instead of waiting one by one inside the scoring.
+func (ss *scoredSeg) touch(block []uint32) uint32 {
+	var x uint32
+	for _, ns := range block {
+		ord, off := ss.nsRec[ns], ss.nsOff[ns]
+		x += uint32(ss.recFlags[ord]) + uint32(ss.nsBase[ns])
+		if int(off) < len(ss.nsTok) {
+			x += ss.nsTok[off]
+		}
+	}
+	return x
+}
+
 // scoreCandidate scores name string ns for sq, with the evidence evd of its
 // record, and returns it as a candidate when it reaches minScore: the one
 // rule a scored search and ScoreRecord both apply, so that the two agree.
@@ -1363,7 +1414,7 @@ func (ss *scoredSeg) scoreCandidate(sq *scoredQuery, ns uint32, scr *scoredScrat
 	if s < minScore {
 		return scoredBest{}, false
 	}
-	return scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns}, true
+	return scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns, ev: ev}, true
 }
 
 // markHeld sets has[k] for every cands[k] in the ascending list post,
@@ -1518,6 +1569,28 @@ func (ss *scoredSeg) postingSize(ids []uint32) int {
 // string has no edge, or when no pairing can reach the logit floor.
 func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, floor float64) (evaluation, bool) {
 	words := ss.nameWords(ns)
+	edges := sq.nameEdges(words, scr)
+	if len(edges) == 0 {
+		return evaluation{}, false
+	}
+	person := ss.et(ss.nsRec[ns]) == etIndividual
+	// The shape lives in the scratch: the pairing search keeps a pointer
+	// to it, which made a shape on the heap for every name string scored.
+	sh := &scr.sh
+	*sh = ss.nameShape(sq, words, scr)
+	sh.person = person
+	if quickBound(sh, edges) < floor {
+		return evaluation{}, false
+	}
+	if person {
+		sh.kSyl = syllableMask(len(words), func(k int) string { return ss.Token(words[k]) })
+	}
+	scr.ps.run(sh, edges)
+	return scr.ps.bestEv, true
+}
+
+// nameEdges returns the edges of the name string of words, in scr.edges.
+func (sq *scoredQuery) nameEdges(words []uint32, scr *scoredScratch) []edge {
 	edges := scr.edges[:0]
 	for k, id := range words {
 		next, hasNext := uint32(0), k+1 < len(words)
@@ -1527,28 +1600,7 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 		edges = sq.wordEdges(edges, id, k, next, hasNext)
 	}
 	scr.edges = edges
-	if len(edges) == 0 {
-		return evaluation{}, false
-	}
-	person := ss.et(ss.nsRec[ns]) == etIndividual
-	// The shape lives in the scratch: the pairing search keeps a pointer
-	// to it, which made a shape on the heap for every name string scored.
-	sh := &scr.sh
-	*sh = nameShape{m: len(sq.words), n: len(words), qOpt: sq.opt, qMiss: sq.miss, lambda: sq.lambda, person: person}
-	for k, id := range words {
-		if _, opt := ss.recordWord(sq, id); opt {
-			sh.kOpt |= 1 << k
-		}
-	}
-	if quickBound(sh, edges) < floor {
-		return evaluation{}, false
-	}
-	*sh = ss.nameShape(sq, words, scr)
-	if sh.person = person; person {
-		sh.kSyl = syllableMask(len(words), func(k int) string { return ss.Token(words[k]) })
-	}
-	scr.ps.run(sh, edges)
-	return scr.ps.bestEv, true
+	return edges
 }
 
 // nameShape is the shape of the query against a name string of words.

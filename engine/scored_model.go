@@ -476,7 +476,10 @@ func orderEdges(edges []edge) {
 
 // quickBound is an upper bound of the logit of any pairing of the edges,
 // read off the best edge of each word: the search can be skipped when it
-// falls short of the threshold.
+// falls short of the threshold. A record word no edge touches is left
+// unpaired by every pairing, so its cost (sh.kMiss) is always paid: a
+// name string of common words beside words the query lacks ("Royal
+// Trading Ltd" for "Royal Limited") is then dropped without the search.
 func quickBound(sh *nameShape, edges []edge) float64 {
 	var best [maxScoredWords]float64
 	var has uint64
@@ -504,6 +507,11 @@ func quickBound(sh *nameShape, edges []edge) float64 {
 			b += max(best[j], -sh.qMiss[j])
 		} else {
 			b -= sh.qMiss[j]
+		}
+	}
+	for k := range sh.kMiss {
+		if kTouched&(1<<k) == 0 {
+			b -= sh.kMiss[k]
 		}
 	}
 	all := uint64(1)<<sh.m - 1

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"math"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/query"
+)
+
+// TestQuickBoundHoldsAndIsTight checks quickBound, which spares the
+// pairing search of a name string that cannot reach the threshold,
+// against that search on every name string of a generated index, for
+// generated queries at each fuzzy level: it is never below the best
+// pairing's logit, and for name strings with words no edge touches it
+// equals that logit often enough that taking anything more off (the
+// untouched words' costs once more, or the cost of a word an edge does
+// touch) would drop hits.
+func TestQuickBoundHoldsAndIsTight(t *testing.T) {
+	t.Parallel()
+	recs := generated(1500, 23)
+	ix := NewIndex(recs)
+	v := ix.acquire()
+	defer v.release()
+	scr := new(scoredScratch)
+	checked, untouched, tight := 0, 0, 0
+	for i, q := range diffQueries(recs, 24, 31) {
+		q.Match, q.Fuzzy, q.DOB, q.Gender, q.Citizenship = query.Scored, i%3, "", "", ""
+		c, err := compile(q)
+		if err != nil || c.onlyLegal {
+			continue
+		}
+		segs, variants, _ := v.scoredVariants(c)
+		for si := range segs {
+			ss := &segs[si]
+			for _, vr := range variants {
+				sq := vr.segs[si]
+				for ns := uint32(0); int(ns) < len(ss.nsRec); ns++ {
+					words := ss.nameWords(ns)
+					edges := sq.nameEdges(words, scr)
+					if len(edges) == 0 {
+						continue
+					}
+					sh := ss.nameShape(sq, words, scr)
+					sh.person = ss.et(ss.nsRec[ns]) == etIndividual
+					b := quickBound(&sh, edges)
+					var kTouched uint64
+					for e := range edges {
+						kTouched |= edges[e].kmask()
+					}
+					cost := 0.0
+					for k := range sh.kMiss {
+						if kTouched&(1<<k) == 0 {
+							cost += sh.kMiss[k]
+						}
+					}
+					ev, ok := ss.scoreName(sq, ns, scr, math.Inf(-1))
+					if !ok {
+						t.Fatalf("%q: name string %d has edges but no pairing", q.Names, ns)
+					}
+					checked++
+					if b < ev.logit-1e-9 {
+						t.Fatalf("%q, name string %q: bound %.6f below the best pairing's logit %.6f", q.Names, ss.nameTexts(ns), b, ev.logit)
+					}
+					if cost > 0 {
+						untouched++
+						if b < ev.logit+1e-9 {
+							tight++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d name strings checked, %d with untouched words, %d of those with the bound equal to the logit", checked, untouched, tight)
+	if untouched < 100 || tight < 10 {
+		t.Errorf("%d name strings with untouched words, %d with a tight bound: want at least 100 and 10, so that the test can catch a bound too tight", untouched, tight)
+	}
+}
