@@ -124,8 +124,6 @@ type scoredScratch struct {
 	// pairs holds the pairings of the name strings kept in a search's
 	// best (scoredBest.pair).
 	pairs []edge
-	// touched keeps what touch read, so that the reads stay.
-	touched uint32
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -287,10 +285,7 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 			if considered += len(cands); considered > maxScoredCandidates {
 				return nil, 0, &query.ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
 			}
-			for k, ns := range cands {
-				if k%touchBlock == 0 {
-					scr.touched += ss.touch(cands[k:min(k+touchBlock, len(cands))])
-				}
+			for _, ns := range cands {
 				if ticks++; ticks%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return nil, 0, fmt.Errorf("search: %w", err)
@@ -1380,26 +1375,6 @@ func keepReaching(cands []uint32, acc []float64, cnt []uint8, need float64, comp
 		}
 	}
 	return cands[:n], acc[:n], cnt[:n]
-}
-
-// touchBlock is how many candidates touch reads ahead of scoring them.
-const touchBlock = 32
-
-// touch reads what scoring the name strings of block reads first (their
-// record's flags, their offset, length and first word), and returns a
-// sum of it that nobody uses. Candidates lie far apart in a large index,
-// so each read misses the caches; issued back to back for a block, the
-// misses overlap instead of waiting one by one inside the scoring.
-func (ss *scoredSeg) touch(block []uint32) uint32 {
-	var x uint32
-	for _, ns := range block {
-		ord, off := ss.nsRec[ns], ss.nsOff[ns]
-		x += uint32(ss.recFlags[ord]) + uint32(ss.nsBase[ns])
-		if int(off) < len(ss.nsTok) {
-			x += ss.nsTok[off]
-		}
-	}
-	return x
 }
 
 // scoreCandidate scores name string ns for sq, with the evidence evd of its
