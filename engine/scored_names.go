@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -56,4 +57,18 @@ func nameStringAt(r *record.Record, slot int) (ns NameString, ok bool) {
 	return NameString{}, false
 }
 
-func blank(s string) bool { return strings.TrimSpace(s) == "" }
+// blank reports whether s is empty or white space only, as
+// strings.TrimSpace sees it. It reads s from the front and stops at the
+// first other byte: a hit's name strings are read cold from the records,
+// and TrimSpace reads a name's last bytes too.
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return strings.TrimSpace(s[i:]) == ""
+		case c != ' ' && c != '\t' && c != '\n' && c != '\v' && c != '\f' && c != '\r':
+			return false
+		}
+	}
+	return true
+}
