@@ -681,16 +681,20 @@ func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64, canComplete
 // buildReason writes the pairing best of a name string for people and
 // programs: qWords and kWords are the query's and the name string's words.
 func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []string, field, name string) *ScoreReason {
+	// The slices are made at their size: growing them was half of what
+	// the reasons cost a check explaining a thousand hits.
+	var qCov, kCov uint64
+	for i := range best {
+		qCov |= best[i].qmask()
+		kCov |= best[i].kmask()
+	}
 	r := &ScoreReason{
-		Field: field, Name: name, Pairs: []ScorePair{},
+		Field: field, Name: name, Pairs: make([]ScorePair, 0, len(best)),
 		Complete: round4(ev.bonus), Prior: round4(-sh.lambda), Offset: model.Intercept, Script: round4(ev.script),
 		Logit: round4(ev.logit), Score: scoreOf(ev),
 	}
-	var qCov, kCov uint64
 	for i := range best {
 		e := &best[i]
-		qCov |= e.qmask()
-		kCov |= e.kmask()
 		q := ShowToken(qWords[e.q0])
 		if e.q1 >= 0 {
 			q += " " + ShowToken(qWords[e.q1])
@@ -702,10 +706,16 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 		r.Pairs = append(r.Pairs, ScorePair{Query: q, Record: k, Kind: kindName(e.kind), Edits: int(e.edits),
 			Similarity: round4(e.sim), Weight: round4(e.weight), Contribution: round4(e.value)})
 	}
+	if n := sh.m - bits.OnesCount64(qCov&(1<<sh.m-1)); n > 0 {
+		r.UnpairedQuery = make([]ScoreWord, 0, n)
+	}
 	for j := 0; j < sh.m; j++ {
 		if qCov&(1<<j) == 0 {
 			r.UnpairedQuery = append(r.UnpairedQuery, ScoreWord{Word: ShowToken(qWords[j]), Contribution: round4(-sh.qMiss[j])})
 		}
+	}
+	if n := sh.n - bits.OnesCount64(kCov&(1<<sh.n-1)); n > 0 {
+		r.UnpairedRecord = make([]ScoreWord, 0, n)
 	}
 	for k := 0; k < sh.n; k++ {
 		if kCov&(1<<k) == 0 {
