@@ -77,7 +77,6 @@ func labelledRecords(pairs []labelledPair) ([]*record.Record, map[string]string)
 // each with what it would take; TestLabelledStrongPairs fails when one of
 // them is answered right (take it off the list) or another goes wrong.
 var strongPending = map[string]string{
-	"فرناندو بيريز|Fernando Pérez":      "Arabic writes no p, e or o: needs the query's script in the word pairing, which the change-set and book scorers cache by romanised word",
 	"vanderbilt corp|van der bilt corp": "one word against three joined: needs a three-way split in the candidate search",
 }
 

@@ -108,9 +108,10 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 	for i := range toks {
 		bq.df[toks[i].info.text] = toks[i].df
 	}
-	syllabic := syllabicQuery(c.text)
+	syllabic, arabic := syllabicQuery(c.text), arabicQuery(c.text)
 	for j := 0; j < m; j++ {
 		t := newQueryTokInfo(words[j], syllabic)
+		t.arabic = arabic
 		bq.words = append(bq.words, t)
 		bq.part = append(bq.part, b.partners(&t, c.Fuzzy, false, nil))
 		w := tokenWeight(&t, bq.df[t.text], n)

@@ -147,12 +147,13 @@ type ChangeSetPreparer struct {
 	s      *ChangeSetScorer
 	memo   map[unitKey]*globalPartners
 	splits map[unitKey][]globalSplit // by the word split
-	words  map[unitKey]*csWord       // by the word, syllabic or not (kind 1 or 0)
+	words  map[unitKey]*csWord       // by the word, syllabic (kind bit 1) or not, Arabic (bit 2) or not
 	kept   map[*globalPartners]map[uint32]partner
 }
 
-// unitKey is a unit of a check at a fuzzy level: a word (kind 'w'), two
-// words joined ('c', a and b), a piece of a word ('p').
+// unitKey is a unit of a check at a fuzzy level: a word (kind 'w', or
+// 'a' in a check written in Arabic script: wordUnitKind), two words
+// joined ('c', a and b), a piece of a word ('p').
 type unitKey struct {
 	fuzzy int
 	kind  byte
@@ -239,17 +240,21 @@ func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, 
 	return gp
 }
 
-// word returns word w of a check, syllabic or not, with its keys and the
-// records holding it.
-func (p *ChangeSetPreparer) word(w string, syllabic bool) *csWord {
+// word returns word w of a check, syllabic or not, of a check in Arabic
+// script or not, with its keys and the records holding it.
+func (p *ChangeSetPreparer) word(w string, syllabic, arabic bool) *csWord {
 	k := unitKey{kind: 0, a: w}
 	if syllabic {
-		k.kind = 1
+		k.kind |= 1
+	}
+	if arabic {
+		k.kind |= 2
 	}
 	if cw, ok := p.words[k]; ok {
 		return cw
 	}
 	t := newQueryTokInfo(w, syllabic)
+	t.arabic = arabic
 	cw := &csWord{t: t, df: p.s.v.tokenDF(p.s.vs, t.text)}
 	p.words[k] = cw
 	return cw
@@ -264,12 +269,12 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 	m := min(len(words), maxScoredWords)
 	n := v.live
 	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, evMax: maxEvidence(c)}
-	syllabic := syllabicQuery(c.text)
+	syllabic, arabic := syllabicQuery(c.text), arabicQuery(c.text)
 	for j := 0; j < m; j++ {
-		cw := p.word(words[j], syllabic)
+		cw := p.word(words[j], syllabic, arabic)
 		t, df := cw.t, cw.df
 		gq.words = append(gq.words, t)
-		gq.part = append(gq.part, p.partners(unitKey{c.Fuzzy, 'w', t.text, ""}, func() tokInfo { return t }, false, nil))
+		gq.part = append(gq.part, p.partners(unitKey{c.Fuzzy, wordUnitKind(&t)[0], t.text, ""}, func() tokInfo { return t }, false, nil))
 		w := tokenWeight(&t, df, n)
 		gq.w = append(gq.w, w)
 		if t.optional {

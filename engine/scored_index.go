@@ -656,11 +656,12 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 	m := min(len(words), maxScoredWords)
 	n := v.live
 	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, evMax: maxEvidence(c)}
-	syllabic := syllabicQuery(c.text)
+	syllabic, arabic := syllabicQuery(c.text), arabicQuery(c.text)
 	for j := 0; j < m; j++ {
 		t := newQueryTokInfo(words[j], syllabic)
+		t.arabic = arabic
 		gq.words = append(gq.words, t)
-		gq.part = append(gq.part, partners("w\x00"+t.text, &t, false, nil))
+		gq.part = append(gq.part, partners(wordUnitKind(&t)+"\x00"+t.text, &t, false, nil))
 		df := v.tokenDF(vs, t.text)
 		w := tokenWeight(&t, df, n)
 		gq.w = append(gq.w, w)

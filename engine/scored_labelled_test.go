@@ -14,6 +14,8 @@ var labelledRecords = []struct{ id, et, name string }{
 	{"L-QAIDA", "ENTITY", "Al-Qa'ida/Islamic Army"},
 	{"L-PARTY", "ENTITY", "REVOLUTIONARY PEOPLE'S LIBERATION PARTY/FRONT"},
 	{"L-NORDIC", "ENTITY", "Nordic Shipping A/S"},
+	{"L-PEREZ", "INDIVIDUAL", "Fernando Pérez"},
+	{"L-PABLO", "INDIVIDUAL", "Pablo Villena"},
 }
 
 // labelledCases: each query finds its record at the default threshold, or
@@ -28,6 +30,12 @@ var labelledCases = []ruleCase{
 	{"Front", "", "one word of the two offered"},
 	{"Revolutionary Peoples Liberation Party", "L-PARTY", "the name with the first word offered"},
 	{"Nordic Shipping", "L-NORDIC", "A/S is a legal form, not two names"},
+	// A query in Arabic script pairs with Latin spellings knowing that
+	// Arabic writes no p, v, e or o and no short vowels.
+	{"فرناندو بيريز", "L-PEREZ", "biriz for Pérez, farnandu for Fernando"},
+	{"بابلو فيلينا", "L-PABLO", "bablu for Pablo, filina for Villena"},
+	{"فرناندو لوبيز", "", "Lopez is not Pérez in any script"},
+	{"Farnandu Biriz", "", "a Latin query keeps the Latin costs"},
 }
 
 func labelledIndexRecords() []*record.Record {

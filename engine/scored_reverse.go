@@ -94,9 +94,20 @@ func (sr *ScoredSplitRelater) RelatedAt(w string, at int, r1, r2 string, fuzzy i
 }
 
 // RelatedWord reports whether query word q pairs with record word r at
-// fuzzy in scored mode, and at what similarity.
+// fuzzy in scored mode, and at what similarity at most: a word of a query
+// in Arabic script may pair closer (arabicSim), so the higher of the two
+// readings is given, a bound for a query in any script.
 func (sr *ScoredSplitRelater) RelatedWord(q, r string, fuzzy int) (sim float64, ok bool) {
-	p, ok := relate(sr.tok(q), sr.tok(r), fuzzy)
+	qt := sr.tok(q)
+	p, ok := relate(qt, sr.tok(r), fuzzy)
+	if qt.legal || qt.digit {
+		return p.sim, ok
+	}
+	qa := *qt
+	qa.arabic = true
+	if pa, oka := relate(&qa, sr.tok(r), fuzzy); oka && (!ok || pa.sim > p.sim) {
+		return pa.sim, true
+	}
 	return p.sim, ok
 }
 
