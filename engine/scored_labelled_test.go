@@ -16,6 +16,8 @@ var labelledRecords = []struct{ id, et, name string }{
 	{"L-NORDIC", "ENTITY", "Nordic Shipping A/S"},
 	{"L-PEREZ", "INDIVIDUAL", "Fernando Pérez"},
 	{"L-PABLO", "INDIVIDUAL", "Pablo Villena"},
+	{"L-BILT", "ENTITY", "van der bilt corp"},
+	{"L-ABD", "INDIVIDUAL", "Abdelrahmanov Yusuf"},
 }
 
 // labelledCases: each query finds its record at the default threshold, or
@@ -36,6 +38,13 @@ var labelledCases = []ruleCase{
 	{"بابلو فيلينا", "L-PABLO", "bablu for Pablo, filina for Villena"},
 	{"فرناندو لوبيز", "", "Lopez is not Pérez in any script"},
 	{"Farnandu Biriz", "", "a Latin query keeps the Latin costs"},
+	// One word against three joined, and three against one.
+	{"vanderbilt corp", "L-BILT", "one word split in three"},
+	{"Vanderbilt Corporation", "L-BILT", "split in three, the legal form spelled out"},
+	{"vandermolen corp", "", "two pieces of three pair, the third does not"},
+	{"Abdel Rahman Ov Yusuf", "L-ABD", "three words joined against one"},
+	{"Abd Ul Rahim Yusuf", "", "three words joined spelling another name"},
+	{"Abd El Rahmanov Yusuf", "L-ABD", "three words joined against one, the first two as well"},
 }
 
 func labelledIndexRecords() []*record.Record {
@@ -108,5 +117,26 @@ func TestSlashNamesAreNameStrings(t *testing.T) {
 		if err != nil || len(res.Hits) != 1 || res.Hits[0].Record.ID != "q" {
 			t.Errorf("strict %q: %+v, %v; want the record", q, res.Hits, err)
 		}
+	}
+}
+
+// TestThreeWayChangeSetEqualsUnindexed: a change set's scorer pairs one
+// word with three and three with one as ScoreUnindexed does, the record
+// words known to the index or not.
+func TestThreeWayChangeSetEqualsUnindexed(t *testing.T) {
+	recs := labelledIndexRecords()
+	ix := NewIndex(recs)
+	changed := append([]*record.Record{}, recs[len(recs)-len(labelledRecords):]...)
+	changed = append(changed,
+		&record.Record{ID: "N1", SourceID: "test", SourceType: "SANCTION", EntityType: record.EntityEntity, Name: "van der zandt corp"},
+		&record.Record{ID: "N2", SourceID: "test", SourceType: "SANCTION", EntityType: record.EntityEntity, Name: "Vanderzandt Holdings"})
+	var qs []query.Query
+	for _, q := range []string{"vanderbilt corp", "Van Der Bilt Corp", "vanderzandt corp", "Van Der Zandt Holdings", "Abd El Rahmanov Yusuf"} {
+		for f := 0; f <= 2; f++ {
+			qs = append(qs, query.Query{Kind: query.Any, Names: q, Fuzzy: f, Match: query.Scored, MinScore: 0.2})
+		}
+	}
+	if _, hits := compareChangeSet(t, ix, changed, qs); hits < 10 {
+		t.Fatalf("%d hits: the comparison proves little", hits)
 	}
 }

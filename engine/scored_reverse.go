@@ -87,7 +87,7 @@ func (sr *ScoredSplitRelater) RelatedAt(w string, at int, r1, r2 string, fuzzy i
 		return 0, false
 	}
 	sp := scoredSplit{ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)}
-	if v := sp.sim(pa, pb); v >= model.JoinMinSim {
+	if v := sp.sim(pa, pb, partner{}); v >= model.JoinMinSim {
 		return v, true
 	}
 	return 0, false

@@ -225,6 +225,32 @@ func splitPieces(q string, fn func(a, b string)) {
 	}
 }
 
+// splitPieces3 calls fn for every way of cutting q into three pieces of
+// two runes or more (Vanderbilt against Van der Bilt), shortest first
+// piece first, then shortest second.
+func splitPieces3(q string, fn func(a, b, c string)) {
+	n := utf8.RuneCountInString(q)
+	if n < 6 {
+		return
+	}
+	i := 0
+	for ri := 0; i < len(q); ri++ {
+		if ri >= 2 && n-ri >= 4 {
+			rest := q[i:]
+			j := 0
+			for rj := 0; j < len(rest); rj++ {
+				if rj >= 2 && n-ri-rj >= 2 {
+					fn(q[:i], rest[:j], rest[j:])
+				}
+				_, size := utf8.DecodeRuneInString(rest[j:])
+				j += size
+			}
+		}
+		_, size := utf8.DecodeRuneInString(q[i:])
+		i += size
+	}
+}
+
 // Weighted edit costs. Transliteration schemes disagree on vowels, on
 // y, i and j, on doubled letters and on an h after a consonant; typing
 // errors do not prefer any letter. So those edits cost less than one.
@@ -418,4 +444,11 @@ func editSim(a, b []rune, arabic bool) float64 {
 // dropping "de".
 func joinedPair(p partner, a, b *tokInfo) bool {
 	return p.sim >= model.JoinMinSim && int(p.edits) < min(utf8.RuneCountInString(a.text), utf8.RuneCountInString(b.text))
+}
+
+// joinedPair3 is joinedPair for three query words written together (Van
+// der Bilt, Vanderbilt): fewer edits than the shortest of the three has
+// letters.
+func joinedPair3(p partner, a, b, c *tokInfo) bool {
+	return joinedPair(p, a, b) && int(p.edits) < utf8.RuneCountInString(c.text)
 }
