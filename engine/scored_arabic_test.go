@@ -24,6 +24,8 @@ func TestArabicSim(t *testing.T) {
 		{"perez", "biriz", 0.5, 0.77}, // the Latin word on the query's side: Latin costs
 		{"lubiz", "perez", 0, 0.8},    // l for p is no Arabic spelling
 		{"hasan", "hassan", 0.96, 1},
+		{"harbi", "harb", 0.89, 0.92},   // a final vowel Arabic writes: as weightedSim
+		{"salim", "salimi", 0.89, 0.92}, // the same on the record's side
 	} {
 		a, b := []rune(c.q), []rune(c.r)
 		got := arabicSim(a, b)

@@ -353,7 +353,7 @@ func pairSim(q, t *tokInfo) float64 {
 // the query is written in Arabic script and the record word is not.
 const (
 	costArabicLetter = 0.1 // b for p, f for v, i for e, u for o
-	costArabicVowel  = 0.2 // a for e or o; a vowel written or guessed on one side only
+	costArabicVowel  = 0.2 // a for e or o; a vowel inside the word written or guessed on one side only
 )
 
 // arabicSub is the cost of the query's letter q (a romanised Arabic
@@ -369,10 +369,13 @@ func arabicSub(q, r rune) float64 {
 	return subCost(q, r)
 }
 
-// arabicGap is gapCost, at most costArabicVowel for a vowel.
+// arabicGap is gapCost, at most costArabicVowel for a vowel inside the
+// word: Arabic leaves short vowels unwritten, but writes the long ones a
+// name begins or ends with (Pablo, بابلو; Salimi, سالمي), so a vowel
+// missing there is a difference.
 func arabicGap(s []rune, i int) float64 {
 	c := gapCost(s, i)
-	if isVowelRune(s[i]) {
+	if i > 0 && i+1 < len(s) && isVowelRune(s[i]) {
 		c = min(c, costArabicVowel)
 	}
 	return c
