@@ -1210,7 +1210,7 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	}
 	bonus := maxBonus(sq.lambda)
 	if rem[0] < target {
-		return ss.keepLongEnough(ss.completeCandidates(sq, scr), rem, target, needed[0], bonus)
+		return ss.keepLongEnough(ss.completeCandidates(sq, scr), rem, target, needed[0], bonus, sq.maxEdgeWords())
 	}
 	// The essential words: by default those of the highest gains, the
 	// fewest whose rest stays under the target; essentialOrder may pick
@@ -1250,7 +1250,7 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	}
 	cands, acc, cnt = keepReaching(cands, acc, cnt, target, needed[0], target-bonus)
 	scr.bufA, scr.acc, scr.cnt = cands, acc, cnt
-	return ss.keepLongEnough(cands, sorted, target, needed[0], bonus)
+	return ss.keepLongEnough(cands, sorted, target, needed[0], bonus, sq.maxEdgeWords())
 }
 
 // creditWord adds to each candidate the gain of the partner of query word
@@ -1387,23 +1387,35 @@ func nonEssential(gain []float64, size []int, must, def uint64, target float64) 
 	return best
 }
 
+// maxEdgeWords is the most query words one edge of sq covers: three when
+// three of its words joined pair with some word of the segment, else two.
+func (sq *scoredQuery) maxEdgeWords() int {
+	for _, c := range sq.cat3 {
+		if len(c) > 0 {
+			return 3
+		}
+	}
+	return 2
+}
+
 // keepLongEnough drops, in place, the candidates too short to reach the
 // target whatever words they hold. Every edge of a pairing covers at
-// least one record word and at most two query words, so a name string of
-// L words pairs at most 2L query words and gains at most the 2L largest
-// gains (rem[0] − rem[2L]; rem as in scoredCandidates); it is a complete
-// match only when 2L reaches the complete words. A query of many words
-// (one word repeated 32 times, say) thus scores only name strings long
-// enough to pair them, not every name string holding the word: the bound
-// follows from the model and leaves out nothing above the threshold.
-func (ss *scoredSeg) keepLongEnough(cands []uint32, rem []float64, target float64, complete int, bonus float64) []uint32 {
+// least one record word and at most span query words (two, or three
+// joined: maxEdgeWords), so a name string of L words pairs at most span·L
+// query words and gains at most the span·L largest gains (rem[0] −
+// rem[span·L]; rem as in scoredCandidates); it is a complete match only
+// when span·L reaches the complete words. A query of many words (one word
+// repeated 32 times, say) thus scores only name strings long enough to
+// pair them, not every name string holding the word: the bound follows
+// from the model and leaves out nothing above the threshold.
+func (ss *scoredSeg) keepLongEnough(cands []uint32, rem []float64, target float64, complete int, bonus float64, span int) []uint32 {
 	m := len(rem) - 1
-	if rem[0]-rem[min(2, m)] >= target {
+	if rem[0]-rem[min(span, m)] >= target {
 		return cands // a name of one word may reach it: nothing to drop
 	}
 	n := 0
 	for _, ns := range cands {
-		p := min(2*len(ss.nameWords(ns)), m)
+		p := min(span*len(ss.nameWords(ns)), m)
 		top := rem[0] - rem[p]
 		if top >= target || complete <= p && top >= target-bonus {
 			cands[n] = ns

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/query"
@@ -18,6 +19,7 @@ var labelledRecords = []struct{ id, et, name string }{
 	{"L-PABLO", "INDIVIDUAL", "Pablo Villena"},
 	{"L-BILT", "ENTITY", "van der bilt corp"},
 	{"L-ABD", "INDIVIDUAL", "Abdelrahmanov Yusuf"},
+	{"L-ZANDT", "ENTITY", "Vanderzandt"},
 }
 
 // labelledCases: each query finds its record at the default threshold, or
@@ -44,11 +46,18 @@ var labelledCases = []ruleCase{
 	{"vandermolen corp", "", "two pieces of three pair, the third does not"},
 	{"Abdel Rahman Ov Yusuf", "L-ABD", "three words joined against one"},
 	{"Abd Ul Rahim Yusuf", "", "three words joined spelling another name"},
+	{"Van Der Zandt", "L-ZANDT", "three query words against a name of one word"},
 	{"Abd El Rahmanov Yusuf", "L-ABD", "three words joined against one, the first two as well"},
 }
 
 func labelledIndexRecords() []*record.Record {
 	recs := generated(600, 29)
+	// Names of the same two particles make van and der common, so that a
+	// name of one word must pair three query words to reach the threshold.
+	for i := range 80 {
+		recs = append(recs, &record.Record{ID: fmt.Sprintf("VDER%d", i), SourceID: "test", SourceType: "SANCTION", EntityType: "ENTITY",
+			Name: "Van Der Kamp" + string(rune('a'+i%26)) + string(rune('a'+i/26))})
+	}
 	for _, s := range labelledRecords {
 		recs = append(recs, &record.Record{ID: s.id, SourceID: "test", SourceType: "SANCTION", EntityType: s.et, Name: s.name})
 	}
