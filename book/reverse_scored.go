@@ -132,28 +132,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		}
 		if !joined && !split[id] {
 			split[id] = true
-			engine.ScoredSplits(w, func(a, _ string) {
-				sp := wordSplit{id, uint32(len(a))}
-				rv.pieceText[a] = append(rv.pieceText[a], sp)
-				pk := engine.ScoredWordKeys(a)
-				if pk.Class != 0 {
-					rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], sp)
-				}
-				if rv.fuzzy > 0 && pk.Sound != "" {
-					rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], sp)
-				}
-			})
-			engine.ScoredSplits3(w, func(a, b, _ string) {
-				sp := wordSplit3{id, uint32(len(a)), uint32(len(a) + len(b))}
-				rv.pieceText3[a] = append(rv.pieceText3[a], sp)
-				pk := engine.ScoredWordKeys(a)
-				if pk.Class != 0 {
-					rv.pieceClass3[pk.Class] = append(rv.pieceClass3[pk.Class], sp)
-				}
-				if rv.fuzzy > 0 && pk.Sound != "" {
-					rv.pieceSound3[pk.Sound] = append(rv.pieceSound3[pk.Sound], sp)
-				}
-			})
+			rv.postPieces(id, w)
 		}
 		return id
 	}
@@ -205,6 +184,33 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	}
 	rv.off = append(rv.off, uint32(len(rv.words)))
 	return rv
+}
+
+// postPieces posts the splits of customer word w (dict id) in two and in
+// three pieces under the keys their first piece pairs by.
+func (rv *scoredReverse) postPieces(id uint32, w string) {
+	engine.ScoredSplits(w, func(a, _ string) {
+		sp := wordSplit{id, uint32(len(a))}
+		rv.pieceText[a] = append(rv.pieceText[a], sp)
+		pk := engine.ScoredWordKeys(a)
+		if pk.Class != 0 {
+			rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], sp)
+		}
+		if rv.fuzzy > 0 && pk.Sound != "" {
+			rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], sp)
+		}
+	})
+	engine.ScoredSplits3(w, func(a, b, _ string) {
+		sp := wordSplit3{id, uint32(len(a)), uint32(len(a) + len(b))}
+		rv.pieceText3[a] = append(rv.pieceText3[a], sp)
+		pk := engine.ScoredWordKeys(a)
+		if pk.Class != 0 {
+			rv.pieceClass3[pk.Class] = append(rv.pieceClass3[pk.Class], sp)
+		}
+		if rv.fuzzy > 0 && pk.Sound != "" {
+			rv.pieceSound3[pk.Sound] = append(rv.pieceSound3[pk.Sound], sp)
+		}
+	})
 }
 
 // key posts dict id under its word's pairing keys k.
