@@ -18,8 +18,9 @@ type NameString struct {
 }
 
 // NameStrings returns the name strings of r: name, tl_name, every alias,
-// and for individuals given names with last names and every alias given
-// name with last names.
+// for individuals given names with last names and every alias given name
+// with last names, and last each name a name, tl_name or alias writes
+// together with another (alternativeNames).
 func NameStrings(r *record.Record) []NameString { return appendNameStrings(nil, r, true) }
 
 // appendNameStrings appends r's name strings to dst, with their Field only
