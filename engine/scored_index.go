@@ -72,6 +72,18 @@ type scoredQuery struct {
 	// evMax is the most the evidence beyond the name can add to a
 	// record's logit (maxEvidence).
 	evMax float64
+	// exactLogit is the logit of a name string of the very same words as
+	// the query, or -Inf when a word has no partner of the same word.
+	exactLogit float64
+}
+
+// hitFloor is the least logit at which a name string can be a hit at
+// minScore: logitFloor, or just under exactLogit when that is lower.
+// scoreOf scores the very same words 1 whatever their logit, and their
+// logit is low in a list of a few records or for the commonest names; a
+// search pruned at logitFloor alone would drop an exact name.
+func (sq *scoredQuery) hitFloor(minScore float64) float64 {
+	return min(logitFloor(minScore), sq.exactLogit-1e-9)
 }
 
 // unitRef says that a token is a partner of word j (unitWord), of words j
@@ -255,7 +267,6 @@ func (v *view) scoredVariants(c *compiled) (segs []scoredSeg, variants []scoredV
 // candidates is refused before they are scored.
 func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variants []scoredVariant, scr *scoredScratch) (best map[uint64]scoredBest, scored int, err error) {
 	best = make(map[uint64]scoredBest)
-	floor := logitFloor(c.minScore)
 	ticks, considered := 0, 0
 	for si := range segs {
 		ss := &segs[si]
@@ -278,7 +289,7 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 				}
 				scored++
 				evd := weighEvidence(c, ss.facts(c, ord))
-				cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore, &evd)
+				cand, ok := ss.scoreCandidate(sq, ns, scr, sq.hitFloor(c.minScore), c.minScore, &evd)
 				if !ok {
 					continue
 				}
@@ -924,11 +935,21 @@ func bestOf(m map[uint32]partner) partner {
 func (sq *scoredQuery) bound() {
 	m := len(sq.words)
 	sq.ub = make([]float64, m)
+	sq.exactLogit = model.Intercept
 	for j := 0; j < m; j++ {
 		ub := -sq.miss[j]
+		exact := math.Inf(1)
 		for _, p := range sq.part[j] {
-			ub = max(ub, sq.edgeValue(j, p))
+			v := sq.edgeValue(j, p)
+			ub = max(ub, v)
+			if p.kind == kindExact {
+				exact = min(exact, v)
+			}
 		}
+		if math.IsInf(exact, 1) {
+			exact = math.Inf(-1) // word j has no partner of the same word
+		}
+		sq.exactLogit += exact
 		for s := range sq.splits[j] {
 			sp := &sq.splits[j][s]
 			// The value grows with weight and similarity, so the best
@@ -1182,7 +1203,7 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	if m == 0 {
 		return nil
 	}
-	target := logitFloor(minScore) - sq.evMax - model.Intercept + sq.lambda // gains needed
+	target := sq.hitFloor(minScore) - sq.evMax - model.Intercept + sq.lambda // gains needed
 	gain := make([]float64, m)
 	for j := range gain {
 		target += sq.miss[j]
