@@ -13,8 +13,8 @@ import (
 )
 
 // The browser tests share one headless Chromium: starting it is a large
-// part of a short test's time. TestMain starts it while the other tests
-// run (the browser tests are parallel, so they wait for those anyway).
+// part of a short test's time. TestMain starts it while the first tests
+// run.
 // Each test gets a tab in a browser context of its own (its own
 // cookies), closed when the test ends; TestMain stops the browser.
 var (
@@ -26,6 +26,7 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	widenParallel()
 	var early sync.WaitGroup
 	if exe := chromiumPath(); exe != "" && !testing.Short() && mayRunBrowserTests() {
 		early.Go(func() { browserOnce.Do(func() { startBrowser(exe) }) })
@@ -36,6 +37,19 @@ func TestMain(m *testing.M) {
 		browserStop()
 	}
 	os.Exit(code)
+}
+
+// widenParallel lets every test of the package run at once unless
+// -test.parallel is given. The tests are parallel: each has its own store
+// and servers, and the browser tests wait on Chromium, not on the CPU of
+// this process; with the default of GOMAXPROCS the browser tests would
+// queue behind one another and the rest behind them.
+func widenParallel() {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", "8")
+	}
 }
 
 // mayRunBrowserTests reports whether -test.run may select a browser
