@@ -13,8 +13,8 @@ import (
 )
 
 // The browser tests share one headless Chromium: starting it is a large
-// part of a short test's time. TestMain starts it while the other tests
-// run (the browser tests are parallel, so they wait for those anyway).
+// part of a short test's time. TestMain starts it while the first tests
+// run.
 // Each test gets a tab in a browser context of its own (its own
 // cookies), closed when the test ends; TestMain stops the browser.
 var (
@@ -26,6 +26,7 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	widenParallel()
 	var early sync.WaitGroup
 	if exe := chromiumPath(); exe != "" && !testing.Short() && mayRunBrowserTests() {
 		early.Go(func() { browserOnce.Do(func() { startBrowser(exe) }) })
@@ -38,6 +39,19 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// widenParallel lets every test of the package run at once unless
+// -test.parallel is given. The tests are parallel: each has its own store
+// and servers, and the browser tests wait on Chromium, not on the CPU of
+// this process; with the default of GOMAXPROCS the browser tests would
+// queue behind one another and the rest behind them.
+func widenParallel() {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", "8")
+	}
+}
+
 // mayRunBrowserTests reports whether -test.run may select a browser
 // test, so that a run of other tests starts no Chromium.
 func mayRunBrowserTests() bool {
@@ -46,8 +60,8 @@ func mayRunBrowserTests() bool {
 }
 
 // browserTab returns a tab of the shared Chromium at exe in a new
-// browser context, with a window of 1366 by 900 (the screenshots' size);
-// the test's cleanup closes it.
+// browser context, with a window of windowSize; the test's cleanup
+// closes it.
 func browserTab(t *testing.T, exe string) context.Context {
 	t.Helper()
 	browserOnce.Do(func() { startBrowser(exe) })
@@ -56,7 +70,7 @@ func browserTab(t *testing.T, exe string) context.Context {
 	}
 	ctx, cancel := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 900)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(windowSize())); err != nil {
 		t.Fatalf("open a tab: %v", err)
 	}
 	return ctx
@@ -65,6 +79,7 @@ func browserTab(t *testing.T, exe string) context.Context {
 // startBrowser starts Chromium at exe and sets browserCtx and
 // browserStop, or browserErr; browserOnce runs it.
 func startBrowser(exe string) {
+	w, h := windowSize()
 	dir, err := os.MkdirTemp("", "amlscreen-ui-chromium-")
 	if err != nil {
 		browserErr = err
@@ -83,7 +98,7 @@ func startBrowser(exe string) {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1366, 900),
+		chromedp.WindowSize(int(w), int(h)),
 	)
 	ctx, cancel := chromedp.NewContext(actx)
 	browserCtx = ctx
@@ -93,6 +108,18 @@ func startBrowser(exe string) {
 		os.RemoveAll(dir)
 	}
 	browserErr = chromedp.Do(ctx) // starts the browser
+}
+
+// windowSize is the browser's window: 1366 by 900, the screenshots' size,
+// when the tests take screenshots; else as wide (the same layout) and
+// 450 high, which halves what Chromium rasterizes on every page (its
+// GPU process used 3 CPU-s of the browser tests at 900). Clicks scroll
+// their element into view, and the checks read the DOM, not pixels.
+func windowSize() (width, height int64) {
+	if os.Getenv(screenshotsEnv) != "" {
+		return 1366, 900
+	}
+	return 1366, 450
 }
 
 // typeText puts text into the field with id as one text input event, as

@@ -103,6 +103,7 @@ func wantStatus(t *testing.T, what string, r response, want int) {
 // and raises nothing, a change to the record reopens the alert, and the
 // audit log holds every step and verifies.
 func TestCaseworkFlow(t *testing.T) {
+	t.Parallel()
 	b := caseBench(t)
 	maria, omar := b.person(t, "maria"), b.person(t, "omar")
 
@@ -198,6 +199,7 @@ func TestCaseworkFlow(t *testing.T) {
 // refused without the session's CSRF token, to an API-key session, and
 // to a person below the role it needs; with both it is done.
 func TestCaseworkRolesAndTokens(t *testing.T) {
+	t.Parallel()
 	b := caseBench(t)
 	maria, omar := b.person(t, "maria"), b.person(t, "omar")
 	maria.screen("ivan petrov")
@@ -243,6 +245,7 @@ func TestCaseworkRolesAndTokens(t *testing.T) {
 // type, score range and assignee, and bulk actions act on a selection at
 // once.
 func TestQueueFiltersAndBulk(t *testing.T) {
+	t.Parallel()
 	b := caseBench(t)
 	maria, omar := b.person(t, "maria"), b.person(t, "omar")
 	maria.screen("ivan", "type", "individual")
@@ -302,6 +305,7 @@ func TestQueueFiltersAndBulk(t *testing.T) {
 // TestSummaryAndAlertReport: the monthly summary counts the approval,
 // as a page and as CSV; the alert's PDF is served.
 func TestSummaryAndAlertReport(t *testing.T) {
+	t.Parallel()
 	b := caseBench(t)
 	maria, omar := b.person(t, "maria"), b.person(t, "omar")
 	maria.screen("ivan petrov")
@@ -393,6 +397,7 @@ func mustUint(t *testing.T, s string) uint64 {
 // match is listed among the escalated alerts; a sent-back proposal is open
 // again with the reason as a comment.
 func TestAuditSearchAndEscalated(t *testing.T) {
+	t.Parallel()
 	b := caseBench(t)
 	maria, omar := b.person(t, "maria"), b.person(t, "omar")
 	maria.screen("ivan petrov")
@@ -444,6 +449,7 @@ func TestAuditSearchAndEscalated(t *testing.T) {
 // TestScreenHitsShowIdentity: the screening's hit table shows each
 // record's date of birth and citizenship beside its name.
 func TestScreenHitsShowIdentity(t *testing.T) {
+	t.Parallel()
 	b := caseBench(t)
 	r := b.person(t, "maria").screen("ivan petrov")
 	if !regexp.MustCompile(`(?s)Ivan Petrov</a>.*?born 12/03/1960 · RU`).MatchString(hitsTable(r.body)) {
@@ -454,6 +460,7 @@ func TestScreenHitsShowIdentity(t *testing.T) {
 // TestBulkAllOrNone: a bulk proposal over a selection with one alert that
 // cannot take it changes none of them.
 func TestBulkAllOrNone(t *testing.T) {
+	t.Parallel()
 	b := caseBench(t)
 	maria, omar := b.person(t, "maria"), b.person(t, "omar")
 	maria.screen("ivan petrov")
@@ -476,6 +483,7 @@ func TestBulkAllOrNone(t *testing.T) {
 }
 
 func TestAgeAndTabs(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{-time.Minute: "0 min", 30 * time.Minute: "30 min", 5 * time.Hour: "5 h", 50 * time.Hour: "2 d"} {
 		if got := age(d); got != want {
 			t.Errorf("age(%v) = %q, want %q", d, got, want)
@@ -495,6 +503,7 @@ func TestAgeAndTabs(t *testing.T) {
 // until a reviewer approves; escalating there, or deciding a hit no alert
 // holds, is refused and changes nothing.
 func TestPersonDecisionGoesThroughAlert(t *testing.T) {
+	t.Parallel()
 	b := caseBench(t)
 	maria := b.person(t, "maria")
 	wantStatus(t, "screen", maria.screen("ivan petrov"), http.StatusOK)

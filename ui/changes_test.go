@@ -18,6 +18,7 @@ import (
 // the alert the book raised on it. A period the change log cannot answer
 // is said on the page.
 func TestChangesPage(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	cw := casework.New(b.st, casework.Options{})
 	b.st.OnApply(cw.Hook)

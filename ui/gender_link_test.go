@@ -12,6 +12,7 @@ import (
 // screens it through /v1 must carry the contract's word, which is all /v1
 // accepts.
 func TestScreenProfileURLWritesTheContractGender(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ stored, want string }{
 		{"m", "male"}, {"F", "female"}, {"MALE", "male"}, {"female", "female"}, {"", ""},
 	} {

@@ -28,6 +28,7 @@ const (
 // is refused (403); with both it gets past the checks. The sign-in forms,
 // which have no session yet, are refused without their own token.
 func TestEveryStateChangeGuarded(t *testing.T) {
+	t.Parallel()
 	b := newBench(t, func(c *Config) { c.PeopleKey = func() string { return keyA } })
 	for _, u := range []struct{ name, role string }{{"ana", casework.Analyst}, {"rita", casework.Reviewer}, {"adam", casework.Admin}} {
 		b.addUser(t, u.name, u.role)
@@ -102,6 +103,7 @@ func TestEveryStateChangeGuarded(t *testing.T) {
 // TestPersonSessionExpiry: a person's session ends after an idle hour,
 // and eight hours after sign-in however busy, as a key's does.
 func TestPersonSessionExpiry(t *testing.T) {
+	t.Parallel()
 	b := newBench(t, func(c *Config) { c.PeopleKey = func() string { return keyA } })
 	b.addUser(t, "ana", casework.Analyst)
 	idle := b.person(t, "ana")
@@ -131,6 +133,7 @@ func TestPersonSessionExpiry(t *testing.T) {
 // passed, while other names still sign in; thirty failures from one
 // address stop every name from it.
 func TestSignInAttemptsBounded(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	b.addUser(t, "ana", casework.Analyst)
 	b.addUser(t, "rita", casework.Reviewer)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestSignIn(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.client(t)
 	// Pages need a session: a GET is sent to the sign-in, keeping where
@@ -86,6 +87,7 @@ func TestSignIn(t *testing.T) {
 }
 
 func TestSessionExpiry(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	idle := b.signedIn(t, keyA)
 	b.clock.add(59 * time.Minute)
@@ -115,6 +117,7 @@ func TestSessionExpiry(t *testing.T) {
 }
 
 func TestDisabledKeyEndsSessions(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	keys := testKeys()
@@ -128,6 +131,7 @@ func TestDisabledKeyEndsSessions(t *testing.T) {
 }
 
 func TestCSRFRefused(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	page := c.get("/ui/record?id=R1&subject=C-1")
@@ -171,6 +175,7 @@ func TestCSRFRefused(t *testing.T) {
 // the next screening, comes back marked when the record changes, and a
 // true match is never suppressed.
 func TestDecisionsStick(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	r := c.screen("ivan petrov")
@@ -240,6 +245,7 @@ func TestDecisionsStick(t *testing.T) {
 // TestStaleReviewRefused: a decision on content the analyst did not see
 // is refused, so it can never suppress a record that changed meanwhile.
 func TestStaleReviewRefused(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	page := c.get("/ui/record?id=R1&subject=C-1")
@@ -258,6 +264,7 @@ func TestStaleReviewRefused(t *testing.T) {
 }
 
 func TestKeysAreIsolated(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	a := b.signedIn(t, keyA)
 	a.decide("R1", "C-1", decision.FalsePositive, "secret note of a")
@@ -291,6 +298,7 @@ func TestKeysAreIsolated(t *testing.T) {
 
 // TestEscaping: what records, notes and forms hold is shown as text.
 func TestEscaping(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	subject := `C-"><script>alert(2)</script>`
@@ -322,6 +330,7 @@ func TestEscaping(t *testing.T) {
 // TestBadInput: the page shows the API's own message for bad values,
 // with the status it answers, and never a trace.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	api := func(path string, q url.Values) string {
@@ -398,6 +407,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestReport(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	r := c.get("/ui/report?" + url.Values{"names": {"ivan petrov"}, "type": {"individual"}}.Encode())
@@ -420,6 +430,7 @@ func TestReport(t *testing.T) {
 }
 
 func TestLocalURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/ui/screen?names=x":    "/ui/screen?names=x",
 		"/ui/record?id=R1":      "/ui/record?id=R1",
@@ -439,6 +450,7 @@ func TestLocalURL(t *testing.T) {
 }
 
 func TestStaticAssets(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.client(t)
 	for _, p := range []string{"/ui/static/app.css", "/ui/static/app.js", "/ui/static/favicon.svg"} {
@@ -464,6 +476,7 @@ func TestStaticAssets(t *testing.T) {
 // without list_date and for attributes this version does not know; else a
 // decision made on one path would never suppress on another.
 func TestFingerprintsAgree(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	b.change(t, "R4", func(r *record.Record) { r.ListDate = 0; r.Address = append(r.Address, "Nicosia") })
 	b.change(t, "R1", func(r *record.Record) { r.AliasNames = []string{"Ivan Petroff"} })

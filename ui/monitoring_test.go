@@ -18,6 +18,7 @@ import (
 )
 
 func TestMonitoringPage(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	save := func(form url.Values) response {
@@ -139,6 +140,7 @@ func (b *bench) send(t *testing.T, url string, giveUp time.Duration) {
 }
 
 func TestDataPage(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	c.screen("ivan petrov")

@@ -144,6 +144,7 @@ func (c *client) fetch(t *testing.T, method, u string, form url.Values) (*http.R
 // groups maps to a role is refused. A callback used twice, and one
 // carrying another sign-in's code, are refused.
 func TestOIDCRoleFromClaim(t *testing.T) {
+	t.Parallel()
 	p := startIdP(t, map[string][]any{"id2": {"aml-analysts", "aml-reviewers", "staff"}, "id1": {"staff"}})
 	b := newBench(t, func(c *Config) {
 		c.OIDC = &OIDC{Issuer: p.issuer, ClientID: idpClientID, ClientSecret: idpSecret, RoleClaim: "groups",
@@ -219,6 +220,7 @@ func (c *client) oidcSignInUntilCallback(t *testing.T) (response, string) {
 // provider signs in with the role of the store's user of the same name;
 // a person the store does not hold is refused, and so is one disabled.
 func TestOIDCRoleFromLocalUser(t *testing.T) {
+	t.Parallel()
 	p := startIdP(t, nil)
 	b := newBench(t, func(c *Config) {
 		c.OIDC = &OIDC{Issuer: p.issuer, ClientID: idpClientID, ClientSecret: idpSecret}
@@ -247,6 +249,7 @@ func TestOIDCRoleFromLocalUser(t *testing.T) {
 // TestOIDCProviderDown: a provider that does not answer gets a page
 // saying so (502), and no session.
 func TestOIDCProviderDown(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -268,6 +271,7 @@ func TestOIDCProviderDown(t *testing.T) {
 // TestRoleMap: the mapping flag's pairs, and the highest role a claim's
 // values map to.
 func TestRoleMap(t *testing.T) {
+	t.Parallel()
 	m, err := ParseRoleMap(" aml-analysts=analyst, cn=aml-leads=reviewer ,")
 	if err != nil || len(m) != 2 || m["aml-analysts"] != casework.Analyst || m["cn=aml-leads"] != casework.Reviewer {
 		t.Fatalf("%v, %v", m, err)

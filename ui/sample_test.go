@@ -14,6 +14,7 @@ import (
 // embedded sample, every page (signed in or not, errors too) shows the
 // banner; when it says otherwise, none does.
 func TestSampleBanner(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	var sample atomic.Bool
 	h := Handler(Config{Now: b.clock.now, Sample: sample.Load, Backend: NewBackend(Deps{

@@ -15,6 +15,7 @@ import (
 // the PDF report of it is made in the same mode. The fixture list has five
 // records, so every word is weak evidence: the threshold is 0.3.
 func TestScoredScreening(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	strict := c.screen("ivan sergeyevich petrov")
@@ -44,6 +45,7 @@ func TestScoredScreening(t *testing.T) {
 // listed as scored, and its "Screen now" screens in scored mode at its
 // threshold.
 func TestScoredProfileListed(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	p := monitor.Params{ID: "s-1", Kind: query.Individual, Names: "Ivan Sergeyevich Petrov", Match: query.Scored, MinScore: 0.3}
@@ -60,6 +62,7 @@ func TestScoredProfileListed(t *testing.T) {
 // profile, and editing it keeps its mode and threshold (the form is filled
 // in from the profile), so a save never turns it strict unasked.
 func TestScoredProfileEdited(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	c := b.signedIn(t, keyA)
 	page := c.get("/ui/monitoring")

@@ -11,6 +11,7 @@ import (
 // most perKey sessions, its oldest ending, so it cannot fill the table;
 // other keys still sign in.
 func TestSessionsPerKeyBounded(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	ss := newSessions(8*time.Hour, time.Hour, 30, 20, nil)
 	var first *session
@@ -43,6 +44,7 @@ func TestSessionsPerKeyBounded(t *testing.T) {
 // of a key that may no longer sign in (disabled by a reload of the keys
 // file) are dropped, and the sign-in of another key goes through.
 func TestDisabledKeyFreesItsSessions(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	disabled := map[string]bool{}
 	ss := newSessions(8*time.Hour, time.Hour, 10, 5, func(secret string) bool { return !disabled[secret] })
@@ -79,6 +81,7 @@ func TestDisabledKeyFreesItsSessions(t *testing.T) {
 // its first session; the others go on; a disabled key loses every session
 // on the next request of any of them.
 func TestSignInsBeyondTheKeysBound(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	var cs []*client
 	for range 21 {

@@ -24,6 +24,7 @@ func init() {
 // shown as herself; a wrong password, an unknown name and a disabled user
 // get the same answer; a person without a key to screen with is told so.
 func TestPersonSignIn(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	b.addUser(t, "ana", casework.Analyst)
 	b.addUser(t, "dora", casework.Analyst)
@@ -53,6 +54,7 @@ func TestPersonSignIn(t *testing.T) {
 // TestRequireRole: a route for reviewers refuses an API-key session and
 // an analyst with 403, and serves a reviewer, who acts as herself.
 func TestRequireRole(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	b.addUser(t, "ana", casework.Analyst)
 	b.addUser(t, "rita", casework.Reviewer)
@@ -75,6 +77,7 @@ func TestRequireRole(t *testing.T) {
 // TestPersonSessionEndsWithUser: disabling a user, or giving her another
 // role, ends her sessions at their next request.
 func TestPersonSessionEndsWithUser(t *testing.T) {
+	t.Parallel()
 	b := newBench(t)
 	b.addUser(t, "ana", casework.Analyst)
 	c := b.person(t, "ana")
@@ -120,6 +123,7 @@ func TestPersonSessionEndsWithUser(t *testing.T) {
 // on its alert that names her (TestPersonDecisionGoesThroughAlert has the
 // rest of that rule).
 func TestPersonScreensWithPeopleKey(t *testing.T) {
+	t.Parallel()
 	b := newBench(t, func(c *Config) { c.PeopleKey = func() string { return keyA } })
 	b.addUser(t, "ana", casework.Analyst)
 	c := b.person(t, "ana")
