@@ -83,7 +83,15 @@ type scoredQuery struct {
 // logit is low in a list of a few records or for the commonest names; a
 // search pruned at logitFloor alone would drop an exact name.
 func (sq *scoredQuery) hitFloor(minScore float64) float64 {
-	return min(logitFloor(minScore), sq.exactLogit-1e-9)
+	f := logitFloor(minScore)
+	if math.IsInf(sq.exactLogit, -1) {
+		// A word has no partner of the same word: no name string holds
+		// the very same words, and min would prune nothing at all (every
+		// name string holding a partner was scored, 150,000 for one
+		// check with a typo at a million records).
+		return f
+	}
+	return min(f, sq.exactLogit-1e-9)
 }
 
 // unitRef says that a token is a partner of word j (unitWord), of words j
