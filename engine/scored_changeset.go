@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/query"
@@ -32,7 +33,21 @@ type ChangeSetScorer struct {
 	own  *view
 	owns *viewScored
 	toks []tokInfo
+	// memo is what its preparers have found, shared by all of them.
+	memo csMemo
+	// unpaired, when set, reports words and joined pairs of words known
+	// to pair with no word of the records (SetUnpaired).
+	unpaired func(unit string) bool
 }
+
+// SetUnpaired gives s a test that a word of a check, or two words joined,
+// pairs (by relate, as a whole unit) with no word of the records' name
+// strings: its partners among the records are then none without a look-up.
+// The caller knows it from its own reverse look-up (a book's customers'
+// words against the change set's words); unpaired must answer false when
+// it does not know the unit. It is not used for a piece of a split word.
+// Set it before preparing.
+func (s *ChangeSetScorer) SetUnpaired(unpaired func(unit string) bool) { s.unpaired = unpaired }
 
 // csRecord is one record of the change set with the words of each of its
 // name strings by ids, and what the record side of a pairing needs of
@@ -53,6 +68,7 @@ type csName struct {
 func (ix *Index) ChangeSetScorer(recs []*PreparedRecord) *ChangeSetScorer {
 	v := ix.acquire()
 	s := &ChangeSetScorer{ix: ix, v: v, vs: v.scored(), ids: map[string]uint32{}, recs: make([]csRecord, len(recs))}
+	s.memo.reset()
 	n := v.live
 	lambda := prior(n)
 	for i, p := range recs {
@@ -111,6 +127,9 @@ func (s *ChangeSetScorer) pairsRecords(t *tokInfo, fuzzy int, piece bool, accept
 	if s.own == nil {
 		return true
 	}
+	if !piece && s.unpaired != nil && s.unpaired(t.text) {
+		return false
+	}
 	found := false
 	for si := range s.own.segs {
 		seg := s.own.segs[si].Segment
@@ -137,18 +156,49 @@ func (s *ChangeSetScorer) pairsRecords(t *tokInfo, fuzzy int, piece bool, accept
 	return false
 }
 
-// maxPreparerWords bounds the words a ChangeSetPreparer keeps: past it,
-// it forgets them and starts again.
+// maxPreparerWords bounds the units a ChangeSetScorer's memo keeps: past
+// it, it forgets them and starts again.
 const maxPreparerWords = 200_000
 
-// ChangeSetPreparer prepares checks for a ChangeSetScorer, keeping what
-// it has found of the words it has seen: not safe for concurrent use.
+// ChangeSetPreparer prepares checks for a ChangeSetScorer. What it finds
+// of a unit (its partners, its splits, its word's keys) goes into the
+// scorer's memo, which every preparer of the scorer shares: the
+// goroutines of a change set prepare customers with the same words, and
+// each unit's partners are looked up once per change set, not once per
+// goroutine. A preparer is not safe for concurrent use; a goroutine takes
+// its own.
 type ChangeSetPreparer struct {
-	s      *ChangeSetScorer
+	s *ChangeSetScorer
+}
+
+// csMemo is what the preparers of one scorer have found, guarded by mu.
+type csMemo struct {
+	mu     sync.RWMutex
 	memo   map[unitKey]*globalPartners
 	splits map[unitKey][]globalSplit // by the word split
 	words  map[unitKey]*csWord       // by the word, syllabic or not (kind 1 or 0)
 	kept   map[*globalPartners]map[uint32]partner
+}
+
+func (m *csMemo) reset() {
+	m.memo, m.splits, m.words = map[unitKey]*globalPartners{}, map[unitKey][]globalSplit{}, map[unitKey]*csWord{}
+	m.kept = map[*globalPartners]map[uint32]partner{}
+}
+
+// trim forgets what m holds once it holds more than maxPreparerWords
+// units. The checks prepared before keep what they took from it.
+func (m *csMemo) trim() {
+	m.mu.RLock()
+	n := len(m.memo)
+	m.mu.RUnlock()
+	if n <= maxPreparerWords {
+		return
+	}
+	m.mu.Lock()
+	if len(m.memo) > maxPreparerWords {
+		m.reset()
+	}
+	m.mu.Unlock()
 }
 
 // unitKey is a unit of a check at a fuzzy level: a word (kind 'w'), two
@@ -171,14 +221,7 @@ var noPartners = &globalPartners{}
 
 // Preparer returns a preparer of checks for s.
 func (s *ChangeSetScorer) Preparer() *ChangeSetPreparer {
-	p := &ChangeSetPreparer{s: s}
-	p.reset()
-	return p
-}
-
-func (p *ChangeSetPreparer) reset() {
-	p.memo, p.splits, p.words = map[unitKey]*globalPartners{}, map[unitKey][]globalSplit{}, map[unitKey]*csWord{}
-	p.kept = map[*globalPartners]map[uint32]partner{}
+	return &ChangeSetPreparer{s: s}
 }
 
 // ChangeSetQuery is a check prepared by a ChangeSetPreparer, scored
@@ -203,9 +246,7 @@ func (p *ChangeSetPreparer) Prepare(q query.Query) (*ChangeSetQuery, error) {
 	if c.onlyLegal {
 		return out, nil
 	}
-	if len(p.memo) > maxPreparerWords {
-		p.reset()
-	}
+	s.memo.trim()
 	out.q.raw = p.textQuery(p.prepare(c, c.raw[0]))
 	out.q.legal = out.q.raw
 	if !slices.Equal(c.raw[0], c.legal[0]) {
@@ -218,10 +259,14 @@ func (p *ChangeSetPreparer) Prepare(q query.Query) (*ChangeSetQuery, error) {
 // keys tok gives, as prepareScored finds them, or noPartners when it
 // pairs with no word of the records: its partners are then never used.
 func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, accept func(partner) bool) *globalPartners {
-	if gp, ok := p.memo[k]; ok {
+	m := &p.s.memo
+	m.mu.RLock()
+	gp, ok := m.memo[k]
+	m.mu.RUnlock()
+	if ok {
 		return gp
 	}
-	gp := noPartners
+	gp = noPartners
 	if t := tok(); p.s.pairsRecords(&t, k.fuzzy, piece, accept) {
 		key := string(k.kind) + "\x00" + k.a
 		if k.kind == 'c' {
@@ -235,7 +280,13 @@ func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, 
 			v.pc.put(ck, gp)
 		}
 	}
-	p.memo[k] = gp
+	m.mu.Lock()
+	if old, ok := m.memo[k]; ok {
+		gp = old // another goroutine's, the same partners: keep one
+	} else {
+		m.memo[k] = gp
+	}
+	m.mu.Unlock()
 	return gp
 }
 
@@ -246,12 +297,18 @@ func (p *ChangeSetPreparer) word(w string, syllabic bool) *csWord {
 	if syllabic {
 		k.kind = 1
 	}
-	if cw, ok := p.words[k]; ok {
+	m := &p.s.memo
+	m.mu.RLock()
+	cw, ok := m.words[k]
+	m.mu.RUnlock()
+	if ok {
 		return cw
 	}
 	t := newQueryTokInfo(w, syllabic)
-	cw := &csWord{t: t, df: p.s.v.tokenDF(p.s.vs, t.text)}
-	p.words[k] = cw
+	cw = &csWord{t: t, df: p.s.v.tokenDF(p.s.vs, t.text)}
+	m.mu.Lock()
+	m.words[k] = cw
+	m.mu.Unlock()
 	return cw
 }
 
@@ -292,7 +349,10 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 			continue
 		}
 		sk := unitKey{c.Fuzzy, 's', gq.words[j].text, ""}
-		if sp, ok := p.splits[sk]; ok {
+		p.s.memo.mu.RLock()
+		sp, ok := p.s.memo.splits[sk]
+		p.s.memo.mu.RUnlock()
+		if ok {
 			gq.splits[j] = sp
 			continue
 		}
@@ -307,7 +367,9 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 			}
 			gq.splits[j] = append(gq.splits[j], globalSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
 		})
-		p.splits[sk] = gq.splits[j]
+		p.s.memo.mu.Lock()
+		p.s.memo.splits[sk] = gq.splits[j]
+		p.s.memo.mu.Unlock()
 	}
 	return gq
 }
@@ -318,17 +380,27 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 // those of the uncut query.
 func (p *ChangeSetPreparer) textQuery(gq *globalQuery) *textQuery {
 	ids := p.s.ids
+	memo := &p.s.memo
 	return &textQuery{gq: gq, ids: ids, sq: gq.with(func(gp *globalPartners) map[uint32]partner {
-		if m, ok := p.kept[gp]; ok {
+		memo.mu.RLock()
+		m, ok := memo.kept[gp]
+		memo.mu.RUnlock()
+		if ok {
 			return m
 		}
-		m := map[uint32]partner{}
+		m = map[uint32]partner{}
 		for i, t := range gp.texts {
 			if id, ok := ids[t]; ok {
 				m[id] = gp.ps[i]
 			}
 		}
-		p.kept[gp] = m
+		memo.mu.Lock()
+		if old, ok := memo.kept[gp]; ok {
+			m = old
+		} else {
+			memo.kept[gp] = m
+		}
+		memo.mu.Unlock()
 		return m
 	})}
 }
