@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/dict"
@@ -46,6 +47,9 @@ type scoredReverse struct {
 	// facts: each customer's filters and evidence beyond its names, which
 	// bound it against each record on its own.
 	facts []engine.ScoredFacts
+	// maxEv: the most each customer's facts add to a record's logit
+	// (ScoredFacts.MaxEvidence), read once for every change set's bounds.
+	maxEv []float64
 	// post: dict id -> entries (entry), for words and joined pairs.
 	post [][]uint32
 	// info: dict id -> what weighing the word needs beyond the statistics.
@@ -131,9 +135,11 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	}
 	rv.syllabic = make([]bool, len(ls))
 	rv.facts = make([]engine.ScoredFacts, len(ls))
+	rv.maxEv = make([]float64, len(ls))
 	for i := range ls {
 		rv.syllabic[i] = ls[i].syllabic
 		rv.facts[i] = ls[i].facts
+		rv.maxEv[i] = ls[i].facts.MaxEvidence()
 		rv.off = append(rv.off, uint32(len(rv.words)))
 		if !ls[i].ok {
 			rv.bad = append(rv.bad, int32(i))
@@ -210,8 +216,10 @@ func (rv *scoredReverse) wordIDs(i int, legal bool) []uint32 {
 type weigher struct {
 	st       *engine.ScoredStats
 	minScore float64
-	stats    map[uint32]engine.ScoredWordStat // by dict id, of customers whose names are not syllabic
-	buf      []engine.ScoredWordStat
+	// stats: by dict id, of customers whose names are not syllabic,
+	// shared by the change set's weighers (each word weighed once).
+	stats []atomic.Pointer[engine.ScoredWordStat]
+	buf   []engine.ScoredWordStat
 	// bounds are the raw and legal bounds of the customer being looked
 	// at, rewritten for the next.
 	bounds [2]engine.ScoredBound
@@ -223,12 +231,15 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	wg.buf = wg.buf[:0]
 	syllabic := rv.syllabic[c]
 	for _, id := range rv.wordIDs(c, legal) {
-		ws, ok := wg.stats[id]
-		if syllabic || !ok {
-			ws = wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
-			if !syllabic {
-				wg.stats[id] = ws
+		if !syllabic {
+			if ws := wg.stats[id].Load(); ws != nil {
+				wg.buf = append(wg.buf, *ws)
+				continue
 			}
+		}
+		ws := wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
+		if !syllabic {
+			wg.stats[id].Store(&ws)
 		}
 		wg.buf = append(wg.buf, ws)
 	}
@@ -236,7 +247,7 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	if legal {
 		b = &wg.bounds[1]
 	}
-	wg.st.BoundFactsInto(b, wg.buf, wg.minScore, rv.facts[c].MaxEvidence())
+	wg.st.BoundFactsInto(b, wg.buf, wg.minScore, rv.maxEv[c])
 	return b
 }
 
@@ -245,17 +256,32 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 // score it against (indices into changed, ascending), by customer index,
 // ascending. minScore is the books' threshold (0: the default).
 func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32) {
+	custs, recs, _ = rv.scoredPairsMarked(changed, st, minScore)
+	return custs, recs
+}
+
+// scoredPairsMarked is scoredPairs that also returns marked, a bit per
+// dict id, set for the customer words and joined pairs a changed word
+// pairs with (or a changed pair of words with one of their splits): a
+// word of the dict it leaves unset pairs with no word of the changed
+// records (engine.ChangeSetScorer.SetUnpaired).
+func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32, marked []uint64) {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	cw := changedWordsOf(changed)
 	reach := map[uint32][]reached{}
-	addReach(reach, rv.wordPartners(cw.toks, workers), cw.holders)
+	addReach(reach, rv.wordPartners(cw.toks, workers, newTokCache(rv.d)), cw.holders)
 	addReach(reach, rv.pairPartners(cw.pairs, workers), cw.pairHolders)
 	ids, lists := sortReach(reach)
+	marked = make([]uint64, (rv.d.Len()+63)/64)
+	for _, id := range ids {
+		marked[id/64] |= 1 << (id % 64)
+	}
 	groups := rv.hitsByCustomer(ids)
 	out := make([][]int32, len(groups))
 	weighers := make([]weigher, workers)
+	stats := make([]atomic.Pointer[engine.ScoredWordStat], rv.d.Len())
 	for w := range weighers {
-		weighers[w] = weigher{st: st, minScore: minScore, stats: map[uint32]engine.ScoredWordStat{}}
+		weighers[w] = weigher{st: st, minScore: minScore, stats: stats}
 	}
 	facts := make([]*engine.ScoredRecordFacts, len(changed))
 	parallel(len(changed), workers, func(i int) { facts[i] = engine.NewScoredRecordFacts(changed[i]) })
@@ -267,7 +293,16 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 			custs, recs = append(custs, groups[g][0].cust), append(recs, keep)
 		}
 	}
-	return custs, recs
+	return custs, recs, marked
+}
+
+// unpaired reports whether w is a customer word or joined pair of the
+// dict that marked (of scoredPairsMarked) leaves unset: no changed word
+// pairs with it. A word the dict does not hold is not known to be
+// unpaired.
+func (rv *scoredReverse) unpaired(marked []uint64, w string) bool {
+	id, ok := rv.d.ID(w)
+	return ok && marked[id/64]&(1<<(id%64)) == 0
 }
 
 // changedWords are the changed records' distinct words and adjacent pairs
@@ -329,14 +364,13 @@ type partner struct {
 }
 
 // wordPartners returns the customer words each of toks may pair with.
-func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
+// ct holds the customer words' keys for the change set.
+func (rv *scoredReverse) wordPartners(toks []string, workers int, ct *tokCache) [][]partner {
 	d, fuzzy := rv.d, rv.fuzzy
 	partners := make([][]partner, len(toks))
-	// A relater per goroutine keeps the keys of the words it compares:
-	// the changed words share the customer words they are compared with.
-	relaters := make([]engine.ScoredSplitRelater, workers)
-	parallelWorkers(len(toks), workers, func(w, i int) {
+	parallelWorkers(len(toks), workers, func(_, i int) {
 		t := toks[i]
+		rt := engine.NewScoredTok(t)
 		checked := map[uint32]bool{}
 		var found []partner
 		try := func(id uint32) {
@@ -344,7 +378,7 @@ func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
 				return
 			}
 			checked[id] = true
-			if sim, ok := relaters[w].RelatedWord(d.Token(id), t, fuzzy); ok {
+			if sim, ok := engine.RelatedToks(ct.get(id), rt, fuzzy); ok {
 				found = append(found, partner{id, sim})
 			}
 		}
@@ -377,6 +411,29 @@ func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
 	return partners
 }
 
+// tokCache holds the keys of the customer words (by dict id) a change set
+// compares, each computed once and shared by the change set's goroutines:
+// a customer word is compared with many of its words.
+type tokCache struct {
+	d    *dict.Dict
+	toks []atomic.Pointer[engine.ScoredTok]
+}
+
+func newTokCache(d *dict.Dict) *tokCache {
+	return &tokCache{d: d, toks: make([]atomic.Pointer[engine.ScoredTok], d.Len())}
+}
+
+// get returns the keys of customer word id. Two goroutines may compute
+// the same keys at once; either copy serves.
+func (c *tokCache) get(id uint32) *engine.ScoredTok {
+	if t := c.toks[id].Load(); t != nil {
+		return t
+	}
+	t := engine.NewScoredTok(c.d.Token(id))
+	c.toks[id].Store(t)
+	return t
+}
+
 // pairPartners returns the joined customer words each pair of words may
 // pair with.
 func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partner {
@@ -385,6 +442,7 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 	relaters := make([]engine.ScoredSplitRelater, workers)
 	parallelWorkers(len(wpairs), workers, func(w, i int) {
 		t1, t2 := wpairs[i][0], wpairs[i][1]
+		r1, r2 := engine.NewScoredTok(t1), engine.NewScoredTok(t2)
 		k := engine.ScoredWordKeys(t1)
 		// The first piece pairs with t1: equal, of one class or (fuzzy)
 		// of one sound key. Only the split posted is tried: another split
@@ -406,7 +464,7 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 				continue
 			}
 			checked[sp] = true
-			sim, ok := relaters[w].RelatedAt(d.Token(sp.id), int(sp.at), t1, t2, fuzzy)
+			sim, ok := relaters[w].RelatedAtToks(d.Token(sp.id), int(sp.at), r1, r2, fuzzy)
 			if !ok {
 				continue
 			}
@@ -474,25 +532,50 @@ func (h unitHit) unit() (legal bool, unit int) {
 }
 
 // hitsByCustomer returns every customer unit the words ids reach, grouped
-// by customer, customers ascending.
+// by customer, customers ascending. The units are placed by a counting
+// sort on the customer: a comparison sort of the million units a quiet day
+// reaches in a large book was a serial tail of the change set.
 func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
-	var hits []unitHit
+	n := 0
+	for _, id := range ids {
+		n += len(rv.post[id])
+	}
+	if n == 0 {
+		return nil
+	}
+	// start[c+1] counts the units of customer c, then is where they start.
+	start := make([]int32, rv.n+1)
+	for _, id := range ids {
+		for _, e := range rv.post[id] {
+			start[e>>entryShift+1]++
+		}
+	}
+	groups := 0
+	for c := 1; c <= rv.n; c++ {
+		if start[c] > 0 {
+			groups++
+		}
+		start[c] += start[c-1]
+	}
+	hits := make([]unitHit, n)
+	next := start[:rv.n]
 	for k, id := range ids {
 		for _, e := range rv.post[id] {
-			hits = append(hits, unitHit{int32(e >> entryShift), uint8(e & (1<<entryShift - 1)), uint32(k)})
+			c := e >> entryShift
+			hits[next[c]] = unitHit{int32(c), uint8(e & (1<<entryShift - 1)), uint32(k)}
+			next[c]++
 		}
 	}
-	slices.SortFunc(hits, func(a, b unitHit) int { return cmp.Compare(a.cust, b.cust) })
-	var groups [][]unitHit
-	for i := 0; i < len(hits); {
-		k := i
-		for k < len(hits) && hits[k].cust == hits[i].cust {
-			k++
+	// next[c] is now the end of customer c's units.
+	out := make([][]unitHit, 0, groups)
+	lo := int32(0)
+	for c := range rv.n {
+		if hi := next[c]; hi > lo {
+			out = append(out, hits[lo:hi])
+			lo = hi
 		}
-		groups = append(groups, hits[i:k])
-		i = k
 	}
-	return groups
+	return out
 }
 
 // recordsToScore returns the records one customer (its units reached, hs)
@@ -597,12 +680,20 @@ type reached struct {
 }
 
 // parallelWorkers calls fn for every index below n on workers goroutines,
-// with the number of the goroutine (below workers) for its own state.
+// with the number of the goroutine (below workers) for its own state. The
+// goroutines take the next index as they finish one, so that a few costly
+// indices (a common word, a customer many records reach) do not leave one
+// goroutine working alone at the end.
 func parallelWorkers(n, workers int, fn func(w, i int)) {
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			for i := w; i < n; i += workers {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
 				fn(w, i)
 			}
 		})
