@@ -223,6 +223,11 @@ type weigher struct {
 	// bounds are the raw and legal bounds of the customer being looked
 	// at, rewritten for the next.
 	bounds [2]engine.ScoredBound
+	// Scratch of recordsToScore, rewritten for each customer.
+	cands []int32
+	legal []bool
+	units []uint64
+	best  []float64
 }
 
 // bound returns the bound of customer c's token list (legal or raw), in
@@ -583,6 +588,12 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 // its filters, and whose units reached, with the evidence the record's
 // facts give the customer, could lift it to the threshold. facts are the
 // changed records' facts.
+//
+// The units each candidate record reaches are gathered in one pass over
+// the units' records (a merge of two ascending lists, or a binary search
+// per candidate when a unit's list is much the longer), and a record that
+// could not reach the threshold even with the most evidence the
+// customer's facts can give is dropped before its evidence is weighed.
 func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts []*engine.ScoredRecordFacts, wg *weigher) []int32 {
 	c := int(hs[0].cust)
 	var bounds [2]*engine.ScoredBound
@@ -596,7 +607,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 		}
 		return bounds[k]
 	}
-	var cands []int32
+	cands := wg.cands[:0]
 	for _, h := range hs {
 		legal, unit := h.unit()
 		if bound(legal).Essential&(1<<unit) == 0 {
@@ -606,70 +617,98 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 			cands = append(cands, r.rec)
 		}
 	}
+	wg.cands = cands
 	if len(cands) == 0 {
 		return nil
 	}
 	slices.Sort(cands)
 	cands = slices.Compact(cands)
-	var keep []int32
-	f := &rv.facts[c]
+	n := len(cands)
 	// A customer whose legal-form spelling differs pairs it with every
 	// record but an individual's (engine.ScoredCheck).
 	hasLegal := rv.off[2*c+1] != rv.off[2*c+2]
-	for _, r := range cands {
-		add, ok := f.Evidence(facts[r])
-		if !ok {
+	wg.legal = slices.Grow(wg.legal[:0], n)[:n]
+	for i, r := range cands {
+		wg.legal[i] = hasLegal && facts[r].LegalForms()
+	}
+	// units[i]: the units of candidate i's spelling it reaches; best[64i+u]:
+	// the best similarity it reaches unit u at.
+	wg.units = slices.Grow(wg.units[:0], n)[:n]
+	clear(wg.units)
+	wg.best = slices.Grow(wg.best[:0], 64*n)[:64*n]
+	clear(wg.best)
+	note := func(i int, legal bool, unit int, sim float64) {
+		if wg.legal[i] != legal {
+			return
+		}
+		wg.units[i] |= 1 << unit
+		b := &wg.best[64*i+unit]
+		*b = max(*b, sim)
+	}
+	for _, h := range hs {
+		legal, unit := h.unit()
+		rs := reach[h.word]
+		if len(rs) <= 8*n {
+			i := 0
+			for _, x := range rs {
+				for i < n && cands[i] < x.rec {
+					i++
+				}
+				if i == n {
+					break
+				}
+				if cands[i] == x.rec {
+					note(i, legal, unit, x.sim)
+				}
+			}
 			continue
 		}
-		legal := hasLegal && facts[r].LegalForms()
-		if reachesThreshold(hs, reach, r, legal, bound, add) {
+		for i, r := range cands {
+			if k, ok := slices.BinarySearchFunc(rs, r, func(x reached, r int32) int { return cmp.Compare(x.rec, r) }); ok {
+				note(i, legal, unit, rs[k].sim)
+			}
+		}
+	}
+	var keep []int32
+	f := &rv.facts[c]
+	for i, r := range cands {
+		units := wg.units[i]
+		if units == 0 {
+			continue
+		}
+		b := bound(wg.legal[i])
+		if units&b.Essential == 0 {
+			continue
+		}
+		gain := 0.0
+		var covered, whole uint64
+		best := wg.best[64*i : 64*i+64]
+		for u := range 64 {
+			if units&(1<<u) == 0 {
+				continue
+			}
+			gain += b.Gain(u, best[u])
+			if u < 32 {
+				covered |= 1 << u
+				if best[u] >= 1 {
+					whole |= 1 << u
+				}
+			} else {
+				covered |= 3 << (u - 32)
+			}
+		}
+		// The evidence adds at most maxEv (ScoredFacts.Evidence), and
+		// more evidence only lowers the target: a record that misses it
+		// with maxEv misses it with its own.
+		if !b.ReachesRecord(gain, covered, whole, rv.maxEv[c]) {
+			continue
+		}
+		add, ok := f.Evidence(facts[r])
+		if ok && b.ReachesRecord(gain, covered, whole, add) {
 			keep = append(keep, r)
 		}
 	}
 	return keep
-}
-
-// reachesThreshold reports whether record r, through the units of hs of
-// one spelling (legal), reaches an essential unit and could lift the
-// customer to the threshold of its bound with the evidence add of its
-// facts; false when it reaches none, before the bound is computed.
-func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, bound func(legal bool) *engine.ScoredBound, add float64) bool {
-	var best [64]float64
-	var covered, whole uint64
-	var units uint64
-	for _, h := range hs {
-		l, unit := h.unit()
-		if l != legal {
-			continue
-		}
-		rs := reach[h.word]
-		i, ok := slices.BinarySearchFunc(rs, r, func(x reached, r int32) int { return cmp.Compare(x.rec, r) })
-		if !ok {
-			continue
-		}
-		units |= 1 << unit
-		best[unit] = max(best[unit], rs[i].sim)
-	}
-	if units == 0 {
-		return false
-	}
-	b := bound(legal)
-	gain := 0.0
-	for u := range 64 {
-		if units&(1<<u) == 0 {
-			continue
-		}
-		gain += b.Gain(u, best[u])
-		if u < 32 {
-			covered |= 1 << u
-			if best[u] >= 1 {
-				whole |= 1 << u
-			}
-		} else {
-			covered |= 3 << (u - 32)
-		}
-	}
-	return units&b.Essential != 0 && b.ReachesRecord(gain, covered, whole, add)
 }
 
 // reached is a changed record reaching a customer's word, at the best
