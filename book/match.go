@@ -197,9 +197,9 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 	// customer word's partners those among them.
 	scorer := db.ChangeSetScorer(prepared)
 	defer scorer.Release()
-	// A customer word no changed word reached pairs with none: the scorer
-	// need not look it up among the changed records' words.
-	scorer.SetUnpaired(func(w string) bool { return rv.unpaired(marked, w) })
+	// The scorer need not look the customers' words up among the changed
+	// records' words: the reverse look-up found those they pair with.
+	scorer.SetPaired(func(w string) (bool, bool) { return rv.paired(marked, w) })
 	parts := make([][]Match, workers)
 	skips := make([][]string, workers)
 	errs := make([]error, workers)

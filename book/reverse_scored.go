@@ -269,7 +269,7 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 // dict id, set for the customer words and joined pairs a changed word
 // pairs with (or a changed pair of words with one of their splits): a
 // word of the dict it leaves unset pairs with no word of the changed
-// records (engine.ChangeSetScorer.SetUnpaired).
+// records (engine.ChangeSetScorer.SetPaired).
 func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32, marked []uint64) {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	cw := changedWordsOf(changed)
@@ -301,13 +301,15 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 	return custs, recs, marked
 }
 
-// unpaired reports whether w is a customer word or joined pair of the
-// dict that marked (of scoredPairsMarked) leaves unset: no changed word
-// pairs with it. A word the dict does not hold is not known to be
-// unpaired.
-func (rv *scoredReverse) unpaired(marked []uint64, w string) bool {
+// paired reports whether w, a customer word or joined pair of the dict,
+// is marked in marked (of scoredPairsMarked): every one a changed word
+// pairs with is. known is false for a word the dict does not hold.
+func (rv *scoredReverse) paired(marked []uint64, w string) (pairs, known bool) {
 	id, ok := rv.d.ID(w)
-	return ok && marked[id/64]&(1<<(id%64)) == 0
+	if !ok {
+		return false, false
+	}
+	return marked[id/64]&(1<<(id%64)) != 0, true
 }
 
 // changedWords are the changed records' distinct words and adjacent pairs

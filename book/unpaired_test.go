@@ -9,7 +9,7 @@ import (
 
 // TestUnpairedMarksEveryPairedWord pins the rule that lets the change
 // set's scorer skip a customer word's look-up among the changed records
-// (engine.ChangeSetScorer.SetUnpaired): a word or joined pair of the
+// (engine.ChangeSetScorer.SetPaired): a word or joined pair of the
 // customers' dict is called unpaired only when no word of the changed
 // records pairs with it. It compares the marks of scoredPairsMarked with
 // relating every dict entry to every changed word: each entry that pairs
@@ -46,7 +46,11 @@ func TestUnpairedMarksEveryPairedWord(t *testing.T) {
 						break
 					}
 				}
-				switch got := rv.unpaired(marked, word); {
+				marks, known := rv.paired(marked, word)
+				if !known {
+					t.Fatalf("customer word %q of the dict is not known", word)
+				}
+				switch got := !marks; {
 				case pairs && got:
 					t.Fatalf("customer word %q pairs with a changed word but is called unpaired", word)
 				case pairs:
@@ -61,8 +65,8 @@ func TestUnpairedMarksEveryPairedWord(t *testing.T) {
 			if paired < 50 || unpaired < 50 {
 				t.Errorf("%d paired and %d unpaired entries: the test would prove little", paired, unpaired)
 			}
-			if rv.unpaired(marked, "no such customer word") {
-				t.Error("a word the dict does not hold is called unpaired")
+			if _, known := rv.paired(marked, "no such customer word"); known {
+				t.Error("a word the dict does not hold is known")
 			}
 		})
 	}

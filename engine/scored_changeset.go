@@ -35,19 +35,23 @@ type ChangeSetScorer struct {
 	toks []tokInfo
 	// memo is what its preparers have found, shared by all of them.
 	memo csMemo
-	// unpaired, when set, reports words and joined pairs of words known
-	// to pair with no word of the records (SetUnpaired).
-	unpaired func(unit string) bool
+	// paired, when set, answers for words and joined pairs of words
+	// whether they pair with a word of the records (SetPaired).
+	paired func(unit string) (pairs, known bool)
 }
 
-// SetUnpaired gives s a test that a word of a check, or two words joined,
-// pairs (by relate, as a whole unit) with no word of the records' name
-// strings: its partners among the records are then none without a look-up.
-// The caller knows it from its own reverse look-up (a book's customers'
-// words against the change set's words); unpaired must answer false when
-// it does not know the unit. It is not used for a piece of a split word.
-// Set it before preparing.
-func (s *ChangeSetScorer) SetUnpaired(unpaired func(unit string) bool) { s.unpaired = unpaired }
+// SetPaired gives s a test of whether a word of a check, or two words
+// joined, pairs (by relate, as a whole unit) with a word of the records'
+// name strings, known reports whether the test knows the unit. The
+// caller knows it from its own reverse look-up (a book's customers' words
+// against the change set's words). A unit that pairs with none has no
+// partners among the records, without a look-up; one that pairs has its
+// partners looked up in the whole index at once, without first asking
+// the records' own index. pairs may be true of a unit that does not pair
+// (it costs a look-up), never false of one that does. It is not used for
+// a piece of a split word, nor when a record holds a word the index does
+// not know. Set it before preparing.
+func (s *ChangeSetScorer) SetPaired(paired func(unit string) (pairs, known bool)) { s.paired = paired }
 
 // csRecord is one record of the change set with the words of each of its
 // name strings by ids, and what the record side of a pairing needs of
@@ -127,8 +131,13 @@ func (s *ChangeSetScorer) pairsRecords(t *tokInfo, fuzzy int, piece bool, accept
 	if s.own == nil {
 		return true
 	}
-	if !piece && s.unpaired != nil && s.unpaired(t.text) {
-		return false
+	if !piece && s.paired != nil {
+		// A unit of a check is used only through its partners among
+		// the records' words: one that pairs with none of them has the
+		// same (none) whether its partners are looked up or not.
+		if pairs, known := s.paired(t.text); known {
+			return pairs
+		}
 	}
 	found := false
 	for si := range s.own.segs {
