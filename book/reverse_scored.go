@@ -375,16 +375,22 @@ type partner struct {
 func (rv *scoredReverse) wordPartners(toks []string, workers int, ct *tokCache) [][]partner {
 	d, fuzzy := rv.d, rv.fuzzy
 	partners := make([][]partner, len(toks))
-	parallelWorkers(len(toks), workers, func(_, i int) {
+	// Each goroutine marks the ids it has tried for a word with the
+	// word's number (plus one): no map to allocate or clear per word.
+	tried := make([][]uint32, workers)
+	parallelWorkers(len(toks), workers, func(w, i int) {
 		t := toks[i]
 		rt := engine.NewScoredTok(t)
-		checked := map[uint32]bool{}
+		if tried[w] == nil {
+			tried[w] = make([]uint32, d.Len())
+		}
+		seen, mark := tried[w], uint32(i)+1
 		var found []partner
 		try := func(id uint32) {
-			if checked[id] {
+			if seen[id] == mark {
 				return
 			}
-			checked[id] = true
+			seen[id] = mark
 			if sim, ok := engine.RelatedToks(ct.get(id), rt, fuzzy); ok {
 				found = append(found, partner{id, sim})
 			}
