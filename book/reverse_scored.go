@@ -2,6 +2,7 @@ package book
 
 import (
 	"cmp"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -691,10 +692,8 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 		gain := 0.0
 		var covered, whole uint64
 		best := wg.best[64*i : 64*i+64]
-		for u := range 64 {
-			if units&(1<<u) == 0 {
-				continue
-			}
+		for rest := units; rest != 0; rest &= rest - 1 {
+			u := bits.TrailingZeros64(rest)
 			gain += b.Gain(u, best[u])
 			if u < 32 {
 				covered |= 1 << u
