@@ -640,8 +640,40 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 	for i, r := range cands {
 		wg.legal[i] = hasLegal && facts[r].LegalForms()
 	}
-	// units[i]: the units of candidate i's spelling it reaches; best[64i+u]:
-	// the best similarity it reaches unit u at.
+	wg.noteUnits(hs, reach, cands)
+	var keep []int32
+	f := &rv.facts[c]
+	for i, r := range cands {
+		units := wg.units[i]
+		if units == 0 {
+			continue
+		}
+		b := bound(wg.legal[i])
+		if units&b.Essential == 0 {
+			continue
+		}
+		gain, covered, whole := unitsGain(b, units, wg.best[64*i:64*i+64])
+		// The evidence adds at most maxEv (ScoredFacts.Evidence), and
+		// more evidence only lowers the target: a record that misses it
+		// with maxEv misses it with its own.
+		if !b.ReachesRecord(gain, covered, whole, rv.maxEv[c]) {
+			continue
+		}
+		add, ok := f.Evidence(facts[r])
+		if ok && b.ReachesRecord(gain, covered, whole, add) {
+			keep = append(keep, r)
+		}
+	}
+	return keep
+}
+
+// noteUnits writes into wg.units[i] the units of hs of candidate i's
+// spelling (wg.legal[i]) that record cands[i] reaches, and into
+// wg.best[64i+u] the best similarity it reaches unit u at. cands are
+// ascending: each unit's records are merged with them, or when the
+// unit's list is much the longer, searched for each.
+func (wg *weigher) noteUnits(hs []unitHit, reach [][]reached, cands []int32) {
+	n := len(cands)
 	wg.units = slices.Grow(wg.units[:0], n)[:n]
 	clear(wg.units)
 	wg.best = slices.Grow(wg.best[:0], 64*n)[:64*n]
@@ -678,44 +710,26 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 			}
 		}
 	}
-	var keep []int32
-	f := &rv.facts[c]
-	for i, r := range cands {
-		units := wg.units[i]
-		if units == 0 {
-			continue
-		}
-		b := bound(wg.legal[i])
-		if units&b.Essential == 0 {
-			continue
-		}
-		gain := 0.0
-		var covered, whole uint64
-		best := wg.best[64*i : 64*i+64]
-		for rest := units; rest != 0; rest &= rest - 1 {
-			u := bits.TrailingZeros64(rest)
-			gain += b.Gain(u, best[u])
-			if u < 32 {
-				covered |= 1 << u
-				if best[u] >= 1 {
-					whole |= 1 << u
-				}
-			} else {
-				covered |= 3 << (u - 32)
+}
+
+// unitsGain returns the most the units (bits of b.Essential) reached at
+// similarities best (by unit) gain in all, the words they cover, and the
+// words reached whole (at similarity 1), as ScoredBound.ReachesRecord
+// reads them.
+func unitsGain(b *engine.ScoredBound, units uint64, best []float64) (gain float64, covered, whole uint64) {
+	for rest := units; rest != 0; rest &= rest - 1 {
+		u := bits.TrailingZeros64(rest)
+		gain += b.Gain(u, best[u])
+		if u < 32 {
+			covered |= 1 << u
+			if best[u] >= 1 {
+				whole |= 1 << u
 			}
-		}
-		// The evidence adds at most maxEv (ScoredFacts.Evidence), and
-		// more evidence only lowers the target: a record that misses it
-		// with maxEv misses it with its own.
-		if !b.ReachesRecord(gain, covered, whole, rv.maxEv[c]) {
-			continue
-		}
-		add, ok := f.Evidence(facts[r])
-		if ok && b.ReachesRecord(gain, covered, whole, add) {
-			keep = append(keep, r)
+		} else {
+			covered |= 3 << (u - 32)
 		}
 	}
-	return keep
+	return gain, covered, whole
 }
 
 // reached is a changed record reaching a customer's word, at the best
