@@ -76,11 +76,7 @@ func labelledRecords(pairs []labelledPair) ([]*record.Record, map[string]string)
 // strongPending are the STRONG pairs scored mode still answers wrong,
 // each with what it would take; TestLabelledStrongPairs fails when one of
 // them is answered right (take it off the list) or another goes wrong.
-var strongPending = map[string]string{
-	"Al Qaeda|Al-Qa'ida/Islamic Army":   "the slash writes two names in one; the converter, not the scorer, should make them two name strings",
-	"فرناندو بيريز|Fernando Pérez":      "Arabic writes no p, e or o: needs the query's script in the word pairing, which the change-set and book scorers cache by romanised word",
-	"vanderbilt corp|van der bilt corp": "one word against three joined: needs a three-way split in the candidate search",
-}
+var strongPending = map[string]string{}
 
 // TestLabelledStrongPairs: no pair the labelled set marks STRONG is
 // answered wrong by scored mode at fuzzy 2 and the default threshold,

@@ -63,10 +63,25 @@ type scoredReverse struct {
 	pieceText  map[string][]wordSplit
 	pieceClass map[int32][]wordSplit
 	pieceSound map[string][]wordSplit
+	// The same for splits of a word in three pieces (engine.ScoredSplits3).
+	pieceText3  map[string][]wordSplit3
+	pieceClass3 map[int32][]wordSplit3
+	pieceSound3 map[string][]wordSplit3
+	// triple marks the dict ids that are three adjacent customer words
+	// joined (Van Der Bilt as vanderbilt). Such an id is posted as the
+	// three words, and reached at similarity 1: a record word pairing
+	// with the three joined gains no more than the three words each paired
+	// whole (engine.ScoredBound.Gain), so the bound holds without a unit
+	// of its own.
+	triple []bool
 }
 
 // wordSplit is a customer word (dict id) cut in two pieces at byte offset at.
 type wordSplit struct{ id, at uint32 }
+
+// wordSplit3 is a customer word (dict id) cut in three pieces at byte
+// offsets at1 and at2.
+type wordSplit3 struct{ id, at1, at2 uint32 }
 
 // An entry of a posting list: the customer, whether the word is of its
 // legal list, whether it is a joined pair, and the position of the
@@ -103,6 +118,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	rv := &scoredReverse{n: len(customers), fuzzy: sc.Fuzzy, d: dict.New(),
 		class: map[int32][]uint32{}, sound: map[string][]uint32{}, skel: map[string][]uint32{},
 		pieceText: map[string][]wordSplit{}, pieceClass: map[int32][]wordSplit{}, pieceSound: map[string][]wordSplit{},
+		pieceText3: map[string][]wordSplit3{}, pieceClass3: map[int32][]wordSplit3{}, pieceSound3: map[string][]wordSplit3{},
 		off: make([]uint32, 0, 2*len(customers)+1)}
 	d := rv.d
 	// intern adds a word or joined pair the first time it is seen, with
@@ -114,23 +130,14 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		if d.Len() > n {
 			rv.post = append(rv.post, nil)
 			split = append(split, false)
+			rv.triple = append(rv.triple, false)
 			k, info := engine.ScoredWordKeysInfo(w)
 			rv.info = append(rv.info, info)
 			rv.key(id, k)
 		}
 		if !joined && !split[id] {
 			split[id] = true
-			engine.ScoredSplits(w, func(a, _ string) {
-				sp := wordSplit{id, uint32(len(a))}
-				rv.pieceText[a] = append(rv.pieceText[a], sp)
-				pk := engine.ScoredWordKeys(a)
-				if pk.Class != 0 {
-					rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], sp)
-				}
-				if rv.fuzzy > 0 && pk.Sound != "" {
-					rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], sp)
-				}
-			})
+			rv.postPieces(id, w)
 		}
 		return id
 	}
@@ -155,14 +162,22 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 				if p := rv.post[id]; len(p) == 0 || p[len(p)-1] != e {
 					rv.post[id] = append(p, e)
 				}
-				if j+1 < len(list) {
-					a, b := engine.ScoredWordKeys(w), engine.ScoredWordKeys(list[j+1])
-					// In a syllabic name a one-letter word is a syllable,
-					// which Search joins as any other word.
-					syl := ls[i].syllabic
-					if (!a.Optional || syl && !a.Legal) && (!b.Optional || syl && !b.Legal) {
-						jid := intern(w+list[j+1], true)
-						rv.post[jid] = append(rv.post[jid], e|entryJoined)
+				// In a syllabic name a one-letter word is a syllable,
+				// which Search joins as any other word.
+				syl := ls[i].syllabic
+				joins := func(w string) bool {
+					k := engine.ScoredWordKeys(w)
+					return !k.Optional || syl && !k.Legal
+				}
+				if j+1 < len(list) && joins(w) && joins(list[j+1]) {
+					jid := intern(w+list[j+1], true)
+					rv.post[jid] = append(rv.post[jid], e|entryJoined)
+					if j+2 < len(list) && joins(list[j+2]) {
+						tid := intern(w+list[j+1]+list[j+2], true)
+						rv.triple[tid] = true
+						for u := range uint32(3) {
+							rv.post[tid] = append(rv.post[tid], e+u)
+						}
 					}
 				}
 			}
@@ -176,6 +191,33 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	}
 	rv.off = append(rv.off, uint32(len(rv.words)))
 	return rv
+}
+
+// postPieces posts the splits of customer word w (dict id) in two and in
+// three pieces under the keys their first piece pairs by.
+func (rv *scoredReverse) postPieces(id uint32, w string) {
+	engine.ScoredSplits(w, func(a, _ string) {
+		sp := wordSplit{id, uint32(len(a))}
+		rv.pieceText[a] = append(rv.pieceText[a], sp)
+		pk := engine.ScoredWordKeys(a)
+		if pk.Class != 0 {
+			rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], sp)
+		}
+		if rv.fuzzy > 0 && pk.Sound != "" {
+			rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], sp)
+		}
+	})
+	engine.ScoredSplits3(w, func(a, b, _ string) {
+		sp := wordSplit3{id, uint32(len(a)), uint32(len(a) + len(b))}
+		rv.pieceText3[a] = append(rv.pieceText3[a], sp)
+		pk := engine.ScoredWordKeys(a)
+		if pk.Class != 0 {
+			rv.pieceClass3[pk.Class] = append(rv.pieceClass3[pk.Class], sp)
+		}
+		if rv.fuzzy > 0 && pk.Sound != "" {
+			rv.pieceSound3[pk.Sound] = append(rv.pieceSound3[pk.Sound], sp)
+		}
+	})
 }
 
 // key posts dict id under its word's pairing keys k.
@@ -277,6 +319,7 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 	reach := map[uint32][]reached{}
 	addReach(reach, rv.wordPartners(cw.toks, workers, newTokCache(rv.d)), cw.holders)
 	addReach(reach, rv.pairPartners(cw.pairs, workers), cw.pairHolders)
+	addReach(reach, rv.triplePartners(cw.triples, workers), cw.tripleHolders)
 	ids, lists := sortReach(reach)
 	marked = make([]uint64, (rv.d.Len()+63)/64)
 	for _, id := range ids {
@@ -321,6 +364,10 @@ type changedWords struct {
 	holders     [][]int32
 	pairs       [][2]string
 	pairHolders [][]int32
+	// triples: three adjacent words, which a customer's word split in
+	// three pairs with.
+	triples       [][3]string
+	tripleHolders [][]int32
 }
 
 // changedWordsOf collects the words and pairs of words of changed.
@@ -328,6 +375,7 @@ func changedWordsOf(changed []*record.Record) changedWords {
 	var cw changedWords
 	tokID := map[string]int32{}
 	pairID := map[[2]string]int32{}
+	tripleID := map[[3]string]int32{}
 	hold := func(h []int32, ri int) []int32 {
 		if len(h) == 0 || h[len(h)-1] != int32(ri) {
 			h = append(h, int32(ri))
@@ -357,6 +405,17 @@ func changedWordsOf(changed []*record.Record) changedWords {
 						cw.pairHolders = append(cw.pairHolders, nil)
 					}
 					cw.pairHolders[id] = hold(cw.pairHolders[id], ri)
+				}
+				if k+2 < len(ts) {
+					p := [3]string{t, ts[k+1], ts[k+2]}
+					id, ok := tripleID[p]
+					if !ok {
+						id = int32(len(cw.triples))
+						tripleID[p] = id
+						cw.triples = append(cw.triples, p)
+						cw.tripleHolders = append(cw.tripleHolders, nil)
+					}
+					cw.tripleHolders[id] = hold(cw.tripleHolders[id], ri)
 				}
 			}
 		}
@@ -393,6 +452,9 @@ func (rv *scoredReverse) wordPartners(toks []string, workers int, ct *tokCache) 
 			}
 			seen[id] = mark
 			if sim, ok := engine.RelatedToks(ct.get(id), rt, fuzzy); ok {
+				if rv.triple[id] {
+					sim = 1 // see triple
+				}
 				found = append(found, partner{id, sim})
 			}
 		}
@@ -492,6 +554,49 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 		pairPartners[i] = found
 	})
 	return pairPartners
+}
+
+// triplePartners returns the customer words that each three adjacent
+// words may pair with, split in three pieces.
+func (rv *scoredReverse) triplePartners(triples [][3]string, workers int) [][]partner {
+	d, fuzzy := rv.d, rv.fuzzy
+	out := make([][]partner, len(triples))
+	relaters := make([]engine.ScoredSplitRelater, workers)
+	parallelWorkers(len(triples), workers, func(w, i int) {
+		t1, t2, t3 := triples[i][0], triples[i][1], triples[i][2]
+		k := engine.ScoredWordKeys(t1)
+		// As in pairPartners: the first piece pairs with t1.
+		sps := rv.pieceText3[t1]
+		if !k.Legal && !k.Digit {
+			if k.Class != 0 {
+				sps = append(slices.Clip(sps), rv.pieceClass3[k.Class]...)
+			}
+			if fuzzy > 0 && k.Sound != "" {
+				sps = append(slices.Clip(sps), rv.pieceSound3[k.Sound]...)
+			}
+		}
+		checked := map[wordSplit3]bool{}
+		best := map[uint32]int{} // dict id -> its index in found
+		var found []partner
+		for _, sp := range sps {
+			if checked[sp] {
+				continue
+			}
+			checked[sp] = true
+			sim, ok := relaters[w].RelatedAt3(d.Token(sp.id), int(sp.at1), int(sp.at2), t1, t2, t3, fuzzy)
+			if !ok {
+				continue
+			}
+			if j, seen := best[sp.id]; seen {
+				found[j].sim = max(found[j].sim, sim)
+				continue
+			}
+			best[sp.id] = len(found)
+			found = append(found, partner{sp.id, sim})
+		}
+		out[i] = found
+	})
+	return out
 }
 
 // addReach adds to reach the records (hs, by word) that reach each

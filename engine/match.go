@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -17,8 +18,9 @@ type NameString struct {
 }
 
 // NameStrings returns the name strings of r: name, tl_name, every alias,
-// and for individuals given names with last names and every alias given
-// name with last names.
+// for individuals given names with last names and every alias given name
+// with last names, and last each name a name, tl_name or alias writes
+// together with another (alternativeNames).
 func NameStrings(r *record.Record) []NameString { return appendNameStrings(nil, r, true) }
 
 // appendNameStrings appends r's name strings to dst, with their Field only
@@ -49,7 +51,27 @@ func appendNameStrings(dst []NameString, r *record.Record, withField bool) []Nam
 			add(func() string { return indexed("alias_given_names", i) + "+last_names" }, strings.TrimSpace(g+" "+last))
 		}
 	}
+	alternativeNames(r, func(field func() string, text string) { add(field, text) })
 	return dst
+}
+
+// alternativeNames calls fn with each name that the name, tl_name or an
+// alias of r writes together with another (normalize.NameAlternatives:
+// Al-Qa'ida/Islamic Army), labelled by its field and its place, from 1
+// ("name/2": Islamic Army). They come after every other name string, so
+// that the others keep their slots; the whole name string stays, so a
+// query of both names finds it as before.
+func alternativeNames(r *record.Record, fn func(field func() string, text string)) {
+	each := func(field func() string, text string) {
+		for i, a := range normalize.NameAlternatives(text) {
+			fn(func() string { return field() + "/" + strconv.Itoa(i+1) }, a)
+		}
+	}
+	each(func() string { return "name" }, r.Name)
+	each(func() string { return "tl_name" }, r.TLName)
+	for i, a := range r.AliasNames {
+		each(func() string { return indexed("alias_names", i) }, a)
+	}
 }
 
 func indexed(field string, i int) string {

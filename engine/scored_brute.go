@@ -55,13 +55,16 @@ type bruteQuery struct {
 	opt    uint64
 	part   []map[string]partner
 	cat    []map[string]partner
+	cat3   []map[string]partner
 	splits [][]bruteSplit
 	df     map[string]int
 }
 
+// bruteSplit is a split of a query word in two pieces, or three (c not
+// nil).
 type bruteSplit struct {
-	a, b   map[string]partner
-	ra, rb int
+	a, b, c    map[string]partner
+	ra, rb, rc int
 }
 
 // partners asks relate (relatePiece for a piece) about every token of the
@@ -108,9 +111,10 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 	for i := range toks {
 		bq.df[toks[i].info.text] = toks[i].df
 	}
-	syllabic := syllabicQuery(c.text)
+	syllabic, arabic := syllabicQuery(c.text), arabicQuery(c.text)
 	for j := 0; j < m; j++ {
 		t := newQueryTokInfo(words[j], syllabic)
+		t.arabic = arabic
 		bq.words = append(bq.words, t)
 		bq.part = append(bq.part, b.partners(&t, c.Fuzzy, false, nil))
 		w := tokenWeight(&t, bq.df[t.text], n)
@@ -129,16 +133,32 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 		}
 		bq.cat = append(bq.cat, p)
 	}
+	for j := 0; j+2 < m; j++ {
+		var p map[string]partner
+		a, x, y := &bq.words[j], &bq.words[j+1], &bq.words[j+2]
+		if !a.optional && !x.optional && !y.optional {
+			t := newTokInfo(words[j] + words[j+1] + words[j+2])
+			p = b.partners(&t, c.Fuzzy, false, func(pp partner) bool { return joinedPair3(pp, a, x, y) })
+		}
+		bq.cat3 = append(bq.cat3, p)
+	}
 	bq.splits = make([][]bruteSplit, m)
 	for j := 0; j < m; j++ {
 		t := &bq.words[j]
 		if t.optional || t.digit {
 			continue
 		}
+		piece := func(s string) map[string]partner {
+			ti := newTokInfo(s)
+			return b.partners(&ti, c.Fuzzy, true, nil)
+		}
 		splitPieces(t.text, func(x, y string) {
-			ta, tb := newTokInfo(x), newTokInfo(y)
-			bq.splits[j] = append(bq.splits[j], bruteSplit{a: b.partners(&ta, c.Fuzzy, true, nil), b: b.partners(&tb, c.Fuzzy, true, nil),
+			bq.splits[j] = append(bq.splits[j], bruteSplit{a: piece(x), b: piece(y),
 				ra: utf8.RuneCountInString(x), rb: utf8.RuneCountInString(y)})
+		})
+		splitPieces3(t.text, func(x, y, z string) {
+			bq.splits[j] = append(bq.splits[j], bruteSplit{a: piece(x), b: piece(y), c: piece(z),
+				ra: utf8.RuneCountInString(x), rb: utf8.RuneCountInString(y), rc: utf8.RuneCountInString(z)})
 		})
 	}
 	return bq
@@ -165,11 +185,19 @@ func (bq *bruteQuery) edges(words []string) []edge {
 					sim: p.sim * joinSim, weight: w, value: pairValue(w, p.sim*joinSim)})
 			}
 		}
+		for j := range bq.cat3 {
+			if p, ok := bq.cat3[j][word]; ok {
+				w := min(p.w, bq.w[j]+bq.w[j+1]+bq.w[j+2])
+				out = append(out, edge{q0: int8(j), q1: int8(j + 2), k0: int8(k), k1: -1, kind: kindJoined, edits: p.edits,
+					sim: p.sim * joinSim, weight: w, value: pairValue(w, p.sim*joinSim)})
+			}
+		}
 		if k+1 >= len(words) {
 			continue
 		}
 		for j := range bq.splits {
-			var best *edge
+			// The best split onto words k and k+1, then onto k to k+2.
+			var best [2]*edge
 			for _, sp := range bq.splits[j] {
 				pa, ok := sp.a[word]
 				if !ok {
@@ -179,19 +207,32 @@ func (bq *bruteQuery) edges(words []string) []edge {
 				if !ok {
 					continue
 				}
-				sim := (float64(sp.ra)*pa.sim + float64(sp.rb)*pb.sim) / float64(sp.ra+sp.rb)
+				var pc partner
+				three := 0
+				if sp.c != nil {
+					if k+2 >= len(words) {
+						continue
+					}
+					if pc, ok = sp.c[words[k+2]]; !ok {
+						continue
+					}
+					three = 1
+				}
+				sim := (float64(sp.ra)*pa.sim + float64(sp.rb)*pb.sim + float64(sp.rc)*pc.sim) / float64(sp.ra+sp.rb+sp.rc)
 				if sim < model.JoinMinSim {
 					continue
 				}
-				w := min(bq.w[j], pa.w+pb.w)
-				e := edge{q0: int8(j), q1: -1, k0: int8(k), k1: int8(k + 1), kind: kindJoined, edits: pa.edits + pb.edits,
+				w := min(bq.w[j], pa.w+pb.w+pc.w)
+				e := edge{q0: int8(j), q1: -1, k0: int8(k), k1: int8(k + 1 + three), kind: kindJoined, edits: pa.edits + pb.edits + pc.edits,
 					sim: sim * joinSim, weight: w, value: pairValue(w, sim*joinSim)}
-				if best == nil || e.value > best.value {
-					best = &e
+				if best[three] == nil || e.value > best[three].value {
+					best[three] = &e
 				}
 			}
-			if best != nil {
-				out = append(out, *best)
+			for _, e := range best {
+				if e != nil {
+					out = append(out, *e)
+				}
 			}
 		}
 	}

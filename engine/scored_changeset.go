@@ -3,7 +3,6 @@ package engine
 import (
 	"slices"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
@@ -185,7 +184,7 @@ type csMemo struct {
 	mu     sync.RWMutex
 	memo   map[unitKey]*globalPartners
 	splits map[unitKey][]globalSplit // by the word split
-	words  map[unitKey]*csWord       // by the word, syllabic or not (kind 1 or 0)
+	words  map[unitKey]*csWord       // by the word, syllabic (kind bit 1) or not, Arabic (bit 2) or not
 	kept   map[*globalPartners]map[uint32]partner
 }
 
@@ -210,8 +209,10 @@ func (m *csMemo) trim() {
 	m.mu.Unlock()
 }
 
-// unitKey is a unit of a check at a fuzzy level: a word (kind 'w'), two
-// words joined ('c', a and b), a piece of a word ('p').
+// unitKey is a unit of a check at a fuzzy level: a word (kind 'w', or
+// 'a' in a check written in Arabic script: wordUnitKind), two words
+// joined ('c', a and b), three words joined ('3', a the first two parted
+// by a zero byte, b the third), a piece of a word ('p').
 type unitKey struct {
 	fuzzy int
 	kind  byte
@@ -278,7 +279,7 @@ func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, 
 	gp = noPartners
 	if t := tok(); p.s.pairsRecords(&t, k.fuzzy, piece, accept) {
 		key := string(k.kind) + "\x00" + k.a
-		if k.kind == 'c' {
+		if k.kind == 'c' || k.kind == '3' {
 			key += "\x00" + k.b
 		}
 		ck := cacheKey(k.fuzzy, key)
@@ -299,12 +300,15 @@ func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, 
 	return gp
 }
 
-// word returns word w of a check, syllabic or not, with its keys and the
-// records holding it.
-func (p *ChangeSetPreparer) word(w string, syllabic bool) *csWord {
+// word returns word w of a check, syllabic or not, of a check in Arabic
+// script or not, with its keys and the records holding it.
+func (p *ChangeSetPreparer) word(w string, syllabic, arabic bool) *csWord {
 	k := unitKey{kind: 0, a: w}
 	if syllabic {
-		k.kind = 1
+		k.kind |= 1
+	}
+	if arabic {
+		k.kind |= 2
 	}
 	m := &p.s.memo
 	m.mu.RLock()
@@ -314,6 +318,7 @@ func (p *ChangeSetPreparer) word(w string, syllabic bool) *csWord {
 		return cw
 	}
 	t := newQueryTokInfo(w, syllabic)
+	t.arabic = arabic
 	cw = &csWord{t: t, df: p.s.v.tokenDF(p.s.vs, t.text)}
 	m.mu.Lock()
 	m.words[k] = cw
@@ -330,12 +335,12 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 	m := min(len(words), maxScoredWords)
 	n := v.live
 	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, evMax: maxEvidence(c)}
-	syllabic := syllabicQuery(c.text)
+	syllabic, arabic := syllabicQuery(c.text), arabicQuery(c.text)
 	for j := 0; j < m; j++ {
-		cw := p.word(words[j], syllabic)
+		cw := p.word(words[j], syllabic, arabic)
 		t, df := cw.t, cw.df
 		gq.words = append(gq.words, t)
-		gq.part = append(gq.part, p.partners(unitKey{c.Fuzzy, 'w', t.text, ""}, func() tokInfo { return t }, false, nil))
+		gq.part = append(gq.part, p.partners(unitKey{c.Fuzzy, wordUnitKind(&t)[0], t.text, ""}, func() tokInfo { return t }, false, nil))
 		w := tokenWeight(&t, df, n)
 		gq.w = append(gq.w, w)
 		if t.optional {
@@ -352,6 +357,15 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 		}
 		gq.cat = append(gq.cat, gp)
 	}
+	for j := 0; j+2 < m; j++ {
+		var gp *globalPartners
+		a, b, d := &gq.words[j], &gq.words[j+1], &gq.words[j+2]
+		if !a.optional && !b.optional && !d.optional {
+			gp = p.partners(unitKey{c.Fuzzy, '3', a.text + "\x00" + b.text, d.text}, func() tokInfo { return newTokInfo(a.text + b.text + d.text) }, false,
+				func(pp partner) bool { return joinedPair3(pp, a, b, d) })
+		}
+		gq.cat3 = append(gq.cat3, gp)
+	}
 	gq.splits = make([][]globalSplit, m)
 	for j := 0; j < m; j++ {
 		if gq.words[j].optional || gq.words[j].digit {
@@ -365,16 +379,8 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 			gq.splits[j] = sp
 			continue
 		}
-		splitPieces(gq.words[j].text, func(a, b string) {
-			pa := p.partners(unitKey{c.Fuzzy, 'p', a, ""}, func() tokInfo { return newTokInfo(a) }, true, nil)
-			if pa.empty() {
-				return
-			}
-			pb := p.partners(unitKey{c.Fuzzy, 'p', b, ""}, func() tokInfo { return newTokInfo(b) }, true, nil)
-			if pb.empty() {
-				return
-			}
-			gq.splits[j] = append(gq.splits[j], globalSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
+		gq.splits[j] = wordSplits(gq.words[j].text, func(a string) *globalPartners {
+			return p.partners(unitKey{c.Fuzzy, 'p', a, ""}, func() tokInfo { return newTokInfo(a) }, true, nil)
 		})
 		p.s.memo.mu.Lock()
 		p.s.memo.splits[sk] = gq.splits[j]
@@ -428,14 +434,9 @@ func (q *ChangeSetQuery) Score(r int) (Hit, bool) {
 				edges = newWordEdges(tq, t, k, edges)
 				continue
 			}
-			// As in unindexedEdges: the next word pairs as a split's
-			// second piece only when the index knows it.
-			hasNext := k+1 < len(toks) && cn.known[k+1]
-			next := uint32(0)
-			if hasNext {
-				next = cn.ids[k+1]
-			}
-			edges = tq.sq.wordEdges(edges, cn.ids[k], k, next, hasNext)
+			// As in unindexedEdges: the next words pair as a split's
+			// later pieces only when the index knows them.
+			edges = tq.sq.wordEdges(edges, cn.ids[k], k, knownNext(cn.ids, cn.known, k))
 		}
 		if len(edges) > 0 {
 			sh.kOpt, sh.kMiss = cn.kOpt, cn.kMiss

@@ -39,11 +39,11 @@ import (
 // strings. Nothing above the threshold is left out, and common words that
 // cannot make a hit together never cost a scan of their posting lists.
 
-// scoredSplit is one way of cutting a query word in two pieces that pair
-// with two adjacent record words.
+// scoredSplit is one way of cutting a query word in two pieces (or three:
+// c not nil) that pair with two (three) adjacent record words.
 type scoredSplit struct {
-	a, b   map[uint32]partner
-	ra, rb int // runes of the pieces
+	a, b, c    map[uint32]partner
+	ra, rb, rc int // runes of the pieces
 }
 
 // scoredQuery is one token list of a query prepared for the index.
@@ -57,6 +57,7 @@ type scoredQuery struct {
 	opt    uint64               // optional words (tokInfo.optional)
 	part   []map[uint32]partner // partners of each word
 	cat    []map[uint32]partner // partners of words j and j+1 joined
+	cat3   []map[uint32]partner // partners of words j, j+1 and j+2 joined
 	splits [][]scoredSplit
 	ub     []float64
 	// refs maps a token to every way it pairs with the query, so that a
@@ -71,11 +72,23 @@ type scoredQuery struct {
 	// evMax is the most the evidence beyond the name can add to a
 	// record's logit (maxEvidence).
 	evMax float64
+	// exactLogit is the logit of a name string of the very same words as
+	// the query, or -Inf when a word has no partner of the same word.
+	exactLogit float64
+}
+
+// hitFloor is the least logit at which a name string can be a hit at
+// minScore: logitFloor, or just under exactLogit when that is lower.
+// scoreOf scores the very same words 1 whatever their logit, and their
+// logit is low in a list of a few records or for the commonest names; a
+// search pruned at logitFloor alone would drop an exact name.
+func (sq *scoredQuery) hitFloor(minScore float64) float64 {
+	return min(logitFloor(minScore), sq.exactLogit-1e-9)
 }
 
 // unitRef says that a token is a partner of word j (unitWord), of words j
-// and j+1 joined (unitCat), or of the first or second piece of split s of
-// word j.
+// and j+1 joined (unitCat), of words j to j+2 joined (unitCat3), or of the
+// first or second piece of split s of word j.
 type unitRef struct {
 	unit uint8
 	j, s int16
@@ -87,6 +100,7 @@ const (
 	unitCat
 	unitPieceA
 	unitPieceB
+	unitCat3
 )
 
 // scoredBest is the best name string of one record so far.
@@ -253,7 +267,6 @@ func (v *view) scoredVariants(c *compiled) (segs []scoredSeg, variants []scoredV
 // candidates is refused before they are scored.
 func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variants []scoredVariant, scr *scoredScratch) (best map[uint64]scoredBest, scored int, err error) {
 	best = make(map[uint64]scoredBest)
-	floor := logitFloor(c.minScore)
 	ticks, considered := 0, 0
 	for si := range segs {
 		ss := &segs[si]
@@ -276,7 +289,7 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 				}
 				scored++
 				evd := weighEvidence(c, ss.facts(c, ord))
-				cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore, &evd)
+				cand, ok := ss.scoreCandidate(sq, ns, scr, sq.hitFloor(c.minScore), c.minScore, &evd)
 				if !ok {
 					continue
 				}
@@ -569,13 +582,16 @@ type globalQuery struct {
 	opt    uint64
 	part   []*globalPartners
 	cat    []*globalPartners // nil where words j and j+1 do not join
+	cat3   []*globalPartners // nil where words j to j+2 do not join
 	splits [][]globalSplit
 	evMax  float64
 }
 
+// globalSplit is a split of a query word in two pieces, or three (c not
+// nil).
 type globalSplit struct {
-	a, b   *globalPartners
-	ra, rb int
+	a, b, c    *globalPartners
+	ra, rb, rc int
 }
 
 // local returns the query as segment si sees it: partners by its token
@@ -600,10 +616,21 @@ func (gq *globalQuery) with(ids func(*globalPartners) map[uint32]partner) *score
 		}
 		sq.cat = append(sq.cat, p)
 	}
+	for _, gp := range gq.cat3 {
+		var p map[uint32]partner
+		if gp != nil {
+			p = ids(gp)
+		}
+		sq.cat3 = append(sq.cat3, p)
+	}
 	sq.splits = make([][]scoredSplit, len(gq.splits))
 	for j, sps := range gq.splits {
 		for _, sp := range sps {
-			sq.splits[j] = append(sq.splits[j], scoredSplit{a: ids(sp.a), b: ids(sp.b), ra: sp.ra, rb: sp.rb})
+			ss := scoredSplit{a: ids(sp.a), b: ids(sp.b), ra: sp.ra, rb: sp.rb, rc: sp.rc}
+			if sp.c != nil {
+				ss.c = ids(sp.c)
+			}
+			sq.splits[j] = append(sq.splits[j], ss)
 		}
 	}
 	sq.bound()
@@ -616,6 +643,11 @@ func (gq *globalQuery) with(ids func(*globalPartners) map[uint32]partner) *score
 	for j := range sq.cat {
 		for id, p := range sq.cat[j] {
 			sq.refs[id] = append(sq.refs[id], unitRef{unit: unitCat, j: int16(j), p: p})
+		}
+	}
+	for j := range sq.cat3 {
+		for id, p := range sq.cat3[j] {
+			sq.refs[id] = append(sq.refs[id], unitRef{unit: unitCat3, j: int16(j), p: p})
 		}
 	}
 	for j := range sq.splits {
@@ -656,11 +688,12 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 	m := min(len(words), maxScoredWords)
 	n := v.live
 	gq := &globalQuery{fuzzy: c.Fuzzy, lambda: prior(n), n: n, evMax: maxEvidence(c)}
-	syllabic := syllabicQuery(c.text)
+	syllabic, arabic := syllabicQuery(c.text), arabicQuery(c.text)
 	for j := 0; j < m; j++ {
 		t := newQueryTokInfo(words[j], syllabic)
+		t.arabic = arabic
 		gq.words = append(gq.words, t)
-		gq.part = append(gq.part, partners("w\x00"+t.text, &t, false, nil))
+		gq.part = append(gq.part, partners(wordUnitKind(&t)+"\x00"+t.text, &t, false, nil))
 		df := v.tokenDF(vs, t.text)
 		w := tokenWeight(&t, df, n)
 		gq.w = append(gq.w, w)
@@ -678,6 +711,15 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 		}
 		gq.cat = append(gq.cat, p)
 	}
+	for j := 0; j+2 < m; j++ {
+		var p *globalPartners
+		a, b, d := &gq.words[j], &gq.words[j+1], &gq.words[j+2]
+		if !a.optional && !b.optional && !d.optional {
+			t := newTokInfo(a.text + b.text + d.text)
+			p = partners("3\x00"+a.text+"\x00"+b.text+"\x00"+d.text, &t, false, func(pp partner) bool { return joinedPair3(pp, a, b, d) })
+		}
+		gq.cat3 = append(gq.cat3, p)
+	}
 	gq.splits = make([][]globalSplit, m)
 	for j := 0; j < m; j++ {
 		if gq.words[j].optional || gq.words[j].digit {
@@ -688,21 +730,48 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 			gq.splits[j] = sp
 			continue
 		}
-		splitPieces(gq.words[j].text, func(a, b string) {
-			ta, tb := newTokInfo(a), newTokInfo(b)
-			pa := partners("p\x00"+a, &ta, true, nil)
-			if pa.empty() {
-				return
-			}
-			pb := partners("p\x00"+b, &tb, true, nil)
-			if pb.empty() {
-				return
-			}
-			gq.splits[j] = append(gq.splits[j], globalSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
-		})
+		piece := func(a string) *globalPartners {
+			t := newTokInfo(a)
+			return partners("p\x00"+a, &t, true, nil)
+		}
+		gq.splits[j] = wordSplits(gq.words[j].text, piece)
 		v.pc.putSplits(sk, gq.splits[j])
 	}
 	return gq
+}
+
+// wordSplits returns the splits of query word w in two pieces and in
+// three whose every piece pairs with some record word, the partners of
+// each piece from piece.
+func wordSplits(w string, piece func(string) *globalPartners) []globalSplit {
+	var out []globalSplit
+	splitPieces(w, func(a, b string) {
+		pa := piece(a)
+		if pa.empty() {
+			return
+		}
+		pb := piece(b)
+		if pb.empty() {
+			return
+		}
+		out = append(out, globalSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
+	})
+	splitPieces3(w, func(a, b, c string) {
+		pa := piece(a)
+		if pa.empty() {
+			return
+		}
+		pb := piece(b)
+		if pb.empty() {
+			return
+		}
+		pc := piece(c)
+		if pc.empty() {
+			return
+		}
+		out = append(out, globalSplit{a: pa, b: pb, c: pc, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b), rc: utf8.RuneCountInString(c)})
+	})
+	return out
 }
 
 // scoredPartners returns the tokens of the view's dictionaries that t
@@ -816,19 +885,48 @@ func (sq *scoredQuery) catValue(j int, p partner) float64 {
 	return pairValue(sq.catWeight(j, p), p.sim*joinSim)
 }
 
-func (sp *scoredSplit) sim(pa, pb partner) float64 {
-	return (float64(sp.ra)*pa.sim + float64(sp.rb)*pb.sim) / float64(sp.ra+sp.rb)
+// catWeight3 is the weight of words j to j+2 joined, paired by p.
+func (sq *scoredQuery) catWeight3(j int, p partner) float64 {
+	return min(p.w, sq.w[j]+sq.w[j+1]+sq.w[j+2])
+}
+
+func (sq *scoredQuery) catValue3(j int, p partner) float64 {
+	return pairValue(sq.catWeight3(j, p), p.sim*joinSim)
+}
+
+// cat3Edge is the edge of words j to j+2 joined, paired by p with record
+// word k.
+func (sq *scoredQuery) cat3Edge(j, k int, p partner) edge {
+	return edge{q0: int8(j), q1: int8(j + 2), k0: int8(k), k1: -1, kind: kindJoined, edits: p.edits,
+		sim: p.sim * joinSim, weight: sq.catWeight3(j, p), value: sq.catValue3(j, p)}
+}
+
+// sim is the similarity of the pieces paired by pa, pb and (a split in
+// three) pc, weighed by their runes.
+func (sp *scoredSplit) sim(pa, pb, pc partner) float64 {
+	return (float64(sp.ra)*pa.sim + float64(sp.rb)*pb.sim + float64(sp.rc)*pc.sim) / float64(sp.ra+sp.rb+sp.rc)
 }
 
 // splitEdge is the edge of word j split by sp onto two words paired by
-// pa and pb; ok is false when the pieces together agree too little.
-func (sq *scoredQuery) splitEdge(j int, sp *scoredSplit, pa, pb partner) (e edge, ok bool) {
-	sim := sp.sim(pa, pb)
+// pa and pb, or three paired by pa, pb and pc; ok is false when the pieces
+// together agree too little. Its record words are for the caller to set.
+func (sq *scoredQuery) splitEdge(j int, sp *scoredSplit, pa, pb, pc partner) (e edge, ok bool) {
+	sim := sp.sim(pa, pb, pc)
 	if sim < model.JoinMinSim {
 		return edge{}, false
 	}
-	w := min(sq.w[j], pa.w+pb.w)
-	return edge{q0: int8(j), q1: -1, kind: kindJoined, edits: pa.edits + pb.edits, sim: sim * joinSim, weight: w, value: pairValue(w, sim*joinSim)}, true
+	w := min(sq.w[j], pa.w+pb.w+pc.w)
+	return edge{q0: int8(j), q1: -1, kind: kindJoined, edits: pa.edits + pb.edits + pc.edits, sim: sim * joinSim, weight: w, value: pairValue(w, sim*joinSim)}, true
+}
+
+// bestOf is the closest and the heaviest of the partners in m: the one
+// partner that bounds every pairing through them.
+func bestOf(m map[uint32]partner) partner {
+	var b partner
+	for _, p := range m {
+		b.sim, b.w = max(b.sim, p.sim), max(b.w, p.w)
+	}
+	return b
 }
 
 // bound fills ub: the most each word can add to a logit, by its best
@@ -837,23 +935,26 @@ func (sq *scoredQuery) splitEdge(j int, sp *scoredSplit, pa, pb partner) (e edge
 func (sq *scoredQuery) bound() {
 	m := len(sq.words)
 	sq.ub = make([]float64, m)
+	sq.exactLogit = model.Intercept
 	for j := 0; j < m; j++ {
 		ub := -sq.miss[j]
+		exact := math.Inf(1)
 		for _, p := range sq.part[j] {
-			ub = max(ub, sq.edgeValue(j, p))
+			v := sq.edgeValue(j, p)
+			ub = max(ub, v)
+			if p.kind == kindExact {
+				exact = min(exact, v)
+			}
 		}
+		if math.IsInf(exact, 1) {
+			exact = math.Inf(-1) // word j has no partner of the same word
+		}
+		sq.exactLogit += exact
 		for s := range sq.splits[j] {
 			sp := &sq.splits[j][s]
-			var ma, mb partner
-			for _, p := range sp.a {
-				ma.sim, ma.w = max(ma.sim, p.sim), max(ma.w, p.w)
-			}
-			for _, p := range sp.b {
-				mb.sim, mb.w = max(mb.sim, p.sim), max(mb.w, p.w)
-			}
 			// The value grows with weight and similarity, so the best
 			// pieces bound every pairing of them.
-			if e, ok := sq.splitEdge(j, sp, ma, mb); ok {
+			if e, ok := sq.splitEdge(j, sp, bestOf(sp.a), bestOf(sp.b), bestOf(sp.c)); ok {
 				ub = max(ub, e.value)
 			}
 		}
@@ -867,6 +968,17 @@ func (sq *scoredQuery) bound() {
 			}
 			sq.ub[j] = max(sq.ub[j], v)
 			sq.ub[j+1] = max(sq.ub[j+1], v)
+		}
+	}
+	for j := range sq.cat3 {
+		for _, p := range sq.cat3[j] {
+			v := sq.catValue3(j, p)
+			if v < 0 {
+				v /= 3
+			}
+			for i := j; i <= j+2; i++ {
+				sq.ub[i] = max(sq.ub[i], v)
+			}
 		}
 	}
 }
@@ -901,16 +1013,25 @@ func (sq *scoredQuery) collectUnits() {
 				offer(id, v)
 			}
 		}
+		for _, c := range []int{j, j - 1, j - 2} {
+			if c < 0 || c >= len(sq.cat3) {
+				continue
+			}
+			for id, p := range sq.cat3[c] {
+				v := sq.catValue3(c, p)
+				if v < 0 {
+					v /= 3
+				}
+				offer(id, v)
+			}
+		}
 		for s := range sq.splits[j] {
 			sp := &sq.splits[j][s]
-			var mb partner
-			for _, p := range sp.b {
-				mb.sim, mb.w = max(mb.sim, p.sim), max(mb.w, p.w)
-			}
+			mb, mc := bestOf(sp.b), bestOf(sp.c)
 			for id, pa := range sp.a {
 				// The value grows with weight and similarity: the best
-				// second piece bounds every pairing through this first one.
-				if e, ok := sq.splitEdge(j, sp, pa, mb); ok {
+				// later pieces bound every pairing through this first one.
+				if e, ok := sq.splitEdge(j, sp, pa, mb, mc); ok {
 					offer(id, e.value)
 				} else {
 					offer(id, -sq.miss[j])
@@ -1082,7 +1203,7 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	if m == 0 {
 		return nil
 	}
-	target := logitFloor(minScore) - sq.evMax - model.Intercept + sq.lambda // gains needed
+	target := sq.hitFloor(minScore) - sq.evMax - model.Intercept + sq.lambda // gains needed
 	gain := make([]float64, m)
 	for j := range gain {
 		target += sq.miss[j]
@@ -1110,7 +1231,7 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	}
 	bonus := maxBonus(sq.lambda)
 	if rem[0] < target {
-		return ss.keepLongEnough(ss.completeCandidates(sq, scr), rem, target, needed[0], bonus)
+		return ss.keepLongEnough(ss.completeCandidates(sq, scr), rem, target, needed[0], bonus, sq.maxEdgeWords())
 	}
 	// The essential words: by default those of the highest gains, the
 	// fewest whose rest stays under the target; essentialOrder may pick
@@ -1150,7 +1271,7 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	}
 	cands, acc, cnt = keepReaching(cands, acc, cnt, target, needed[0], target-bonus)
 	scr.bufA, scr.acc, scr.cnt = cands, acc, cnt
-	return ss.keepLongEnough(cands, sorted, target, needed[0], bonus)
+	return ss.keepLongEnough(cands, sorted, target, needed[0], bonus, sq.maxEdgeWords())
 }
 
 // creditWord adds to each candidate the gain of the partner of query word
@@ -1287,23 +1408,35 @@ func nonEssential(gain []float64, size []int, must, def uint64, target float64) 
 	return best
 }
 
+// maxEdgeWords is the most query words one edge of sq covers: three when
+// three of its words joined pair with some word of the segment, else two.
+func (sq *scoredQuery) maxEdgeWords() int {
+	for _, c := range sq.cat3 {
+		if len(c) > 0 {
+			return 3
+		}
+	}
+	return 2
+}
+
 // keepLongEnough drops, in place, the candidates too short to reach the
 // target whatever words they hold. Every edge of a pairing covers at
-// least one record word and at most two query words, so a name string of
-// L words pairs at most 2L query words and gains at most the 2L largest
-// gains (rem[0] − rem[2L]; rem as in scoredCandidates); it is a complete
-// match only when 2L reaches the complete words. A query of many words
-// (one word repeated 32 times, say) thus scores only name strings long
-// enough to pair them, not every name string holding the word: the bound
-// follows from the model and leaves out nothing above the threshold.
-func (ss *scoredSeg) keepLongEnough(cands []uint32, rem []float64, target float64, complete int, bonus float64) []uint32 {
+// least one record word and at most span query words (two, or three
+// joined: maxEdgeWords), so a name string of L words pairs at most span·L
+// query words and gains at most the span·L largest gains (rem[0] −
+// rem[span·L]; rem as in scoredCandidates); it is a complete match only
+// when span·L reaches the complete words. A query of many words (one word
+// repeated 32 times, say) thus scores only name strings long enough to
+// pair them, not every name string holding the word: the bound follows
+// from the model and leaves out nothing above the threshold.
+func (ss *scoredSeg) keepLongEnough(cands []uint32, rem []float64, target float64, complete int, bonus float64, span int) []uint32 {
 	m := len(rem) - 1
-	if rem[0]-rem[min(2, m)] >= target {
+	if rem[0]-rem[min(span, m)] >= target {
 		return cands // a name of one word may reach it: nothing to drop
 	}
 	n := 0
 	for _, ns := range cands {
-		p := min(2*len(ss.nameWords(ns)), m)
+		p := min(span*len(ss.nameWords(ns)), m)
 		top := rem[0] - rem[p]
 		if top >= target || complete <= p && top >= target-bonus {
 			cands[n] = ns
@@ -1520,11 +1653,7 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 	words := ss.nameWords(ns)
 	edges := scr.edges[:0]
 	for k, id := range words {
-		next, hasNext := uint32(0), k+1 < len(words)
-		if hasNext {
-			next = words[k+1]
-		}
-		edges = sq.wordEdges(edges, id, k, next, hasNext)
+		edges = sq.wordEdges(edges, id, k, words[k+1:min(k+3, len(words))])
 	}
 	scr.edges = edges
 	if len(edges) == 0 {
@@ -1612,10 +1741,11 @@ func appendSplitEdge(edges []edge, e edge) []edge {
 
 // wordEdges appends the edges of the word id at position k of a name
 // string: the query words it pairs with alone, joined with the next query
-// word, or as the first piece of a split query word whose second piece is
-// next, the word after it (hasNext). scoreName and unindexedEdges build
-// their edges with it.
-func (sq *scoredQuery) wordEdges(edges []edge, id uint32, k int, next uint32, hasNext bool) []edge {
+// word or two, or as the first piece of a split query word whose later
+// pieces are next[0] and next[1], the words after it (as many of them as
+// the name string has, and the caller knows). scoreName and
+// unindexedEdges build their edges with it.
+func (sq *scoredQuery) wordEdges(edges []edge, id uint32, k int, next []uint32) []edge {
 	for _, r := range sq.refs[id] {
 		switch r.unit {
 		case unitWord:
@@ -1624,17 +1754,31 @@ func (sq *scoredQuery) wordEdges(edges []edge, id uint32, k int, next uint32, ha
 		case unitCat:
 			edges = append(edges, edge{q0: int8(r.j), q1: int8(r.j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: r.p.edits,
 				sim: r.p.sim * joinSim, weight: sq.catWeight(int(r.j), r.p), value: sq.catValue(int(r.j), r.p)})
+		case unitCat3:
+			edges = append(edges, sq.cat3Edge(int(r.j), k, r.p))
 		case unitPieceA:
-			if !hasNext {
+			if len(next) == 0 {
 				continue
 			}
 			sp := &sq.splits[r.j][r.s]
-			pb, ok := sp.b[next]
+			pb, ok := sp.b[next[0]]
 			if !ok {
 				continue
 			}
-			if e, ok := sq.splitEdge(int(r.j), sp, r.p, pb); ok {
+			var pc partner
+			if sp.c != nil {
+				if len(next) < 2 {
+					continue
+				}
+				if pc, ok = sp.c[next[1]]; !ok {
+					continue
+				}
+			}
+			if e, ok := sq.splitEdge(int(r.j), sp, r.p, pb, pc); ok {
 				e.k0, e.k1 = int8(k), int8(k+1)
+				if sp.c != nil {
+					e.k1 = int8(k + 2)
+				}
 				edges = appendSplitEdge(edges, e)
 			}
 		}

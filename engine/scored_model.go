@@ -233,11 +233,11 @@ func weighPartners(ps []*partner, df func(i int) int, share func(i int) float64,
 // prior is λ for a list of n records.
 func prior(n int) float64 { return math.Log(float64(n + 1)) }
 
-// edge is one way a query word (or two adjacent ones) pairs with a record
-// word (or two adjacent ones).
+// edge is one way a query word (or two or three adjacent ones) pairs with
+// a record word (or two or three adjacent ones).
 type edge struct {
-	q0, q1 int8 // query words covered; q1 < 0 for one word
-	k0, k1 int8 // record words covered; k1 < 0 for one word
+	q0, q1 int8 // query words covered: q0 to q1; q1 < 0 for one word
+	k0, k1 int8 // record words covered: k0 to k1; k1 < 0 for one word
 	kind   uint8
 	edits  uint8
 	sim    float64
@@ -245,20 +245,34 @@ type edge struct {
 	value  float64
 }
 
-func (e *edge) qmask() uint64 {
-	m := uint64(1) << e.q0
-	if e.q1 >= 0 {
-		m |= 1 << e.q1
+// spanMask marks words a to b (a alone when b < 0).
+func spanMask(a, b int8) uint64 {
+	if b < a {
+		return uint64(1) << a
 	}
-	return m
+	return (uint64(1)<<(b-a+1) - 1) << a
 }
 
-func (e *edge) kmask() uint64 {
-	m := uint64(1) << e.k0
-	if e.k1 >= 0 {
-		m |= 1 << e.k1
+func (e *edge) qmask() uint64 { return spanMask(e.q0, e.q1) }
+
+func (e *edge) kmask() uint64 { return spanMask(e.k0, e.k1) }
+
+// qWords is the number of query words e covers.
+func (e *edge) qWords() int {
+	if e.q1 < 0 {
+		return 1
 	}
-	return m
+	return int(e.q1-e.q0) + 1
+}
+
+// share is what e is worth to each query word it covers in a bound: its
+// value, divided among them when negative, so that the bounds of the words
+// add up to no less than the edge.
+func (e *edge) share() float64 {
+	if n := e.qWords(); n > 1 && e.value < 0 {
+		return e.value / float64(n)
+	}
+	return e.value
 }
 
 // nameShape is what assignmentLogit needs of a query and a name string
@@ -483,14 +497,8 @@ func quickBound(sh *nameShape, edges []edge) float64 {
 	var kTouched uint64
 	for i := range edges {
 		e := &edges[i]
-		v := e.value
-		if e.q1 >= 0 && v < 0 {
-			v /= 2
-		}
-		for _, j := range [2]int8{e.q0, e.q1} {
-			if j < 0 {
-				continue
-			}
+		v := e.share()
+		for j := e.q0; j < e.q0+int8(e.qWords()); j++ {
 			if has&(1<<j) == 0 || v > best[j] {
 				best[j] = v
 			}
@@ -536,13 +544,9 @@ func (ps *pairSearch) run(sh *nameShape, edges []edge) bool {
 	}
 	for i := range edges {
 		e := &edges[i]
-		v := e.value
-		if e.q1 >= 0 && v < 0 {
-			v /= 2
-		}
-		ps.ub[e.q0] = max(ps.ub[e.q0], v)
-		if e.q1 >= 0 {
-			ps.ub[e.q1] = max(ps.ub[e.q1], v)
+		v := e.share()
+		for j := e.q0; j < e.q0+int8(e.qWords()); j++ {
+			ps.ub[j] = max(ps.ub[j], v)
 		}
 	}
 	for j := sh.m - 2; j >= 0; j-- {
@@ -658,7 +662,7 @@ func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64, canComplete
 	}
 	for i := first; i < ps.start[j+1]; i++ {
 		e := &ps.edges[i]
-		if e.kmask()&kCov != 0 || e.q1 >= 0 && qCov&(1<<e.q1) != 0 {
+		if e.kmask()&kCov != 0 || e.q1 >= 0 && e.qmask()&qCov != 0 {
 			continue
 		}
 		ps.pick[j] = i - ps.start[j]
@@ -684,12 +688,12 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 		qCov |= e.qmask()
 		kCov |= e.kmask()
 		q := ShowToken(qWords[e.q0])
-		if e.q1 >= 0 {
-			q += " " + ShowToken(qWords[e.q1])
+		for j := e.q0 + 1; j <= e.q1; j++ {
+			q += " " + ShowToken(qWords[j])
 		}
 		k := ShowToken(kWords[e.k0])
-		if e.k1 >= 0 {
-			k += " " + ShowToken(kWords[e.k1])
+		for j := e.k0 + 1; j <= e.k1; j++ {
+			k += " " + ShowToken(kWords[j])
 		}
 		r.Pairs = append(r.Pairs, ScorePair{Query: q, Record: k, Kind: kindName(e.kind), Edits: int(e.edits),
 			Similarity: round4(e.sim), Weight: round4(e.weight), Contribution: round4(e.value)})

@@ -35,25 +35,29 @@ func nameStringAt(r *record.Record, slot int) (ns NameString, ok bool) {
 			return NameString{Field: indexed("alias_names", i), Text: a}, true
 		}
 	}
-	if r.EntityType != record.EntityIndividual {
-		return NameString{}, false
-	}
-	last := strings.Join(r.LastNames, " ")
-	if len(r.GivenNames) > 0 || last != "" {
-		givenBlank := true
-		for _, g := range r.GivenNames {
-			givenBlank = givenBlank && blank(g)
+	if r.EntityType == record.EntityIndividual {
+		last := strings.Join(r.LastNames, " ")
+		if len(r.GivenNames) > 0 || last != "" {
+			givenBlank := true
+			for _, g := range r.GivenNames {
+				givenBlank = givenBlank && blank(g)
+			}
+			if at(givenBlank && blank(last)) {
+				return NameString{Field: "given_names+last_names", Text: strings.TrimSpace(strings.Join(r.GivenNames, " ") + " " + last)}, true
+			}
 		}
-		if at(givenBlank && blank(last)) {
-			return NameString{Field: "given_names+last_names", Text: strings.TrimSpace(strings.Join(r.GivenNames, " ") + " " + last)}, true
+		for i, g := range r.AliasGivenNames {
+			if at(blank(g) && blank(last)) {
+				return NameString{Field: indexed("alias_given_names", i) + "+last_names", Text: strings.TrimSpace(g + " " + last)}, true
+			}
 		}
 	}
-	for i, g := range r.AliasGivenNames {
-		if at(blank(g) && blank(last)) {
-			return NameString{Field: indexed("alias_given_names", i) + "+last_names", Text: strings.TrimSpace(g + " " + last)}, true
+	alternativeNames(r, func(field func() string, text string) {
+		if !ok && at(blank(text)) {
+			ns, ok = NameString{Field: field(), Text: text}, true
 		}
-	}
-	return NameString{}, false
+	})
+	return ns, ok
 }
 
 func blank(s string) bool { return strings.TrimSpace(s) == "" }

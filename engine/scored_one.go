@@ -45,7 +45,7 @@ func (ix *Index) ScoreRecord(q query.Query, id string) (Hit, bool, error) {
 	defer scoredPool.Put(scr)
 	lo, _ := slices.BinarySearch(ss.nsRec, ord)
 	var best *scoredBest
-	floor := logitFloor(c.minScore)
+	floor := sq.hitFloor(c.minScore)
 	evd := weighEvidence(c, ss.facts(c, ord))
 	for ns := uint32(lo); int(ns) < len(ss.nsRec) && ss.nsRec[ns] == ord; ns++ {
 		cand, ok := ss.scoreCandidate(sq, ns, scr, floor, c.minScore, &evd)

@@ -43,6 +43,17 @@ func ScoredSplits(w string, fn func(a, b string)) {
 	splitPieces(w, fn)
 }
 
+// ScoredSplits3 calls fn with the three pieces of every split of query
+// word w that scored mode pairs with three adjacent record words
+// (Vanderbilt against Van der Bilt), the pieces pairing as ScoredSplits'
+// do.
+func ScoredSplits3(w string, fn func(a, b, c string)) {
+	if t := newTokInfo(w); t.optional || t.digit {
+		return
+	}
+	splitPieces3(w, fn)
+}
+
 // ScoredSplitRelater reports whether a query word pairs with a record
 // word (RelatedWord) or, split in two pieces, with two adjacent record
 // words (RelatedAt), keeping the keys of
@@ -92,16 +103,56 @@ func (sr *ScoredSplitRelater) RelatedAtToks(w string, at int, r1, r2 *ScoredTok,
 		return 0, false
 	}
 	sp := scoredSplit{ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)}
-	if v := sp.sim(pa, pb); v >= model.JoinMinSim {
+	if v := sp.sim(pa, pb, partner{}); v >= model.JoinMinSim {
+		return v, true
+	}
+	return 0, false
+}
+
+// RelatedAt3 is RelatedAt for query word w split at byte offsets at1 and
+// at2 (a split ScoredSplits3 gives), against the adjacent record words
+// r1, r2 and r3.
+func (sr *ScoredSplitRelater) RelatedAt3(w string, at1, at2 int, r1, r2, r3 string, fuzzy int) (sim float64, ok bool) {
+	a, b, c := w[:at1], w[at1:at2], w[at2:]
+	pa, oka := relatePiece(sr.tok(a), sr.tok(r1), fuzzy)
+	if !oka {
+		return 0, false
+	}
+	pb, okb := relatePiece(sr.tok(b), sr.tok(r2), fuzzy)
+	if !okb {
+		return 0, false
+	}
+	pc, okc := relatePiece(sr.tok(c), sr.tok(r3), fuzzy)
+	if !okc {
+		return 0, false
+	}
+	sp := scoredSplit{ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b), rc: utf8.RuneCountInString(c)}
+	if v := sp.sim(pa, pb, pc); v >= model.JoinMinSim {
 		return v, true
 	}
 	return 0, false
 }
 
 // RelatedWord reports whether query word q pairs with record word r at
-// fuzzy in scored mode, and at what similarity.
+// fuzzy in scored mode, and at what similarity at most: a word of a query
+// in Arabic script may pair closer (arabicSim), so the higher of the two
+// readings is given, a bound for a query in any script.
 func (sr *ScoredSplitRelater) RelatedWord(q, r string, fuzzy int) (sim float64, ok bool) {
-	p, ok := relate(sr.tok(q), sr.tok(r), fuzzy)
+	return relatedEither(sr.tok(q), sr.tok(r), fuzzy)
+}
+
+// relatedEither is RelatedWord of words whose keys are computed: the
+// higher of the two readings of q, in any script and in Arabic script.
+func relatedEither(qt, rt *tokInfo, fuzzy int) (sim float64, ok bool) {
+	p, ok := relate(qt, rt, fuzzy)
+	if qt.legal || qt.digit {
+		return p.sim, ok
+	}
+	qa := *qt
+	qa.arabic = true
+	if pa, oka := relate(&qa, rt, fuzzy); oka && (!ok || pa.sim > p.sim) {
+		return pa.sim, true
+	}
 	return p.sim, ok
 }
 
@@ -115,10 +166,11 @@ type ScoredTok struct{ t tokInfo }
 func NewScoredTok(w string) *ScoredTok { return &ScoredTok{t: newTokInfo(w)} }
 
 // RelatedToks is RelatedWord of query word q and record word r whose keys
-// are computed: whether they pair at fuzzy, and at what similarity.
+// are computed: whether they pair at fuzzy, and at what similarity at
+// most (the higher of the readings of a query in any script and in
+// Arabic script).
 func RelatedToks(q, r *ScoredTok, fuzzy int) (sim float64, ok bool) {
-	p, ok := relate(&q.t, &r.t, fuzzy)
-	return p.sim, ok
+	return relatedEither(&q.t, &r.t, fuzzy)
 }
 
 // ScoredStats are the word statistics of one state of an index, as scored

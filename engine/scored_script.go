@@ -119,6 +119,14 @@ func syllabicQuery(text string) bool {
 	return qs != nil && qs.Syllabic()
 }
 
+// arabicQuery reports whether the query text is written in Arabic script:
+// its romanised words pair with Latin spellings by arabicSim
+// (tokInfo.arabic).
+func arabicQuery(text string) bool {
+	qs := queryScript(text)
+	return qs != nil && qs.Script == normalize.ArabicScript
+}
+
 // newQueryTokInfo is newTokInfo for a word of the query; in a query
 // written in Han, Hangul or kana (syllabic) a word of one letter is a
 // syllable and not optional.

@@ -58,6 +58,10 @@ type tokInfo struct {
 	// share is the share of its culture's people who bear the word as a
 	// name (normalize.Common), 0 when it is not a very common name.
 	share float64
+	// arabic: a word of a query written in Arabic script, romanised; it
+	// pairs with the words it would pair with anyway at the similarity
+	// of arabicSim, which knows the letters Arabic does not write.
+	arabic bool
 }
 
 // optionalWord reports whether token t is optional (tokInfo.optional): a
@@ -157,7 +161,7 @@ func relate(q, t *tokInfo, fuzzy int) (partner, bool) {
 	default:
 		return partner{}, false
 	}
-	sim := weightedSim(q.runes, t.runes)
+	sim := pairSim(q, t)
 	if kind != kindEdit && sim < minPairSim {
 		return partner{}, false
 	}
@@ -218,6 +222,32 @@ func splitPieces(q string, fn func(a, b string)) {
 			fn(q[:i], q[i:])
 		}
 		runes++
+	}
+}
+
+// splitPieces3 calls fn for every way of cutting q into three pieces of
+// two runes or more (Vanderbilt against Van der Bilt), shortest first
+// piece first, then shortest second.
+func splitPieces3(q string, fn func(a, b, c string)) {
+	n := utf8.RuneCountInString(q)
+	if n < 6 {
+		return
+	}
+	i := 0
+	for ri := 0; i < len(q); ri++ {
+		if ri >= 2 && n-ri >= 4 {
+			rest := q[i:]
+			j := 0
+			for rj := 0; j < len(rest); rj++ {
+				if rj >= 2 && n-ri-rj >= 2 {
+					fn(q[:i], rest[:j], rest[j:])
+				}
+				_, size := utf8.DecodeRuneInString(rest[j:])
+				j += size
+			}
+		}
+		_, size := utf8.DecodeRuneInString(q[i:])
+		i += size
 	}
 }
 
@@ -297,12 +327,74 @@ func gapCost(s []rune, i int) float64 {
 	return costDefault
 }
 
+// wordUnitKind is the kind of the partner-cache key of query word t: "a"
+// for a word of a query in Arabic script, whose partners pair at other
+// similarities (arabicSim), "w" for any other.
+func wordUnitKind(t *tokInfo) string {
+	if t.arabic {
+		return "a"
+	}
+	return "w"
+}
+
+// pairSim is how closely query word q and record word t agree:
+// weightedSim, or arabicSim when q is a word of a query in Arabic script.
+func pairSim(q, t *tokInfo) float64 {
+	if q.arabic {
+		return arabicSim(q.runes, t.runes)
+	}
+	return weightedSim(q.runes, t.runes)
+}
+
+// Arabic script writes no p, v, e or o, and no short vowels: a Latin name
+// written in Arabic and romanised back comes out with b for p, f for v, i
+// for e, u for o, and its vowels guessed (بيريز, biriz, is Pérez;
+// فلاديمير, faladimir, is Vladimir). Those differences cost little when
+// the query is written in Arabic script and the record word is not.
+const (
+	costArabicLetter = 0.1 // b for p, f for v, i for e, u for o
+	costArabicVowel  = 0.2 // a for e or o; a vowel inside the word written or guessed on one side only
+)
+
+// arabicSub is the cost of the query's letter q (a romanised Arabic
+// letter) where the record word writes r: costArabicLetter or
+// costArabicVowel for what Arabic cannot write, subCost otherwise.
+func arabicSub(q, r rune) float64 {
+	switch {
+	case q == 'b' && r == 'p', q == 'f' && r == 'v', q == 'i' && r == 'e', q == 'u' && r == 'o':
+		return costArabicLetter
+	case q == 'a' && (r == 'e' || r == 'o'):
+		return costArabicVowel
+	}
+	return subCost(q, r)
+}
+
+// arabicGap is gapCost, at most costArabicVowel for a vowel inside the
+// word: Arabic leaves short vowels unwritten, but writes the long ones a
+// name begins or ends with (Pablo, بابلو; Salimi, سالمي), so a vowel
+// missing there is a difference.
+func arabicGap(s []rune, i int) float64 {
+	c := gapCost(s, i)
+	if i > 0 && i+1 < len(s) && isVowelRune(s[i]) {
+		c = min(c, costArabicVowel)
+	}
+	return c
+}
+
+// arabicSim is weightedSim of query word a, romanised from Arabic script,
+// and record word b, under the costs of arabicSub and arabicGap: never
+// lower than weightedSim, since no cost is higher.
+func arabicSim(a, b []rune) float64 { return editSim(a, b, true) }
+
 // weightedSim is 1 − (weighted edit cost) / (longer length): 1 for equal
 // words, lower as more letters differ, and less lowered by the edits that
 // transliteration makes (Mikhaylovich, Mikhailovich: 0.98; Pasichnyk,
 // Pasechnik: 0.91) than by arbitrary ones. The cost is that of the
 // cheapest optimal-string-alignment edit script under the costs above.
-func weightedSim(a, b []rune) float64 {
+func weightedSim(a, b []rune) float64 { return editSim(a, b, false) }
+
+// editSim is weightedSim, under the costs of arabicSim when arabic is set.
+func editSim(a, b []rune, arabic bool) float64 {
 	la, lb := len(a), len(b)
 	if la == 0 || lb == 0 {
 		if la == lb {
@@ -317,18 +409,22 @@ func weightedSim(a, b []rune) float64 {
 	} else {
 		d0, d1, d2 = make([]float64, lb+1), make([]float64, lb+1), make([]float64, lb+1)
 	}
+	sub, gap := subCost, gapCost
+	if arabic {
+		sub, gap = arabicSub, arabicGap
+	}
 	d1[0] = 0
 	for j := 1; j <= lb; j++ {
-		d1[j] = d1[j-1] + gapCost(b, j-1)
+		d1[j] = d1[j-1] + gap(b, j-1)
 	}
 	for i := 1; i <= la; i++ {
-		d2[0] = d1[0] + gapCost(a, i-1)
+		d2[0] = d1[0] + gap(a, i-1)
 		for j := 1; j <= lb; j++ {
-			v := d1[j-1] + subCost(a[i-1], b[j-1])
-			if u := d1[j] + gapCost(a, i-1); u < v {
+			v := d1[j-1] + sub(a[i-1], b[j-1])
+			if u := d1[j] + gap(a, i-1); u < v {
 				v = u
 			}
-			if l := d2[j-1] + gapCost(b, j-1); l < v {
+			if l := d2[j-1] + gap(b, j-1); l < v {
 				v = l
 			}
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] && a[i-1] != a[i-2] {
@@ -351,4 +447,11 @@ func weightedSim(a, b []rune) float64 {
 // dropping "de".
 func joinedPair(p partner, a, b *tokInfo) bool {
 	return p.sim >= model.JoinMinSim && int(p.edits) < min(utf8.RuneCountInString(a.text), utf8.RuneCountInString(b.text))
+}
+
+// joinedPair3 is joinedPair for three query words written together (Van
+// der Bilt, Vanderbilt): fewer edits than the shortest of the three has
+// letters.
+func joinedPair3(p partner, a, b, c *tokInfo) bool {
+	return joinedPair(p, a, b) && int(p.edits) < utf8.RuneCountInString(c.text)
 }

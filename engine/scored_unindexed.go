@@ -189,16 +189,20 @@ func (v *view) unindexedEdges(tq *textQuery, toks []string, edges []edge) []edge
 			edges = newWordEdges(tq, t, k, edges)
 			continue
 		}
-		// The next word pairs as a split's second piece only when the
-		// index knows it (an unknown word has no partner id to match).
-		hasNext := k+1 < len(toks) && known[k+1]
-		next := uint32(0)
-		if hasNext {
-			next = ids[k+1]
-		}
-		edges = sq.wordEdges(edges, ids[k], k, next, hasNext)
+		edges = sq.wordEdges(edges, ids[k], k, knownNext(ids, known, k))
 	}
 	return edges
+}
+
+// knownNext is the ids of the (up to two) words after word k that the
+// index knows, up to the first it does not: only those pair as a split's
+// later pieces (an unknown word has no partner id to match).
+func knownNext(ids []uint32, known []bool, k int) []uint32 {
+	n := k + 1
+	for n < len(ids) && n < k+3 && known[n] {
+		n++
+	}
+	return ids[k+1 : n]
 }
 
 // noPartner keys no partner: a word the index knows that pairs with no
@@ -241,6 +245,19 @@ func newWordEdges(tq *textQuery, t string, k int, edges []edge) []edge {
 		p.w = newPartnerWeight(tq.gq.cat[j], p.sim, joined.share, ti.share, sq.n)
 		edges = append(edges, edge{q0: int8(j), q1: int8(j + 1), k0: int8(k), k1: -1, kind: kindJoined, edits: p.edits,
 			sim: p.sim * joinSim, weight: sq.catWeight(j, p), value: sq.catValue(j, p)})
+	}
+	for j := range sq.cat3 {
+		if tq.gq.cat3[j] == nil {
+			continue // an optional word is never joined
+		}
+		a, b, c := &sq.words[j], &sq.words[j+1], &sq.words[j+2]
+		joined := newTokInfo(a.text + b.text + c.text)
+		p, ok := relate(&joined, &ti, sq.fuzzy)
+		if !ok || !joinedPair3(p, a, b, c) {
+			continue
+		}
+		p.w = newPartnerWeight(tq.gq.cat3[j], p.sim, joined.share, ti.share, sq.n)
+		edges = append(edges, sq.cat3Edge(j, k, p))
 	}
 	return edges
 }

@@ -44,7 +44,7 @@ import (
 //	sources      source ids and source types by segment-local ordinal
 const (
 	segMagic       = "AMLSEG\x00\x01"
-	segFormat      = 1 // bumped whenever the layout changes: old files are rebuilt
+	segFormat      = 2 // bumped whenever the layout or the name strings change: old files are rebuilt
 	segHeaderSize  = 4096
 	segSectionSize = 24 // id, element size (4 bytes each), offset, length (8 bytes each)
 	segMaxSections = (segHeaderSize - 64) / segSectionSize
