@@ -188,7 +188,7 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 	}
 	rv := m.scoredReverse(sc)
 	st := db.ScoredStats()
-	custs, recs := rv.scoredPairs(changed, st, sc.MinScore)
+	custs, recs, marked := rv.scoredPairsMarked(changed, st, sc.MinScore)
 	st.Release()
 	prepared := make([]*engine.PreparedRecord, len(changed))
 	workers := max(1, runtime.GOMAXPROCS(0))
@@ -197,6 +197,9 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 	// customer word's partners those among them.
 	scorer := db.ChangeSetScorer(prepared)
 	defer scorer.Release()
+	// The scorer need not look the customers' words up among the changed
+	// records' words: the reverse look-up found those they pair with.
+	scorer.SetPaired(func(w string) (bool, bool) { return rv.paired(marked, w) })
 	parts := make([][]Match, workers)
 	skips := make([][]string, workers)
 	errs := make([]error, workers)
@@ -254,12 +257,12 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 	return collect(parts, skips), nil
 }
 
-// collect sorts the matches of the workers and counts the skipped.
+// collect sorts the matches of the workers and counts the skipped. Each
+// worker's part is sorted on its own goroutine (a scored worker's part is
+// most often sorted already), then the parts are merged: sorting hundreds
+// of thousands of matches on one core was a serial tail of a change set.
 func collect(parts [][]Match, skips [][]string) Result {
 	var res Result
-	for _, p := range parts {
-		res.Matches = append(res.Matches, p...)
-	}
 	var ids []string
 	for _, s := range skips {
 		ids = append(ids, s...)
@@ -267,10 +270,43 @@ func collect(parts [][]Match, skips [][]string) Result {
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	res.Skipped, res.SkippedIDs = len(ids), ids[:min(len(ids), maxSkippedIDs)]
-	slices.SortFunc(res.Matches, func(a, b Match) int {
-		return cmp.Or(cmp.Compare(a.CustomerID, b.CustomerID), cmp.Compare(a.RecordID, b.RecordID))
+	parallel(len(parts), len(parts), func(i int) {
+		if !slices.IsSortedFunc(parts[i], compareMatches) {
+			slices.SortFunc(parts[i], compareMatches)
+		}
 	})
+	res.Matches = mergeMatches(parts)
 	return res
+}
+
+// compareMatches orders matches by customer id, then record id.
+func compareMatches(a, b Match) int {
+	return cmp.Or(cmp.Compare(a.CustomerID, b.CustomerID), cmp.Compare(a.RecordID, b.RecordID))
+}
+
+// mergeMatches merges parts, each sorted by compareMatches, into one
+// sorted slice.
+func mergeMatches(parts [][]Match) []Match {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Match, 0, n)
+	heads := make([]int, len(parts))
+	for len(out) < n {
+		best := -1
+		for i, p := range parts {
+			if heads[i] < len(p) && (best < 0 || compareMatches(p[heads[i]], parts[best][heads[best]]) < 0) {
+				best = i
+			}
+		}
+		out = append(out, parts[best][heads[best]])
+		heads[best]++
+	}
+	return out
 }
 
 // watcher matches change sets against the book, keeping the customers and

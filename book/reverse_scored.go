@@ -2,9 +2,11 @@ package book
 
 import (
 	"cmp"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/dict"
@@ -46,6 +48,9 @@ type scoredReverse struct {
 	// facts: each customer's filters and evidence beyond its names, which
 	// bound it against each record on its own.
 	facts []engine.ScoredFacts
+	// maxEv: the most each customer's facts add to a record's logit
+	// (ScoredFacts.MaxEvidence), read once for every change set's bounds.
+	maxEv []float64
 	// post: dict id -> entries (entry), for words and joined pairs.
 	post [][]uint32
 	// info: dict id -> what weighing the word needs beyond the statistics.
@@ -138,9 +143,11 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	}
 	rv.syllabic = make([]bool, len(ls))
 	rv.facts = make([]engine.ScoredFacts, len(ls))
+	rv.maxEv = make([]float64, len(ls))
 	for i := range ls {
 		rv.syllabic[i] = ls[i].syllabic
 		rv.facts[i] = ls[i].facts
+		rv.maxEv[i] = ls[i].facts.MaxEvidence()
 		rv.off = append(rv.off, uint32(len(rv.words)))
 		if !ls[i].ok {
 			rv.bad = append(rv.bad, int32(i))
@@ -252,11 +259,18 @@ func (rv *scoredReverse) wordIDs(i int, legal bool) []uint32 {
 type weigher struct {
 	st       *engine.ScoredStats
 	minScore float64
-	stats    map[uint32]engine.ScoredWordStat // by dict id, of customers whose names are not syllabic
-	buf      []engine.ScoredWordStat
+	// stats: by dict id, of customers whose names are not syllabic,
+	// shared by the change set's weighers (each word weighed once).
+	stats []atomic.Pointer[engine.ScoredWordStat]
+	buf   []engine.ScoredWordStat
 	// bounds are the raw and legal bounds of the customer being looked
 	// at, rewritten for the next.
 	bounds [2]engine.ScoredBound
+	// Scratch of recordsToScore, rewritten for each customer.
+	cands []int32
+	legal []bool
+	units []uint64
+	best  []float64
 }
 
 // bound returns the bound of customer c's token list (legal or raw), in
@@ -265,12 +279,15 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	wg.buf = wg.buf[:0]
 	syllabic := rv.syllabic[c]
 	for _, id := range rv.wordIDs(c, legal) {
-		ws, ok := wg.stats[id]
-		if syllabic || !ok {
-			ws = wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
-			if !syllabic {
-				wg.stats[id] = ws
+		if !syllabic {
+			if ws := wg.stats[id].Load(); ws != nil {
+				wg.buf = append(wg.buf, *ws)
+				continue
 			}
+		}
+		ws := wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
+		if !syllabic {
+			wg.stats[id].Store(&ws)
 		}
 		wg.buf = append(wg.buf, ws)
 	}
@@ -278,7 +295,7 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	if legal {
 		b = &wg.bounds[1]
 	}
-	wg.st.BoundFactsInto(b, wg.buf, wg.minScore, rv.facts[c].MaxEvidence())
+	wg.st.BoundFactsInto(b, wg.buf, wg.minScore, rv.maxEv[c])
 	return b
 }
 
@@ -287,18 +304,33 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 // score it against (indices into changed, ascending), by customer index,
 // ascending. minScore is the books' threshold (0: the default).
 func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32) {
+	custs, recs, _ = rv.scoredPairsMarked(changed, st, minScore)
+	return custs, recs
+}
+
+// scoredPairsMarked is scoredPairs that also returns marked, a bit per
+// dict id, set for the customer words and joined pairs a changed word
+// pairs with (or a changed pair of words with one of their splits): a
+// word of the dict it leaves unset pairs with no word of the changed
+// records (engine.ChangeSetScorer.SetPaired).
+func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32, marked []uint64) {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	cw := changedWordsOf(changed)
 	reach := map[uint32][]reached{}
-	addReach(reach, rv.wordPartners(cw.toks, workers), cw.holders)
+	addReach(reach, rv.wordPartners(cw.toks, workers, newTokCache(rv.d)), cw.holders)
 	addReach(reach, rv.pairPartners(cw.pairs, workers), cw.pairHolders)
 	addReach(reach, rv.triplePartners(cw.triples, workers), cw.tripleHolders)
 	ids, lists := sortReach(reach)
+	marked = make([]uint64, (rv.d.Len()+63)/64)
+	for _, id := range ids {
+		marked[id/64] |= 1 << (id % 64)
+	}
 	groups := rv.hitsByCustomer(ids)
 	out := make([][]int32, len(groups))
 	weighers := make([]weigher, workers)
+	stats := make([]atomic.Pointer[engine.ScoredWordStat], rv.d.Len())
 	for w := range weighers {
-		weighers[w] = weigher{st: st, minScore: minScore, stats: map[uint32]engine.ScoredWordStat{}}
+		weighers[w] = weigher{st: st, minScore: minScore, stats: stats}
 	}
 	facts := make([]*engine.ScoredRecordFacts, len(changed))
 	parallel(len(changed), workers, func(i int) { facts[i] = engine.NewScoredRecordFacts(changed[i]) })
@@ -310,7 +342,18 @@ func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.Scored
 			custs, recs = append(custs, groups[g][0].cust), append(recs, keep)
 		}
 	}
-	return custs, recs
+	return custs, recs, marked
+}
+
+// paired reports whether w, a customer word or joined pair of the dict,
+// is marked in marked (of scoredPairsMarked): every one a changed word
+// pairs with is. known is false for a word the dict does not hold.
+func (rv *scoredReverse) paired(marked []uint64, w string) (pairs, known bool) {
+	id, ok := rv.d.ID(w)
+	if !ok {
+		return false, false
+	}
+	return marked[id/64]&(1<<(id%64)) != 0, true
 }
 
 // changedWords are the changed records' distinct words and adjacent pairs
@@ -388,22 +431,27 @@ type partner struct {
 }
 
 // wordPartners returns the customer words each of toks may pair with.
-func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
+// ct holds the customer words' keys for the change set.
+func (rv *scoredReverse) wordPartners(toks []string, workers int, ct *tokCache) [][]partner {
 	d, fuzzy := rv.d, rv.fuzzy
 	partners := make([][]partner, len(toks))
-	// A relater per goroutine keeps the keys of the words it compares:
-	// the changed words share the customer words they are compared with.
-	relaters := make([]engine.ScoredSplitRelater, workers)
+	// Each goroutine marks the ids it has tried for a word with the
+	// word's number (plus one): no map to allocate or clear per word.
+	tried := make([][]uint32, workers)
 	parallelWorkers(len(toks), workers, func(w, i int) {
 		t := toks[i]
-		checked := map[uint32]bool{}
+		rt := engine.NewScoredTok(t)
+		if tried[w] == nil {
+			tried[w] = make([]uint32, d.Len())
+		}
+		seen, mark := tried[w], uint32(i)+1
 		var found []partner
 		try := func(id uint32) {
-			if checked[id] {
+			if seen[id] == mark {
 				return
 			}
-			checked[id] = true
-			if sim, ok := relaters[w].RelatedWord(d.Token(id), t, fuzzy); ok {
+			seen[id] = mark
+			if sim, ok := engine.RelatedToks(ct.get(id), rt, fuzzy); ok {
 				if rv.triple[id] {
 					sim = 1 // see triple
 				}
@@ -439,6 +487,29 @@ func (rv *scoredReverse) wordPartners(toks []string, workers int) [][]partner {
 	return partners
 }
 
+// tokCache holds the keys of the customer words (by dict id) a change set
+// compares, each computed once and shared by the change set's goroutines:
+// a customer word is compared with many of its words.
+type tokCache struct {
+	d    *dict.Dict
+	toks []atomic.Pointer[engine.ScoredTok]
+}
+
+func newTokCache(d *dict.Dict) *tokCache {
+	return &tokCache{d: d, toks: make([]atomic.Pointer[engine.ScoredTok], d.Len())}
+}
+
+// get returns the keys of customer word id. Two goroutines may compute
+// the same keys at once; either copy serves.
+func (c *tokCache) get(id uint32) *engine.ScoredTok {
+	if t := c.toks[id].Load(); t != nil {
+		return t
+	}
+	t := engine.NewScoredTok(c.d.Token(id))
+	c.toks[id].Store(t)
+	return t
+}
+
 // pairPartners returns the joined customer words each pair of words may
 // pair with.
 func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partner {
@@ -447,6 +518,7 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 	relaters := make([]engine.ScoredSplitRelater, workers)
 	parallelWorkers(len(wpairs), workers, func(w, i int) {
 		t1, t2 := wpairs[i][0], wpairs[i][1]
+		r1, r2 := engine.NewScoredTok(t1), engine.NewScoredTok(t2)
 		k := engine.ScoredWordKeys(t1)
 		// The first piece pairs with t1: equal, of one class or (fuzzy)
 		// of one sound key. Only the split posted is tried: another split
@@ -468,7 +540,7 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 				continue
 			}
 			checked[sp] = true
-			sim, ok := relaters[w].RelatedAt(d.Token(sp.id), int(sp.at), t1, t2, fuzzy)
+			sim, ok := relaters[w].RelatedAtToks(d.Token(sp.id), int(sp.at), r1, r2, fuzzy)
 			if !ok {
 				continue
 			}
@@ -579,25 +651,50 @@ func (h unitHit) unit() (legal bool, unit int) {
 }
 
 // hitsByCustomer returns every customer unit the words ids reach, grouped
-// by customer, customers ascending.
+// by customer, customers ascending. The units are placed by a counting
+// sort on the customer: a comparison sort of the million units a quiet day
+// reaches in a large book was a serial tail of the change set.
 func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
-	var hits []unitHit
+	n := 0
+	for _, id := range ids {
+		n += len(rv.post[id])
+	}
+	if n == 0 {
+		return nil
+	}
+	// start[c+1] counts the units of customer c, then is where they start.
+	start := make([]int32, rv.n+1)
+	for _, id := range ids {
+		for _, e := range rv.post[id] {
+			start[e>>entryShift+1]++
+		}
+	}
+	groups := 0
+	for c := 1; c <= rv.n; c++ {
+		if start[c] > 0 {
+			groups++
+		}
+		start[c] += start[c-1]
+	}
+	hits := make([]unitHit, n)
+	next := start[:rv.n]
 	for k, id := range ids {
 		for _, e := range rv.post[id] {
-			hits = append(hits, unitHit{int32(e >> entryShift), uint8(e & (1<<entryShift - 1)), uint32(k)})
+			c := e >> entryShift
+			hits[next[c]] = unitHit{int32(c), uint8(e & (1<<entryShift - 1)), uint32(k)}
+			next[c]++
 		}
 	}
-	slices.SortFunc(hits, func(a, b unitHit) int { return cmp.Compare(a.cust, b.cust) })
-	var groups [][]unitHit
-	for i := 0; i < len(hits); {
-		k := i
-		for k < len(hits) && hits[k].cust == hits[i].cust {
-			k++
+	// next[c] is now the end of customer c's units.
+	out := make([][]unitHit, 0, groups)
+	lo := int32(0)
+	for c := range rv.n {
+		if hi := next[c]; hi > lo {
+			out = append(out, hits[lo:hi])
+			lo = hi
 		}
-		groups = append(groups, hits[i:k])
-		i = k
 	}
-	return groups
+	return out
 }
 
 // recordsToScore returns the records one customer (its units reached, hs)
@@ -605,6 +702,12 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 // its filters, and whose units reached, with the evidence the record's
 // facts give the customer, could lift it to the threshold. facts are the
 // changed records' facts.
+//
+// The units each candidate record reaches are gathered in one pass over
+// the units' records (a merge of two ascending lists, or a binary search
+// per candidate when a unit's list is much the longer), and a record that
+// could not reach the threshold even with the most evidence the
+// customer's facts can give is dropped before its evidence is weighed.
 func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts []*engine.ScoredRecordFacts, wg *weigher) []int32 {
 	c := int(hs[0].cust)
 	var bounds [2]*engine.ScoredBound
@@ -618,7 +721,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 		}
 		return bounds[k]
 	}
-	var cands []int32
+	cands := wg.cands[:0]
 	for _, h := range hs {
 		legal, unit := h.unit()
 		if bound(legal).Essential&(1<<unit) == 0 {
@@ -628,59 +731,99 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 			cands = append(cands, r.rec)
 		}
 	}
+	wg.cands = cands
 	if len(cands) == 0 {
 		return nil
 	}
 	slices.Sort(cands)
 	cands = slices.Compact(cands)
-	var keep []int32
-	f := &rv.facts[c]
+	n := len(cands)
 	// A customer whose legal-form spelling differs pairs it with every
 	// record but an individual's (engine.ScoredCheck).
 	hasLegal := rv.off[2*c+1] != rv.off[2*c+2]
-	for _, r := range cands {
-		add, ok := f.Evidence(facts[r])
-		if !ok {
+	wg.legal = slices.Grow(wg.legal[:0], n)[:n]
+	for i, r := range cands {
+		wg.legal[i] = hasLegal && facts[r].LegalForms()
+	}
+	wg.noteUnits(hs, reach, cands)
+	var keep []int32
+	f := &rv.facts[c]
+	for i, r := range cands {
+		units := wg.units[i]
+		if units == 0 {
 			continue
 		}
-		legal := hasLegal && facts[r].LegalForms()
-		if reachesThreshold(hs, reach, r, legal, bound, add) {
+		b := bound(wg.legal[i])
+		if units&b.Essential == 0 {
+			continue
+		}
+		gain, covered, whole := unitsGain(b, units, wg.best[64*i:64*i+64])
+		// The evidence adds at most maxEv (ScoredFacts.Evidence), and
+		// more evidence only lowers the target: a record that misses it
+		// with maxEv misses it with its own.
+		if !b.ReachesRecord(gain, covered, whole, rv.maxEv[c]) {
+			continue
+		}
+		add, ok := f.Evidence(facts[r])
+		if ok && b.ReachesRecord(gain, covered, whole, add) {
 			keep = append(keep, r)
 		}
 	}
 	return keep
 }
 
-// reachesThreshold reports whether record r, through the units of hs of
-// one spelling (legal), reaches an essential unit and could lift the
-// customer to the threshold of its bound with the evidence add of its
-// facts; false when it reaches none, before the bound is computed.
-func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, bound func(legal bool) *engine.ScoredBound, add float64) bool {
-	var best [64]float64
-	var covered, whole uint64
-	var units uint64
+// noteUnits writes into wg.units[i] the units of hs of candidate i's
+// spelling (wg.legal[i]) that record cands[i] reaches, and into
+// wg.best[64i+u] the best similarity it reaches unit u at. cands are
+// ascending: each unit's records are merged with them, or when the
+// unit's list is much the longer, searched for each.
+func (wg *weigher) noteUnits(hs []unitHit, reach [][]reached, cands []int32) {
+	n := len(cands)
+	wg.units = slices.Grow(wg.units[:0], n)[:n]
+	clear(wg.units)
+	wg.best = slices.Grow(wg.best[:0], 64*n)[:64*n]
+	clear(wg.best)
+	note := func(i int, legal bool, unit int, sim float64) {
+		if wg.legal[i] != legal {
+			return
+		}
+		wg.units[i] |= 1 << unit
+		b := &wg.best[64*i+unit]
+		*b = max(*b, sim)
+	}
 	for _, h := range hs {
-		l, unit := h.unit()
-		if l != legal {
-			continue
-		}
+		legal, unit := h.unit()
 		rs := reach[h.word]
-		i, ok := slices.BinarySearchFunc(rs, r, func(x reached, r int32) int { return cmp.Compare(x.rec, r) })
-		if !ok {
+		if len(rs) <= 8*n {
+			i := 0
+			for _, x := range rs {
+				for i < n && cands[i] < x.rec {
+					i++
+				}
+				if i == n {
+					break
+				}
+				if cands[i] == x.rec {
+					note(i, legal, unit, x.sim)
+				}
+			}
 			continue
 		}
-		units |= 1 << unit
-		best[unit] = max(best[unit], rs[i].sim)
-	}
-	if units == 0 {
-		return false
-	}
-	b := bound(legal)
-	gain := 0.0
-	for u := range 64 {
-		if units&(1<<u) == 0 {
-			continue
+		for i, r := range cands {
+			if k, ok := slices.BinarySearchFunc(rs, r, func(x reached, r int32) int { return cmp.Compare(x.rec, r) }); ok {
+				note(i, legal, unit, rs[k].sim)
+			}
 		}
+	}
+}
+
+// unitsGain returns the most the units (bits of b.Essential) reached at
+// similarities best (by unit) gain in all, the words they cover, and the
+// words reached whole (at similarity 1), as ScoredBound.ReachesRecord
+// reads them.
+func unitsGain(b *engine.ScoredBound, units uint64, best []float64) (gain float64, covered, whole uint64) {
+	for rest := units; rest != 0; rest &= rest - 1 {
+		u := bits.TrailingZeros64(rest)
 		gain += b.Gain(u, best[u])
 		if u < 32 {
 			covered |= 1 << u
@@ -691,7 +834,7 @@ func reachesThreshold(hs []unitHit, reach [][]reached, r int32, legal bool, boun
 			covered |= 3 << (u - 32)
 		}
 	}
-	return units&b.Essential != 0 && b.ReachesRecord(gain, covered, whole, add)
+	return gain, covered, whole
 }
 
 // reached is a changed record reaching a customer's word, at the best
@@ -702,12 +845,20 @@ type reached struct {
 }
 
 // parallelWorkers calls fn for every index below n on workers goroutines,
-// with the number of the goroutine (below workers) for its own state.
+// with the number of the goroutine (below workers) for its own state. The
+// goroutines take the next index as they finish one, so that a few costly
+// indices (a common word, a customer many records reach) do not leave one
+// goroutine working alone at the end.
 func parallelWorkers(n, workers int, fn func(w, i int)) {
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			for i := w; i < n; i += workers {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
 				fn(w, i)
 			}
 		})

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
@@ -31,7 +32,25 @@ type ChangeSetScorer struct {
 	own  *view
 	owns *viewScored
 	toks []tokInfo
+	// memo is what its preparers have found, shared by all of them.
+	memo csMemo
+	// paired, when set, answers for words and joined pairs of words
+	// whether they pair with a word of the records (SetPaired).
+	paired func(unit string) (pairs, known bool)
 }
+
+// SetPaired gives s a test of whether a word of a check, or two words
+// joined, pairs (by relate, as a whole unit) with a word of the records'
+// name strings, known reports whether the test knows the unit. The
+// caller knows it from its own reverse look-up (a book's customers' words
+// against the change set's words). A unit that pairs with none has no
+// partners among the records, without a look-up; one that pairs has its
+// partners looked up in the whole index at once, without first asking
+// the records' own index. pairs may be true of a unit that does not pair
+// (it costs a look-up), never false of one that does. It is not used for
+// a piece of a split word, nor when a record holds a word the index does
+// not know. Set it before preparing.
+func (s *ChangeSetScorer) SetPaired(paired func(unit string) (pairs, known bool)) { s.paired = paired }
 
 // csRecord is one record of the change set with the words of each of its
 // name strings by ids, and what the record side of a pairing needs of
@@ -52,6 +71,7 @@ type csName struct {
 func (ix *Index) ChangeSetScorer(recs []*PreparedRecord) *ChangeSetScorer {
 	v := ix.acquire()
 	s := &ChangeSetScorer{ix: ix, v: v, vs: v.scored(), ids: map[string]uint32{}, recs: make([]csRecord, len(recs))}
+	s.memo.reset()
 	n := v.live
 	lambda := prior(n)
 	for i, p := range recs {
@@ -110,6 +130,14 @@ func (s *ChangeSetScorer) pairsRecords(t *tokInfo, fuzzy int, piece bool, accept
 	if s.own == nil {
 		return true
 	}
+	if !piece && s.paired != nil {
+		// A unit of a check is used only through its partners among
+		// the records' words: one that pairs with none of them has the
+		// same (none) whether its partners are looked up or not.
+		if pairs, known := s.paired(t.text); known {
+			return pairs
+		}
+	}
 	found := false
 	for si := range s.own.segs {
 		seg := s.own.segs[si].Segment
@@ -136,18 +164,49 @@ func (s *ChangeSetScorer) pairsRecords(t *tokInfo, fuzzy int, piece bool, accept
 	return false
 }
 
-// maxPreparerWords bounds the words a ChangeSetPreparer keeps: past it,
-// it forgets them and starts again.
+// maxPreparerWords bounds the units a ChangeSetScorer's memo keeps: past
+// it, it forgets them and starts again.
 const maxPreparerWords = 200_000
 
-// ChangeSetPreparer prepares checks for a ChangeSetScorer, keeping what
-// it has found of the words it has seen: not safe for concurrent use.
+// ChangeSetPreparer prepares checks for a ChangeSetScorer. What it finds
+// of a unit (its partners, its splits, its word's keys) goes into the
+// scorer's memo, which every preparer of the scorer shares: the
+// goroutines of a change set prepare customers with the same words, and
+// each unit's partners are looked up once per change set, not once per
+// goroutine. A preparer is not safe for concurrent use; a goroutine takes
+// its own.
 type ChangeSetPreparer struct {
-	s      *ChangeSetScorer
+	s *ChangeSetScorer
+}
+
+// csMemo is what the preparers of one scorer have found, guarded by mu.
+type csMemo struct {
+	mu     sync.RWMutex
 	memo   map[unitKey]*globalPartners
 	splits map[unitKey][]globalSplit // by the word split
 	words  map[unitKey]*csWord       // by the word, syllabic (kind bit 1) or not, Arabic (bit 2) or not
 	kept   map[*globalPartners]map[uint32]partner
+}
+
+func (m *csMemo) reset() {
+	m.memo, m.splits, m.words = map[unitKey]*globalPartners{}, map[unitKey][]globalSplit{}, map[unitKey]*csWord{}
+	m.kept = map[*globalPartners]map[uint32]partner{}
+}
+
+// trim forgets what m holds once it holds more than maxPreparerWords
+// units. The checks prepared before keep what they took from it.
+func (m *csMemo) trim() {
+	m.mu.RLock()
+	n := len(m.memo)
+	m.mu.RUnlock()
+	if n <= maxPreparerWords {
+		return
+	}
+	m.mu.Lock()
+	if len(m.memo) > maxPreparerWords {
+		m.reset()
+	}
+	m.mu.Unlock()
 }
 
 // unitKey is a unit of a check at a fuzzy level: a word (kind 'w', or
@@ -172,14 +231,7 @@ var noPartners = &globalPartners{}
 
 // Preparer returns a preparer of checks for s.
 func (s *ChangeSetScorer) Preparer() *ChangeSetPreparer {
-	p := &ChangeSetPreparer{s: s}
-	p.reset()
-	return p
-}
-
-func (p *ChangeSetPreparer) reset() {
-	p.memo, p.splits, p.words = map[unitKey]*globalPartners{}, map[unitKey][]globalSplit{}, map[unitKey]*csWord{}
-	p.kept = map[*globalPartners]map[uint32]partner{}
+	return &ChangeSetPreparer{s: s}
 }
 
 // ChangeSetQuery is a check prepared by a ChangeSetPreparer, scored
@@ -204,9 +256,7 @@ func (p *ChangeSetPreparer) Prepare(q query.Query) (*ChangeSetQuery, error) {
 	if c.onlyLegal {
 		return out, nil
 	}
-	if len(p.memo) > maxPreparerWords {
-		p.reset()
-	}
+	s.memo.trim()
 	out.q.raw = p.textQuery(p.prepare(c, c.raw[0]))
 	out.q.legal = out.q.raw
 	if !slices.Equal(c.raw[0], c.legal[0]) {
@@ -219,10 +269,14 @@ func (p *ChangeSetPreparer) Prepare(q query.Query) (*ChangeSetQuery, error) {
 // keys tok gives, as prepareScored finds them, or noPartners when it
 // pairs with no word of the records: its partners are then never used.
 func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, accept func(partner) bool) *globalPartners {
-	if gp, ok := p.memo[k]; ok {
+	m := &p.s.memo
+	m.mu.RLock()
+	gp, ok := m.memo[k]
+	m.mu.RUnlock()
+	if ok {
 		return gp
 	}
-	gp := noPartners
+	gp = noPartners
 	if t := tok(); p.s.pairsRecords(&t, k.fuzzy, piece, accept) {
 		key := string(k.kind) + "\x00" + k.a
 		if k.kind == 'c' || k.kind == '3' {
@@ -236,7 +290,13 @@ func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, 
 			v.pc.put(ck, gp)
 		}
 	}
-	p.memo[k] = gp
+	m.mu.Lock()
+	if old, ok := m.memo[k]; ok {
+		gp = old // another goroutine's, the same partners: keep one
+	} else {
+		m.memo[k] = gp
+	}
+	m.mu.Unlock()
 	return gp
 }
 
@@ -250,13 +310,19 @@ func (p *ChangeSetPreparer) word(w string, syllabic, arabic bool) *csWord {
 	if arabic {
 		k.kind |= 2
 	}
-	if cw, ok := p.words[k]; ok {
+	m := &p.s.memo
+	m.mu.RLock()
+	cw, ok := m.words[k]
+	m.mu.RUnlock()
+	if ok {
 		return cw
 	}
 	t := newQueryTokInfo(w, syllabic)
 	t.arabic = arabic
-	cw := &csWord{t: t, df: p.s.v.tokenDF(p.s.vs, t.text)}
-	p.words[k] = cw
+	cw = &csWord{t: t, df: p.s.v.tokenDF(p.s.vs, t.text)}
+	m.mu.Lock()
+	m.words[k] = cw
+	m.mu.Unlock()
 	return cw
 }
 
@@ -306,14 +372,19 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 			continue
 		}
 		sk := unitKey{c.Fuzzy, 's', gq.words[j].text, ""}
-		if sp, ok := p.splits[sk]; ok {
+		p.s.memo.mu.RLock()
+		sp, ok := p.s.memo.splits[sk]
+		p.s.memo.mu.RUnlock()
+		if ok {
 			gq.splits[j] = sp
 			continue
 		}
 		gq.splits[j] = wordSplits(gq.words[j].text, func(a string) *globalPartners {
 			return p.partners(unitKey{c.Fuzzy, 'p', a, ""}, func() tokInfo { return newTokInfo(a) }, true, nil)
 		})
-		p.splits[sk] = gq.splits[j]
+		p.s.memo.mu.Lock()
+		p.s.memo.splits[sk] = gq.splits[j]
+		p.s.memo.mu.Unlock()
 	}
 	return gq
 }
@@ -324,17 +395,27 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 // those of the uncut query.
 func (p *ChangeSetPreparer) textQuery(gq *globalQuery) *textQuery {
 	ids := p.s.ids
+	memo := &p.s.memo
 	return &textQuery{gq: gq, ids: ids, sq: gq.with(func(gp *globalPartners) map[uint32]partner {
-		if m, ok := p.kept[gp]; ok {
+		memo.mu.RLock()
+		m, ok := memo.kept[gp]
+		memo.mu.RUnlock()
+		if ok {
 			return m
 		}
-		m := map[uint32]partner{}
+		m = map[uint32]partner{}
 		for i, t := range gp.texts {
 			if id, ok := ids[t]; ok {
 				m[id] = gp.ps[i]
 			}
 		}
-		p.kept[gp] = m
+		memo.mu.Lock()
+		if old, ok := memo.kept[gp]; ok {
+			m = old
+		} else {
+			memo.kept[gp] = m
+		}
+		memo.mu.Unlock()
 		return m
 	})}
 }

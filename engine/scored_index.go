@@ -81,7 +81,8 @@ type scoredQuery struct {
 // minScore: logitFloor, or just under exactLogit when that is lower.
 // scoreOf scores the very same words 1 whatever their logit, and their
 // logit is low in a list of a few records or for the commonest names; a
-// search pruned at logitFloor alone would drop an exact name.
+// search pruned at logitFloor alone would drop an exact name. The
+// candidate search prunes at logitFloor and adds exactCandidates.
 func (sq *scoredQuery) hitFloor(minScore float64) float64 {
 	f := logitFloor(minScore)
 	if math.IsInf(sq.exactLogit, -1) {
@@ -92,6 +93,38 @@ func (sq *scoredQuery) hitFloor(minScore float64) float64 {
 		return f
 	}
 	return min(f, sq.exactLogit-1e-9)
+}
+
+// exactCandidates returns, ascending, the name strings of as many words
+// as the query that hold the very same word for each query word: the only
+// ones that can be the very same words. They are looked up only when
+// exactLogit is under the threshold's logit, which the candidate search
+// prunes at.
+func (ss *scoredSeg) exactCandidates(sq *scoredQuery) []uint32 {
+	var cur []uint32
+	for j := range sq.words {
+		var held []uint32
+		for id, p := range sq.part[j] {
+			if p.kind == kindExact {
+				held = mergeUnion(nil, held, ss.postings(id))
+			}
+		}
+		if j == 0 {
+			cur = held
+		} else {
+			cur = Intersect(cur, held, nil)
+		}
+		if len(cur) == 0 {
+			return nil
+		}
+	}
+	out := cur[:0]
+	for _, ns := range cur {
+		if len(ss.nameWords(ns)) == len(sq.words) {
+			out = append(out, ns)
+		}
+	}
+	return out
 }
 
 // unitRef says that a token is a partner of word j (unitWord), of words j
@@ -303,6 +336,12 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 		for _, vr := range variants {
 			sq := vr.segs[si]
 			cands := ss.scoredCandidates(sq, c.minScore, scr)
+			floor := logitFloor(c.minScore)
+			var exact []uint32 // scored down to hitFloor, which is lower
+			if sq.exactLogit < floor {
+				exact = ss.exactCandidates(sq)
+				cands = mergeUnion(nil, cands, exact)
+			}
 			if considered += len(cands); considered > maxScoredCandidates {
 				return nil, 0, &query.ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
 			}
@@ -318,7 +357,11 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 				}
 				scored++
 				evd := weighEvidence(c, ss.facts(c, ord))
-				cand, ok := ss.scoreCandidate(sq, ns, scr, sq.hitFloor(c.minScore), c.minScore, &evd)
+				f := floor
+				if _, ok := slices.BinarySearch(exact, ns); ok {
+					f = sq.hitFloor(c.minScore)
+				}
+				cand, ok := ss.scoreCandidate(sq, ns, scr, f, c.minScore, &evd)
 				if !ok {
 					continue
 				}
@@ -1237,7 +1280,7 @@ func (ss *scoredSeg) scoredCandidates(sq *scoredQuery, minScore float64, scr *sc
 	if m == 0 {
 		return nil
 	}
-	target := sq.hitFloor(minScore) - sq.evMax - model.Intercept + sq.lambda // gains needed
+	target := logitFloor(minScore) - sq.evMax - model.Intercept + sq.lambda // gains needed
 	gain := make([]float64, m)
 	for j := range gain {
 		target += sq.miss[j]

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"slices"
 	"unicode/utf8"
 
@@ -88,12 +87,18 @@ func (sr *ScoredSplitRelater) tok(w string) *tokInfo {
 // edge of scored mode), and at what similarity. The split is one
 // ScoredSplits gives, the one a reverse index posted w under.
 func (sr *ScoredSplitRelater) RelatedAt(w string, at int, r1, r2 string, fuzzy int) (sim float64, ok bool) {
+	return sr.RelatedAtToks(w, at, &ScoredTok{t: *sr.tok(r1)}, &ScoredTok{t: *sr.tok(r2)}, fuzzy)
+}
+
+// RelatedAtToks is RelatedAt of record words whose keys the caller
+// computed once (NewScoredTok) for the many customer words it tries.
+func (sr *ScoredSplitRelater) RelatedAtToks(w string, at int, r1, r2 *ScoredTok, fuzzy int) (sim float64, ok bool) {
 	a, b := w[:at], w[at:]
-	pa, oka := relatePiece(sr.tok(a), sr.tok(r1), fuzzy)
+	pa, oka := relatePiece(sr.tok(a), &r1.t, fuzzy)
 	if !oka {
 		return 0, false
 	}
-	pb, okb := relatePiece(sr.tok(b), sr.tok(r2), fuzzy)
+	pb, okb := relatePiece(sr.tok(b), &r2.t, fuzzy)
 	if !okb {
 		return 0, false
 	}
@@ -133,17 +138,39 @@ func (sr *ScoredSplitRelater) RelatedAt3(w string, at1, at2 int, r1, r2, r3 stri
 // in Arabic script may pair closer (arabicSim), so the higher of the two
 // readings is given, a bound for a query in any script.
 func (sr *ScoredSplitRelater) RelatedWord(q, r string, fuzzy int) (sim float64, ok bool) {
-	qt := sr.tok(q)
-	p, ok := relate(qt, sr.tok(r), fuzzy)
+	return relatedEither(sr.tok(q), sr.tok(r), fuzzy)
+}
+
+// relatedEither is RelatedWord of words whose keys are computed: the
+// higher of the two readings of q, in any script and in Arabic script.
+func relatedEither(qt, rt *tokInfo, fuzzy int) (sim float64, ok bool) {
+	p, ok := relate(qt, rt, fuzzy)
 	if qt.legal || qt.digit {
 		return p.sim, ok
 	}
 	qa := *qt
 	qa.arabic = true
-	if pa, oka := relate(&qa, sr.tok(r), fuzzy); oka && (!ok || pa.sim > p.sim) {
+	if pa, oka := relate(&qa, rt, fuzzy); oka && (!ok || pa.sim > p.sim) {
 		return pa.sim, true
 	}
 	return p.sim, ok
+}
+
+// ScoredTok is a word with the keys scored mode pairs it by (its letters,
+// sound key, skeleton, variant class), computed once: a change set
+// compares each of its words with many customer words, and a customer
+// word with many of its words.
+type ScoredTok struct{ t tokInfo }
+
+// NewScoredTok returns word w with its keys.
+func NewScoredTok(w string) *ScoredTok { return &ScoredTok{t: newTokInfo(w)} }
+
+// RelatedToks is RelatedWord of query word q and record word r whose keys
+// are computed: whether they pair at fuzzy, and at what similarity at
+// most (the higher of the readings of a query in any script and in
+// Arabic script).
+func RelatedToks(q, r *ScoredTok, fuzzy int) (sim float64, ok bool) {
+	return relatedEither(&q.t, &r.t, fuzzy)
 }
 
 // ScoredStats are the word statistics of one state of an index, as scored
@@ -298,7 +325,14 @@ func (s *ScoredStats) boundInto(b *ScoredBound, ws []ScoredWordStat, minScore, e
 			units = append(units, unit{bit: 32 + j, gain: b.Gain(32+j, 1)})
 		}
 	}
-	slices.SortStableFunc(units, func(x, y unit) int { return cmp.Compare(y.gain, x.gain) })
+	// Highest gain first, ties in order: an insertion sort, as stable as
+	// slices.SortStableFunc and cheaper on the few units of a check, which
+	// a change set bounds for every customer it reaches.
+	for i := 1; i < len(units); i++ {
+		for k := i; k > 0 && units[k].gain > units[k-1].gain; k-- {
+			units[k], units[k-1] = units[k-1], units[k]
+		}
+	}
 	rem := 0.0
 	for _, u := range units {
 		rem += u.gain
