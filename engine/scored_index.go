@@ -996,6 +996,23 @@ func (sq *scoredQuery) splitEdge(j int, sp *scoredSplit, pa, pb, pc partner) (e 
 	return edge{q0: int8(j), q1: -1, kind: kindJoined, edits: pa.edits + pb.edits + pc.edits, sim: sim * joinSim, weight: w, value: pairValue(w, sim*joinSim)}, true
 }
 
+// rarestPiece returns the index of the piece whose lightest partner is
+// the heaviest: the piece whose partners' name strings are likely the
+// fewest.
+func rarestPiece(pieces []map[uint32]partner) int {
+	at, most := 0, math.Inf(-1)
+	for i, m := range pieces {
+		light := math.Inf(1)
+		for _, p := range m {
+			light = min(light, p.w)
+		}
+		if light > most {
+			at, most = i, light
+		}
+	}
+	return at
+}
+
 // bestOf is the closest and the heaviest of the partners in m: the one
 // partner that bounds every pairing through them.
 func bestOf(m map[uint32]partner) partner {
@@ -1104,11 +1121,23 @@ func (sq *scoredQuery) collectUnits() {
 		}
 		for s := range sq.splits[j] {
 			sp := &sq.splits[j][s]
-			mb, mc := bestOf(sp.b), bestOf(sp.c)
-			for id, pa := range sp.a {
-				// The value grows with weight and similarity: the best
-				// later pieces bound every pairing through this first one.
-				if e, ok := sq.splitEdge(j, sp, pa, mb, mc); ok {
+			// A name string pairing the split holds each of its pieces, so
+			// the partners of any one piece find it: those of the piece
+			// whose commonest partner is the least common, so that a
+			// common first piece (al of Alliance) does not make every name
+			// string holding it a candidate. The value grows with weight
+			// and similarity: the best other pieces bound every pairing
+			// through one partner of this one.
+			pieces := []map[uint32]partner{sp.a, sp.b}
+			if sp.c != nil {
+				pieces = append(pieces, sp.c)
+			}
+			anchor := rarestPiece(pieces)
+			best := [3]partner{bestOf(sp.a), bestOf(sp.b), bestOf(sp.c)}
+			for id, p := range pieces[anchor] {
+				b := best
+				b[anchor] = p
+				if e, ok := sq.splitEdge(j, sp, b[0], b[1], b[2]); ok {
 					offer(id, e.value)
 				} else {
 					offer(id, -sq.miss[j])
