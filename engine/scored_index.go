@@ -101,24 +101,35 @@ func (sq *scoredQuery) hitFloor(minScore float64) float64 {
 // exactLogit is under the threshold's logit, which the candidate search
 // prunes at.
 func (ss *scoredSeg) exactCandidates(sq *scoredQuery) []uint32 {
-	var cur []uint32
+	if math.IsInf(sq.exactLogit, -1) {
+		return nil // a word has no partner of the same word
+	}
+	lists := make([][]uint32, 0, len(sq.words))
 	for j := range sq.words {
-		var held []uint32
+		var held []uint32 // the segment's own list, or a merged copy
+		n := 0
 		for id, p := range sq.part[j] {
-			if p.kind == kindExact {
+			if p.kind != kindExact {
+				continue
+			}
+			if n == 0 {
+				held = ss.postings(id)
+			} else {
 				held = mergeUnion(nil, held, ss.postings(id))
 			}
+			n++
 		}
-		if j == 0 {
-			cur = held
-		} else {
-			cur = Intersect(cur, held, nil)
-		}
+		lists = append(lists, held)
+	}
+	slices.SortFunc(lists, func(a, b []uint32) int { return cmp.Compare(len(a), len(b)) })
+	cur := lists[0]
+	for _, l := range lists[1:] {
 		if len(cur) == 0 {
 			return nil
 		}
+		cur = Intersect(cur, l, nil)
 	}
-	out := cur[:0]
+	var out []uint32 // not in place: cur may be the segment's memory
 	for _, ns := range cur {
 		if len(ss.nameWords(ns)) == len(sq.words) {
 			out = append(out, ns)
