@@ -299,17 +299,11 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	return b
 }
 
-// scoredPairs returns, for each customer that may score a hit against one
-// of the changed records under the word statistics st, the records to
-// score it against (indices into changed, ascending), by customer index,
-// ascending. minScore is the books' threshold (0: the default).
-func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32) {
-	custs, recs, _ = rv.scoredPairsMarked(changed, st, minScore)
-	return custs, recs
-}
-
-// scoredPairsMarked is scoredPairs that also returns marked, a bit per
-// dict id, set for the customer words and joined pairs a changed word
+// scoredPairsMarked returns, for each customer that may score a hit
+// against one of the changed records under the word statistics st, the
+// records to score it against (indices into changed, ascending), by
+// customer index, ascending; minScore is the books' threshold (0: the
+// default). marked has a bit per dict id, set for the customer words and joined pairs a changed word
 // pairs with (or a changed pair of words with one of their splits): a
 // word of the dict it leaves unset pairs with no word of the changed
 // records (engine.ChangeSetScorer.SetPaired).

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/record"
 )
 
 // TestScoredCandidatesLoseNoMatch checks the scored reverse index against
@@ -76,4 +77,10 @@ func TestScoredCandidatesLoseNoMatch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// scoredPairs is scoredPairsMarked without the marks.
+func (rv *scoredReverse) scoredPairs(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32) {
+	custs, recs, _ = rv.scoredPairsMarked(changed, st, minScore)
+	return custs, recs
 }

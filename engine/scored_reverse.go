@@ -81,17 +81,13 @@ func (sr *ScoredSplitRelater) tok(w string) *tokInfo {
 	return &t
 }
 
-// RelatedAt reports whether query word w, split at byte offset at,
+// RelatedAtToks reports whether query word w, split at byte offset at,
 // pairs with the adjacent record words r1 and r2 at fuzzy (w[:at] against
 // r1, w[at:] against r2, the pieces together agreeing enough: a split
 // edge of scored mode), and at what similarity. The split is one
-// ScoredSplits gives, the one a reverse index posted w under.
-func (sr *ScoredSplitRelater) RelatedAt(w string, at int, r1, r2 string, fuzzy int) (sim float64, ok bool) {
-	return sr.RelatedAtToks(w, at, &ScoredTok{t: *sr.tok(r1)}, &ScoredTok{t: *sr.tok(r2)}, fuzzy)
-}
-
-// RelatedAtToks is RelatedAt of record words whose keys the caller
-// computed once (NewScoredTok) for the many customer words it tries.
+// ScoredSplits gives, the one a reverse index posted w under; the record
+// words' keys are computed once (NewScoredTok) for the many customer
+// words tried.
 func (sr *ScoredSplitRelater) RelatedAtToks(w string, at int, r1, r2 *ScoredTok, fuzzy int) (sim float64, ok bool) {
 	a, b := w[:at], w[at:]
 	pa, oka := relatePiece(sr.tok(a), &r1.t, fuzzy)
@@ -109,7 +105,7 @@ func (sr *ScoredSplitRelater) RelatedAtToks(w string, at int, r1, r2 *ScoredTok,
 	return 0, false
 }
 
-// RelatedAt3 is RelatedAt for query word w split at byte offsets at1 and
+// RelatedAt3 is RelatedAtToks for query word w split at byte offsets at1 and
 // at2 (a split ScoredSplits3 gives), against the adjacent record words
 // r1, r2 and r3.
 func (sr *ScoredSplitRelater) RelatedAt3(w string, at1, at2 int, r1, r2, r3 string, fuzzy int) (sim float64, ok bool) {
@@ -133,16 +129,10 @@ func (sr *ScoredSplitRelater) RelatedAt3(w string, at1, at2 int, r1, r2, r3 stri
 	return 0, false
 }
 
-// RelatedWord reports whether query word q pairs with record word r at
-// fuzzy in scored mode, and at what similarity at most: a word of a query
-// in Arabic script may pair closer (arabicSim), so the higher of the two
-// readings is given, a bound for a query in any script.
-func (sr *ScoredSplitRelater) RelatedWord(q, r string, fuzzy int) (sim float64, ok bool) {
-	return relatedEither(sr.tok(q), sr.tok(r), fuzzy)
-}
-
-// relatedEither is RelatedWord of words whose keys are computed: the
-// higher of the two readings of q, in any script and in Arabic script.
+// relatedEither reports whether query word qt pairs with record word rt
+// at fuzzy in scored mode, and at what similarity at most: a word of a
+// query in Arabic script may pair closer (arabicSim), so the higher of
+// the two readings is given, a bound for a query in any script.
 func relatedEither(qt, rt *tokInfo, fuzzy int) (sim float64, ok bool) {
 	p, ok := relate(qt, rt, fuzzy)
 	if qt.legal || qt.digit {
