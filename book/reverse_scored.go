@@ -526,26 +526,9 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 				sps = append(slices.Clip(sps), rv.pieceSound[k.Sound]...)
 			}
 		}
-		checked := map[wordSplit]bool{}
-		best := map[uint32]int{} // dict id -> its index in found
-		var found []partner
-		for _, sp := range sps {
-			if checked[sp] {
-				continue
-			}
-			checked[sp] = true
-			sim, ok := relaters[w].RelatedAtToks(d.Token(sp.id), int(sp.at), r1, r2, fuzzy)
-			if !ok {
-				continue
-			}
-			if j, seen := best[sp.id]; seen {
-				found[j].sim = max(found[j].sim, sim)
-				continue
-			}
-			best[sp.id] = len(found)
-			found = append(found, partner{sp.id, sim})
-		}
-		pairPartners[i] = found
+		pairPartners[i] = splitPartners(sps, func(sp wordSplit) uint32 { return sp.id }, func(sp wordSplit) (float64, bool) {
+			return relaters[w].RelatedAtToks(d.Token(sp.id), int(sp.at), r1, r2, fuzzy)
+		})
 	})
 	return pairPartners
 }
@@ -569,28 +552,37 @@ func (rv *scoredReverse) triplePartners(triples [][3]string, workers int) [][]pa
 				sps = append(slices.Clip(sps), rv.pieceSound3[k.Sound]...)
 			}
 		}
-		checked := map[wordSplit3]bool{}
-		best := map[uint32]int{} // dict id -> its index in found
-		var found []partner
-		for _, sp := range sps {
-			if checked[sp] {
-				continue
-			}
-			checked[sp] = true
-			sim, ok := relaters[w].RelatedAt3(d.Token(sp.id), int(sp.at1), int(sp.at2), t1, t2, t3, fuzzy)
-			if !ok {
-				continue
-			}
-			if j, seen := best[sp.id]; seen {
-				found[j].sim = max(found[j].sim, sim)
-				continue
-			}
-			best[sp.id] = len(found)
-			found = append(found, partner{sp.id, sim})
-		}
-		out[i] = found
+		out[i] = splitPartners(sps, func(sp wordSplit3) uint32 { return sp.id }, func(sp wordSplit3) (float64, bool) {
+			return relaters[w].RelatedAt3(d.Token(sp.id), int(sp.at1), int(sp.at2), t1, t2, t3, fuzzy)
+		})
 	})
 	return out
+}
+
+// splitPartners relates each distinct split of sps (relate) and returns
+// the customer words (id) of those that pair, each once at the highest
+// similarity of its splits.
+func splitPartners[S comparable](sps []S, id func(S) uint32, relate func(S) (float64, bool)) []partner {
+	checked := map[S]bool{}
+	best := map[uint32]int{} // dict id -> its index in found
+	var found []partner
+	for _, sp := range sps {
+		if checked[sp] {
+			continue
+		}
+		checked[sp] = true
+		sim, ok := relate(sp)
+		if !ok {
+			continue
+		}
+		if j, seen := best[id(sp)]; seen {
+			found[j].sim = max(found[j].sim, sim)
+			continue
+		}
+		best[id(sp)] = len(found)
+		found = append(found, partner{id(sp), sim})
+	}
+	return found
 }
 
 // addReach adds to reach the records (hs, by word) that reach each
