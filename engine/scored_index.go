@@ -86,11 +86,7 @@ type scoredQuery struct {
 func (sq *scoredQuery) hitFloor(minScore float64) float64 {
 	f := logitFloor(minScore)
 	if math.IsInf(sq.exactLogit, -1) {
-		// A word has no partner of the same word: no name string holds
-		// the very same words, and min would prune nothing at all (every
-		// name string holding a partner was scored, 150,000 for one
-		// check with a typo at a million records).
-		return f
+		return f // no name string holds the very same words
 	}
 	return min(f, sq.exactLogit-1e-9)
 }
