@@ -58,15 +58,10 @@ type scoredReverse struct {
 	class map[int32][]uint32 // variant class -> dict ids
 	sound map[string][]uint32
 	skel  map[string][]uint32
-	// Pieces of split words, by the keys the first piece pairs by, to the
-	// splits of the whole words.
-	pieceText  map[string][]wordSplit
-	pieceClass map[int32][]wordSplit
-	pieceSound map[string][]wordSplit
-	// The same for splits of a word in three pieces (engine.ScoredSplits3).
-	pieceText3  map[string][]wordSplit3
-	pieceClass3 map[int32][]wordSplit3
-	pieceSound3 map[string][]wordSplit3
+	// Splits of customer words in two pieces and in three
+	// (engine.ScoredSplits3), by the keys their first piece pairs by.
+	pieces  pieceIndex[wordSplit]
+	pieces3 pieceIndex[wordSplit3]
 	// triple marks the dict ids that are three adjacent customer words
 	// joined (Van Der Bilt as vanderbilt). Such an id is posted as the
 	// three words, and reached at similarity 1: a record word pairing
@@ -117,8 +112,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	})
 	rv := &scoredReverse{n: len(customers), fuzzy: sc.Fuzzy, d: dict.New(),
 		class: map[int32][]uint32{}, sound: map[string][]uint32{}, skel: map[string][]uint32{},
-		pieceText: map[string][]wordSplit{}, pieceClass: map[int32][]wordSplit{}, pieceSound: map[string][]wordSplit{},
-		pieceText3: map[string][]wordSplit3{}, pieceClass3: map[int32][]wordSplit3{}, pieceSound3: map[string][]wordSplit3{},
+		pieces: newPieceIndex[wordSplit](), pieces3: newPieceIndex[wordSplit3](),
 		off: make([]uint32, 0, 2*len(customers)+1)}
 	d := rv.d
 	// intern adds a word or joined pair the first time it is seen, with
@@ -197,27 +191,54 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 // three pieces under the keys their first piece pairs by.
 func (rv *scoredReverse) postPieces(id uint32, w string) {
 	engine.ScoredSplits(w, func(a, _ string) {
-		sp := wordSplit{id, uint32(len(a))}
-		rv.pieceText[a] = append(rv.pieceText[a], sp)
-		pk := engine.ScoredWordKeys(a)
-		if pk.Class != 0 {
-			rv.pieceClass[pk.Class] = append(rv.pieceClass[pk.Class], sp)
-		}
-		if rv.fuzzy > 0 && pk.Sound != "" {
-			rv.pieceSound[pk.Sound] = append(rv.pieceSound[pk.Sound], sp)
-		}
+		rv.pieces.post(a, wordSplit{id, uint32(len(a))}, rv.fuzzy)
 	})
 	engine.ScoredSplits3(w, func(a, b, _ string) {
-		sp := wordSplit3{id, uint32(len(a)), uint32(len(a) + len(b))}
-		rv.pieceText3[a] = append(rv.pieceText3[a], sp)
-		pk := engine.ScoredWordKeys(a)
-		if pk.Class != 0 {
-			rv.pieceClass3[pk.Class] = append(rv.pieceClass3[pk.Class], sp)
-		}
-		if rv.fuzzy > 0 && pk.Sound != "" {
-			rv.pieceSound3[pk.Sound] = append(rv.pieceSound3[pk.Sound], sp)
-		}
+		rv.pieces3.post(a, wordSplit3{id, uint32(len(a)), uint32(len(a) + len(b))}, rv.fuzzy)
 	})
+}
+
+// pieceIndex holds splits of customer words (S) by the keys their first
+// piece pairs by: its text, its variant class and, above fuzzy 0, its
+// sound key.
+type pieceIndex[S any] struct {
+	text  map[string][]S
+	class map[int32][]S
+	sound map[string][]S
+}
+
+func newPieceIndex[S any]() pieceIndex[S] {
+	return pieceIndex[S]{text: map[string][]S{}, class: map[int32][]S{}, sound: map[string][]S{}}
+}
+
+// post adds split sp, whose first piece is a.
+func (pi *pieceIndex[S]) post(a string, sp S, fuzzy int) {
+	pi.text[a] = append(pi.text[a], sp)
+	k := engine.ScoredWordKeys(a)
+	if k.Class != 0 {
+		pi.class[k.Class] = append(pi.class[k.Class], sp)
+	}
+	if fuzzy > 0 && k.Sound != "" {
+		pi.sound[k.Sound] = append(pi.sound[k.Sound], sp)
+	}
+}
+
+// find returns the splits whose first piece may pair with word t: equal,
+// of one class or (fuzzy) of one sound key. A split may come more than
+// once. Only the split posted is tried: another split of the word whose
+// first piece pairs with t is posted too.
+func (pi *pieceIndex[S]) find(t string, fuzzy int) []S {
+	sps := pi.text[t]
+	k := engine.ScoredWordKeys(t)
+	if !k.Legal && !k.Digit {
+		if k.Class != 0 {
+			sps = append(slices.Clip(sps), pi.class[k.Class]...)
+		}
+		if fuzzy > 0 && k.Sound != "" {
+			sps = append(slices.Clip(sps), pi.sound[k.Sound]...)
+		}
+	}
+	return sps
 }
 
 // key posts dict id under its word's pairing keys k.
@@ -513,20 +534,7 @@ func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partn
 	parallelWorkers(len(wpairs), workers, func(w, i int) {
 		t1, t2 := wpairs[i][0], wpairs[i][1]
 		r1, r2 := engine.NewScoredTok(t1), engine.NewScoredTok(t2)
-		k := engine.ScoredWordKeys(t1)
-		// The first piece pairs with t1: equal, of one class or (fuzzy)
-		// of one sound key. Only the split posted is tried: another split
-		// of the word whose first piece pairs with t1 is posted too.
-		sps := rv.pieceText[t1]
-		if !k.Legal && !k.Digit {
-			if k.Class != 0 {
-				sps = append(slices.Clip(sps), rv.pieceClass[k.Class]...)
-			}
-			if fuzzy > 0 && k.Sound != "" {
-				sps = append(slices.Clip(sps), rv.pieceSound[k.Sound]...)
-			}
-		}
-		pairPartners[i] = splitPartners(sps, func(sp wordSplit) uint32 { return sp.id }, func(sp wordSplit) (float64, bool) {
+		pairPartners[i] = splitPartners(rv.pieces.find(t1, fuzzy), func(sp wordSplit) uint32 { return sp.id }, func(sp wordSplit) (float64, bool) {
 			return relaters[w].RelatedAtToks(d.Token(sp.id), int(sp.at), r1, r2, fuzzy)
 		})
 	})
@@ -541,18 +549,7 @@ func (rv *scoredReverse) triplePartners(triples [][3]string, workers int) [][]pa
 	relaters := make([]engine.ScoredSplitRelater, workers)
 	parallelWorkers(len(triples), workers, func(w, i int) {
 		t1, t2, t3 := triples[i][0], triples[i][1], triples[i][2]
-		k := engine.ScoredWordKeys(t1)
-		// As in pairPartners: the first piece pairs with t1.
-		sps := rv.pieceText3[t1]
-		if !k.Legal && !k.Digit {
-			if k.Class != 0 {
-				sps = append(slices.Clip(sps), rv.pieceClass3[k.Class]...)
-			}
-			if fuzzy > 0 && k.Sound != "" {
-				sps = append(slices.Clip(sps), rv.pieceSound3[k.Sound]...)
-			}
-		}
-		out[i] = splitPartners(sps, func(sp wordSplit3) uint32 { return sp.id }, func(sp wordSplit3) (float64, bool) {
+		out[i] = splitPartners(rv.pieces3.find(t1, fuzzy), func(sp wordSplit3) uint32 { return sp.id }, func(sp wordSplit3) (float64, bool) {
 			return relaters[w].RelatedAt3(d.Token(sp.id), int(sp.at1), int(sp.at2), t1, t2, t3, fuzzy)
 		})
 	})
