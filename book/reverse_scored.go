@@ -59,9 +59,10 @@ type scoredReverse struct {
 	sound map[string][]uint32
 	skel  map[string][]uint32
 	// Splits of customer words in two pieces and in three
-	// (engine.ScoredSplits3), by the keys their first piece pairs by.
-	pieces  pieceIndex[wordSplit]
-	pieces3 pieceIndex[wordSplit3]
+	// (engine.ScoredSplits3), each under the keys of its rarest piece, by
+	// the number of that piece (buildPieces).
+	pieces  [2]pieceIndex[wordSplit]
+	pieces3 [3]pieceIndex[wordSplit3]
 	// triple marks the dict ids that are three adjacent customer words
 	// joined (Van Der Bilt as vanderbilt). Such an id is posted as the
 	// three words, and reached at similarity 1: a record word pairing
@@ -112,12 +113,13 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	})
 	rv := &scoredReverse{n: len(customers), fuzzy: sc.Fuzzy, d: dict.New(),
 		class: map[int32][]uint32{}, sound: map[string][]uint32{}, skel: map[string][]uint32{},
-		pieces: newPieceIndex[wordSplit](), pieces3: newPieceIndex[wordSplit3](),
 		off: make([]uint32, 0, 2*len(customers)+1)}
 	d := rv.d
 	// intern adds a word or joined pair the first time it is seen, with
-	// its keys; a word's pieces the first time it is seen as a word.
+	// its keys; a word is noted for its pieces the first time it is seen
+	// as a word.
 	var split []bool
+	var splitWords []uint32
 	intern := func(w string, joined bool) uint32 {
 		n := d.Len()
 		id := d.Intern(w)
@@ -131,7 +133,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		}
 		if !joined && !split[id] {
 			split[id] = true
-			rv.postPieces(id, w)
+			splitWords = append(splitWords, id)
 		}
 		return id
 	}
@@ -184,61 +186,8 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		ls[i] = lists{}
 	}
 	rv.off = append(rv.off, uint32(len(rv.words)))
+	rv.pieces, rv.pieces3 = buildPieces(splitWords, d.Token, rv.fuzzy)
 	return rv
-}
-
-// postPieces posts the splits of customer word w (dict id) in two and in
-// three pieces under the keys their first piece pairs by.
-func (rv *scoredReverse) postPieces(id uint32, w string) {
-	engine.ScoredSplits(w, func(a, _ string) {
-		rv.pieces.post(a, wordSplit{id, uint32(len(a))}, rv.fuzzy)
-	})
-	engine.ScoredSplits3(w, func(a, b, _ string) {
-		rv.pieces3.post(a, wordSplit3{id, uint32(len(a)), uint32(len(a) + len(b))}, rv.fuzzy)
-	})
-}
-
-// pieceIndex holds splits of customer words (S) by the keys their first
-// piece pairs by: its text, its variant class and, above fuzzy 0, its
-// sound key.
-type pieceIndex[S any] struct {
-	text  map[string][]S
-	class map[int32][]S
-	sound map[string][]S
-}
-
-func newPieceIndex[S any]() pieceIndex[S] {
-	return pieceIndex[S]{text: map[string][]S{}, class: map[int32][]S{}, sound: map[string][]S{}}
-}
-
-// post adds split sp, whose first piece is a.
-func (pi *pieceIndex[S]) post(a string, sp S, fuzzy int) {
-	pi.text[a] = append(pi.text[a], sp)
-	k := engine.ScoredWordKeys(a)
-	if k.Class != 0 {
-		pi.class[k.Class] = append(pi.class[k.Class], sp)
-	}
-	if fuzzy > 0 && k.Sound != "" {
-		pi.sound[k.Sound] = append(pi.sound[k.Sound], sp)
-	}
-}
-
-// find returns the splits whose first piece may pair with word t: equal,
-// of one class or (fuzzy) of one sound key. A split may come more than
-// once. Only the split posted is tried: another split of the word whose
-// first piece pairs with t is posted too.
-func (pi *pieceIndex[S]) find(t string, fuzzy int) []S {
-	sps := pi.text[t]
-	k := engine.ScoredWordKeys(t)
-	if !k.Legal && !k.Digit {
-		if k.Class != 0 {
-			sps = append(slices.Clip(sps), pi.class[k.Class]...)
-		}
-		if fuzzy > 0 && k.Sound != "" {
-			sps = append(slices.Clip(sps), pi.sound[k.Sound]...)
-		}
-	}
-	return sps
 }
 
 // key posts dict id under its word's pairing keys k.
@@ -331,10 +280,16 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.ScoredStats, minScore float64) (custs []int32, recs [][]int32, marked []uint64) {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	cw := changedWordsOf(changed)
+	// Each changed word's keys, computed once for its pairs and triples.
+	rts := make([]*engine.ScoredTok, len(cw.toks))
+	pks := make([]pieceKeys, len(cw.toks))
+	parallel(len(cw.toks), workers, func(i int) {
+		rts[i], pks[i] = engine.NewScoredTok(cw.toks[i]), pieceFindKeys(cw.toks[i], rv.fuzzy)
+	})
 	reach := map[uint32][]reached{}
-	addReach(reach, rv.wordPartners(cw.toks, workers, newTokCache(rv.d)), cw.holders)
-	addReach(reach, rv.pairPartners(cw.pairs, workers), cw.pairHolders)
-	addReach(reach, rv.triplePartners(cw.triples, workers), cw.tripleHolders)
+	addReach(reach, rv.wordPartners(cw.toks, rts, workers, newTokCache(rv.d)), cw.holders)
+	addReach(reach, rv.pairPartners(&cw, rts, pks, workers), cw.pairHolders)
+	addReach(reach, rv.triplePartners(&cw, rts, pks, workers), cw.tripleHolders)
 	ids, lists := sortReach(reach)
 	marked = make([]uint64, (rv.d.Len()+63)/64)
 	for _, id := range ids {
@@ -383,12 +338,15 @@ type changedWords struct {
 	// three pairs with.
 	triples       [][3]string
 	tripleHolders [][]int32
+	// tokID: the number of each word in toks.
+	tokID map[string]int32
 }
 
 // changedWordsOf collects the words and pairs of words of changed.
 func changedWordsOf(changed []*record.Record) changedWords {
 	var cw changedWords
 	tokID := map[string]int32{}
+	cw.tokID = tokID
 	pairID := map[[2]string]int32{}
 	tripleID := map[[3]string]int32{}
 	hold := func(h []int32, ri int) []int32 {
@@ -445,17 +403,16 @@ type partner struct {
 	sim float64
 }
 
-// wordPartners returns the customer words each of toks may pair with.
-// ct holds the customer words' keys for the change set.
-func (rv *scoredReverse) wordPartners(toks []string, workers int, ct *tokCache) [][]partner {
+// wordPartners returns the customer words each of toks (whose keys are
+// rts) may pair with. ct holds the customer words' keys for the change set.
+func (rv *scoredReverse) wordPartners(toks []string, rts []*engine.ScoredTok, workers int, ct *tokCache) [][]partner {
 	d, fuzzy := rv.d, rv.fuzzy
 	partners := make([][]partner, len(toks))
 	// Each goroutine marks the ids it has tried for a word with the
 	// word's number (plus one): no map to allocate or clear per word.
 	tried := make([][]uint32, workers)
 	parallelWorkers(len(toks), workers, func(w, i int) {
-		t := toks[i]
-		rt := engine.NewScoredTok(t)
+		t, rt := toks[i], rts[i]
 		if tried[w] == nil {
 			tried[w] = make([]uint32, d.Len())
 		}
@@ -525,32 +482,43 @@ func (c *tokCache) get(id uint32) *engine.ScoredTok {
 	return t
 }
 
-// pairPartners returns the joined customer words each pair of words may
-// pair with.
-func (rv *scoredReverse) pairPartners(wpairs [][2]string, workers int) [][]partner {
+// pairPartners returns the customer words each pair of words may pair
+// with, split in two pieces. rts and pks are the keys of cw.toks.
+func (rv *scoredReverse) pairPartners(cw *changedWords, rts []*engine.ScoredTok, pks []pieceKeys, workers int) [][]partner {
 	d, fuzzy := rv.d, rv.fuzzy
-	pairPartners := make([][]partner, len(wpairs))
+	out := make([][]partner, len(cw.pairs))
 	relaters := make([]engine.ScoredSplitRelater, workers)
-	parallelWorkers(len(wpairs), workers, func(w, i int) {
-		t1, t2 := wpairs[i][0], wpairs[i][1]
-		r1, r2 := engine.NewScoredTok(t1), engine.NewScoredTok(t2)
-		pairPartners[i] = splitPartners(rv.pieces.find(t1, fuzzy), func(sp wordSplit) uint32 { return sp.id }, func(sp wordSplit) (float64, bool) {
-			return relaters[w].RelatedAtToks(d.Token(sp.id), int(sp.at), r1, r2, fuzzy)
+	sps := make([][]wordSplit, workers)
+	parallelWorkers(len(cw.pairs), workers, func(w, i int) {
+		t := [2]int32{cw.tokID[cw.pairs[i][0]], cw.tokID[cw.pairs[i][1]]}
+		sps[w] = sps[w][:0]
+		for p := range rv.pieces {
+			rv.pieces[p].find(pks[t[p]], func(sp wordSplit) { sps[w] = append(sps[w], sp) })
+		}
+		out[i] = splitPartners(sps[w], func(sp wordSplit) uint32 { return sp.id }, func(sp wordSplit) (float64, bool) {
+			return relaters[w].RelatedAtToks(d.Token(sp.id), int(sp.at), rts[t[0]], rts[t[1]], fuzzy)
 		})
 	})
-	return pairPartners
+	return out
 }
 
 // triplePartners returns the customer words that each three adjacent
-// words may pair with, split in three pieces.
-func (rv *scoredReverse) triplePartners(triples [][3]string, workers int) [][]partner {
+// words may pair with, split in three pieces. rts and pks are the keys
+// of cw.toks.
+func (rv *scoredReverse) triplePartners(cw *changedWords, rts []*engine.ScoredTok, pks []pieceKeys, workers int) [][]partner {
 	d, fuzzy := rv.d, rv.fuzzy
-	out := make([][]partner, len(triples))
+	out := make([][]partner, len(cw.triples))
 	relaters := make([]engine.ScoredSplitRelater, workers)
-	parallelWorkers(len(triples), workers, func(w, i int) {
-		t1, t2, t3 := triples[i][0], triples[i][1], triples[i][2]
-		out[i] = splitPartners(rv.pieces3.find(t1, fuzzy), func(sp wordSplit3) uint32 { return sp.id }, func(sp wordSplit3) (float64, bool) {
-			return relaters[w].RelatedAt3(d.Token(sp.id), int(sp.at1), int(sp.at2), t1, t2, t3, fuzzy)
+	sps := make([][]wordSplit3, workers)
+	parallelWorkers(len(cw.triples), workers, func(w, i int) {
+		tr := cw.triples[i]
+		t := [3]int32{cw.tokID[tr[0]], cw.tokID[tr[1]], cw.tokID[tr[2]]}
+		sps[w] = sps[w][:0]
+		for p := range rv.pieces3 {
+			rv.pieces3[p].find(pks[t[p]], func(sp wordSplit3) { sps[w] = append(sps[w], sp) })
+		}
+		out[i] = splitPartners(sps[w], func(sp wordSplit3) uint32 { return sp.id }, func(sp wordSplit3) (float64, bool) {
+			return relaters[w].RelatedAt3(d.Token(sp.id), int(sp.at1), int(sp.at2), rts[t[0]], rts[t[1]], rts[t[2]], fuzzy)
 		})
 	})
 	return out

@@ -107,18 +107,18 @@ func (sr *ScoredSplitRelater) RelatedAtToks(w string, at int, r1, r2 *ScoredTok,
 
 // RelatedAt3 is RelatedAtToks for query word w split at byte offsets at1 and
 // at2 (a split ScoredSplits3 gives), against the adjacent record words
-// r1, r2 and r3.
-func (sr *ScoredSplitRelater) RelatedAt3(w string, at1, at2 int, r1, r2, r3 string, fuzzy int) (sim float64, ok bool) {
+// r1, r2 and r3, whose keys are computed (NewScoredTok).
+func (sr *ScoredSplitRelater) RelatedAt3(w string, at1, at2 int, r1, r2, r3 *ScoredTok, fuzzy int) (sim float64, ok bool) {
 	a, b, c := w[:at1], w[at1:at2], w[at2:]
-	pa, oka := relatePiece(sr.tok(a), sr.tok(r1), fuzzy)
+	pa, oka := relatePiece(sr.tok(a), &r1.t, fuzzy)
 	if !oka {
 		return 0, false
 	}
-	pb, okb := relatePiece(sr.tok(b), sr.tok(r2), fuzzy)
+	pb, okb := relatePiece(sr.tok(b), &r2.t, fuzzy)
 	if !okb {
 		return 0, false
 	}
-	pc, okc := relatePiece(sr.tok(c), sr.tok(r3), fuzzy)
+	pc, okc := relatePiece(sr.tok(c), &r3.t, fuzzy)
 	if !okc {
 		return 0, false
 	}
