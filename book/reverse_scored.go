@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/dict"
@@ -70,6 +71,11 @@ type scoredReverse struct {
 	// whole (engine.ScoredBound.Gain), so the bound holds without a unit
 	// of its own.
 	triple []bool
+	// byFirst and byLast: at fuzzy 1, the joined triples that are no
+	// word or pair of a customer, which the edit look-up's bigram index
+	// leaves out, by the dict id of their first word and of their last,
+	// each list by length in runes (tripleEdits).
+	byFirst, byLast map[uint32][]uint32
 }
 
 // wordSplit is a customer word (dict id) cut in two pieces at byte offset at.
@@ -89,18 +95,20 @@ const (
 	entryShift  = 7
 )
 
-// newScoredReverse indexes the customers' scored checks as sc builds
-// them.
-func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
-	workers := max(1, runtime.GOMAXPROCS(0))
-	type lists struct {
-		raw, legal []string
-		facts      engine.ScoredFacts
-		ok         bool
-		syllabic   bool
-	}
-	ls := make([]lists, len(customers))
-	parallel(len(customers), workers, func(i int) {
+// scoredLists is a customer's scored check as newScoredReverse indexes
+// it: its two token lists, its facts, whether its names are syllabic; ok
+// is false when the check cannot be made.
+type scoredLists struct {
+	raw, legal []string
+	facts      engine.ScoredFacts
+	ok         bool
+	syllabic   bool
+}
+
+// checkLists returns the scored checks of customers as sc builds them.
+func checkLists(customers []Customer, sc *batch.Screener) []scoredLists {
+	ls := make([]scoredLists, len(customers))
+	parallel(len(customers), max(1, runtime.GOMAXPROCS(0)), func(i int) {
 		q, rej := sc.Query(customers[i].Row())
 		if rej != nil {
 			return
@@ -109,8 +117,15 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		if err != nil {
 			return
 		}
-		ls[i] = lists{raw: raw, legal: legal, facts: facts, ok: true, syllabic: engine.SyllabicQuery(q.Names)}
+		ls[i] = scoredLists{raw: raw, legal: legal, facts: facts, ok: true, syllabic: engine.SyllabicQuery(q.Names)}
 	})
+	return ls
+}
+
+// newScoredReverse indexes the customers' scored checks as sc builds
+// them.
+func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
+	ls := checkLists(customers, sc)
 	rv := &scoredReverse{n: len(customers), fuzzy: sc.Fuzzy, d: dict.New(),
 		class: map[int32][]uint32{}, sound: map[string][]uint32{}, skel: map[string][]uint32{},
 		off: make([]uint32, 0, 2*len(customers)+1)}
@@ -120,16 +135,26 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	// as a word.
 	var split []bool
 	var splitWords []uint32
-	intern := func(w string, joined bool) uint32 {
+	// single marks the ids that are a word or a pair of some customer;
+	// fuzzy those that may pair within the edit radius (no legal form).
+	var single, fuzzy []bool
+	// triples: each triple's dict id, first word and last word.
+	var triples [][3]string
+	intern := func(w string, joined, triple bool) uint32 {
 		n := d.Len()
 		id := d.Intern(w)
 		if d.Len() > n {
 			rv.post = append(rv.post, nil)
 			split = append(split, false)
+			single = append(single, false)
 			rv.triple = append(rv.triple, false)
 			k, info := engine.ScoredWordKeysInfo(w)
 			rv.info = append(rv.info, info)
 			rv.key(id, k)
+			fuzzy = append(fuzzy, !k.Legal)
+		}
+		if !triple {
+			single[id] = true
 		}
 		if !joined && !split[id] {
 			split[id] = true
@@ -152,7 +177,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		}
 		post := func(list []string, flag uint32) {
 			for j, w := range list {
-				id := intern(w, false)
+				id := intern(w, false, false)
 				rv.words = append(rv.words, id)
 				e := uint32(i)<<entryShift | flag | uint32(j)
 				if p := rv.post[id]; len(p) == 0 || p[len(p)-1] != e {
@@ -166,11 +191,12 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 					return !k.Optional || syl && !k.Legal
 				}
 				if j+1 < len(list) && joins(w) && joins(list[j+1]) {
-					jid := intern(w+list[j+1], true)
+					jid := intern(w+list[j+1], true, false)
 					rv.post[jid] = append(rv.post[jid], e|entryJoined)
 					if j+2 < len(list) && joins(list[j+2]) {
-						tid := intern(w+list[j+1]+list[j+2], true)
+						tid := intern(w+list[j+1]+list[j+2], true, true)
 						rv.triple[tid] = true
+						triples = append(triples, [3]string{d.Token(tid), w, list[j+2]})
 						for u := range uint32(3) {
 							rv.post[tid] = append(rv.post[tid], e+u)
 						}
@@ -183,11 +209,80 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		if !slices.Equal(ls[i].raw, ls[i].legal) {
 			post(ls[i].legal, entryLegal)
 		}
-		ls[i] = lists{}
+		ls[i] = scoredLists{}
 	}
 	rv.off = append(rv.off, uint32(len(rv.words)))
 	rv.pieces, rv.pieces3 = buildPieces(splitWords, d.Token, rv.fuzzy)
+	rv.indexEdits(single, fuzzy, triples)
 	return rv
+}
+
+// indexEdits puts the dict's words and pairs that may pair within the
+// edit radius in its bigram index, and its triples at fuzzy 2; at fuzzy
+// 1 a triple that is no word or pair of a customer goes in byFirst and
+// byLast instead (tripleEdits finds it there).
+func (rv *scoredReverse) indexEdits(single, fuzzy []bool, triples [][3]string) {
+	if rv.fuzzy == 0 {
+		return
+	}
+	d := rv.d
+	for id := range uint32(d.Len()) {
+		if fuzzy[id] && (single[id] || rv.fuzzy != 1) {
+			d.Index(id)
+		}
+	}
+	if rv.fuzzy != 1 {
+		return
+	}
+	rv.byFirst, rv.byLast = map[uint32][]uint32{}, map[uint32][]uint32{}
+	for _, tr := range triples {
+		tid, _ := d.ID(tr[0])
+		if single[tid] || !fuzzy[tid] {
+			continue
+		}
+		first, _ := d.ID(tr[1])
+		last, _ := d.ID(tr[2])
+		rv.byFirst[first] = append(rv.byFirst[first], tid)
+		rv.byLast[last] = append(rv.byLast[last], tid)
+	}
+	byRunes := func(a, b uint32) int { return cmp.Or(cmp.Compare(d.Runes(a), d.Runes(b)), cmp.Compare(a, b)) }
+	for _, m := range []map[uint32][]uint32{rv.byFirst, rv.byLast} {
+		for k, l := range m {
+			slices.SortFunc(l, byRunes)
+			m[k] = slices.Clip(slices.Compact(l))
+		}
+	}
+}
+
+// tripleEdits calls try with every triple of byFirst and byLast that may
+// lie within one edit of t (runes long): one whose first word begins t
+// or whose last word ends it, within a rune of t's length. One edit
+// (an insertion, deletion, substitution or swap of two adjacent runes)
+// of a triple of words w1 w2 w3, written together, touches runes of w1 or
+// of w3, never both (w2 holds a rune at least): so w1 is left at the start
+// of t or w3 at its end.
+func (rv *scoredReverse) tripleEdits(t string, n int, try func(uint32)) {
+	d := rv.d
+	look := func(m map[uint32][]uint32, w string) {
+		id, ok := d.ID(w)
+		if !ok {
+			return
+		}
+		l := m[id]
+		if len(l) == 0 {
+			return
+		}
+		k, _ := slices.BinarySearchFunc(l, n-1, func(id uint32, r int) int { return cmp.Compare(d.Runes(id), r) })
+		for ; k < len(l) && d.Runes(l[k]) <= n+1; k++ {
+			try(l[k])
+		}
+	}
+	for i := range t {
+		if i > 0 {
+			look(rv.byFirst, t[:i])
+			look(rv.byLast, t[i:])
+		}
+	}
 }
 
 // key posts dict id under its word's pairing keys k.
@@ -201,7 +296,6 @@ func (rv *scoredReverse) key(id uint32, k engine.WordKeys) {
 	if rv.fuzzy == 0 {
 		return
 	}
-	rv.d.Index(id)
 	if k.Sound != "" {
 		rv.sound[k.Sound] = append(rv.sound[k.Sound], id)
 	}
@@ -442,6 +536,9 @@ func (rv *scoredReverse) wordPartners(toks []string, rts []*engine.ScoredTok, wo
 			}
 			if fuzzy > 0 {
 				d.Lookup(t, fuzzy, func(id uint32, _ int) { try(id) })
+				if rv.byFirst != nil {
+					rv.tripleEdits(t, utf8.RuneCountInString(t), try)
+				}
 				if k.Sound != "" {
 					for _, id := range rv.sound[k.Sound] {
 						try(id)
