@@ -14,8 +14,8 @@ import (
 // record word finds every piece it may pair with under its own keys.
 type pieceKeys [3]uint64
 
-// keyOf hashes a key of kind kind (1 text, 2 class, 3 sound) and text s
-// (FNV-1a), never 0. Two keys that hash alike only make a look-up return
+// keyOf hashes a key of kind kind (1 text, 2 class, 3 sound, 4
+// skeleton) and text s (FNV-1a), never 0. Two keys that hash alike only make a look-up return
 // more splits, which relating their pieces drops.
 func keyOf(kind byte, s string) uint64 {
 	h := uint64(14695981039346656037)
@@ -65,45 +65,49 @@ func pieceFindKeys(t string, fuzzy int) pieceKeys {
 	return ks
 }
 
-// pieceIndex holds splits of customer words (S), each under the keys of
-// one of its pieces: the splits anchored on their piece number p, for a
-// record word at position p of a pair or three adjacent words to find.
-// keys are ascending and distinct; the splits of keys[i] are
-// sps[off[i]:off[i+1]].
-type pieceIndex[S any] struct {
+// keyIndex holds values (S: dict ids, splits of customer words) under
+// hashed keys (keyOf), in three arrays rather than a map of slices: keys
+// are ascending and distinct; the values of keys[i] are
+// sps[off[i]:off[i+1]]. A key that hashes like another only adds values,
+// which the caller's comparison drops.
+type keyIndex[S any] struct {
 	keys []uint64
 	off  []uint32
 	sps  []S
 }
 
-// find calls fn with every split posted under one of ks; a split may
+// each calls fn with every value posted under key k.
+func (pi *keyIndex[S]) each(k uint64, fn func(S)) {
+	i, ok := slices.BinarySearch(pi.keys, k)
+	if !ok {
+		return
+	}
+	for _, sp := range pi.sps[pi.off[i]:pi.off[i+1]] {
+		fn(sp)
+	}
+}
+
+// find calls fn with every value posted under one of ks; a value may
 // come more than once.
-func (pi *pieceIndex[S]) find(ks pieceKeys, fn func(S)) {
+func (pi *keyIndex[S]) find(ks pieceKeys, fn func(S)) {
 	for _, k := range ks {
-		if k == 0 {
-			continue
-		}
-		i, ok := slices.BinarySearch(pi.keys, k)
-		if !ok {
-			continue
-		}
-		for _, sp := range pi.sps[pi.off[i]:pi.off[i+1]] {
-			fn(sp)
+		if k != 0 {
+			pi.each(k, fn)
 		}
 	}
 }
 
-// keyedSplit is a split and a key it is posted under, while an index is
+// keyedSplit is a value and a key it is posted under, while an index is
 // built.
 type keyedSplit[S any] struct {
 	key uint64
 	sp  S
 }
 
-// newPieceIndex returns the index of entries, which it sorts.
-func newPieceIndex[S any](entries []keyedSplit[S]) pieceIndex[S] {
+// newKeyIndex returns the index of entries, which it sorts.
+func newKeyIndex[S any](entries []keyedSplit[S]) keyIndex[S] {
 	slices.SortFunc(entries, func(a, b keyedSplit[S]) int { return cmp.Compare(a.key, b.key) })
-	pi := pieceIndex[S]{sps: make([]S, len(entries))}
+	pi := keyIndex[S]{sps: make([]S, len(entries))}
 	for i, e := range entries {
 		if i == 0 || e.key != entries[i-1].key {
 			pi.keys = append(pi.keys, e.key)
@@ -125,7 +129,7 @@ func newPieceIndex[S any](entries []keyedSplit[S]) pieceIndex[S] {
 // their words up among the splits anchored at its position, and a split
 // pairs with them only when every piece pairs, its anchor included: none
 // is lost.
-func buildPieces(words []uint32, token func(uint32) string, fuzzy int) (two [2]pieceIndex[wordSplit], three [3]pieceIndex[wordSplit3]) {
+func buildPieces(words []uint32, token func(uint32) string, fuzzy int) (two [2]keyIndex[wordSplit], three [3]keyIndex[wordSplit3]) {
 	keys := map[string]pieceKeys{}
 	keysOf := func(p string) pieceKeys {
 		ks, ok := keys[p]
@@ -197,10 +201,10 @@ func buildPieces(words []uint32, token func(uint32) string, fuzzy int) (two [2]p
 		})
 	}
 	for p := range two {
-		two[p] = newPieceIndex(e2[p])
+		two[p] = newKeyIndex(e2[p])
 	}
 	for p := range three {
-		three[p] = newPieceIndex(e3[p])
+		three[p] = newKeyIndex(e3[p])
 	}
 	return two, three
 }

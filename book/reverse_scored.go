@@ -55,15 +55,15 @@ type scoredReverse struct {
 	// post: dict id -> entries (entry), for words and joined pairs.
 	post [][]uint32
 	// info: dict id -> what weighing the word needs beyond the statistics.
-	info  []engine.ScoredWordInfo
-	class map[int32][]uint32 // variant class -> dict ids
-	sound map[string][]uint32
-	skel  map[string][]uint32
+	info []engine.ScoredWordInfo
+	// keyed: the dict ids by variant class, sound key and consonant
+	// skeleton (classKey, keyOf 3 and 4).
+	keyed keyIndex[uint32]
 	// Splits of customer words in two pieces and in three
 	// (engine.ScoredSplits3), each under the keys of its rarest piece, by
 	// the number of that piece (buildPieces).
-	pieces  [2]pieceIndex[wordSplit]
-	pieces3 [3]pieceIndex[wordSplit3]
+	pieces  [2]keyIndex[wordSplit]
+	pieces3 [3]keyIndex[wordSplit3]
 	// triple marks the dict ids that are three adjacent customer words
 	// joined (Van Der Bilt as vanderbilt). Such an id is posted as the
 	// three words, and reached at similarity 1: a record word pairing
@@ -127,7 +127,6 @@ func checkLists(customers []Customer, sc *batch.Screener) []scoredLists {
 func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	ls := checkLists(customers, sc)
 	rv := &scoredReverse{n: len(customers), fuzzy: sc.Fuzzy, d: dict.New(),
-		class: map[int32][]uint32{}, sound: map[string][]uint32{}, skel: map[string][]uint32{},
 		off: make([]uint32, 0, 2*len(customers)+1)}
 	d := rv.d
 	// intern adds a word or joined pair the first time it is seen, with
@@ -140,6 +139,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	var single, fuzzy []bool
 	// triples: each triple's dict id, first word and last word.
 	var triples [][3]string
+	var keyed []keyedSplit[uint32]
 	intern := func(w string, joined, triple bool) uint32 {
 		n := d.Len()
 		id := d.Intern(w)
@@ -150,7 +150,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 			rv.triple = append(rv.triple, false)
 			k, info := engine.ScoredWordKeysInfo(w)
 			rv.info = append(rv.info, info)
-			rv.key(id, k)
+			keyed = rv.key(keyed, id, k)
 			fuzzy = append(fuzzy, !k.Legal)
 		}
 		if !triple {
@@ -212,6 +212,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		ls[i] = scoredLists{}
 	}
 	rv.off = append(rv.off, uint32(len(rv.words)))
+	rv.keyed = newKeyIndex(keyed)
 	rv.pieces, rv.pieces3 = buildPieces(splitWords, d.Token, rv.fuzzy)
 	rv.indexEdits(single, fuzzy, triples)
 	return rv
@@ -285,23 +286,24 @@ func (rv *scoredReverse) tripleEdits(t string, n int, try func(uint32)) {
 	}
 }
 
-// key posts dict id under its word's pairing keys k.
-func (rv *scoredReverse) key(id uint32, k engine.WordKeys) {
+// key returns keyed with dict id added under its word's pairing keys k.
+func (rv *scoredReverse) key(keyed []keyedSplit[uint32], id uint32, k engine.WordKeys) []keyedSplit[uint32] {
 	if k.Legal {
-		return
+		return keyed
 	}
 	if k.Class != 0 {
-		rv.class[k.Class] = append(rv.class[k.Class], id)
+		keyed = append(keyed, keyedSplit[uint32]{classKey(k.Class), id})
 	}
 	if rv.fuzzy == 0 {
-		return
+		return keyed
 	}
 	if k.Sound != "" {
-		rv.sound[k.Sound] = append(rv.sound[k.Sound], id)
+		keyed = append(keyed, keyedSplit[uint32]{keyOf(3, k.Sound), id})
 	}
 	if k.Skel != "" {
-		rv.skel[k.Skel] = append(rv.skel[k.Skel], id)
+		keyed = append(keyed, keyedSplit[uint32]{keyOf(4, k.Skel), id})
 	}
+	return keyed
 }
 
 // wordIDs returns the dict ids of the token list (legal or raw) of
@@ -530,9 +532,7 @@ func (rv *scoredReverse) wordPartners(toks []string, rts []*engine.ScoredTok, wo
 		k := engine.ScoredWordKeys(t)
 		if !k.Legal {
 			if k.Class != 0 {
-				for _, id := range rv.class[k.Class] {
-					try(id)
-				}
+				rv.keyed.each(classKey(k.Class), try)
 			}
 			if fuzzy > 0 {
 				d.Lookup(t, fuzzy, func(id uint32, _ int) { try(id) })
@@ -540,14 +540,10 @@ func (rv *scoredReverse) wordPartners(toks []string, rts []*engine.ScoredTok, wo
 					rv.tripleEdits(t, utf8.RuneCountInString(t), try)
 				}
 				if k.Sound != "" {
-					for _, id := range rv.sound[k.Sound] {
-						try(id)
-					}
+					rv.keyed.each(keyOf(3, k.Sound), try)
 				}
 				if k.Skel != "" {
-					for _, id := range rv.skel[k.Skel] {
-						try(id)
-					}
+					rv.keyed.each(keyOf(4, k.Skel), try)
 				}
 			}
 		}
