@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/dict"
@@ -71,10 +70,10 @@ type scoredReverse struct {
 	// whole (engine.ScoredBound.Gain), so the bound holds without a unit
 	// of its own.
 	triple []bool
-	// byFirst and byLast: at fuzzy 1, the joined triples that are no
-	// word or pair of a customer, which the edit look-up's bigram index
+	// byFirst and byLast: at fuzzy 1, the joined pairs and triples that
+	// are no word of a customer, which the edit look-up's bigram index
 	// leaves out, by the dict id of their first word and of their last,
-	// each list by length in runes (tripleEdits).
+	// each list by length in runes (joinedEdits).
 	byFirst, byLast map[uint32][]uint32
 }
 
@@ -134,13 +133,14 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	// as a word.
 	var split []bool
 	var splitWords []uint32
-	// single marks the ids that are a word or a pair of some customer;
-	// fuzzy those that may pair within the edit radius (no legal form).
+	// single marks the ids that are a word of some customer; fuzzy those
+	// that may pair within the edit radius (no legal form).
 	var single, fuzzy []bool
-	// triples: each triple's dict id, first word and last word.
-	var triples [][3]string
+	// joined: each joined pair's and triple's text, first word and last
+	// word.
+	var joined [][3]string
 	var keyed []keyedSplit[uint32]
-	intern := func(w string, joined, triple bool) uint32 {
+	intern := func(w string, isJoined bool) uint32 {
 		n := d.Len()
 		id := d.Intern(w)
 		if d.Len() > n {
@@ -153,10 +153,10 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 			keyed = rv.key(keyed, id, k)
 			fuzzy = append(fuzzy, !k.Legal)
 		}
-		if !triple {
+		if !isJoined {
 			single[id] = true
 		}
-		if !joined && !split[id] {
+		if !isJoined && !split[id] {
 			split[id] = true
 			splitWords = append(splitWords, id)
 		}
@@ -177,7 +177,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		}
 		post := func(list []string, flag uint32) {
 			for j, w := range list {
-				id := intern(w, false, false)
+				id := intern(w, false)
 				rv.words = append(rv.words, id)
 				e := uint32(i)<<entryShift | flag | uint32(j)
 				if p := rv.post[id]; len(p) == 0 || p[len(p)-1] != e {
@@ -191,12 +191,13 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 					return !k.Optional || syl && !k.Legal
 				}
 				if j+1 < len(list) && joins(w) && joins(list[j+1]) {
-					jid := intern(w+list[j+1], true, false)
+					jid := intern(w+list[j+1], true)
+					joined = append(joined, [3]string{d.Token(jid), w, list[j+1]})
 					rv.post[jid] = append(rv.post[jid], e|entryJoined)
 					if j+2 < len(list) && joins(list[j+2]) {
-						tid := intern(w+list[j+1]+list[j+2], true, true)
+						tid := intern(w+list[j+1]+list[j+2], true)
 						rv.triple[tid] = true
-						triples = append(triples, [3]string{d.Token(tid), w, list[j+2]})
+						joined = append(joined, [3]string{d.Token(tid), w, list[j+2]})
 						for u := range uint32(3) {
 							rv.post[tid] = append(rv.post[tid], e+u)
 						}
@@ -214,15 +215,16 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 	rv.off = append(rv.off, uint32(len(rv.words)))
 	rv.keyed = newKeyIndex(keyed)
 	rv.pieces, rv.pieces3 = buildPieces(splitWords, d.Token, rv.fuzzy)
-	rv.indexEdits(single, fuzzy, triples)
+	rv.indexEdits(single, fuzzy, joined)
 	return rv
 }
 
-// indexEdits puts the dict's words and pairs that may pair within the
-// edit radius in its bigram index, and its triples at fuzzy 2; at fuzzy
-// 1 a triple that is no word or pair of a customer goes in byFirst and
-// byLast instead (tripleEdits finds it there).
-func (rv *scoredReverse) indexEdits(single, fuzzy []bool, triples [][3]string) {
+// indexEdits puts the dict's words that may pair within the edit radius
+// in its bigram index, and its joined pairs and triples too at fuzzy 2;
+// at fuzzy 1 a joined pair or triple that is no word of a customer goes
+// in byFirst and byLast instead (joinedEdits finds it there). joined
+// holds each joined pair's and triple's text, first word and last word.
+func (rv *scoredReverse) indexEdits(single, fuzzy []bool, joined [][3]string) {
 	if rv.fuzzy == 0 {
 		return
 	}
@@ -236,15 +238,15 @@ func (rv *scoredReverse) indexEdits(single, fuzzy []bool, triples [][3]string) {
 		return
 	}
 	rv.byFirst, rv.byLast = map[uint32][]uint32{}, map[uint32][]uint32{}
-	for _, tr := range triples {
-		tid, _ := d.ID(tr[0])
-		if single[tid] || !fuzzy[tid] {
+	for _, j := range joined {
+		id, _ := d.ID(j[0])
+		if single[id] || !fuzzy[id] {
 			continue
 		}
-		first, _ := d.ID(tr[1])
-		last, _ := d.ID(tr[2])
-		rv.byFirst[first] = append(rv.byFirst[first], tid)
-		rv.byLast[last] = append(rv.byLast[last], tid)
+		first, _ := d.ID(j[1])
+		last, _ := d.ID(j[2])
+		rv.byFirst[first] = append(rv.byFirst[first], id)
+		rv.byLast[last] = append(rv.byLast[last], id)
 	}
 	byRunes := func(a, b uint32) int { return cmp.Or(cmp.Compare(d.Runes(a), d.Runes(b)), cmp.Compare(a, b)) }
 	for _, m := range []map[uint32][]uint32{rv.byFirst, rv.byLast} {
@@ -255,15 +257,26 @@ func (rv *scoredReverse) indexEdits(single, fuzzy []bool, triples [][3]string) {
 	}
 }
 
-// tripleEdits calls try with every triple of byFirst and byLast that may
-// lie within one edit of t (runes long): one whose first word begins t
-// or whose last word ends it, within a rune of t's length. One edit
-// (an insertion, deletion, substitution or swap of two adjacent runes)
-// of a triple of words w1 w2 w3, written together, touches runes of w1 or
-// of w3, never both (w2 holds a rune at least): so w1 is left at the start
-// of t or w3 at its end.
-func (rv *scoredReverse) tripleEdits(t string, n int, try func(uint32)) {
+// joinedEdits calls try with every joined pair or triple of byFirst and
+// byLast within one edit of t (runes tr), as the bigram index's look-up
+// would. One edit (an insertion, deletion, substitution or swap of two
+// adjacent runes) of words w1 … wk written together either leaves w1 at
+// the start of t, or leaves wk at its end, or swaps the last rune of w1
+// with the first of w2 of a pair: of a triple it cannot touch both w1 and
+// w3, since w2 lies between them. So the entries are those whose first
+// word is a prefix of t, whose last word is a suffix of t, or that t is
+// with two adjacent runes swapped, within one edit.
+func (rv *scoredReverse) joinedEdits(t string, tr []rune, try func(uint32)) {
 	d := rv.d
+	n := len(tr)
+	var buf []rune
+	within := func(id uint32) bool {
+		buf = buf[:0]
+		for _, r := range d.Token(id) {
+			buf = append(buf, r)
+		}
+		return dict.Distance(tr, buf, 1) <= 1
+	}
 	look := func(m map[uint32][]uint32, w string) {
 		id, ok := d.ID(w)
 		if !ok {
@@ -275,14 +288,26 @@ func (rv *scoredReverse) tripleEdits(t string, n int, try func(uint32)) {
 		}
 		k, _ := slices.BinarySearchFunc(l, n-1, func(id uint32, r int) int { return cmp.Compare(d.Runes(id), r) })
 		for ; k < len(l) && d.Runes(l[k]) <= n+1; k++ {
-			try(l[k])
+			if within(l[k]) {
+				try(l[k])
+			}
 		}
 	}
+	// t itself may be the first or last word (dragon against dragon 2).
 	for i := range t {
+		look(rv.byLast, t[i:])
 		if i > 0 {
 			look(rv.byFirst, t[:i])
-			look(rv.byLast, t[i:])
 		}
+	}
+	look(rv.byFirst, t)
+	sw := slices.Clone(tr)
+	for i := 1; i < n; i++ {
+		sw[i-1], sw[i] = sw[i], sw[i-1]
+		if id, ok := d.ID(string(sw)); ok && !d.Indexed(id) {
+			try(id)
+		}
+		sw[i-1], sw[i] = sw[i], sw[i-1]
 	}
 }
 
@@ -537,7 +562,7 @@ func (rv *scoredReverse) wordPartners(toks []string, rts []*engine.ScoredTok, wo
 			if fuzzy > 0 {
 				d.Lookup(t, fuzzy, func(id uint32, _ int) { try(id) })
 				if rv.byFirst != nil {
-					rv.tripleEdits(t, utf8.RuneCountInString(t), try)
+					rv.joinedEdits(t, []rune(t), try)
 				}
 				if k.Sound != "" {
 					rv.keyed.each(keyOf(3, k.Sound), try)

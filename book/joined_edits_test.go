@@ -9,16 +9,18 @@ import (
 	"github.com/amlscreen/amlscreen/record"
 )
 
-// TestTripleEditsFindsEveryTriple pins the rule that keeps a triple of
-// customer words written together (vanhoutenhendrik) out of the bigram
-// index at fuzzy 1: a changed word one edit away from it, wherever the edit
-// falls (in the first word, at a join, in the last word), still reaches it,
-// as a look-up of the index would. Every dict entry a changed word pairs
-// with must be among the word's partners. A rule one step tighter, which
-// looked triples up by their first word only or by their last word only,
-// fails: the test checks that both are needed.
-func TestTripleEditsFindsEveryTriple(t *testing.T) {
-	names := []string{"Van Houten Hendrik", "Del Carmen Maria", "Jean Pierre Dupont", "Ng Wei Ling", "Abu Bakar Salleh"}
+// TestJoinedEditsFindsEveryJoinedWord pins the rule that keeps a pair or
+// triple of customer words written together (vanhouten,
+// vanhoutenhendrik) out of the bigram index at fuzzy 1: a changed word one
+// edit away from it, wherever the edit falls (in the first word, at a
+// join, in the last word), still reaches it, as a look-up of the index
+// would. Every dict entry a changed word pairs with must be among the
+// word's partners. A rule one step tighter, which looked them up by their
+// first word only or by their last word only, fails: the test checks that
+// both are needed (and without the swapped look-up, a swap at a pair's
+// join, ng wei as nwgei, is missed).
+func TestJoinedEditsFindsEveryJoinedWord(t *testing.T) {
+	names := []string{"Van Houten Hendrik", "Del Carmen Maria", "Jean Pierre Dupont", "Ng Wei Ling", "Abu Bakar Salleh", "Star Dragon 2", "Lee 2 Dragon"}
 	var customers []Customer
 	for i, n := range names {
 		customers = append(customers, Customer{ID: fmt.Sprint("c", i), Name: n, Type: "individual"})
@@ -28,13 +30,17 @@ func TestTripleEditsFindsEveryTriple(t *testing.T) {
 		t.Fatal(err)
 	}
 	rv := newScoredReverse(customers, sc)
-	// Every changed word one edit from a triple: each rune substituted,
-	// dropped, doubled, and swapped with the next.
+	// Every changed word one edit from a joined pair or triple: each
+	// rune substituted, dropped, doubled, and swapped with the next.
 	var changed []*record.Record
 	var joined []string
+	triples := 0
 	for id := range uint32(rv.d.Len()) {
-		if !rv.triple[id] {
+		if rv.d.Indexed(id) {
 			continue
+		}
+		if rv.triple[id] {
+			triples++
 		}
 		j := []rune(rv.d.Token(id))
 		joined = append(joined, string(j))
@@ -52,8 +58,8 @@ func TestTripleEditsFindsEveryTriple(t *testing.T) {
 			}
 		}
 	}
-	if len(joined) != len(names) {
-		t.Fatalf("%d triples in the dict (%v), want %d", len(joined), joined, len(names))
+	if triples != len(names) || len(joined) != 3*len(names) {
+		t.Fatalf("%d triples of %d joined entries in the dict (%v), want %d of %d", triples, len(joined), joined, len(names), 3*len(names))
 	}
 	cw := changedWordsOf(changed)
 	rts := make([]*engine.ScoredTok, len(cw.toks))
@@ -70,13 +76,13 @@ func TestTripleEditsFindsEveryTriple(t *testing.T) {
 			if !slices.ContainsFunc(partners[i], func(p partner) bool { return p.id == id }) {
 				t.Errorf("changed word %q pairs with %q but does not reach it", tok, rv.d.Token(id))
 			}
-			if rv.triple[id] && tok != rv.d.Token(id) {
+			if !rv.d.Indexed(id) && tok != rv.d.Token(id) {
 				byEdit++
 			}
 		}
 	}
 	if byEdit < 100 {
-		t.Errorf("%d changed words pair with a triple by an edit: the test proves little", byEdit)
+		t.Errorf("%d changed words pair with a joined entry by an edit: the test proves little", byEdit)
 	}
 	// Each of the two look-ups finds a triple the other does not.
 	for _, m := range []map[uint32][]uint32{rv.byFirst, rv.byLast} {
@@ -90,7 +96,7 @@ func TestTripleEditsFindsEveryTriple(t *testing.T) {
 			missed += len(partners[i]) - len(p)
 		}
 		if missed == 0 {
-			t.Error("one of byFirst and byLast alone finds every triple: the test proves little")
+			t.Error("one of byFirst and byLast alone finds every joined entry: the test proves little")
 		}
 		for k, v := range saved {
 			m[k] = v
