@@ -102,14 +102,12 @@ func generated(n int, seed int64) []*record.Record {
 
 func TestIndexAgreesWithBrute(t *testing.T) {
 	t.Parallel()
-	nRecs, nQueries := 1000, 120
+	nRecs, nQueries := 600, 90
 	switch {
 	case longTests():
 		nRecs, nQueries = 3000, 1500
 	case raceEnabled:
 		nRecs, nQueries = 300, 30
-	case testing.Short():
-		nRecs, nQueries = 600, 90
 	}
 	recs := generated(nRecs, 42)
 	agreesWithBrute(t, NewIndex(recs), recs, nQueries, 7)
@@ -211,12 +209,10 @@ func TestHungarianAgreesWithBrute(t *testing.T) {
 	skipUnderRace(t)
 	defer func(p, b int) { pairStepBudget, bruteStepBudget = p, b }(pairStepBudget, bruteStepBudget)
 	pairStepBudget, bruteStepBudget = 0, -1
-	nRecs, n := 1000, 120
+	nRecs, n := 600, 90
 	switch {
 	case longTests():
 		nRecs, n = 2000, 800
-	case testing.Short():
-		nRecs, n = 600, 90
 	}
 	recs := generated(nRecs, 42)
 	agreesWithBrute(t, NewIndex(recs), recs, n, 8)

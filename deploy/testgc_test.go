@@ -1,0 +1,4 @@
+package deploy
+
+// The tests collect garbage less often (internal/testgc).
+import _ "github.com/amlscreen/amlscreen/internal/testgc"
