@@ -184,8 +184,8 @@ type scoredScratch struct {
 	bufB      []uint32
 	bufC      []uint32
 	// pairs holds the pairings of the name strings kept in a search's
-	// best (scoredBest.pair).
-	pairs []edge
+	// best (scoredBest.pair); pairsOld those before rescoreInScript.
+	pairs, pairsOld []edge
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -440,9 +440,11 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 // min_score leaves best; the others keep their best name string after
 // the check, chosen as the candidate loop chooses.
 func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch) error {
-	// Every record of best is scored again here and keeps a new pairing
-	// or leaves: the pairings kept so far are read no more.
-	scr.pairs = scr.pairs[:0]
+	// Every record of best keeps its pairing, is scored again here and
+	// keeps a new one, or leaves: the pairings kept so far move to a
+	// second buffer, read only to copy those kept.
+	kept := scr.pairs
+	scr.pairs, scr.pairsOld = scr.pairsOld[:0], kept
 	keys := make([]uint64, 0, len(best))
 	hits := make([]Hit, 0, len(best))
 	for key := range best {
@@ -457,6 +459,21 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 		si, ord := int(key>>32), uint32(key)
 		ss := &segs[si]
 		old := best[key]
+		// A best name string the shared script finds no difference in
+		// stays best: inScript leaves its score as it was and only lowers
+		// the others', and it was the best of them before (a name string
+		// that was no candidate scores under min_score).
+		text := hits[i].Record.Name
+		if ns, ok := nameStringAt(hits[i].Record, int(old.slot)); ok {
+			text = ns.Text
+		}
+		if _, differs := scriptCost(qs, text); !differs {
+			at := int32(len(scr.pairs))
+			scr.pairs = append(scr.pairs, kept[old.pair:old.pair+int32(old.npair)]...)
+			old.pair = at
+			best[key] = old
+			continue
+		}
 		var sq *scoredQuery
 		for _, vr := range variants {
 			if vr.sel == old.sel {
