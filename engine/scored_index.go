@@ -186,6 +186,7 @@ type scoredScratch struct {
 	// pairs holds the pairings of the name strings kept in a search's
 	// best (scoredBest.pair); pairsOld those before rescoreInScript.
 	pairs, pairsOld []edge
+	memo            nameMemo
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -337,12 +338,16 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 	best = make(map[uint64]scoredBest)
 	scr.pairs = scr.pairs[:0]
 	ticks, considered := 0, 0
+	// Without dob, gender or citizenship in the query the evidence is
+	// none, and the record's facts need not be read.
+	weighs := c.hasDOB || c.gender != "" || c.cit != ""
 	for si := range segs {
 		ss := &segs[si]
 		srcOK := ss.sourceMask(c)
 		for _, vr := range variants {
 			sq := vr.segs[si]
 			cands := ss.scoredCandidates(sq, c.minScore, scr)
+			scr.memo.reset()
 			floor := logitFloor(c.minScore)
 			var exact []uint32 // scored down to hitFloor, which is lower
 			if sq.exactLogit < floor {
@@ -363,12 +368,15 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 					continue
 				}
 				scored++
-				evd := weighEvidence(c, ss.facts(c, ord))
+				var evd evidence
+				if weighs {
+					evd = weighEvidence(c, ss.facts(c, ord))
+				}
 				f := floor
 				if _, ok := slices.BinarySearch(exact, ns); ok {
 					f = sq.hitFloor(c.minScore)
 				}
-				cand, ok := ss.scoreCandidate(sq, ns, scr, f, c.minScore, &evd)
+				cand, ok := ss.scoreCandidateIn(sq, ns, scr, f, c.minScore, &evd, &scr.memo)
 				if !ok {
 					continue
 				}
@@ -408,10 +416,17 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	if err := v.fill(res.Hits, false); err != nil {
 		return nil, err
 	}
+	// The reasons and their slices are made together, and the query's
+	// words once per variant: a check explaining a thousand hits made
+	// each apart.
 	sel := make(map[recordSel]int, len(variants))
+	qWords := make([][]string, len(variants))
 	for i, vr := range variants {
 		sel[vr.sel] = i
 	}
+	reasons := make([]ScoreReason, len(res.Hits))
+	var arena reasonArena
+	var kWords []string
 	for i := range res.Hits {
 		h := &res.Hits[i]
 		ss := &segs[h.seg]
@@ -421,10 +436,17 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		if ns, ok := nameStringAt(h.Record, int(b.slot)); ok {
 			h.Field, text = ns.Field, ns.Text
 		}
-		sq := variants[sel[b.sel]].segs[h.seg]
+		vi := sel[b.sel]
+		sq := variants[vi].segs[h.seg]
+		if qWords[vi] == nil {
+			qWords[vi] = wordTexts(sq.words) // the same words in every segment
+		}
 		ev := inScript(qs, text, b.ev)
-		sh := ss.nameShape(sq, ss.nameWords(b.ns), scr)
-		h.Reason = buildReason(sh, ev, scr.pairing(&b), wordTexts(sq.words), ss.nameTexts(b.ns), h.Field, text)
+		words := ss.nameWords(b.ns)
+		sh := ss.nameShape(sq, words, scr)
+		kWords = ss.appendNameTexts(kWords[:0], words)
+		h.Reason = &reasons[i]
+		writeReason(h.Reason, &arena, sh, ev, scr.pairing(&b), qWords[vi], kWords, h.Field, text)
 		evd := weighEvidence(c, ss.facts(c, h.ord))
 		evd.annotate(h.Reason, ev, c)
 	}
@@ -608,11 +630,16 @@ func (ss *scoredSeg) nameWords(ns uint32) []uint32 {
 // segment's memory (they go into a hit's reason).
 func (ss *scoredSeg) nameTexts(ns uint32) []string {
 	ws := ss.nameWords(ns)
-	out := make([]string, len(ws))
-	for i, id := range ws {
-		out[i] = strings.Clone(ss.Token(id))
+	return ss.appendNameTexts(make([]string, 0, len(ws)), ws)
+}
+
+// appendNameTexts appends the texts of the tokens ws, copied out of the
+// segment's memory, to dst.
+func (ss *scoredSeg) appendNameTexts(dst []string, ws []uint32) []string {
+	for _, id := range ws {
+		dst = append(dst, strings.Clone(ss.Token(id)))
 	}
-	return out
+	return dst
 }
 
 // globalPartners are the tokens of a whole view that one query word (or
@@ -1618,7 +1645,19 @@ func keepReaching(cands []uint32, acc []float64, cnt []uint8, need float64, comp
 // record, and returns it as a candidate when it reaches minScore: the one
 // rule a scored search and ScoreRecord both apply, so that the two agree.
 func (ss *scoredSeg) scoreCandidate(sq *scoredQuery, ns uint32, scr *scoredScratch, floor, minScore float64, evd *evidence) (scoredBest, bool) {
-	ev, ok := ss.scoreName(sq, ns, scr, floor-evd.total)
+	return ss.scoreCandidateIn(sq, ns, scr, floor, minScore, evd, nil)
+}
+
+// scoreCandidateIn is scoreCandidate with the name strings scored so far
+// for sq kept in memo (none when nil).
+func (ss *scoredSeg) scoreCandidateIn(sq *scoredQuery, ns uint32, scr *scoredScratch, floor, minScore float64, evd *evidence, memo *nameMemo) (scoredBest, bool) {
+	var ev evaluation
+	var ok bool
+	if memo != nil {
+		ev, ok = ss.scoreNameMemo(sq, ns, scr, floor-evd.total, memo)
+	} else {
+		ev, ok = ss.scoreName(sq, ns, scr, floor-evd.total)
+	}
 	if !ok {
 		return scoredBest{}, false
 	}
@@ -1799,6 +1838,92 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 	}
 	scr.ps.run(sh, edges)
 	return scr.ps.bestEv, true
+}
+
+// nameMemo keeps, for one scoredQuery, what scoreName found for each
+// name string of words scored so far, by the words (token ids) and
+// whether the name is an individual's: all that its edges, its shape and
+// its pairing depend on. Lists repeat names (a common company name is
+// held by hundreds of records at a million), and a check of such words
+// scored every copy.
+type nameMemo struct {
+	at    map[string]int32 // key → index in ent
+	ent   []memoEntry
+	edges []edge // the pairings of ent, each at e0, ne long
+	key   []byte
+}
+
+// memoEntry is what scoreName found for one name string: no edge at all
+// (!edged), or its quickBound and, once the pairing was searched (ran),
+// the pairing's evaluation.
+type memoEntry struct {
+	bound      float64
+	edged, ran bool
+	ev         evaluation
+	e0, ne     int32
+}
+
+// reset forgets every name string, for another scoredQuery.
+func (m *nameMemo) reset() {
+	if m.at == nil {
+		m.at = make(map[string]int32)
+	}
+	clear(m.at)
+	m.ent, m.edges = m.ent[:0], m.edges[:0]
+}
+
+// scoreNameMemo is scoreName, read from memo when a name string of the
+// same words and kind was scored for sq before.
+func (ss *scoredSeg) scoreNameMemo(sq *scoredQuery, ns uint32, scr *scoredScratch, floor float64, memo *nameMemo) (evaluation, bool) {
+	words := ss.nameWords(ns)
+	person := ss.et(ss.nsRec[ns]) == etIndividual
+	key := memo.key[:0]
+	if person {
+		key = append(key, 1)
+	} else {
+		key = append(key, 0)
+	}
+	for _, id := range words {
+		key = append(key, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
+	}
+	memo.key = key
+	i, seen := memo.at[string(key)]
+	if seen {
+		e := &memo.ent[i]
+		switch {
+		case !e.edged || e.bound < floor:
+			return evaluation{}, false
+		case e.ran:
+			scr.ps.best = append(scr.ps.best[:0], memo.edges[e.e0:e.e0+e.ne]...)
+			scr.ps.bestEv = e.ev
+			return e.ev, true
+		}
+	} else {
+		i = int32(len(memo.ent))
+		memo.at[string(key)] = i
+		memo.ent = append(memo.ent, memoEntry{})
+	}
+	e := &memo.ent[i]
+	edges := sq.nameEdges(words, scr)
+	if len(edges) == 0 {
+		return evaluation{}, false
+	}
+	e.edged = true
+	sh := &scr.sh
+	*sh = ss.nameShape(sq, words, scr)
+	sh.person = person
+	e.bound = quickBound(sh, edges)
+	if e.bound < floor {
+		return evaluation{}, false
+	}
+	if person {
+		sh.kSyl = syllableMask(len(words), func(k int) string { return ss.Token(words[k]) })
+	}
+	scr.ps.run(sh, edges)
+	e.ran, e.ev = true, scr.ps.bestEv
+	e.e0, e.ne = int32(len(memo.edges)), int32(len(scr.ps.best))
+	memo.edges = append(memo.edges, scr.ps.best...)
+	return e.ev, true
 }
 
 // nameEdges returns the edges of the name string of words, in scr.edges.
