@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -402,7 +403,8 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	keys := make([]rankedKey, 0, len(best))
 	for key, b := range best {
 		si, ord := int(key>>32), uint32(key)
-		keys = append(keys, rankedKey{score: b.score, sc: b.sc, id: segs[si].id(ord), key: key})
+		id := segs[si].id(ord)
+		keys = append(keys, rankedKey{score: b.score, sc: b.sc, pre: idPrefix(id), id: id, key: key})
 	}
 	slices.SortFunc(keys, compareRanked)
 	hits := make([]Hit, min(len(keys), c.limit))
@@ -425,7 +427,7 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		sel[vr.sel] = i
 	}
 	reasons := make([]ScoreReason, len(res.Hits))
-	var arena reasonArena
+	arena := reasonArena{chunk: 4 * min(len(res.Hits), 128)} // names of about four words
 	var kWords []string
 	for i := range res.Hits {
 		h := &res.Hits[i]
@@ -565,8 +567,19 @@ func betterScored(a, b scoredBest) bool {
 type rankedKey struct {
 	score float64
 	sc    score
+	pre   [2]uint64 // idPrefix(id)
 	id    string
 	key   uint64
+}
+
+// idPrefix is the first 16 bytes of id, zero-padded, as two big-endian
+// numbers: two ids whose prefixes differ compare as their prefixes do.
+// Records of one name tie on score and rank, and comparing their ids
+// read each id's bytes again at every step of the sort.
+func idPrefix(id string) [2]uint64 {
+	var b [16]byte
+	copy(b[:], id)
+	return [2]uint64{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
 }
 
 // compareRanked orders as sortScoredHits does: by score, then as strict
@@ -580,6 +593,12 @@ func compareRanked(a, b rankedKey) int {
 			return -1
 		}
 		return 1
+	}
+	if a.pre != b.pre {
+		if c := cmp.Compare(a.pre[0], b.pre[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pre[1], b.pre[1])
 	}
 	return cmp.Compare(a.id, b.id)
 }

@@ -696,10 +696,13 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 type reasonArena struct {
 	pairs []ScorePair
 	words []ScoreWord
+	// chunk is how many pairs or words each array holds (at least
+	// minReasonChunk): about what the reasons still to write need.
+	chunk int
 }
 
-// reasonChunk is how many pairs or words an arena's array holds.
-const reasonChunk = 512
+// minReasonChunk is the fewest pairs or words an arena's array holds.
+const minReasonChunk = 16
 
 // takePairs returns an empty slice of capacity n, not nil. Its capacity
 // ends where the next slice begins, so an append to it copies.
@@ -708,7 +711,7 @@ func (a *reasonArena) takePairs(n int) []ScorePair {
 		return make([]ScorePair, 0, n)
 	}
 	if cap(a.pairs)-len(a.pairs) < n || a.pairs == nil {
-		a.pairs = make([]ScorePair, 0, max(n, reasonChunk))
+		a.pairs = make([]ScorePair, 0, max(n, a.chunk, minReasonChunk))
 	}
 	at := len(a.pairs)
 	a.pairs = a.pairs[:at+n]
@@ -721,7 +724,7 @@ func (a *reasonArena) takeWords(n int) []ScoreWord {
 		return make([]ScoreWord, 0, n)
 	}
 	if cap(a.words)-len(a.words) < n || a.words == nil {
-		a.words = make([]ScoreWord, 0, max(n, reasonChunk))
+		a.words = make([]ScoreWord, 0, max(n, a.chunk, minReasonChunk))
 	}
 	at := len(a.words)
 	a.words = a.words[:at+n]
