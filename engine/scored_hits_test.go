@@ -2,6 +2,8 @@ package engine
 
 import (
 	"cmp"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -20,6 +22,29 @@ func TestCompareRankedOrdersIDsAsStrings(t *testing.T) {
 			kb := rankedKey{score: 0.9, pre: idPrefix(b), id: b}
 			if got, want := compareRanked(ka, kb), cmp.Compare(a, b); got != want {
 				t.Errorf("compareRanked(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestGallopIsBinarySearch checks gallop against slices.BinarySearch on
+// ascending lists of every length to 70, for every value around them.
+func TestGallopIsBinarySearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n <= 70; n++ {
+		for range 5 {
+			s := make([]uint32, n)
+			v := uint32(0)
+			for i := range s {
+				v += uint32(rng.IntN(3)) // repeats too
+				s[i] = v
+			}
+			for x := uint32(0); x <= v+2; x++ {
+				gi, gf := gallop(s, x)
+				bi, bf := slices.BinarySearch(s, x)
+				if gi != bi || gf != bf {
+					t.Fatalf("gallop(%v, %d) = %d, %v; slices.BinarySearch: %d, %v", s, x, gi, gf, bi, bf)
+				}
 			}
 		}
 	}

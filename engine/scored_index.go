@@ -429,6 +429,7 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	reasons := make([]ScoreReason, len(res.Hits))
 	arena := reasonArena{chunk: 4 * min(len(res.Hits), 128)} // names of about four words
 	var kWords []string
+	texts := make(map[uint64]string) // the record words' texts, copied once
 	for i := range res.Hits {
 		h := &res.Hits[i]
 		ss := &segs[h.seg]
@@ -446,7 +447,16 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		ev := inScript(qs, text, b.ev)
 		words := ss.nameWords(b.ns)
 		sh := ss.nameShape(sq, words, scr)
-		kWords = ss.appendNameTexts(kWords[:0], words)
+		kWords = kWords[:0]
+		for _, id := range words {
+			k := uint64(h.seg)<<32 | uint64(id)
+			t, ok := texts[k]
+			if !ok {
+				t = strings.Clone(ss.Token(id))
+				texts[k] = t
+			}
+			kWords = append(kWords, t)
+		}
 		h.Reason = &reasons[i]
 		writeReason(h.Reason, &arena, sh, ev, scr.pairing(&b), qWords[vi], kWords, h.Field, text)
 		evd := weighEvidence(c, ss.facts(c, h.ord))
@@ -649,16 +659,11 @@ func (ss *scoredSeg) nameWords(ns uint32) []uint32 {
 // segment's memory (they go into a hit's reason).
 func (ss *scoredSeg) nameTexts(ns uint32) []string {
 	ws := ss.nameWords(ns)
-	return ss.appendNameTexts(make([]string, 0, len(ws)), ws)
-}
-
-// appendNameTexts appends the texts of the tokens ws, copied out of the
-// segment's memory, to dst.
-func (ss *scoredSeg) appendNameTexts(dst []string, ws []uint32) []string {
-	for _, id := range ws {
-		dst = append(dst, strings.Clone(ss.Token(id)))
+	out := make([]string, len(ws))
+	for i, id := range ws {
+		out[i] = strings.Clone(ss.Token(id))
 	}
-	return dst
+	return out
 }
 
 // globalPartners are the tokens of a whole view that one query word (or
@@ -1687,6 +1692,26 @@ func (ss *scoredSeg) scoreCandidateIn(sq *scoredQuery, ns uint32, scr *scoredScr
 	return scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns, ev: ev}, true
 }
 
+// gallop is slices.BinarySearch of the ascending s for x, probing from
+// the front in doubling steps first: markHeld and markGain search for
+// each element of one sorted list in what is left of the other, where
+// the next one is usually near, so a search costs the log of that gap
+// instead of the log of the rest.
+func gallop(s []uint32, x uint32) (int, bool) {
+	if len(s) == 0 || s[0] >= x {
+		return 0, len(s) > 0 && s[0] == x
+	}
+	lo, step := 0, 1 // s[lo] < x
+	for lo+step < len(s) && s[lo+step] < x {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step, len(s)) // s[hi] >= x, or hi is the end
+	i, _ := slices.BinarySearch(s[lo+1:hi], x)
+	i += lo + 1
+	return i, i < len(s) && s[i] == x
+}
+
 // markHeld sets has[k] for every cands[k] in the ascending list post,
 // walking the shorter list and searching the longer. markGain walks the
 // same way; the two stay apart because a shared walk calling a function
@@ -1698,7 +1723,7 @@ func markHeld(cands, post []uint32, has []bool) {
 	if len(post) < len(cands)/8 {
 		lo := 0
 		for _, x := range post {
-			k, found := slices.BinarySearch(cands[lo:], x)
+			k, found := gallop(cands[lo:], x)
 			lo += k
 			if found {
 				has[lo] = true
@@ -1709,7 +1734,7 @@ func markHeld(cands, post []uint32, has []bool) {
 	if len(cands) < len(post)/8 {
 		lo := 0
 		for k, x := range cands {
-			i, found := slices.BinarySearch(post[lo:], x)
+			i, found := gallop(post[lo:], x)
 			lo += i
 			if found {
 				has[k] = true
@@ -1746,7 +1771,7 @@ func markGain(cands, post []uint32, g float64, held []float64) {
 	if len(post) < len(cands)/8 {
 		lo := 0
 		for _, x := range post {
-			k, found := slices.BinarySearch(cands[lo:], x)
+			k, found := gallop(cands[lo:], x)
 			lo += k
 			if found {
 				set(lo)
@@ -1757,7 +1782,7 @@ func markGain(cands, post []uint32, g float64, held []float64) {
 	if len(cands) < len(post)/8 {
 		lo := 0
 		for k, x := range cands {
-			i, found := slices.BinarySearch(post[lo:], x)
+			i, found := gallop(post[lo:], x)
 			lo += i
 			if found {
 				set(k)
