@@ -49,3 +49,78 @@ func TestGallopIsBinarySearch(t *testing.T) {
 		}
 	}
 }
+
+// editSimReference is editSim as it was written before its costs were
+// called directly: the reference the faster one must equal exactly.
+func editSimReference(a, b []rune, arabic bool) float64 {
+	la, lb := len(a), len(b)
+	if la == 0 || lb == 0 {
+		if la == lb {
+			return 1
+		}
+		return 0
+	}
+	d0, d1, d2 := make([]float64, lb+1), make([]float64, lb+1), make([]float64, lb+1)
+	sub, gap := subCost, gapCost
+	if arabic {
+		sub, gap = arabicSub, arabicGap
+	}
+	for j := 1; j <= lb; j++ {
+		d1[j] = d1[j-1] + gap(b, j-1)
+	}
+	for i := 1; i <= la; i++ {
+		d2[0] = d1[0] + gap(a, i-1)
+		for j := 1; j <= lb; j++ {
+			v := d1[j-1] + sub(a[i-1], b[j-1])
+			if u := d1[j] + gap(a, i-1); u < v {
+				v = u
+			}
+			if l := d2[j-1] + gap(b, j-1); l < v {
+				v = l
+			}
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] && a[i-1] != a[i-2] {
+				if t := d0[j-2] + costSwap; t < v {
+					v = t
+				}
+			}
+			d2[j] = v
+		}
+		d0, d1, d2 = d1, d2, d0
+	}
+	return max(1-d1[lb]/float64(max(la, lb)), 0)
+}
+
+// TestEditSimEqualsReference checks editSim against editSimReference,
+// bit for bit, on random words of the letters its costs treat apart
+// (vowels, h, doubled letters, swaps), both cost tables, and words longer
+// than its stack buffers.
+func TestEditSimEqualsReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	letters := []rune("aeiouyhkgsctzdpbfvwjqxlrmné")
+	word := func() []rune {
+		w := make([]rune, rng.IntN(12))
+		if rng.IntN(20) == 0 {
+			w = make([]rune, 40+rng.IntN(10))
+		}
+		for i := range w {
+			w[i] = letters[rng.IntN(len(letters))]
+			if i > 0 && rng.IntN(5) == 0 {
+				w[i] = w[i-1]
+			}
+		}
+		return w
+	}
+	for range 5000 {
+		a, b := word(), word()
+		if rng.IntN(4) == 0 && len(a) > 1 { // a swap or an edit of a
+			b = slices.Clone(a)
+			i := rng.IntN(len(b) - 1)
+			b[i], b[i+1] = b[i+1], b[i]
+		}
+		for _, arabic := range []bool{false, true} {
+			if got, want := editSim(a, b, arabic), editSimReference(a, b, arabic); got != want {
+				t.Fatalf("editSim(%q, %q, %v) = %v, want %v", string(a), string(b), arabic, got, want)
+			}
+		}
+	}
+}
