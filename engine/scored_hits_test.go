@@ -2,9 +2,14 @@ package engine
 
 import (
 	"cmp"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/query"
+	"github.com/amlscreen/amlscreen/record"
 )
 
 // TestCompareRankedOrdersIDsAsStrings pins the ids' prefix shortcut of
@@ -122,5 +127,61 @@ func TestEditSimEqualsReference(t *testing.T) {
 				t.Fatalf("editSim(%q, %q, %v) = %v, want %v", string(a), string(b), arabic, got, want)
 			}
 		}
+	}
+}
+
+// TestNameMemoAgreesWithScoreName checks scoreNameMemo against scoreName
+// on every name string of a generated index and of names repeated by
+// people and companies alike (whose pairings differ: a person's middle
+// name left out earns a share of the completeness term), visiting each
+// three times at floors that fall and rise, so that an entry whose
+// pairing was not searched at a high floor is searched at a lower one.
+func TestNameMemoAgreesWithScoreName(t *testing.T) {
+	t.Parallel()
+	recs := generated(1200, 29)
+	for i, name := range []string{"John Quentin Smith", "John Smith", "Royal Star Trading", "Royal Star", "Kim Min Jun"} {
+		for k, et := range []string{record.EntityIndividual, record.EntityEntity, record.EntityIndividual} {
+			recs = append(recs, &record.Record{ID: fmt.Sprintf("M%d-%d", i, k), Name: name, EntityType: et})
+		}
+	}
+	ix := NewIndex(recs)
+	v := ix.acquire()
+	defer v.release()
+	scr, ref := new(scoredScratch), new(scoredScratch)
+	queries := append(diffQueries(recs, 20, 37), query.Query{Names: "John Smith"}, query.Query{Names: "Royal Star"}, query.Query{Names: "Kim Min Jun"})
+	floors := []float64{logitFloor(0.95), math.Inf(-1), logitFloor(0.82)}
+	checked, read := 0, 0
+	for i, q := range queries {
+		q.Match, q.Fuzzy, q.DOB, q.Gender, q.Citizenship = query.Scored, i%3, "", "", ""
+		c, err := compile(q)
+		if err != nil || c.onlyLegal {
+			continue
+		}
+		segs, variants, _ := v.scoredVariants(c)
+		for si := range segs {
+			ss := &segs[si]
+			for _, vr := range variants {
+				sq := vr.segs[si]
+				scr.memo.reset()
+				for _, floor := range floors {
+					for ns := uint32(0); int(ns) < len(ss.nsRec); ns++ {
+						before := len(scr.memo.ent)
+						got, gotOK := ss.scoreNameMemo(sq, ns, scr, floor, &scr.memo)
+						want, wantOK := ss.scoreName(sq, ns, ref, floor)
+						if gotOK != wantOK || gotOK && (got != want || !slices.Equal(scr.ps.best, ref.ps.best)) {
+							t.Fatalf("%q, name string %q (individual %v) at floor %g: memo %v %+v %v, scoreName %v %+v %v", q.Names, ss.nameTexts(ns),
+								ss.et(ss.nsRec[ns]) == etIndividual, floor, gotOK, got, scr.ps.best, wantOK, want, ref.ps.best)
+						}
+						checked++
+						if len(scr.memo.ent) == before {
+							read++
+						}
+					}
+				}
+			}
+		}
+	}
+	if read < checked/2 {
+		t.Fatalf("%d of %d name strings read from the memo: it is not kept", read, checked)
 	}
 }
