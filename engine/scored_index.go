@@ -1907,14 +1907,21 @@ type memoEntry struct {
 	e0, ne     int32
 }
 
-// reset forgets every name string, for another scoredQuery.
+// reset forgets every name string, for another scoredQuery. A map that
+// grew large is made again rather than cleared: clearing costs its
+// capacity, and the pooled scratch of a check of thousands of names
+// would make every later check pay that.
 func (m *nameMemo) reset() {
-	if m.at == nil {
+	if m.at == nil || len(m.ent) > maxClearedMemo {
 		m.at = make(map[string]int32)
+	} else {
+		clear(m.at)
 	}
-	clear(m.at)
 	m.ent, m.edges = m.ent[:0], m.edges[:0]
 }
+
+// maxClearedMemo is the most names a memo's map is cleared after.
+const maxClearedMemo = 256
 
 // scoreNameMemo is scoreName, read from memo when a name string of the
 // same words and kind was scored for sq before.
