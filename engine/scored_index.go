@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -184,8 +185,9 @@ type scoredScratch struct {
 	bufB      []uint32
 	bufC      []uint32
 	// pairs holds the pairings of the name strings kept in a search's
-	// best (scoredBest.pair).
-	pairs []edge
+	// best (scoredBest.pair); pairsOld those before rescoreInScript.
+	pairs, pairsOld []edge
+	memo            nameMemo
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -337,12 +339,16 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 	best = make(map[uint64]scoredBest)
 	scr.pairs = scr.pairs[:0]
 	ticks, considered := 0, 0
+	// Without dob, gender or citizenship in the query the evidence is
+	// none, and the record's facts need not be read.
+	weighs := c.hasDOB || c.gender != "" || c.cit != ""
 	for si := range segs {
 		ss := &segs[si]
 		srcOK := ss.sourceMask(c)
 		for _, vr := range variants {
 			sq := vr.segs[si]
 			cands := ss.scoredCandidates(sq, c.minScore, scr)
+			scr.memo.reset()
 			floor := logitFloor(c.minScore)
 			var exact []uint32 // scored down to hitFloor, which is lower
 			if sq.exactLogit < floor {
@@ -363,12 +369,15 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 					continue
 				}
 				scored++
-				evd := weighEvidence(c, ss.facts(c, ord))
+				var evd evidence
+				if weighs {
+					evd = weighEvidence(c, ss.facts(c, ord))
+				}
 				f := floor
 				if _, ok := slices.BinarySearch(exact, ns); ok {
 					f = sq.hitFloor(c.minScore)
 				}
-				cand, ok := ss.scoreCandidate(sq, ns, scr, f, c.minScore, &evd)
+				cand, ok := ss.scoreCandidateIn(sq, ns, scr, f, c.minScore, &evd, &scr.memo)
 				if !ok {
 					continue
 				}
@@ -394,7 +403,8 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	keys := make([]rankedKey, 0, len(best))
 	for key, b := range best {
 		si, ord := int(key>>32), uint32(key)
-		keys = append(keys, rankedKey{score: b.score, sc: b.sc, id: segs[si].id(ord), key: key})
+		id := segs[si].id(ord)
+		keys = append(keys, rankedKey{score: b.score, sc: b.sc, pre: idPrefix(id), id: id, key: key})
 	}
 	slices.SortFunc(keys, compareRanked)
 	hits := make([]Hit, min(len(keys), c.limit))
@@ -408,10 +418,18 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	if err := v.fill(res.Hits, false); err != nil {
 		return nil, err
 	}
+	// The reasons and their slices are made together, and the query's
+	// words once per variant: a check explaining a thousand hits made
+	// each apart.
 	sel := make(map[recordSel]int, len(variants))
+	qWords := make([][]string, len(variants))
 	for i, vr := range variants {
 		sel[vr.sel] = i
 	}
+	reasons := make([]ScoreReason, len(res.Hits))
+	arena := reasonArena{chunk: 4 * min(len(res.Hits), 128)} // names of about four words
+	var kWords []string
+	texts := make(map[uint64]string) // the record words' texts, copied once
 	for i := range res.Hits {
 		h := &res.Hits[i]
 		ss := &segs[h.seg]
@@ -421,10 +439,26 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		if ns, ok := nameStringAt(h.Record, int(b.slot)); ok {
 			h.Field, text = ns.Field, ns.Text
 		}
-		sq := variants[sel[b.sel]].segs[h.seg]
+		vi := sel[b.sel]
+		sq := variants[vi].segs[h.seg]
+		if qWords[vi] == nil {
+			qWords[vi] = wordTexts(sq.words) // the same words in every segment
+		}
 		ev := inScript(qs, text, b.ev)
-		sh := ss.nameShape(sq, ss.nameWords(b.ns), scr)
-		h.Reason = buildReason(sh, ev, scr.pairing(&b), wordTexts(sq.words), ss.nameTexts(b.ns), h.Field, text)
+		words := ss.nameWords(b.ns)
+		sh := ss.nameShape(sq, words, scr)
+		kWords = kWords[:0]
+		for _, id := range words {
+			k := uint64(h.seg)<<32 | uint64(id)
+			t, ok := texts[k]
+			if !ok {
+				t = strings.Clone(ss.Token(id))
+				texts[k] = t
+			}
+			kWords = append(kWords, t)
+		}
+		h.Reason = &reasons[i]
+		writeReason(h.Reason, &arena, sh, ev, scr.pairing(&b), qWords[vi], kWords, h.Field, text)
 		evd := weighEvidence(c, ss.facts(c, h.ord))
 		evd.annotate(h.Reason, ev, c)
 	}
@@ -440,9 +474,11 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 // min_score leaves best; the others keep their best name string after
 // the check, chosen as the candidate loop chooses.
 func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch) error {
-	// Every record of best is scored again here and keeps a new pairing
-	// or leaves: the pairings kept so far are read no more.
-	scr.pairs = scr.pairs[:0]
+	// Every record of best keeps its pairing, is scored again here and
+	// keeps a new one, or leaves: the pairings kept so far move to a
+	// second buffer, read only to copy those kept.
+	kept := scr.pairs
+	scr.pairs, scr.pairsOld = scr.pairsOld[:0], kept
 	keys := make([]uint64, 0, len(best))
 	hits := make([]Hit, 0, len(best))
 	for key := range best {
@@ -457,6 +493,21 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 		si, ord := int(key>>32), uint32(key)
 		ss := &segs[si]
 		old := best[key]
+		// A best name string the shared script finds no difference in
+		// stays best: inScript leaves its score as it was and only lowers
+		// the others', and it was the best of them before (a name string
+		// that was no candidate scores under min_score).
+		text := hits[i].Record.Name
+		if ns, ok := nameStringAt(hits[i].Record, int(old.slot)); ok {
+			text = ns.Text
+		}
+		if _, differs := scriptCost(qs, text); !differs {
+			at := int32(len(scr.pairs))
+			scr.pairs = append(scr.pairs, kept[old.pair:old.pair+int32(old.npair)]...)
+			old.pair = at
+			best[key] = old
+			continue
+		}
 		var sq *scoredQuery
 		for _, vr := range variants {
 			if vr.sel == old.sel {
@@ -526,8 +577,19 @@ func betterScored(a, b scoredBest) bool {
 type rankedKey struct {
 	score float64
 	sc    score
+	pre   [2]uint64 // idPrefix(id)
 	id    string
 	key   uint64
+}
+
+// idPrefix is the first 16 bytes of id, zero-padded, as two big-endian
+// numbers: two ids whose prefixes differ compare as their prefixes do.
+// Records of one name tie on score and rank, and comparing their ids
+// read each id's bytes again at every step of the sort.
+func idPrefix(id string) [2]uint64 {
+	var b [16]byte
+	copy(b[:], id)
+	return [2]uint64{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
 }
 
 // compareRanked orders as sortScoredHits does: by score, then as strict
@@ -541,6 +603,12 @@ func compareRanked(a, b rankedKey) int {
 			return -1
 		}
 		return 1
+	}
+	if a.pre != b.pre {
+		if c := cmp.Compare(a.pre[0], b.pre[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pre[1], b.pre[1])
 	}
 	return cmp.Compare(a.id, b.id)
 }
@@ -1601,7 +1669,19 @@ func keepReaching(cands []uint32, acc []float64, cnt []uint8, need float64, comp
 // record, and returns it as a candidate when it reaches minScore: the one
 // rule a scored search and ScoreRecord both apply, so that the two agree.
 func (ss *scoredSeg) scoreCandidate(sq *scoredQuery, ns uint32, scr *scoredScratch, floor, minScore float64, evd *evidence) (scoredBest, bool) {
-	ev, ok := ss.scoreName(sq, ns, scr, floor-evd.total)
+	return ss.scoreCandidateIn(sq, ns, scr, floor, minScore, evd, nil)
+}
+
+// scoreCandidateIn is scoreCandidate with the name strings scored so far
+// for sq kept in memo (none when nil).
+func (ss *scoredSeg) scoreCandidateIn(sq *scoredQuery, ns uint32, scr *scoredScratch, floor, minScore float64, evd *evidence, memo *nameMemo) (scoredBest, bool) {
+	var ev evaluation
+	var ok bool
+	if memo != nil {
+		ev, ok = ss.scoreNameMemo(sq, ns, scr, floor-evd.total, memo)
+	} else {
+		ev, ok = ss.scoreName(sq, ns, scr, floor-evd.total)
+	}
 	if !ok {
 		return scoredBest{}, false
 	}
@@ -1610,6 +1690,26 @@ func (ss *scoredSeg) scoreCandidate(sq *scoredQuery, ns uint32, scr *scoredScrat
 		return scoredBest{}, false
 	}
 	return scoredBest{score: s, sc: pairingScore(ev, scr.ps.best, len(ss.nameWords(ns))), slot: ss.nsSlot[ns], ns: ns, ev: ev}, true
+}
+
+// gallop is slices.BinarySearch of the ascending s for x, probing from
+// the front in doubling steps first: markHeld and markGain search for
+// each element of one sorted list in what is left of the other, where
+// the next one is usually near, so a search costs the log of that gap
+// instead of the log of the rest.
+func gallop(s []uint32, x uint32) (int, bool) {
+	if len(s) == 0 || s[0] >= x {
+		return 0, len(s) > 0 && s[0] == x
+	}
+	lo, step := 0, 1 // s[lo] < x
+	for lo+step < len(s) && s[lo+step] < x {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step, len(s)) // s[hi] >= x, or hi is the end
+	i, _ := slices.BinarySearch(s[lo+1:hi], x)
+	i += lo + 1
+	return i, i < len(s) && s[i] == x
 }
 
 // markHeld sets has[k] for every cands[k] in the ascending list post,
@@ -1623,7 +1723,7 @@ func markHeld(cands, post []uint32, has []bool) {
 	if len(post) < len(cands)/8 {
 		lo := 0
 		for _, x := range post {
-			k, found := slices.BinarySearch(cands[lo:], x)
+			k, found := gallop(cands[lo:], x)
 			lo += k
 			if found {
 				has[lo] = true
@@ -1634,7 +1734,7 @@ func markHeld(cands, post []uint32, has []bool) {
 	if len(cands) < len(post)/8 {
 		lo := 0
 		for k, x := range cands {
-			i, found := slices.BinarySearch(post[lo:], x)
+			i, found := gallop(post[lo:], x)
 			lo += i
 			if found {
 				has[k] = true
@@ -1671,7 +1771,7 @@ func markGain(cands, post []uint32, g float64, held []float64) {
 	if len(post) < len(cands)/8 {
 		lo := 0
 		for _, x := range post {
-			k, found := slices.BinarySearch(cands[lo:], x)
+			k, found := gallop(cands[lo:], x)
 			lo += k
 			if found {
 				set(lo)
@@ -1682,7 +1782,7 @@ func markGain(cands, post []uint32, g float64, held []float64) {
 	if len(cands) < len(post)/8 {
 		lo := 0
 		for k, x := range cands {
-			i, found := slices.BinarySearch(post[lo:], x)
+			i, found := gallop(post[lo:], x)
 			lo += i
 			if found {
 				set(k)
@@ -1782,6 +1882,99 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 	}
 	scr.ps.run(sh, edges)
 	return scr.ps.bestEv, true
+}
+
+// nameMemo keeps, for one scoredQuery, what scoreName found for each
+// name string of words scored so far, by the words (token ids) and
+// whether the name is an individual's: all that its edges, its shape and
+// its pairing depend on. Lists repeat names (a common company name is
+// held by hundreds of records at a million), and a check of such words
+// scored every copy.
+type nameMemo struct {
+	at    map[string]int32 // key → index in ent
+	ent   []memoEntry
+	edges []edge // the pairings of ent, each at e0, ne long
+	key   []byte
+}
+
+// memoEntry is what scoreName found for one name string: no edge at all
+// (!edged), or its quickBound and, once the pairing was searched (ran),
+// the pairing's evaluation.
+type memoEntry struct {
+	bound      float64
+	edged, ran bool
+	ev         evaluation
+	e0, ne     int32
+}
+
+// reset forgets every name string, for another scoredQuery. A map that
+// grew large is made again rather than cleared: clearing costs its
+// capacity, and the pooled scratch of a check of thousands of names
+// would make every later check pay that.
+func (m *nameMemo) reset() {
+	if m.at == nil || len(m.ent) > maxClearedMemo {
+		m.at = make(map[string]int32)
+	} else {
+		clear(m.at)
+	}
+	m.ent, m.edges = m.ent[:0], m.edges[:0]
+}
+
+// maxClearedMemo is the most names a memo's map is cleared after.
+const maxClearedMemo = 256
+
+// scoreNameMemo is scoreName, read from memo when a name string of the
+// same words and kind was scored for sq before.
+func (ss *scoredSeg) scoreNameMemo(sq *scoredQuery, ns uint32, scr *scoredScratch, floor float64, memo *nameMemo) (evaluation, bool) {
+	words := ss.nameWords(ns)
+	person := ss.et(ss.nsRec[ns]) == etIndividual
+	key := memo.key[:0]
+	if person {
+		key = append(key, 1)
+	} else {
+		key = append(key, 0)
+	}
+	for _, id := range words {
+		key = append(key, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
+	}
+	memo.key = key
+	i, seen := memo.at[string(key)]
+	if seen {
+		e := &memo.ent[i]
+		switch {
+		case !e.edged || e.bound < floor:
+			return evaluation{}, false
+		case e.ran:
+			scr.ps.best = append(scr.ps.best[:0], memo.edges[e.e0:e.e0+e.ne]...)
+			scr.ps.bestEv = e.ev
+			return e.ev, true
+		}
+	} else {
+		i = int32(len(memo.ent))
+		memo.at[string(key)] = i
+		memo.ent = append(memo.ent, memoEntry{})
+	}
+	e := &memo.ent[i]
+	edges := sq.nameEdges(words, scr)
+	if len(edges) == 0 {
+		return evaluation{}, false
+	}
+	e.edged = true
+	sh := &scr.sh
+	*sh = ss.nameShape(sq, words, scr)
+	sh.person = person
+	e.bound = quickBound(sh, edges)
+	if e.bound < floor {
+		return evaluation{}, false
+	}
+	if person {
+		sh.kSyl = syllableMask(len(words), func(k int) string { return ss.Token(words[k]) })
+	}
+	scr.ps.run(sh, edges)
+	e.ran, e.ev = true, scr.ps.bestEv
+	e.e0, e.ne = int32(len(memo.edges)), int32(len(scr.ps.best))
+	memo.edges = append(memo.edges, scr.ps.best...)
+	return e.ev, true
 }
 
 // nameEdges returns the edges of the name string of words, in scr.edges.

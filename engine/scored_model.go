@@ -685,6 +685,55 @@ func (ps *pairSearch) dfs(j int, qCov, kCov uint64, partial float64, canComplete
 // buildReason writes the pairing best of a name string for people and
 // programs: qWords and kWords are the query's and the name string's words.
 func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []string, field, name string) *ScoreReason {
+	r := new(ScoreReason)
+	writeReason(r, nil, sh, ev, best, qWords, kWords, field, name)
+	return r
+}
+
+// reasonArena hands out the slices of many reasons from a few shared
+// arrays: a check explaining a thousand hits made three or four slices
+// for each.
+type reasonArena struct {
+	pairs []ScorePair
+	words []ScoreWord
+	// chunk is how many pairs or words each array holds (at least
+	// minReasonChunk): about what the reasons still to write need.
+	chunk int
+}
+
+// minReasonChunk is the fewest pairs or words an arena's array holds.
+const minReasonChunk = 16
+
+// takePairs returns an empty slice of capacity n, not nil. Its capacity
+// ends where the next slice begins, so an append to it copies.
+func (a *reasonArena) takePairs(n int) []ScorePair {
+	if a == nil {
+		return make([]ScorePair, 0, n)
+	}
+	if cap(a.pairs)-len(a.pairs) < n || a.pairs == nil {
+		a.pairs = make([]ScorePair, 0, max(n, a.chunk, minReasonChunk))
+	}
+	at := len(a.pairs)
+	a.pairs = a.pairs[:at+n]
+	return a.pairs[at : at : at+n]
+}
+
+// takeWords is takePairs for words without a partner.
+func (a *reasonArena) takeWords(n int) []ScoreWord {
+	if a == nil {
+		return make([]ScoreWord, 0, n)
+	}
+	if cap(a.words)-len(a.words) < n || a.words == nil {
+		a.words = make([]ScoreWord, 0, max(n, a.chunk, minReasonChunk))
+	}
+	at := len(a.words)
+	a.words = a.words[:at+n]
+	return a.words[at : at : at+n]
+}
+
+// writeReason is buildReason into r, its slices taken from a (made
+// apart when a is nil).
+func writeReason(r *ScoreReason, a *reasonArena, sh nameShape, ev evaluation, best []edge, qWords, kWords []string, field, name string) {
 	// The slices are made at their size: growing them was half of what
 	// the reasons cost a check explaining a thousand hits.
 	var qCov, kCov uint64
@@ -692,8 +741,8 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 		qCov |= best[i].qmask()
 		kCov |= best[i].kmask()
 	}
-	r := &ScoreReason{
-		Field: field, Name: name, Pairs: make([]ScorePair, 0, len(best)),
+	*r = ScoreReason{
+		Field: field, Name: name, Pairs: a.takePairs(len(best)),
 		Complete: round4(ev.bonus), Prior: round4(-sh.lambda), Offset: model.Intercept, Script: round4(ev.script),
 		Logit: round4(ev.logit), Score: scoreOf(ev),
 	}
@@ -711,7 +760,7 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 			Similarity: round4(e.sim), Weight: round4(e.weight), Contribution: round4(e.value)})
 	}
 	if n := sh.m - bits.OnesCount64(qCov&(1<<sh.m-1)); n > 0 {
-		r.UnpairedQuery = make([]ScoreWord, 0, n)
+		r.UnpairedQuery = a.takeWords(n)
 	}
 	for j := 0; j < sh.m; j++ {
 		if qCov&(1<<j) == 0 {
@@ -719,7 +768,7 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 		}
 	}
 	if n := sh.n - bits.OnesCount64(kCov&(1<<sh.n-1)); n > 0 {
-		r.UnpairedRecord = make([]ScoreWord, 0, n)
+		r.UnpairedRecord = a.takeWords(n)
 	}
 	for k := 0; k < sh.n; k++ {
 		if kCov&(1<<k) == 0 {
@@ -730,7 +779,6 @@ func buildReason(sh nameShape, ev evaluation, best []edge, qWords, kWords []stri
 			r.UnpairedRecord = append(r.UnpairedRecord, ScoreWord{Word: ShowToken(kWords[k]), Contribution: round4(c)})
 		}
 	}
-	return r
 }
 
 func wordTexts(ws []tokInfo) []string {

@@ -402,29 +402,44 @@ func editSim(a, b []rune, arabic bool) float64 {
 		}
 		return 0
 	}
-	var buf [3][40]float64
-	var d0, d1, d2 []float64 // rows i-2, i-1, i
+	var buf [4][40]float64
+	var d0, d1, d2, gapB []float64 // rows i-2, i-1, i; gap costs of b
 	if lb+1 <= len(buf[0]) {
-		d0, d1, d2 = buf[0][:lb+1], buf[1][:lb+1], buf[2][:lb+1]
+		d0, d1, d2, gapB = buf[0][:lb+1], buf[1][:lb+1], buf[2][:lb+1], buf[3][:lb]
 	} else {
-		d0, d1, d2 = make([]float64, lb+1), make([]float64, lb+1), make([]float64, lb+1)
+		d0, d1, d2, gapB = make([]float64, lb+1), make([]float64, lb+1), make([]float64, lb+1), make([]float64, lb)
 	}
-	sub, gap := subCost, gapCost
-	if arabic {
-		sub, gap = arabicSub, arabicGap
+	// The costs are called directly, not through a function value, and
+	// the gap costs of each letter computed once: this runs for every
+	// word a query word's look-up finds.
+	gap := func(s []rune, i int) float64 {
+		if arabic {
+			return arabicGap(s, i)
+		}
+		return gapCost(s, i)
+	}
+	for j := range gapB {
+		gapB[j] = gap(b, j)
 	}
 	d1[0] = 0
 	for j := 1; j <= lb; j++ {
-		d1[j] = d1[j-1] + gap(b, j-1)
+		d1[j] = d1[j-1] + gapB[j-1]
 	}
 	for i := 1; i <= la; i++ {
-		d2[0] = d1[0] + gap(a, i-1)
+		gapA := gap(a, i-1) // the same for every j
+		d2[0] = d1[0] + gapA
 		for j := 1; j <= lb; j++ {
-			v := d1[j-1] + sub(a[i-1], b[j-1])
-			if u := d1[j] + gap(a, i-1); u < v {
+			var sc float64
+			if arabic {
+				sc = arabicSub(a[i-1], b[j-1])
+			} else {
+				sc = subCost(a[i-1], b[j-1])
+			}
+			v := d1[j-1] + sc
+			if u := d1[j] + gapA; u < v {
 				v = u
 			}
-			if l := d2[j-1] + gap(b, j-1); l < v {
+			if l := d2[j-1] + gapB[j-1]; l < v {
 				v = l
 			}
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] && a[i-1] != a[i-2] {
