@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/cputime"
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
@@ -256,12 +257,12 @@ func measureMode(m *ModeReport, ix *engine.Index, queries []gen.Query, toQuery f
 	start := time.Now()
 	for _, gq := range queries {
 		t := time.Now()
-		c0, cpuOK := threadCPU()
+		c0, cpuOK := cputime.Thread()
 		res, err := ix.Search(toQuery(gq))
 		if err != nil {
 			return fmt.Errorf("query %q: %w", gq.Names, err)
 		}
-		if c1, ok := threadCPU(); cpuOK && ok {
+		if c1, ok := cputime.Thread(); cpuOK && ok {
 			cpu = append(cpu, c1-c0)
 		}
 		lat = append(lat, time.Since(t))

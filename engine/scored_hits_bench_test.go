@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/internal/cputime"
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/query"
 )
@@ -74,7 +75,7 @@ func benchScoredSet(b *testing.B, qs []query.Query, cold bool) {
 	b.ReportAllocs()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	c0, cpuOK := threadCPU()
+	c0, cpuOK := cputime.Thread()
 	for b.Loop() {
 		for _, q := range qs {
 			if cold {
@@ -87,7 +88,7 @@ func benchScoredSet(b *testing.B, qs []query.Query, cold bool) {
 		}
 	}
 	checks := float64(b.N * len(qs))
-	if c1, ok := threadCPU(); cpuOK && ok {
+	if c1, ok := cputime.Thread(); cpuOK && ok {
 		b.ReportMetric(float64((c1-c0).Nanoseconds())/checks, "cpu-ns/check")
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/checks, "ns/check")
