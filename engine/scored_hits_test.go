@@ -151,36 +151,24 @@ func TestNameMemoAgreesWithScoreName(t *testing.T) {
 	queries := append(diffQueries(recs, 20, 37), query.Query{Names: "John Smith"}, query.Query{Names: "Royal Star"}, query.Query{Names: "Kim Min Jun"})
 	floors := []float64{logitFloor(0.95), math.Inf(-1), logitFloor(0.82)}
 	checked, read := 0, 0
-	for i, q := range queries {
-		q.Match, q.Fuzzy, q.DOB, q.Gender, q.Citizenship = query.Scored, i%3, "", "", ""
-		c, err := compile(q)
-		if err != nil || c.onlyLegal {
-			continue
-		}
-		segs, variants, _ := v.scoredVariants(c)
-		for si := range segs {
-			ss := &segs[si]
-			for _, vr := range variants {
-				sq := vr.segs[si]
-				scr.memo.reset()
-				for _, floor := range floors {
-					for ns := uint32(0); int(ns) < len(ss.nsRec); ns++ {
-						before := len(scr.memo.ent)
-						got, gotOK := ss.scoreNameMemo(sq, ns, scr, floor, &scr.memo)
-						want, wantOK := ss.scoreName(sq, ns, ref, floor)
-						if gotOK != wantOK || gotOK && (got != want || !slices.Equal(scr.ps.best, ref.ps.best)) {
-							t.Fatalf("%q, name string %q (individual %v) at floor %g: memo %v %+v %v, scoreName %v %+v %v", q.Names, ss.nameTexts(ns),
-								ss.et(ss.nsRec[ns]) == etIndividual, floor, gotOK, got, scr.ps.best, wantOK, want, ref.ps.best)
-						}
-						checked++
-						if len(scr.memo.ent) == before {
-							read++
-						}
-					}
+	eachScoredQuery(v, queries, func(q query.Query, ss *scoredSeg, sq *scoredQuery) {
+		scr.memo.reset()
+		for _, floor := range floors {
+			for ns := uint32(0); int(ns) < len(ss.nsRec); ns++ {
+				before := len(scr.memo.ent)
+				got, gotOK := ss.scoreNameMemo(sq, ns, scr, floor, &scr.memo)
+				want, wantOK := ss.scoreName(sq, ns, ref, floor)
+				if gotOK != wantOK || gotOK && (got != want || !slices.Equal(scr.ps.best, ref.ps.best)) {
+					t.Fatalf("%q, name string %q (individual %v) at floor %g: memo %v %+v %v, scoreName %v %+v %v", q.Names, ss.nameTexts(ns),
+						ss.et(ss.nsRec[ns]) == etIndividual, floor, gotOK, got, scr.ps.best, wantOK, want, ref.ps.best)
+				}
+				checked++
+				if len(scr.memo.ent) == before {
+					read++
 				}
 			}
 		}
-	}
+	})
 	if read < checked/2 {
 		t.Fatalf("%d of %d name strings read from the memo: it is not kept", read, checked)
 	}
