@@ -142,6 +142,21 @@ func letterBound(a, b uint64, radius int) bool {
 // swap of two adjacent runes (see Lookup).
 const maxGramsLost = 3
 
+// gramsLost is the most distinct padded bigrams of a query that tokens
+// within radius edits of it and delta runes longer (shorter when delta is
+// negative) may lack: the threshold of Lookup at each token length. The
+// length fixes how the edits split: delta > 0 takes delta insertions (one
+// bigram lost each) and leaves radius − delta edits of any kind (a swap
+// loses three), 3·radius − 2·delta in all; delta < 0 takes −delta deletions
+// (two each) and leaves radius + delta, 3·radius + delta. At delta 0 it is
+// maxGramsLost·radius, the bound of every length before.
+func gramsLost(radius, delta int) int {
+	if delta >= 0 {
+		return maxGramsLost*radius - 2*delta
+	}
+	return maxGramsLost*radius + delta
+}
+
 // counters is scratch space for one look-up: a hit count per token id and
 // the ids touched, so that resetting costs only what was used.
 type counters struct {
@@ -170,8 +185,11 @@ type counters struct {
 // missing from a token t only when every one of its occurrences was
 // destroyed on the way from q to t, so at most 3r distinct bigrams of q are
 // missing from a token within r edits: it shares at least
-// distinct(q) − 3r of them. Tokens sharing fewer are never within radius;
-// survivors are checked with letterBound, then verified with Distance.
+// distinct(q) − 3r of them. A token of another length than q needs some
+// insertions or deletions among its edits, which lose fewer, so each
+// length has its own threshold (gramsLost). Tokens sharing fewer are never
+// within radius; survivors are checked with letterBound, then verified
+// with Distance.
 func (d *Dict) Lookup(q string, radius int, fn func(id uint32, dist int)) {
 	if radius == 0 {
 		if id, ok := d.ids[q]; ok && d.indexed[id] {
@@ -222,7 +240,6 @@ func lookup(q string, radius, n int, pool *sync.Pool, grams func(key uint64, cur
 		}
 		gs = append(gs, [2]rune{a, b})
 	})
-	threshold := len(gs) - maxGramsLost*radius
 	c.cursors = c.cursors[:0]
 	for range gs {
 		c.cursors = append(c.cursors, 0)
@@ -240,6 +257,7 @@ func lookup(q string, radius, n int, pool *sync.Pool, grams func(key uint64, cur
 		}
 	}
 	for l := max(1, L-radius); l <= L+radius; l++ {
+		threshold := len(gs) - gramsLost(radius, l-L)
 		if threshold <= 0 {
 			// Too few bigrams to filter on: verify every token of the length.
 			for _, id := range byLen(l) {

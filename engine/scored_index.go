@@ -873,6 +873,7 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 		gq.cat3 = append(gq.cat3, p)
 	}
 	gq.splits = make([][]globalSplit, m)
+	mayMemo := make(map[string]bool)
 	for j := 0; j < m; j++ {
 		if gq.words[j].optional || gq.words[j].digit {
 			continue
@@ -886,7 +887,18 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 			t := newTokInfo(a)
 			return partners("p\x00"+a, &t, true, nil)
 		}
-		gq.splits[j] = wordSplits(gq.words[j].text, piece)
+		gq.splits[j] = wordSplitsIf(gq.words[j].text, func(a string) bool {
+			may, ok := mayMemo[a]
+			if !ok {
+				if _, cached := memo["p\x00"+a]; cached {
+					may = true // looked up already: piece reads the memo
+				} else {
+					may = v.pieceMayHavePartners(vs, a, c.Fuzzy)
+				}
+				mayMemo[a] = may
+			}
+			return may
+		}, piece)
 		v.pc.putSplits(sk, gq.splits[j])
 	}
 	return gq
@@ -896,8 +908,20 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 // three whose every piece pairs with some record word, the partners of
 // each piece from piece.
 func wordSplits(w string, piece func(string) *globalPartners) []globalSplit {
+	return wordSplitsIf(w, nil, piece)
+}
+
+// wordSplitsIf is wordSplits asking may, when not nil, of every piece of a
+// split before piece is asked for any: may is false only for a piece sure
+// to have no partners, and a split with such a piece is passed over
+// without looking up the others (a short first piece has thousands of
+// candidate partners, a long second piece often none).
+func wordSplitsIf(w string, may func(string) bool, piece func(string) *globalPartners) []globalSplit {
 	var out []globalSplit
 	splitPieces(w, func(a, b string) {
+		if may != nil && (!may(b) || !may(a)) {
+			return
+		}
 		pa := piece(a)
 		if pa.empty() {
 			return
@@ -909,6 +933,9 @@ func wordSplits(w string, piece func(string) *globalPartners) []globalSplit {
 		out = append(out, globalSplit{a: pa, b: pb, ra: utf8.RuneCountInString(a), rb: utf8.RuneCountInString(b)})
 	})
 	splitPieces3(w, func(a, b, c string) {
+		if may != nil && (!may(c) || !may(b) || !may(a)) {
+			return
+		}
 		pa := piece(a)
 		if pa.empty() {
 			return
@@ -979,6 +1006,32 @@ func (v *view) scoredPartners(vs *viewScored, t *tokInfo, fuzzy int, piece bool,
 	}
 	weighPartners(ptrs, func(i int) int { return gp.df[i] }, func(i int) float64 { return normalize.Common().Share(gp.texts[i]) }, t.share, v.live)
 	return gp
+}
+
+// pieceMayHavePartners is false when the piece a of a split word has no
+// partners in the view at fuzzy level fuzzy: lookupPartners, asked for a
+// piece, tries no token of any segment. It reads the same dictionaries and
+// key maps but relates no token, so it costs a few map look-ups where the
+// partners cost a comparison with every token of a sound-key list.
+func (v *view) pieceMayHavePartners(vs *viewScored, a string, fuzzy int) bool {
+	t := newTokInfo(a)
+	for si := range v.segs {
+		s := v.segs[si].Segment
+		if id, ok := s.ID(a); ok && s.keyed(id) {
+			return true
+		}
+		if t.legal || t.digit {
+			continue
+		}
+		k := vs.keys[si]
+		if t.class != 0 && len(k.class[t.class]) > 0 {
+			return true
+		}
+		if fuzzy > 0 && t.sound != "" && len(k.sound[t.sound]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // lookupPartners calls try with every token of segment s that may pair
