@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,14 +36,70 @@ type world struct {
 	full *engine.Index
 }
 
+// worldOnce holds the files and the read-only parts of the first world
+// built, which every later newWorld copies: building one took a tenth of
+// the package's time, and seven tests each want their own.
+var worldOnce struct {
+	sync.Mutex
+	db, book []byte
+	w        *world
+}
+
+// newWorld gives t its own store and book file, copies of one world
+// built once per test binary; the records and the full index are shared
+// and read-only.
 func newWorld(t *testing.T) *world {
 	t.Helper()
+	worldOnce.Lock()
+	defer worldOnce.Unlock()
+	if worldOnce.w == nil {
+		dir, err := os.MkdirTemp("", "book-world-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		w := buildWorld(t, dir)
+		if worldOnce.book, err = os.ReadFile(w.book); err != nil {
+			t.Fatal(err)
+		}
+		if worldOnce.db, err = os.ReadFile(filepath.Join(dir, "aml.db")); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		worldOnce.w = w
+	}
 	dir := t.TempDir()
-	db, err := store.Open(filepath.Join(dir, "aml.db"), store.Options{})
+	w := *worldOnce.w
+	w.book = filepath.Join(dir, "book.csv")
+	if err := os.WriteFile(w.book, worldOnce.book, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "aml.db")
+	if err := os.WriteFile(path, worldOnce.db, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	w.db = db
+	w.changed = make([]*record.Record, len(worldOnce.w.changed))
+	for i, r := range worldOnce.w.changed {
+		w.changed[i] = r.Clone()
+	}
+	return &w
+}
+
+// buildWorld builds a world in dir: the store at v2 and the book file.
+func buildWorld(t *testing.T, dir string) *world {
+	t.Helper()
+	db, err := store.Open(filepath.Join(dir, "aml.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	g := gen.New(26)
 	const n, extra = 3000, 150
 	var recs []*record.Record

@@ -17,6 +17,7 @@ import (
 // words, typos). Scoring is the cost: fuzzy f scores the customers whose
 // position is f modulo 6, so every other customer is scored, at one fuzzy
 // setting; AMLSCREEN_LONG_TESTS=1 scores every customer at every setting.
+// Under the race detector only fuzzy 1 runs.
 func TestScoredCandidatesLoseNoMatch(t *testing.T) {
 	w := newWorld(t)
 	prepared := make([]*engine.PreparedRecord, len(w.changed))
@@ -30,6 +31,7 @@ func TestScoredCandidatesLoseNoMatch(t *testing.T) {
 	}
 	for _, fuzzy := range fuzzies {
 		t.Run(fmt.Sprint("fuzzy ", fuzzy), func(t *testing.T) {
+			skipLevelUnderRace(t, fuzzy, 1)
 			cfg := Config{Match: "scored", Fuzzy: fuzzy}
 			customers := readBook(t, w.book, cfg)
 			sc, err := cfg.Screener(nil)

@@ -14,6 +14,7 @@ import (
 // not, a word that pairs split in two (Aliakbar, Ali Akbar) and a name
 // written in Han, which is compared in its own script.
 func TestChangeSetScorerEqualsScoreUnindexed(t *testing.T) {
+	skipUnderRace(t)
 	recs := generated(800, 5)
 	han := &record.Record{ID: "HAN1", SourceID: recs[0].SourceID, SourceType: recs[0].SourceType,
 		EntityType: record.EntityEntity, Name: "宁波泰丰实业有限责任公司"}

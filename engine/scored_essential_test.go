@@ -124,6 +124,7 @@ func sameInts(a, b []int) bool {
 // ones, where essentialOrder merges the rare word's lists and only
 // credits the common ones', answer exactly as the brute-force reference.
 func TestEssentialOrderAgreesWithBrute(t *testing.T) {
+	skipUnderRace(t)
 	recs := generated(2000, 9)
 	ix := NewIndex(recs)
 	queries := essentialQueries(recs, 45)

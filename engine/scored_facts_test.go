@@ -17,6 +17,7 @@ import (
 // evidence falls short of the threshold, the ones a bound that left the
 // evidence out (one step too tight) would drop.
 func TestScoredFactsEvidenceOfHits(t *testing.T) {
+	skipUnderRace(t)
 	t.Parallel()
 	recs := generated(400, 5)
 	ix := NewIndex(recs)

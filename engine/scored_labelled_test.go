@@ -76,6 +76,7 @@ func TestScoredLabelledPairRules(t *testing.T) {
 // reference answer the cases alike at every fuzzy level, at the default
 // threshold and at a low one.
 func TestScoredLabelledPairRulesAgreeWithBrute(t *testing.T) {
+	skipUnderRace(t)
 	recs := labelledIndexRecords()
 	var queries []query.Query
 	for _, tc := range labelledCases {

@@ -90,6 +90,7 @@ func TestScoredStrongPairRules(t *testing.T) {
 // reference answer the cases alike at every fuzzy level and at low
 // thresholds, where the swapped names show.
 func TestScoredStrongPairRulesAgreeWithBrute(t *testing.T) {
+	skipUnderRace(t)
 	recs := strongIndexRecords()
 	var queries []query.Query
 	for _, tc := range strongCases {

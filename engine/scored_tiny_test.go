@@ -12,6 +12,7 @@ import (
 // reference finds, and a record's own name string, asked exactly, is a
 // hit at every threshold.
 func TestScoredTinyListsAgreeWithBrute(t *testing.T) {
+	skipUnderRace(t)
 	t.Parallel()
 	for n := 1; n <= 6; n++ {
 		recs := generated(n, int64(100+n))

@@ -16,6 +16,9 @@ import (
 // analysis kept per process answers as an import of SampleFile does, in a
 // store (reopened) and in memory.
 func TestImportSampleEqualsImport(t *testing.T) {
+	if raceEnabled {
+		t.Skip("compares two imports of the 4,000 sample articles from one goroutine: the race detector runs it ten times slower, the smaller import tests run the import's workers under it, and the plain run runs this one")
+	}
 	open := func(name string) (*store.Store, *Corpus) {
 		db, err := store.Open(filepath.Join(t.TempDir(), name), store.Options{})
 		if err != nil {

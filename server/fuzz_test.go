@@ -36,7 +36,7 @@ func FuzzQuery(f *testing.F) {
 		c.Endpoints = append(MediaEndpoints(corpus), MonitorEndpoints(m)...)
 		c.ProfileCount = m.Count
 	})
-	for _, q := range []string{
+	for k, q := range []string{
 		"names=vladimir%20putin&fuzzy_search=1&dob=07/10/1952",
 		"names=acme&search_all=acme",
 		"search_all=petrov&fetch_articles=true",
@@ -63,6 +63,13 @@ func FuzzQuery(f *testing.F) {
 		"names=ivan&" + strings.Repeat("u=1&", 100) + strings.Repeat("v=&w=2&", 60),
 	} {
 		for i := range fuzzPaths {
+			// Under the race detector, ten times slower, each seed goes to
+			// every fourth endpoint, a different quarter for the next seed,
+			// so every endpoint still gets six of them; the plain run
+			// sends every seed everywhere.
+			if raceEnabled && (i+k)%4 != 0 {
+				continue
+			}
 			f.Add(uint8(i), q)
 		}
 	}

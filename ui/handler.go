@@ -136,7 +136,7 @@ func Handler(cfg Config) http.Handler {
 		sum.Write(b)
 	}
 	h.assetVersion = hex.EncodeToString(sum.Sum(nil)[:6])
-	h.pages = parsePages(h.assetVersion)
+	h.pages = parsedPages()
 	sub, _ := fs.Sub(assets, "static")
 	h.static = http.StripPrefix(Prefix+"static/", http.FileServer(http.FS(filesOnly{sub})))
 	return h

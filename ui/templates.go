@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/amlscreen/amlscreen/decision"
@@ -17,10 +18,15 @@ import (
 // pageNames are the templates, each rendered inside templates/layout.html.
 var pageNames = []string{"signin", "screen", "record", "monitoring", "data", "message", "queue", "alert", "summary", "audit", "changes"}
 
+// parsedPages is parsePages run once per process: the templates are the
+// embedded files, the same for every handler, and html/template executes
+// one parsed set from many goroutines.
+var parsedPages = sync.OnceValue(parsePages)
+
 // parsePages parses every page with the layout. html/template escapes
 // everything a page shows for its context (text, attribute, URL), so a
 // record named <script> is text; no value is ever marked as safe HTML.
-func parsePages(version string) map[string]*template.Template {
+func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"statusLabel": statusLabel,
 		"statusClass": func(s string) string { return "status-" + strings.ReplaceAll(s, "_", "-") },

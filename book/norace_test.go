@@ -1,0 +1,5 @@
+//go:build !race
+
+package book
+
+const raceEnabled = false

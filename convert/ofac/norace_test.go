@@ -1,0 +1,5 @@
+//go:build !race
+
+package ofac
+
+const raceEnabled = false

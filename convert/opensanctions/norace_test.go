@@ -1,0 +1,5 @@
+//go:build !race
+
+package opensanctions
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package funclen
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mediagen
+
+const raceEnabled = false

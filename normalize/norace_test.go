@@ -1,0 +1,5 @@
+//go:build !race
+
+package normalize
+
+const raceEnabled = false
