@@ -75,6 +75,9 @@ type scoredReverse struct {
 	// leaves out, by the dict id of their first word and of their last,
 	// each list by length in runes (joinedEdits).
 	byFirst, byLast map[uint32][]uint32
+	// ess cuts the posting lists by the units that may be essential, for
+	// the change sets' statistics (essential.go).
+	ess essentialCut
 }
 
 // wordSplit is a customer word (dict id) cut in two pieces at byte offset at.
@@ -416,7 +419,9 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 	for _, id := range ids {
 		marked[id/64] |= 1 << (id % 64)
 	}
-	groups := rv.hitsByCustomer(ids)
+	rv.ess.mu.Lock()
+	defer rv.ess.mu.Unlock()
+	groups := rv.hitsByCustomer(ids, rv.candidates(ids, st, minScore, workers))
 	out := make([][]int32, len(groups))
 	weighers := make([]weigher, workers)
 	stats := make([]atomic.Pointer[engine.ScoredWordStat], rv.d.Len())
@@ -719,24 +724,25 @@ func (h unitHit) unit() (legal bool, unit int) {
 	return h.e&entryLegal != 0, unit
 }
 
-// hitsByCustomer returns every customer unit the words ids reach, grouped
-// by customer, customers ascending. The units are placed by a counting
+// hitsByCustomer returns every customer unit the words ids reach, of the
+// customers with a bit set in cand, grouped by customer, customers
+// ascending. The units are placed by a counting
 // sort on the customer: a comparison sort of the million units a quiet day
 // reaches in a large book was a serial tail of the change set.
-func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
+func (rv *scoredReverse) hitsByCustomer(ids []uint32, cand []uint64) [][]unitHit {
+	// start[c+1] counts the units of customer c, then is where they start.
+	start := make([]int32, rv.n+1)
 	n := 0
 	for _, id := range ids {
-		n += len(rv.post[id])
+		for _, e := range rv.post[id] {
+			if c := e >> entryShift; cand[c/64]&(1<<(c%64)) != 0 {
+				start[c+1]++
+				n++
+			}
+		}
 	}
 	if n == 0 {
 		return nil
-	}
-	// start[c+1] counts the units of customer c, then is where they start.
-	start := make([]int32, rv.n+1)
-	for _, id := range ids {
-		for _, e := range rv.post[id] {
-			start[e>>entryShift+1]++
-		}
 	}
 	groups := 0
 	for c := 1; c <= rv.n; c++ {
@@ -750,6 +756,9 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 	for k, id := range ids {
 		for _, e := range rv.post[id] {
 			c := e >> entryShift
+			if cand[c/64]&(1<<(c%64)) == 0 {
+				continue
+			}
 			hits[next[c]] = unitHit{int32(c), uint8(e & (1<<entryShift - 1)), uint32(k)}
 			next[c]++
 		}
