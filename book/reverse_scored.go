@@ -411,10 +411,17 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 		rts[i], pks[i] = engine.NewScoredTok(cw.toks[i]), pieceFindKeys(cw.toks[i], rv.fuzzy)
 	})
 	reach := map[uint32][]reached{}
-	addReach(reach, rv.wordPartners(cw.toks, rts, workers, newTokCache(rv.d)), cw.holders)
-	addReach(reach, rv.pairPartners(&cw, rts, pks, workers), cw.pairHolders)
-	addReach(reach, rv.triplePartners(&cw, rts, pks, workers), cw.tripleHolders)
+	wp := rv.wordPartners(cw.toks, rts, workers, newTokCache(rv.d))
+	pp := rv.pairPartners(&cw, rts, pks, workers)
+	tp := rv.triplePartners(&cw, rts, pks, workers)
+	addReach(reach, wp, cw.holders)
+	addReach(reach, pp, cw.pairHolders)
+	addReach(reach, tp, cw.tripleHolders)
 	ids, lists := sortReach(reach)
+	rw := newRecordWords(changed, &cw, st, ids, wp, pp, tp, workers)
+	if recordWordsHook != nil {
+		recordWordsHook(rw, ids, wp)
+	}
 	marked = make([]uint64, (rv.d.Len()+63)/64)
 	for _, id := range ids {
 		marked[id/64] |= 1 << (id % 64)
@@ -431,7 +438,7 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 	facts := make([]*engine.ScoredRecordFacts, len(changed))
 	parallel(len(changed), workers, func(i int) { facts[i] = engine.NewScoredRecordFacts(changed[i]) })
 	parallelWorkers(len(groups), workers, func(w, g int) {
-		out[g] = rv.recordsToScore(groups[g], lists, facts, &weighers[w])
+		out[g] = rv.recordsToScore(groups[g], lists, facts, rw, &weighers[w])
 	})
 	for g, keep := range out {
 		if len(keep) > 0 {
@@ -786,7 +793,10 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32, cand []uint64) [][]unitHit
 // per candidate when a unit's list is much the longer), and a record that
 // could not reach the threshold even with the most evidence the
 // customer's facts can give is dropped before its evidence is weighed.
-func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts []*engine.ScoredRecordFacts, wg *weigher) []int32 {
+// A record that passes is kept only when one of its name strings could
+// also pay for its words that pair with none of the customer's units
+// (rw).
+func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts []*engine.ScoredRecordFacts, rw *recordWords, wg *weigher) []int32 {
 	c := int(hs[0].cust)
 	var bounds [2]*engine.ScoredBound
 	bound := func(legal bool) *engine.ScoredBound {
@@ -843,7 +853,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 			continue
 		}
 		add, ok := f.Evidence(facts[r])
-		if ok && b.ReachesRecord(gain, covered, whole, add) {
+		if ok && b.ReachesRecord(gain, covered, whole, add) && rw.reaches(b, hs, r, gain, covered, whole, add) {
 			keep = append(keep, r)
 		}
 	}

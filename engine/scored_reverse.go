@@ -516,3 +516,39 @@ func (b *ScoredBound) mayBeEssential(tol ScoredTolerance, scale float64) uint64 
 	}
 	return keep
 }
+
+// RecordWordMiss returns what record word w costs a record's logit when
+// no word of a check pairs with it, under the statistics (the cost a
+// change set's scorer charges it), whether it is optional, and whether
+// the index knows it (a word it does not know pairs by other rules, so a
+// caller takes it as paired).
+func (s *ScoredStats) RecordWordMiss(w string) (miss float64, optional, known bool) {
+	n := s.v.live
+	return recordMiss(w, recordWeight(w, s.v.tokenDF(s.vs, w), n), prior(n)), optionalWord(w), s.v.knows(w)
+}
+
+// ReachesName is ReachesRecord for one name string of the record, of
+// which untouched words pair with no unit of the check (no edge touches
+// them), extra of them not optional, costing missed in all
+// (RecordWordMiss): every pairing pays missed; a name string with a word
+// left unpaired is no exact match; and it earns the completeness term
+// only with no word left that is not optional, or one for a person's name
+// (the near-complete share). A record reaches the threshold only through
+// a name string that does.
+func (b *ScoredBound) ReachesName(gain float64, covered, whole uint64, add, missed float64, untouched, extra int, person bool) bool {
+	all := uint64(1)<<b.m - 1
+	if untouched == 0 && add >= 0 && b.m > 0 && whole&all == all {
+		return true
+	}
+	if model.Substitute < 0 {
+		// The swap of one word left on each side would take back some
+		// of the cost: it is not counted.
+		missed = 0
+	}
+	target := b.base - add + missed
+	if gain >= target {
+		return true
+	}
+	bonus := extra == 0 || extra == 1 && person
+	return bonus && covered|b.optional&all == all && gain+b.bonus >= target
+}
