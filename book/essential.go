@@ -28,9 +28,12 @@ type essentialCut struct {
 	made     bool
 	minScore float64
 	live     int
-	// df: by dict id, the records holding each customer word when the cut
-	// was made; -1 for an id that is only a joined pair or triple.
-	df []int32
+	// words: the dict ids of the customer words, by number; counts
+	// counts their records at each change set; df: by number, their
+	// counts when the cut was made.
+	words  []uint32
+	counts *engine.ScoredDFs
+	df     []int32
 	// cut: by dict id, the entries of post[id] before cut[id] may be
 	// essential.
 	cut []int32
@@ -59,7 +62,7 @@ func (rv *scoredReverse) candidates(ids []uint32, st *engine.ScoredStats, minSco
 	if ec.made && ec.stale {
 		// Taken as made (tests).
 	} else if ec.made && ec.minScore == minScore && essentialTolerance.WithinLive(ec.live, st.Live()) {
-		dirty = rv.driftedWords(st, workers)
+		dirty = rv.driftedWords(st)
 		entries := 0
 		for _, id := range dirty {
 			entries += len(rv.post[id])
@@ -94,24 +97,15 @@ func (rv *scoredReverse) candidates(ids []uint32, st *engine.ScoredStats, minSco
 
 // driftedWords returns the customer words whose count of records under st
 // moved past the tolerance from the cut's.
-func (rv *scoredReverse) driftedWords(st *engine.ScoredStats, workers int) []uint32 {
+func (rv *scoredReverse) driftedWords(st *engine.ScoredStats) []uint32 {
 	ec := &rv.ess
-	per := make([][]uint32, workers)
-	chunk := 4096
-	parallelWorkers((len(ec.df)+chunk-1)/chunk, workers, func(w, k int) {
-		for id := k * chunk; id < min(len(ec.df), (k+1)*chunk); id++ {
-			f0 := ec.df[id]
-			if f0 < 0 {
-				continue
-			}
-			if !essentialTolerance.Within(int(f0), st.TokenDF(rv.d.Token(uint32(id)))) {
-				per[w] = append(per[w], uint32(id))
-			}
-		}
-	})
+	cur := make([]int32, len(ec.words))
+	ec.counts.Counts(st, cur)
 	var out []uint32
-	for _, p := range per {
-		out = append(out, p...)
+	for k, f := range cur {
+		if !essentialTolerance.Within(int(ec.df[k]), int(f)) {
+			out = append(out, ec.words[k])
+		}
 	}
 	return out
 }
@@ -121,18 +115,22 @@ func (rv *scoredReverse) driftedWords(st *engine.ScoredStats, workers int) []uin
 func (rv *scoredReverse) makeCut(st *engine.ScoredStats, minScore float64, workers int) {
 	ec := &rv.ess
 	nd := rv.d.Len()
-	ec.df = make([]int32, nd)
-	for i := range ec.df {
-		ec.df[i] = -1
-	}
-	for _, id := range rv.words {
-		ec.df[id] = 0
-	}
-	parallel(nd, workers, func(id int) {
-		if ec.df[id] == 0 {
-			ec.df[id] = int32(st.TokenDF(rv.d.Token(uint32(id))))
+	if ec.counts == nil {
+		single := make([]bool, nd)
+		for _, id := range rv.words {
+			single[id] = true
 		}
-	})
+		var toks []string
+		for id := range uint32(nd) {
+			if single[id] {
+				ec.words = append(ec.words, id)
+				toks = append(toks, rv.d.Token(id))
+			}
+		}
+		ec.counts = engine.NewScoredDFs(toks)
+	}
+	ec.df = make([]int32, len(ec.words))
+	ec.counts.Counts(st, ec.df)
 	// may: by customer, the units of its raw list then of its legal list
 	// that may be essential.
 	may := make([]uint64, 2*rv.n)

@@ -94,7 +94,7 @@ func TestEssentialCutLosesNoCandidate(t *testing.T) {
 					rv.ess.cut[id] = max(k-1, 0)
 				}
 			}
-			drifted := len(rv.driftedWords(w.full.ScoredStats(), 1))
+			drifted := len(rv.driftedWords(w.full.ScoredStats()))
 			got := pairs(rv, w.full, w.changed)
 			cut := 0
 			for id := range rv.post {

@@ -552,3 +552,64 @@ func (b *ScoredBound) ReachesName(gain float64, covered, whole uint64, add, miss
 	bonus := extra == 0 || extra == 1 && person
 	return bonus && covered|b.optional&all == all && gain+b.bonus >= target
 }
+
+// ScoredDFs counts the live records holding each of a fixed list of
+// words in successive states of one index, as TokenDF counts them. A
+// segment it has read before is read by the words' ids in it, kept from
+// then; a segment published since is read through its own words. A
+// state costs an array read per word and segment and a look-up per word
+// of its new segments, not a look-up of every word in every segment. It
+// is not safe for concurrent use.
+type ScoredDFs struct {
+	words map[string]int32 // word -> its number
+	n     int
+	// seen: by segment read before, the id in it of each word (by
+	// number), noWordID for a word it does not hold.
+	seen map[*Segment][]uint32
+}
+
+const noWordID = ^uint32(0)
+
+// NewScoredDFs returns a counter of words, numbered by their place.
+func NewScoredDFs(words []string) *ScoredDFs {
+	d := &ScoredDFs{words: make(map[string]int32, len(words)), n: len(words), seen: map[*Segment][]uint32{}}
+	for i, w := range words {
+		d.words[w] = int32(i)
+	}
+	return d
+}
+
+// Counts writes into dfs, by word number, each word's count of live
+// records under the statistics s (len(dfs) is the number of words).
+func (d *ScoredDFs) Counts(s *ScoredStats, dfs []int32) {
+	clear(dfs)
+	cur := make(map[*Segment]bool, len(s.v.segs))
+	for i := range s.v.segs {
+		seg := s.v.segs[i].Segment
+		cur[seg] = true
+		ids, ok := d.seen[seg]
+		if !ok {
+			ids = make([]uint32, d.n)
+			for k := range ids {
+				ids[k] = noWordID
+			}
+			for id := range uint32(seg.Len()) {
+				if k, ok := d.words[seg.Token(id)]; ok {
+					ids[k] = id
+				}
+			}
+			d.seen[seg] = ids
+		}
+		live := s.vs.live[i]
+		for k, id := range ids {
+			if id != noWordID {
+				dfs[k] += int32(live[id])
+			}
+		}
+	}
+	for seg := range d.seen {
+		if !cur[seg] {
+			delete(d.seen, seg)
+		}
+	}
+}
