@@ -2,12 +2,12 @@ package book
 
 import (
 	"fmt"
-	"github.com/amlscreen/amlscreen/internal/gen"
-	"github.com/amlscreen/amlscreen/record"
 	"slices"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/engine"
+	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/record"
 )
 
 // TestRecordWordsLoseNoHit scores every third customer of the test world
@@ -89,7 +89,7 @@ func TestRecordWordsLoseNoHit(t *testing.T) {
 		if n, _ := lost(c.hook); n == 0 {
 			t.Errorf("%s: no hit lost, the test cannot tell the check one step too aggressive", c.name)
 		} else {
-			t.Log(fmt.Sprintf("%s: %d hits lost", c.name, n))
+			t.Logf("%s: %d hits lost", c.name, n)
 		}
 	}
 }
