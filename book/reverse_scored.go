@@ -75,6 +75,9 @@ type scoredReverse struct {
 	// leaves out, by the dict id of their first word and of their last,
 	// each list by length in runes (joinedEdits).
 	byFirst, byLast map[uint32][]uint32
+	// ess cuts the posting lists by the units that may be essential, for
+	// the change sets' statistics (essential.go).
+	ess essentialCut
 }
 
 // wordSplit is a customer word (dict id) cut in two pieces at byte offset at.
@@ -408,15 +411,24 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 		rts[i], pks[i] = engine.NewScoredTok(cw.toks[i]), pieceFindKeys(cw.toks[i], rv.fuzzy)
 	})
 	reach := map[uint32][]reached{}
-	addReach(reach, rv.wordPartners(cw.toks, rts, workers, newTokCache(rv.d)), cw.holders)
-	addReach(reach, rv.pairPartners(&cw, rts, pks, workers), cw.pairHolders)
-	addReach(reach, rv.triplePartners(&cw, rts, pks, workers), cw.tripleHolders)
+	wp := rv.wordPartners(cw.toks, rts, workers, newTokCache(rv.d))
+	pp := rv.pairPartners(&cw, rts, pks, workers)
+	tp := rv.triplePartners(&cw, rts, pks, workers)
+	addReach(reach, wp, cw.holders)
+	addReach(reach, pp, cw.pairHolders)
+	addReach(reach, tp, cw.tripleHolders)
 	ids, lists := sortReach(reach)
+	rw := newRecordWords(changed, &cw, st, ids, wp, pp, tp, workers)
+	if recordWordsHook != nil {
+		recordWordsHook(rw, ids, wp)
+	}
 	marked = make([]uint64, (rv.d.Len()+63)/64)
 	for _, id := range ids {
 		marked[id/64] |= 1 << (id % 64)
 	}
-	groups := rv.hitsByCustomer(ids)
+	rv.ess.mu.Lock()
+	defer rv.ess.mu.Unlock()
+	groups := rv.hitsByCustomer(ids, rv.candidates(ids, st, minScore, workers))
 	out := make([][]int32, len(groups))
 	weighers := make([]weigher, workers)
 	stats := make([]atomic.Pointer[engine.ScoredWordStat], rv.d.Len())
@@ -426,7 +438,7 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 	facts := make([]*engine.ScoredRecordFacts, len(changed))
 	parallel(len(changed), workers, func(i int) { facts[i] = engine.NewScoredRecordFacts(changed[i]) })
 	parallelWorkers(len(groups), workers, func(w, g int) {
-		out[g] = rv.recordsToScore(groups[g], lists, facts, &weighers[w])
+		out[g] = rv.recordsToScore(groups[g], lists, facts, rw, &weighers[w])
 	})
 	for g, keep := range out {
 		if len(keep) > 0 {
@@ -719,24 +731,25 @@ func (h unitHit) unit() (legal bool, unit int) {
 	return h.e&entryLegal != 0, unit
 }
 
-// hitsByCustomer returns every customer unit the words ids reach, grouped
-// by customer, customers ascending. The units are placed by a counting
+// hitsByCustomer returns every customer unit the words ids reach, of the
+// customers with a bit set in cand, grouped by customer, customers
+// ascending. The units are placed by a counting
 // sort on the customer: a comparison sort of the million units a quiet day
 // reaches in a large book was a serial tail of the change set.
-func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
+func (rv *scoredReverse) hitsByCustomer(ids []uint32, cand []uint64) [][]unitHit {
+	// start[c+1] counts the units of customer c, then is where they start.
+	start := make([]int32, rv.n+1)
 	n := 0
 	for _, id := range ids {
-		n += len(rv.post[id])
+		for _, e := range rv.post[id] {
+			if c := e >> entryShift; cand[c/64]&(1<<(c%64)) != 0 {
+				start[c+1]++
+				n++
+			}
+		}
 	}
 	if n == 0 {
 		return nil
-	}
-	// start[c+1] counts the units of customer c, then is where they start.
-	start := make([]int32, rv.n+1)
-	for _, id := range ids {
-		for _, e := range rv.post[id] {
-			start[e>>entryShift+1]++
-		}
 	}
 	groups := 0
 	for c := 1; c <= rv.n; c++ {
@@ -750,6 +763,9 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 	for k, id := range ids {
 		for _, e := range rv.post[id] {
 			c := e >> entryShift
+			if cand[c/64]&(1<<(c%64)) == 0 {
+				continue
+			}
 			hits[next[c]] = unitHit{int32(c), uint8(e & (1<<entryShift - 1)), uint32(k)}
 			next[c]++
 		}
@@ -777,7 +793,10 @@ func (rv *scoredReverse) hitsByCustomer(ids []uint32) [][]unitHit {
 // per candidate when a unit's list is much the longer), and a record that
 // could not reach the threshold even with the most evidence the
 // customer's facts can give is dropped before its evidence is weighed.
-func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts []*engine.ScoredRecordFacts, wg *weigher) []int32 {
+// A record that passes is kept only when one of its name strings could
+// also pay for its words that pair with none of the customer's units
+// (rw).
+func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts []*engine.ScoredRecordFacts, rw *recordWords, wg *weigher) []int32 {
 	c := int(hs[0].cust)
 	var bounds [2]*engine.ScoredBound
 	bound := func(legal bool) *engine.ScoredBound {
@@ -834,7 +853,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 			continue
 		}
 		add, ok := f.Evidence(facts[r])
-		if ok && b.ReachesRecord(gain, covered, whole, add) {
+		if ok && b.ReachesRecord(gain, covered, whole, add) && rw.reaches(b, hs, r, gain, covered, whole, add) {
 			keep = append(keep, r)
 		}
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 	"unicode/utf8"
 
@@ -206,9 +207,14 @@ func ScoredWordKeysInfo(w string) (WordKeys, ScoredWordInfo) {
 // WordStatOf is WordStat of word, whose ScoredWordInfo is info.
 func (s *ScoredStats) WordStatOf(word string, info ScoredWordInfo, syllabic bool) ScoredWordStat {
 	t := tokInfo{text: word, share: info.share, optional: info.optional && (!syllabic || info.legal)} // newQueryTokInfo
-	df := s.v.tokenDF(s.vs, t.text)
-	w := tokenWeight(&t, df, s.v.live)
-	return ScoredWordStat{w: w, miss: queryMiss(&t, df, w, prior(s.v.live)), optional: t.optional}
+	return wordStatAt(&t, s.v.tokenDF(s.vs, t.text), s.v.live)
+}
+
+// wordStatAt is the statistics of query word t held by df of n live
+// records.
+func wordStatAt(t *tokInfo, df, n int) ScoredWordStat {
+	w := tokenWeight(t, df, n)
+	return ScoredWordStat{w: w, miss: queryMiss(t, df, w, prior(n)), optional: t.optional}
 }
 
 // ScoredStats returns the index's current word statistics; call Release
@@ -244,6 +250,7 @@ type ScoredBound struct {
 	target, bonus, wmax float64
 	// base is the target before the evidence, which lowers it by evMax.
 	base, evMax float64
+	lambda      float64 // the prior of the statistics
 	w, miss     []float64
 	optional    uint64
 	m           int
@@ -290,7 +297,7 @@ func (s *ScoredStats) boundInto(b *ScoredBound, ws []ScoredWordStat, minScore, e
 	n := s.v.live
 	lambda := prior(n)
 	*b = ScoredBound{m: m, wmax: wordWeight(1, n), bonus: maxBonus(lambda), w: slices.Grow(b.w[:0], m)[:m], miss: slices.Grow(b.miss[:0], m)[:m],
-		base: logitFloor(minScore) - model.Intercept + lambda, evMax: evMax}
+		base: logitFloor(minScore) - model.Intercept + lambda, evMax: evMax, lambda: lambda}
 	if m == 0 {
 		b.target = b.base - evMax
 		return
@@ -403,4 +410,206 @@ func (b *ScoredBound) ReachesRecord(gain float64, covered, whole uint64, add flo
 		return true
 	}
 	return b.reaches(gain, covered, b.base-add)
+}
+
+// ScoredTolerance is how far word statistics may move from those a bound
+// was made under while MayBeEssential still holds: the live records n by
+// at most Live in ln(n+1), and each word's count of records f by at most
+// DF in ln(f+1). A word no record holds stays one, since DF is below ln 2.
+type ScoredTolerance struct{ DF, Live float64 }
+
+// Live returns the live records of the statistics' index state.
+func (s *ScoredStats) Live() int { return s.v.live }
+
+// TokenDF returns the live records holding word in a name string, the
+// count WordStat weighs it by.
+func (s *ScoredStats) TokenDF(word string) int { return s.v.tokenDF(s.vs, word) }
+
+// Within reports whether counts moved from f0 to f1 stay within tolerance.
+func (tol ScoredTolerance) Within(f0, f1 int) bool {
+	return math.Abs(math.Log1p(float64(f1))-math.Log1p(float64(f0))) <= tol.DF
+}
+
+// WithinLive reports whether live records moved from n0 to n1 stay within
+// tolerance.
+func (tol ScoredTolerance) WithinLive(n0, n1 int) bool {
+	return math.Abs(math.Log1p(float64(n1))-math.Log1p(float64(n0))) <= tol.Live
+}
+
+// MayBeEssential returns the units (bits as Essential's) that may be
+// essential in the bound of the same words, minScore and evidence under
+// any statistics within tol of those b was made under: a unit it leaves
+// unset is not in Essential of any such bound. Units past the bound's
+// words are set.
+//
+// Under such statistics a word's weight w moves by at most
+// dw = DF + Live, its cost unpaired (QueryMiss + QueryMissRare·w/λ) by
+// dm = |QueryMissRare|·(DF + 2·Live)/(λ − Live), a unit's gain by at most
+// dg = 2·(dw + dm) (a joined pair's two words) and the target by
+// dt = Live + m·dm. A unit is essential when the units ranked at or after
+// it (by gain, highest first) gain the target in all; after the move
+// those are among the units whose gain was at most dg·2 above its own,
+// each gaining at most dg more. The units of the words that may be the
+// rarest (Essential marks them for an exact or complete match) are kept.
+func (b *ScoredBound) MayBeEssential(tol ScoredTolerance) uint64 {
+	return b.mayBeEssential(tol, 1)
+}
+
+// mayBeEssential is MayBeEssential with its margins dg and dt times scale
+// (1 in use; a test shows less loses essential units).
+func (b *ScoredBound) mayBeEssential(tol ScoredTolerance, scale float64) uint64 {
+	m := b.m
+	keep := ^uint64(0)
+	if m == 0 {
+		return keep
+	}
+	lo := b.lambda - tol.Live
+	if lo <= 0.1 || tol.DF < 0 || tol.Live < 0 || tol.DF >= math.Ln2 {
+		return keep
+	}
+	dw := tol.DF + tol.Live
+	dm := math.Abs(model.QueryMissRare) * (tol.DF + 2*tol.Live) / lo
+	dg := scale * 2 * max(joinSim, 1) * (dw + dm)
+	dt := scale * (tol.Live + float64(m)*dm)
+	var gains [2 * maxScoredWords]float64
+	var bitsOf [2 * maxScoredWords]int
+	units := 0
+	for j := range m {
+		gains[units], bitsOf[units] = b.Gain(j, 1), j
+		units++
+		if j+1 < m && b.optional&(3<<j) == 0 {
+			gains[units], bitsOf[units] = b.Gain(32+j, 1), 32+j
+			units++
+		}
+	}
+	// The words that may be the rarest that is not optional (the first
+	// when all are).
+	rarest := uint64(1)
+	top := math.Inf(-1)
+	for j := range m {
+		if b.optional&(1<<j) == 0 {
+			top = max(top, b.w[j])
+		}
+	}
+	if !math.IsInf(top, -1) {
+		rarest = 0
+		for j := range m {
+			if b.optional&(1<<j) == 0 && b.w[j] >= top-2*scale*dw {
+				rarest |= 1 << j
+			}
+		}
+	}
+	for u := range units {
+		bit := bitsOf[u]
+		if bit < 32 && rarest&(1<<bit) != 0 || bit >= 32 && rarest&(3<<(bit-32)) != 0 {
+			continue
+		}
+		sum := 0.0
+		for v := range units {
+			if gains[v] <= gains[u]+2*dg {
+				sum += gains[v] + dg
+			}
+		}
+		if sum+dt < b.target {
+			keep &^= 1 << bit
+		}
+	}
+	return keep
+}
+
+// RecordWordMiss returns what record word w costs a record's logit when
+// no word of a check pairs with it, under the statistics (the cost a
+// change set's scorer charges it), whether it is optional, and whether
+// the index knows it (a word it does not know pairs by other rules, so a
+// caller takes it as paired).
+func (s *ScoredStats) RecordWordMiss(w string) (miss float64, optional, known bool) {
+	n := s.v.live
+	return recordMiss(w, recordWeight(w, s.v.tokenDF(s.vs, w), n), prior(n)), optionalWord(w), s.v.knows(w)
+}
+
+// ReachesName is ReachesRecord for one name string of the record, of
+// which untouched words pair with no unit of the check (no edge touches
+// them), extra of them not optional, costing missed in all
+// (RecordWordMiss): every pairing pays missed; a name string with a word
+// left unpaired is no exact match; and it earns the completeness term
+// only with no word left that is not optional, or one for a person's name
+// (the near-complete share). A record reaches the threshold only through
+// a name string that does.
+func (b *ScoredBound) ReachesName(gain float64, covered, whole uint64, add, missed float64, untouched, extra int, person bool) bool {
+	all := uint64(1)<<b.m - 1
+	if untouched == 0 && add >= 0 && b.m > 0 && whole&all == all {
+		return true
+	}
+	if model.Substitute < 0 {
+		// The swap of one word left on each side would take back some
+		// of the cost: it is not counted.
+		missed = 0
+	}
+	target := b.base - add + missed
+	if gain >= target {
+		return true
+	}
+	bonus := extra == 0 || extra == 1 && person
+	return bonus && covered|b.optional&all == all && gain+b.bonus >= target
+}
+
+// ScoredDFs counts the live records holding each of a fixed list of
+// words in successive states of one index, as TokenDF counts them. A
+// segment it has read before is read by the words' ids in it, kept from
+// then; a segment published since is read through its own words. A
+// state costs an array read per word and segment and a look-up per word
+// of its new segments, not a look-up of every word in every segment. It
+// is not safe for concurrent use.
+type ScoredDFs struct {
+	words map[string]int32 // word -> its number
+	n     int
+	// seen: by segment read before, the id in it of each word (by
+	// number), noWordID for a word it does not hold.
+	seen map[*Segment][]uint32
+}
+
+const noWordID = ^uint32(0)
+
+// NewScoredDFs returns a counter of words, numbered by their place.
+func NewScoredDFs(words []string) *ScoredDFs {
+	d := &ScoredDFs{words: make(map[string]int32, len(words)), n: len(words), seen: map[*Segment][]uint32{}}
+	for i, w := range words {
+		d.words[w] = int32(i)
+	}
+	return d
+}
+
+// Counts writes into dfs, by word number, each word's count of live
+// records under the statistics s (len(dfs) is the number of words).
+func (d *ScoredDFs) Counts(s *ScoredStats, dfs []int32) {
+	clear(dfs)
+	cur := make(map[*Segment]bool, len(s.v.segs))
+	for i := range s.v.segs {
+		seg := s.v.segs[i].Segment
+		cur[seg] = true
+		ids, ok := d.seen[seg]
+		if !ok {
+			ids = make([]uint32, d.n)
+			for k := range ids {
+				ids[k] = noWordID
+			}
+			for id := range uint32(seg.Len()) {
+				if k, ok := d.words[seg.Token(id)]; ok {
+					ids[k] = id
+				}
+			}
+			d.seen[seg] = ids
+		}
+		live := s.vs.live[i]
+		for k, id := range ids {
+			if id != noWordID {
+				dfs[k] += int32(live[id])
+			}
+		}
+	}
+	for seg := range d.seen {
+		if !cur[seg] {
+			delete(d.seen, seg)
+		}
+	}
 }
