@@ -363,7 +363,14 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 			var ords [warmChunk]uint32
 			for i, ns := range cands {
 				if i%warmChunk == 0 {
-					scr.sink += ss.warm(cands[i:min(i+warmChunk, len(cands))], &ords)
+					chunk := cands[i:min(i+warmChunk, len(cands))]
+					if warmAhead {
+						scr.sink += ss.warm(chunk, &ords)
+					} else {
+						for k, ns := range chunk {
+							ords[k] = ss.nsRec[ns]
+						}
+					}
 				}
 				if ticks++; ticks%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
