@@ -188,6 +188,8 @@ type scoredScratch struct {
 	// best (scoredBest.pair); pairsOld those before rescoreInScript.
 	pairs, pairsOld []edge
 	memo            nameMemo
+	// sink keeps what warm read, so that its loads stay.
+	sink uint32
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -358,13 +360,24 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 			if considered += len(cands); considered > maxScoredCandidates {
 				return nil, 0, &query.ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
 			}
-			for _, ns := range cands {
+			var ords [warmChunk]uint32
+			for i, ns := range cands {
+				if i%warmChunk == 0 {
+					chunk := cands[i:min(i+warmChunk, len(cands))]
+					if warmAhead {
+						scr.sink += ss.warm(chunk, &ords)
+					} else {
+						for k, ns := range chunk {
+							ords[k] = ss.nsRec[ns]
+						}
+					}
+				}
 				if ticks++; ticks%ctxCheckEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return nil, 0, fmt.Errorf("search: %w", err)
 					}
 				}
-				ord := ss.nsRec[ns]
+				ord := ords[i%warmChunk]
 				if ss.dead(ord) || !ss.selects(vr.sel, ord) || !ss.passes(c, srcOK, ord) {
 					continue
 				}

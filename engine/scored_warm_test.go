@@ -1,0 +1,126 @@
+package engine
+
+import (
+	"reflect"
+	"runtime"
+	"testing"
+
+	"github.com/amlscreen/amlscreen/internal/cputime"
+	"github.com/amlscreen/amlscreen/internal/gen"
+	"github.com/amlscreen/amlscreen/query"
+)
+
+// TestWarmReadsOrdinals checks that warm gives each candidate of a
+// chunk its own record, for a chunk of one, a short one and a full one,
+// up to the segment's last name string.
+func TestWarmReadsOrdinals(t *testing.T) {
+	ix := NewIndex(generated(2000, 5))
+	ix.PrepareScored()
+	v := ix.acquire()
+	defer v.release()
+	vs := v.scored()
+	ss := &scoredSeg{segView: &v.segs[0], keys: vs.keys[0], df: vs.global[0], words: vs.words[0], wordsN: vs.n}
+	last := uint32(len(ss.nsRec) - 1)
+	for _, n := range []int{1, 37, warmChunk} {
+		cands := make([]uint32, n)
+		for i := range cands {
+			cands[i] = last - uint32(3*(n-1-i))
+		}
+		var ords [warmChunk]uint32
+		for i := range ords {
+			ords[i] = ^uint32(0)
+		}
+		ss.warm(cands, &ords)
+		for i, ns := range cands {
+			if ords[i] != ss.nsRec[ns] {
+				t.Fatalf("chunk of %d: ords[%d] = %d, name string %d is record %d's", n, i, ords[i], ns, ss.nsRec[ns])
+			}
+		}
+		if n < warmChunk && ords[n] != ^uint32(0) {
+			t.Errorf("chunk of %d: warm wrote past it (ords[%d] = %d)", n, n, ords[n])
+		}
+	}
+}
+
+// TestWarmAheadSameAnswers checks that reading candidates ahead changes
+// no answer: the tail's checks and generated ones at fuzzy 2 in scored
+// mode, with and without warm, some with more candidates than a chunk.
+func TestWarmAheadSameAnswers(t *testing.T) {
+	recs := generated(20000, 1)
+	ix := NewIndex(recs)
+	ix.PrepareScored()
+	t.Cleanup(func() { warmAhead = true })
+	qs := append(append([]query.Query(nil), scoredHitsTail...), scoredHitsMedian...)
+	for _, gq := range gen.Queries(recs, 60, 2) {
+		qs = append(qs, query.Query{Names: gq.Names, DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship})
+	}
+	most := 0
+	for _, q := range qs {
+		q.Fuzzy, q.Match = 2, query.Scored
+		warmAhead = true
+		warm, err := ix.Search(q)
+		if err != nil {
+			t.Fatalf("%q: %v", q.Names, err)
+		}
+		warmAhead = false
+		plain, err := ix.Search(q)
+		if err != nil {
+			t.Fatalf("%q: %v", q.Names, err)
+		}
+		if !reflect.DeepEqual(warm, plain) {
+			t.Errorf("%q: %d hits read ahead, %d not, or they differ", q.Names, len(warm.Hits), len(plain.Hits))
+		}
+		most = max(most, len(warm.Hits))
+	}
+	if most <= warmChunk {
+		t.Fatalf("the most hits of a check is %d: no check had more candidates than a chunk (%d)", most, warmChunk)
+	}
+}
+
+// BenchmarkSearchScoredWarm times each of the tail's and the median's
+// checks with and without warm, one right after the other, on the
+// benchmark's thread clock: a shared machine's load, which moves
+// separate runs by a fifth, falls on both alike. warm-cpu-ns and
+// plain-cpu-ns are the CPU time of a check each way
+// (AMLSCREEN_BENCH_RECORDS=1000000 for the size the lists were read at).
+func BenchmarkSearchScoredWarm(b *testing.B) {
+	for _, set := range []struct {
+		name string
+		qs   []query.Query
+	}{{"tail", scoredHitsTail}, {"median", scoredHitsMedian}} {
+		b.Run(set.name, func(b *testing.B) {
+			benchSetup(b)
+			benchData.ix.PrepareScored()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			defer func() { warmAhead = true }()
+			var cpu [2]float64 // with warm, without
+			n := 0
+			for b.Loop() {
+				for _, q := range set.qs {
+					q.Fuzzy, q.Match = 2, query.Scored
+					// Alternate which way goes first.
+					for _, on := range [2]bool{n%2 == 0, n%2 != 0} {
+						warmAhead = on
+						c0, ok0 := cputime.Thread()
+						if _, err := benchData.ix.Search(q); err != nil {
+							b.Fatal(err)
+						}
+						c1, ok1 := cputime.Thread()
+						if !ok0 || !ok1 {
+							b.Skip("no thread CPU clock on this system")
+						}
+						k := 1
+						if on {
+							k = 0
+						}
+						cpu[k] += float64((c1 - c0).Nanoseconds())
+					}
+					n++
+				}
+			}
+			b.ReportMetric(cpu[0]/float64(n), "warm-cpu-ns")
+			b.ReportMetric(cpu[1]/float64(n), "plain-cpu-ns")
+		})
+	}
+}
