@@ -46,6 +46,7 @@ func TestWarmReadsOrdinals(t *testing.T) {
 // no answer: the tail's checks and generated ones at fuzzy 2 in scored
 // mode, with and without warm, some with more candidates than a chunk.
 func TestWarmAheadSameAnswers(t *testing.T) {
+	skipUnderRace(t)
 	recs := generated(20000, 1)
 	ix := NewIndex(recs)
 	ix.PrepareScored()
