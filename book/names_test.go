@@ -32,21 +32,7 @@ func TestRecordWordsLoseNoHit(t *testing.T) {
 		prepared[i] = engine.PrepareRecord(r)
 	}
 	var hits [][2]int
-	for i := 0; i < len(customers); i += 3 {
-		q, rej := sc.Query(customers[i].Row())
-		if rej != nil {
-			t.Fatalf("customer %s rejected: %+v", customers[i].ID, rej)
-		}
-		pq, err := w.full.PrepareScoredQuery(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for r, p := range prepared {
-			if _, ok := pq.ScorePrepared(p); ok {
-				hits = append(hits, [2]int{i, r})
-			}
-		}
-	}
+	scoredHits(t, w, sc, customers, prepared, 0, 3, func(i, r int, _ float64) { hits = append(hits, [2]int{i, r}) })
 	if len(hits) < 20 {
 		t.Fatalf("%d hits: too few to tell", len(hits))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/record"
 )
@@ -51,33 +52,42 @@ func TestScoredCandidatesLoseNoMatch(t *testing.T) {
 				}
 			}
 			hits := 0
-			for i := fuzzy % stride; i < len(customers); i += stride {
-				q, rej := sc.Query(customers[i].Row())
-				if rej != nil {
-					t.Fatalf("customer %s rejected: %+v", customers[i].ID, rej)
+			scoredHits(t, w, sc, customers, prepared, fuzzy%stride, stride, func(i, r int, score float64) {
+				hits++
+				if !cand[[2]int{i, r}] {
+					t.Fatalf("customer %s (%q) scores %.4f on %s (%q) but is no candidate for it",
+						customers[i].ID, customers[i].Name, score, w.changed[r].ID, w.changed[r].Name)
 				}
-				pq, err := w.full.PrepareScoredQuery(q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for r, p := range prepared {
-					h, ok := pq.ScorePrepared(p)
-					if !ok {
-						continue
-					}
-					hits++
-					if !cand[[2]int{i, r}] {
-						t.Fatalf("customer %s (%q) scores %.4f on %s (%q) but is no candidate for it",
-							customers[i].ID, customers[i].Name, h.Score, w.changed[r].ID, w.changed[r].Name)
-					}
-				}
-			}
+			})
 			all := len(customers) * len(w.changed)
 			t.Logf("%d hits scoring 1 customer in %d; %d candidate pairs of %d (%d customers of %d)", hits, stride, pairs, all, len(custs), len(customers))
 			if hits < 20 || pairs > all/20 {
 				t.Errorf("%d hits, %d candidate pairs of %d: the index should leave few", hits, pairs, all)
 			}
 		})
+	}
+}
+
+// scoredHits scores the check of every stride-th customer from start on
+// every changed record of w (prepared), with the database's statistics:
+// the reference the reverse index's candidates are compared with. hit is
+// called for each pair that scores a hit.
+func scoredHits(t *testing.T, w *world, sc *batch.Screener, customers []Customer, prepared []*engine.PreparedRecord, start, stride int, hit func(cust, rec int, score float64)) {
+	t.Helper()
+	for i := start; i < len(customers); i += stride {
+		q, rej := sc.Query(customers[i].Row())
+		if rej != nil {
+			t.Fatalf("customer %s rejected: %+v", customers[i].ID, rej)
+		}
+		pq, err := w.full.PrepareScoredQuery(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r, p := range prepared {
+			if h, ok := pq.ScorePrepared(p); ok {
+				hit(i, r, h.Score)
+			}
+		}
 	}
 }
 
