@@ -710,12 +710,7 @@ func (a *reasonArena) takePairs(n int) []ScorePair {
 	if a == nil {
 		return make([]ScorePair, 0, n)
 	}
-	if cap(a.pairs)-len(a.pairs) < n || a.pairs == nil {
-		a.pairs = make([]ScorePair, 0, max(n, a.chunk, minReasonChunk))
-	}
-	at := len(a.pairs)
-	a.pairs = a.pairs[:at+n]
-	return a.pairs[at : at : at+n]
+	return takeFrom(&a.pairs, n, a.chunk)
 }
 
 // takeWords is takePairs for words without a partner.
@@ -723,12 +718,18 @@ func (a *reasonArena) takeWords(n int) []ScoreWord {
 	if a == nil {
 		return make([]ScoreWord, 0, n)
 	}
-	if cap(a.words)-len(a.words) < n || a.words == nil {
-		a.words = make([]ScoreWord, 0, max(n, a.chunk, minReasonChunk))
+	return takeFrom(&a.words, n, a.chunk)
+}
+
+// takeFrom cuts an empty slice of capacity n from the end of *buf,
+// starting a new array of at least chunk elements when *buf has no room.
+func takeFrom[T any](buf *[]T, n, chunk int) []T {
+	if cap(*buf)-len(*buf) < n || *buf == nil {
+		*buf = make([]T, 0, max(n, chunk, minReasonChunk))
 	}
-	at := len(a.words)
-	a.words = a.words[:at+n]
-	return a.words[at : at : at+n]
+	at := len(*buf)
+	*buf = (*buf)[:at+n]
+	return (*buf)[at : at : at+n]
 }
 
 // writeReason is buildReason into r, its slices taken from a (made
