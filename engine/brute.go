@@ -20,6 +20,7 @@ type Brute struct {
 	// toks are the name tokens with the records holding each, for
 	// scored mode.
 	toks   []bruteToken
+	df     map[string]int // toks by text, for the weights of a query's words
 	dfOnce sync.Once
 }
 

@@ -20,7 +20,7 @@ type bruteToken struct {
 }
 
 // scoredTokens returns every token of a name string with the records
-// holding it; computed once per Brute.
+// holding it, and sets b.df; computed once per Brute.
 func (b *Brute) scoredTokens() []bruteToken {
 	b.dfOnce.Do(func() {
 		df := make(map[string]int)
@@ -38,6 +38,7 @@ func (b *Brute) scoredTokens() []bruteToken {
 		for t, n := range df {
 			b.toks = append(b.toks, bruteToken{info: newTokInfo(t), df: n})
 		}
+		b.df = df
 	})
 	return b.toks
 }
@@ -104,13 +105,10 @@ func (b *Brute) partners(t *tokInfo, fuzzy int, piece bool, accept func(partner)
 }
 
 func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
-	toks := b.scoredTokens()
+	b.scoredTokens()
 	n := len(b.recs)
 	m := min(len(words), maxScoredWords)
-	bq := &bruteQuery{fuzzy: c.Fuzzy, n: n, lambda: prior(n), df: make(map[string]int, len(toks))}
-	for i := range toks {
-		bq.df[toks[i].info.text] = toks[i].df
-	}
+	bq := &bruteQuery{fuzzy: c.Fuzzy, n: n, lambda: prior(n), df: b.df}
 	syllabic, arabic := syllabicQuery(c.text), arabicQuery(c.text)
 	for j := 0; j < m; j++ {
 		t := newQueryTokInfo(words[j], syllabic)
@@ -143,14 +141,20 @@ func (b *Brute) prepareScored(c *compiled, words []string) *bruteQuery {
 		bq.cat3 = append(bq.cat3, p)
 	}
 	bq.splits = make([][]bruteSplit, m)
+	pieces := map[string]map[string]partner{} // a piece's partners depend on its text alone
+	piece := func(s string) map[string]partner {
+		if p, ok := pieces[s]; ok {
+			return p
+		}
+		ti := newTokInfo(s)
+		p := b.partners(&ti, c.Fuzzy, true, nil)
+		pieces[s] = p
+		return p
+	}
 	for j := 0; j < m; j++ {
 		t := &bq.words[j]
 		if t.optional || t.digit {
 			continue
-		}
-		piece := func(s string) map[string]partner {
-			ti := newTokInfo(s)
-			return b.partners(&ti, c.Fuzzy, true, nil)
 		}
 		splitPieces(t.text, func(x, y string) {
 			bq.splits[j] = append(bq.splits[j], bruteSplit{a: piece(x), b: piece(y),
