@@ -190,6 +190,10 @@ type scoredScratch struct {
 	memo            nameMemo
 	// sink keeps what warm read, so that its loads stay.
 	sink uint32
+	// bests holds the best name strings of a chunk of hits read ahead
+	// (warmHits): here rather than on the stack, where 6 KB would make a
+	// new goroutine's stack grow.
+	bests [warmChunk]scoredBest
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -452,7 +456,7 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	arena := reasonArena{chunk: 4 * min(len(res.Hits), 128)} // names of about four words
 	var kWords []string
 	texts := make(map[uint64]string) // the record words' texts, copied once
-	var bs [warmChunk]scoredBest     // the best name strings of a chunk of hits
+	bs := &scr.bests                 // the best name strings of a chunk of hits
 	for i := range res.Hits {
 		if i%warmChunk == 0 {
 			chunk := res.Hits[i:min(i+warmChunk, len(res.Hits))]
@@ -521,7 +525,7 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 	if err := v.fill(hits, false); err != nil {
 		return err
 	}
-	var bs [warmChunk]scoredBest // read ahead only: best changes below
+	bs := &scr.bests // read ahead only: best changes below
 	for i, key := range keys {
 		if i%warmChunk == 0 && warmHitsAhead {
 			chunk := hits[i:min(i+warmChunk, len(hits))]
