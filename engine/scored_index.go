@@ -190,6 +190,10 @@ type scoredScratch struct {
 	memo            nameMemo
 	// sink keeps what warm read, so that its loads stay.
 	sink uint32
+	// bests holds the best name strings of a chunk of hits read ahead
+	// (warmHits): here rather than on the stack, where 6 KB would make a
+	// new goroutine's stack grow.
+	bests [warmChunk]scoredBest
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -415,9 +419,18 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	// hits: a check of thousands of hits sorted whole Hits before.
 	keys := make([]rankedKey, 0, len(best))
 	for key, b := range best {
-		si, ord := int(key>>32), uint32(key)
-		id := segs[si].id(ord)
-		keys = append(keys, rankedKey{score: b.score, sc: b.sc, pre: idPrefix(id), id: id, key: key})
+		keys = append(keys, rankedKey{score: b.score, sc: b.sc, key: key})
+	}
+	for i := 0; i < len(keys); i += warmChunk {
+		chunk := keys[i:min(i+warmChunk, len(keys))]
+		if warmHitsAhead {
+			scr.sink += warmIDs(segs, chunk)
+		}
+		for j := range chunk {
+			k := &chunk[j]
+			k.id = segs[k.key>>32].id(uint32(k.key))
+			k.pre = idPrefix(k.id)
+		}
 	}
 	slices.SortFunc(keys, compareRanked)
 	hits := make([]Hit, min(len(keys), c.limit))
@@ -443,10 +456,20 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	arena := reasonArena{chunk: 4 * min(len(res.Hits), 128)} // names of about four words
 	var kWords []string
 	texts := make(map[uint64]string) // the record words' texts, copied once
+	bs := &scr.bests                 // the best name strings of a chunk of hits
 	for i := range res.Hits {
+		if i%warmChunk == 0 {
+			chunk := res.Hits[i:min(i+warmChunk, len(res.Hits))]
+			for j := range chunk {
+				bs[j] = best[uint64(chunk[j].seg)<<32|uint64(chunk[j].ord)]
+			}
+			if warmHitsAhead {
+				scr.sink += warmHits(segs, chunk, bs[:len(chunk)])
+			}
+		}
 		h := &res.Hits[i]
 		ss := &segs[h.seg]
-		b := best[uint64(h.seg)<<32|uint64(h.ord)]
+		b := bs[i%warmChunk]
 		h.Field, h.Reason = "name", nil
 		text := h.Record.Name
 		if ns, ok := nameStringAt(h.Record, int(b.slot)); ok {
@@ -502,7 +525,15 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 	if err := v.fill(hits, false); err != nil {
 		return err
 	}
+	bs := &scr.bests // read ahead only: best changes below
 	for i, key := range keys {
+		if i%warmChunk == 0 && warmHitsAhead {
+			chunk := hits[i:min(i+warmChunk, len(hits))]
+			for j := range chunk {
+				bs[j] = best[keys[i+j]]
+			}
+			scr.sink += warmHits(segs, chunk, bs[:len(chunk)])
+		}
 		si, ord := int(key>>32), uint32(key)
 		ss := &segs[si]
 		old := best[key]
