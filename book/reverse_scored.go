@@ -379,7 +379,7 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 				continue
 			}
 		}
-		ws := wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
+		ws := wg.stat(rv, id, syllabic)
 		if !syllabic {
 			wg.stats[id].Store(&ws)
 		}
@@ -391,6 +391,19 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	}
 	wg.st.BoundFactsInto(b, wg.buf, wg.minScore, rv.maxEv[c])
 	return b
+}
+
+// stat returns the statistics of customer word id under wg's, of a
+// customer whose names are syllabic or not: from the words' counts of the
+// change set (rv.ess.now, by the word's number in rv.ess.words) when it
+// has them, else looked up.
+func (wg *weigher) stat(rv *scoredReverse, id uint32, syllabic bool) engine.ScoredWordStat {
+	if now := rv.ess.now; now != nil {
+		if k, ok := slices.BinarySearch(rv.ess.words, id); ok {
+			return wg.st.WordStatDF(rv.d.Token(id), rv.info[id], syllabic, int(now[k]))
+		}
+	}
+	return wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
 }
 
 // scoredPairsMarked returns, for each customer that may score a hit
@@ -440,6 +453,7 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 	parallelWorkers(len(groups), workers, func(w, g int) {
 		out[g] = rv.recordsToScore(groups[g], lists, facts, rw, &weighers[w])
 	})
+	rv.ess.now = nil // the next change set counts its own
 	for g, keep := range out {
 		if len(keep) > 0 {
 			custs, recs = append(custs, groups[g][0].cust), append(recs, keep)

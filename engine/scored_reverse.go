@@ -206,8 +206,15 @@ func ScoredWordKeysInfo(w string) (WordKeys, ScoredWordInfo) {
 
 // WordStatOf is WordStat of word, whose ScoredWordInfo is info.
 func (s *ScoredStats) WordStatOf(word string, info ScoredWordInfo, syllabic bool) ScoredWordStat {
+	return s.WordStatDF(word, info, syllabic, s.v.tokenDF(s.vs, word))
+}
+
+// WordStatDF is WordStatOf of a word that df live records hold under s
+// (as ScoredDFs counts them): a caller that has counted its words under s
+// spares a look-up of each word in every segment.
+func (s *ScoredStats) WordStatDF(word string, info ScoredWordInfo, syllabic bool, df int) ScoredWordStat {
 	t := tokInfo{text: word, share: info.share, optional: info.optional && (!syllabic || info.legal)} // newQueryTokInfo
-	return wordStatAt(&t, s.v.tokenDF(s.vs, t.text), s.v.live)
+	return wordStatAt(&t, df, s.v.live)
 }
 
 // wordStatAt is the statistics of query word t held by df of n live
