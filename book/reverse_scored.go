@@ -365,6 +365,7 @@ type weigher struct {
 	legal []bool
 	units []uint64
 	best  []float64
+	touch touchMarks
 }
 
 // bound returns the bound of customer c's token list (legal or raw), in
@@ -856,6 +857,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 	wg.noteUnits(hs, reach, cands)
 	var keep []int32
 	f := &rv.facts[c]
+	marked := false
 	for i, r := range cands {
 		units := wg.units[i]
 		if units == 0 {
@@ -873,7 +875,14 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 			continue
 		}
 		add, ok := f.Evidence(facts[r])
-		if ok && b.ReachesRecord(gain, covered, whole, add) && rw.reaches(b, hs, r, gain, covered, whole, add) {
+		if !ok || !b.ReachesRecord(gain, covered, whole, add) {
+			continue
+		}
+		if !marked {
+			wg.touch.mark(rw, hs)
+			marked = true
+		}
+		if rw.reaches(b, &wg.touch, r, gain, covered, whole, add) {
 			keep = append(keep, r)
 		}
 	}
