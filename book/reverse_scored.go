@@ -45,6 +45,11 @@ type scoredReverse struct {
 	// syllabic: the customers whose names are written in Han, Hangul or
 	// kana, whose one-letter words are syllables (engine.SyllabicQuery).
 	syllabic []bool
+	// arabic has a bit per dict id, set for the words and joined words of
+	// the customers whose names are written in Arabic script
+	// (engine.ArabicQuery), which pair with Latin spellings more closely:
+	// only they are read both ways (engine.RelatedToks).
+	arabic []uint64
 	// facts: each customer's filters and evidence beyond its names, which
 	// bound it against each record on its own.
 	facts []engine.ScoredFacts
@@ -105,6 +110,7 @@ type scoredLists struct {
 	facts      engine.ScoredFacts
 	ok         bool
 	syllabic   bool
+	arabic     bool
 }
 
 // checkLists returns the scored checks of customers as sc builds them.
@@ -119,7 +125,8 @@ func checkLists(customers []Customer, sc *batch.Screener) []scoredLists {
 		if err != nil {
 			return
 		}
-		ls[i] = scoredLists{raw: raw, legal: legal, facts: facts, ok: true, syllabic: engine.SyllabicQuery(q.Names)}
+		ls[i] = scoredLists{raw: raw, legal: legal, facts: facts, ok: true, syllabic: engine.SyllabicQuery(q.Names),
+			arabic: engine.ArabicQuery(q.Names) || engine.ArabicQuery(q.SearchAll)}
 	})
 	return ls
 }
@@ -165,6 +172,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		}
 		return id
 	}
+	arabic := arabicCustomers(ls)
 	rv.syllabic = make([]bool, len(ls))
 	rv.facts = make([]engine.ScoredFacts, len(ls))
 	rv.maxEv = make([]float64, len(ls))
@@ -216,10 +224,37 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		ls[i] = scoredLists{}
 	}
 	rv.off = append(rv.off, uint32(len(rv.words)))
+	rv.markArabic(arabic)
 	rv.keyed = newKeyIndex(keyed)
 	rv.pieces, rv.pieces3 = buildPieces(splitWords, d.Token, rv.fuzzy)
 	rv.indexEdits(single, fuzzy, joined)
 	return rv
+}
+
+// arabicCustomers returns a bit per customer of ls, set for those whose
+// names are written in Arabic script.
+func arabicCustomers(ls []scoredLists) []uint64 {
+	bits := make([]uint64, (len(ls)+63)/64)
+	for i := range ls {
+		if ls[i].arabic {
+			bits[i/64] |= 1 << (i % 64)
+		}
+	}
+	return bits
+}
+
+// markArabic sets rv.arabic for the dict ids posted for a customer with a
+// bit set in custs (arabicCustomers): its words and joined words.
+func (rv *scoredReverse) markArabic(custs []uint64) {
+	rv.arabic = make([]uint64, (rv.d.Len()+63)/64)
+	for id, p := range rv.post {
+		for _, e := range p {
+			if c := e >> entryShift; custs[c/64]&(1<<(c%64)) != 0 {
+				rv.arabic[id/64] |= 1 << (id % 64)
+				break
+			}
+		}
+	}
 }
 
 // indexEdits puts the dict's words that may pair within the edit radius
@@ -571,7 +606,11 @@ func (rv *scoredReverse) wordPartners(toks []string, rts []*engine.ScoredTok, wo
 				return
 			}
 			seen[id] = mark
-			if sim, ok := engine.RelatedToks(ct.get(id), rt, fuzzy); ok {
+			related := engine.RelatedToksLatin
+			if rv.arabic[id/64]&(1<<(id%64)) != 0 {
+				related = engine.RelatedToks
+			}
+			if sim, ok := related(ct.get(id), rt, fuzzy); ok {
 				if rv.triple[id] {
 					sim = 1 // see triple
 				}

@@ -164,6 +164,15 @@ func RelatedToks(q, r *ScoredTok, fuzzy int) (sim float64, ok bool) {
 	return relatedEither(&q.t, &r.t, fuzzy)
 }
 
+// RelatedToksLatin is RelatedToks of a query word of a query not written
+// in Arabic script (ArabicQuery): its one reading, which is how such a
+// query pairs the word, at the cost of one comparison where RelatedToks
+// makes two.
+func RelatedToksLatin(q, r *ScoredTok, fuzzy int) (sim float64, ok bool) {
+	p, ok := relate(&q.t, &r.t, fuzzy)
+	return p.sim, ok
+}
+
 // ScoredStats are the word statistics of one state of an index, as scored
 // mode weighs words with them: held until Release.
 type ScoredStats struct {
@@ -267,6 +276,12 @@ type ScoredBound struct {
 // Hangul or kana, where a word of one letter is a syllable and not an
 // optional initial: WordStat needs it to weigh the words as Search does.
 func SyllabicQuery(names string) bool { return syllabicQuery(names) }
+
+// ArabicQuery reports whether a query of these names is written in Arabic
+// script, whose romanised words pair with Latin spellings more closely
+// (RelatedToks reads a word both ways; RelatedToksLatin serves the words
+// of other queries).
+func ArabicQuery(names string) bool { return arabicQuery(names) }
 
 // Bound returns the bound of the words whose statistics (WordStat) are ws
 // (a token list of ScoredCheck of a query) at minScore (0: the default)
