@@ -37,6 +37,10 @@ type essentialCut struct {
 	// cut: by dict id, the entries of post[id] before cut[id] may be
 	// essential.
 	cut []int32
+	// now: by number, the words' counts of records under the statistics
+	// of the change set being matched (nil when not counted), which its
+	// bounds weigh the words with.
+	now []int32
 	// For tests: off makes every customer reached a candidate; stale
 	// keeps the cut whatever the statistics (a cut one step too
 	// aggressive, which must lose candidates).
@@ -51,6 +55,7 @@ type essentialCut struct {
 // rv.ess.mu must be held until the posting lists are no longer read.
 func (rv *scoredReverse) candidates(ids []uint32, st *engine.ScoredStats, minScore float64, workers int) []uint64 {
 	ec := &rv.ess
+	ec.now = nil
 	if ec.off {
 		all := make([]uint64, (rv.n+63)/64)
 		for i := range all {
@@ -62,7 +67,7 @@ func (rv *scoredReverse) candidates(ids []uint32, st *engine.ScoredStats, minSco
 	if ec.made && ec.stale {
 		// Taken as made (tests).
 	} else if ec.made && ec.minScore == minScore && essentialTolerance.WithinLive(ec.live, st.Live()) {
-		dirty = rv.driftedWords(st)
+		dirty, ec.now = rv.driftedCounts(st)
 		entries := 0
 		for _, id := range dirty {
 			entries += len(rv.post[id])
@@ -77,7 +82,7 @@ func (rv *scoredReverse) candidates(ids []uint32, st *engine.ScoredStats, minSco
 	}
 	if !ec.made {
 		rv.makeCut(st, minScore, workers)
-		dirty = nil
+		dirty, ec.now = nil, ec.df
 	}
 	cand := make([]uint64, (rv.n+63)/64)
 	for _, id := range ids {
@@ -98,16 +103,22 @@ func (rv *scoredReverse) candidates(ids []uint32, st *engine.ScoredStats, minSco
 // driftedWords returns the customer words whose count of records under st
 // moved past the tolerance from the cut's.
 func (rv *scoredReverse) driftedWords(st *engine.ScoredStats) []uint32 {
+	drifted, _ := rv.driftedCounts(st)
+	return drifted
+}
+
+// driftedCounts returns driftedWords and every customer word's count of
+// records under st, by number.
+func (rv *scoredReverse) driftedCounts(st *engine.ScoredStats) (drifted []uint32, cur []int32) {
 	ec := &rv.ess
-	cur := make([]int32, len(ec.words))
+	cur = make([]int32, len(ec.words))
 	ec.counts.Counts(st, cur)
-	var out []uint32
 	for k, f := range cur {
 		if !essentialTolerance.Within(int(ec.df[k]), int(f)) {
-			out = append(out, ec.words[k])
+			drifted = append(drifted, ec.words[k])
 		}
 	}
-	return out
+	return drifted, cur
 }
 
 // makeCut bounds every customer under st and orders each posting list
@@ -131,6 +142,7 @@ func (rv *scoredReverse) makeCut(st *engine.ScoredStats, minScore float64, worke
 	}
 	ec.df = make([]int32, len(ec.words))
 	ec.counts.Counts(st, ec.df)
+	ec.now = ec.df
 	// may: by customer, the units of its raw list then of its legal list
 	// that may be essential.
 	may := make([]uint64, 2*rv.n)

@@ -187,15 +187,24 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 		return Result{}, err
 	}
 	rv := m.scoredReverse(sc)
+	workers := max(1, runtime.GOMAXPROCS(0))
+	// The scorer weighs the changed records' words once, and keeps of each
+	// customer word's partners those among them. It needs nothing of the
+	// candidates, so it is built while they are found: building it (the
+	// records' own index) runs mostly on one goroutine, as do parts of
+	// finding the candidates, and the two overlap.
+	var scorer *engine.ChangeSetScorer
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		prepared := make([]*engine.PreparedRecord, len(changed))
+		parallel(len(changed), workers, func(i int) { prepared[i] = engine.PrepareRecord(changed[i]) })
+		scorer = db.ChangeSetScorer(prepared)
+	}()
 	st := db.ScoredStats()
 	custs, recs, marked := rv.scoredPairsMarked(changed, st, sc.MinScore)
 	st.Release()
-	prepared := make([]*engine.PreparedRecord, len(changed))
-	workers := max(1, runtime.GOMAXPROCS(0))
-	parallel(len(changed), workers, func(i int) { prepared[i] = engine.PrepareRecord(changed[i]) })
-	// The scorer weighs the changed records' words once, and keeps of each
-	// customer word's partners those among them.
-	scorer := db.ChangeSetScorer(prepared)
+	<-built
 	defer scorer.Release()
 	// The scorer need not look the customers' words up among the changed
 	// records' words: the reverse look-up found those they pair with.

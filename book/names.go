@@ -95,15 +95,16 @@ func newRecordWords(changed []*record.Record, cw *changedWords, st *engine.Score
 // (hs) gain gain, covering covered, whole at similarity 1 and its evidence
 // adding add under the customer's bound b, may reach the threshold
 // through one of its name strings: the words of a name string that pair
-// with none of the customer's units reached are paid for.
-func (rw *recordWords) reaches(b *engine.ScoredBound, hs []unitHit, r int32, gain float64, covered, whole uint64, add float64) bool {
+// with none of the customer's units reached are paid for. tm holds the
+// changed words that pair with one of hs (touchMarks.mark).
+func (rw *recordWords) reaches(b *engine.ScoredBound, tm *touchMarks, r int32, gain float64, covered, whole uint64, add float64) bool {
 	for _, words := range rw.names[r] {
 		if len(words) == 0 {
 			continue
 		}
 		missed, untouched, extra := 0.0, 0, 0
 		for _, t := range words {
-			if !rw.known[t] || rw.touches(hs, t) {
+			if !rw.known[t] || tm.has(t) {
 				continue
 			}
 			missed += rw.miss[t]
@@ -119,12 +120,35 @@ func (rw *recordWords) reaches(b *engine.ScoredBound, hs []unitHit, r int32, gai
 	return false
 }
 
-// touches reports whether changed word t pairs with one of the units hs.
-func (rw *recordWords) touches(hs []unitHit, t int32) bool {
+// touchMarks marks the changed words (by number) that pair with one of a
+// customer's units reached, for the records of that customer: one pass
+// over its units' words, not a search of each unit for every word of
+// every record. One per goroutine; its zero value is ready.
+type touchMarks struct {
+	// at: by changed word, the stamp of the last customer it was marked
+	// for.
+	at    []uint32
+	stamp uint32
+}
+
+// mark marks the changed words that pair with one of the units hs,
+// forgetting those of the customer before.
+func (tm *touchMarks) mark(rw *recordWords, hs []unitHit) {
+	if len(tm.at) < len(rw.miss) {
+		tm.at = make([]uint32, len(rw.miss))
+		tm.stamp = 0
+	}
+	tm.stamp++
+	if tm.stamp == 0 { // wrapped: stamps of long ago could match again
+		clear(tm.at)
+		tm.stamp = 1
+	}
 	for _, h := range hs {
-		if _, ok := slices.BinarySearch(rw.touch[h.word], t); ok {
-			return true
+		for _, t := range rw.touch[h.word] {
+			tm.at[t] = tm.stamp
 		}
 	}
-	return false
 }
+
+// has reports whether changed word t pairs with one of the units marked.
+func (tm *touchMarks) has(t int32) bool { return tm.at[t] == tm.stamp }

@@ -45,6 +45,11 @@ type scoredReverse struct {
 	// syllabic: the customers whose names are written in Han, Hangul or
 	// kana, whose one-letter words are syllables (engine.SyllabicQuery).
 	syllabic []bool
+	// arabic has a bit per dict id, set for the words and joined words of
+	// the customers whose names are written in Arabic script
+	// (engine.ArabicQuery), which pair with Latin spellings more closely:
+	// only they are read both ways (engine.RelatedToks).
+	arabic []uint64
 	// facts: each customer's filters and evidence beyond its names, which
 	// bound it against each record on its own.
 	facts []engine.ScoredFacts
@@ -105,6 +110,7 @@ type scoredLists struct {
 	facts      engine.ScoredFacts
 	ok         bool
 	syllabic   bool
+	arabic     bool
 }
 
 // checkLists returns the scored checks of customers as sc builds them.
@@ -119,7 +125,8 @@ func checkLists(customers []Customer, sc *batch.Screener) []scoredLists {
 		if err != nil {
 			return
 		}
-		ls[i] = scoredLists{raw: raw, legal: legal, facts: facts, ok: true, syllabic: engine.SyllabicQuery(q.Names)}
+		ls[i] = scoredLists{raw: raw, legal: legal, facts: facts, ok: true, syllabic: engine.SyllabicQuery(q.Names),
+			arabic: engine.ArabicQuery(q.Names) || engine.ArabicQuery(q.SearchAll)}
 	})
 	return ls
 }
@@ -165,6 +172,7 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		}
 		return id
 	}
+	arabic := arabicCustomers(ls)
 	rv.syllabic = make([]bool, len(ls))
 	rv.facts = make([]engine.ScoredFacts, len(ls))
 	rv.maxEv = make([]float64, len(ls))
@@ -216,10 +224,37 @@ func newScoredReverse(customers []Customer, sc *batch.Screener) *scoredReverse {
 		ls[i] = scoredLists{}
 	}
 	rv.off = append(rv.off, uint32(len(rv.words)))
+	rv.markArabic(arabic)
 	rv.keyed = newKeyIndex(keyed)
 	rv.pieces, rv.pieces3 = buildPieces(splitWords, d.Token, rv.fuzzy)
 	rv.indexEdits(single, fuzzy, joined)
 	return rv
+}
+
+// arabicCustomers returns a bit per customer of ls, set for those whose
+// names are written in Arabic script.
+func arabicCustomers(ls []scoredLists) []uint64 {
+	bits := make([]uint64, (len(ls)+63)/64)
+	for i := range ls {
+		if ls[i].arabic {
+			bits[i/64] |= 1 << (i % 64)
+		}
+	}
+	return bits
+}
+
+// markArabic sets rv.arabic for the dict ids posted for a customer with a
+// bit set in custs (arabicCustomers): its words and joined words.
+func (rv *scoredReverse) markArabic(custs []uint64) {
+	rv.arabic = make([]uint64, (rv.d.Len()+63)/64)
+	for id, p := range rv.post {
+		for _, e := range p {
+			if c := e >> entryShift; custs[c/64]&(1<<(c%64)) != 0 {
+				rv.arabic[id/64] |= 1 << (id % 64)
+				break
+			}
+		}
+	}
 }
 
 // indexEdits puts the dict's words that may pair within the edit radius
@@ -365,6 +400,7 @@ type weigher struct {
 	legal []bool
 	units []uint64
 	best  []float64
+	touch touchMarks
 }
 
 // bound returns the bound of customer c's token list (legal or raw), in
@@ -379,7 +415,7 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 				continue
 			}
 		}
-		ws := wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
+		ws := wg.stat(rv, id, syllabic)
 		if !syllabic {
 			wg.stats[id].Store(&ws)
 		}
@@ -391,6 +427,19 @@ func (wg *weigher) bound(rv *scoredReverse, c int, legal bool) *engine.ScoredBou
 	}
 	wg.st.BoundFactsInto(b, wg.buf, wg.minScore, rv.maxEv[c])
 	return b
+}
+
+// stat returns the statistics of customer word id under wg's, of a
+// customer whose names are syllabic or not: from the words' counts of the
+// change set (rv.ess.now, by the word's number in rv.ess.words) when it
+// has them, else looked up.
+func (wg *weigher) stat(rv *scoredReverse, id uint32, syllabic bool) engine.ScoredWordStat {
+	if now := rv.ess.now; now != nil {
+		if k, ok := slices.BinarySearch(rv.ess.words, id); ok {
+			return wg.st.WordStatDF(rv.d.Token(id), rv.info[id], syllabic, int(now[k]))
+		}
+	}
+	return wg.st.WordStatOf(rv.d.Token(id), rv.info[id], syllabic)
 }
 
 // scoredPairsMarked returns, for each customer that may score a hit
@@ -417,7 +466,7 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 	addReach(reach, wp, cw.holders)
 	addReach(reach, pp, cw.pairHolders)
 	addReach(reach, tp, cw.tripleHolders)
-	ids, lists := sortReach(reach)
+	ids, lists := sortReach(reach, workers)
 	rw := newRecordWords(changed, &cw, st, ids, wp, pp, tp, workers)
 	if recordWordsHook != nil {
 		recordWordsHook(rw, ids, wp)
@@ -440,6 +489,7 @@ func (rv *scoredReverse) scoredPairsMarked(changed []*record.Record, st *engine.
 	parallelWorkers(len(groups), workers, func(w, g int) {
 		out[g] = rv.recordsToScore(groups[g], lists, facts, rw, &weighers[w])
 	})
+	rv.ess.now = nil // the next change set counts its own
 	for g, keep := range out {
 		if len(keep) > 0 {
 			custs, recs = append(custs, groups[g][0].cust), append(recs, keep)
@@ -556,7 +606,11 @@ func (rv *scoredReverse) wordPartners(toks []string, rts []*engine.ScoredTok, wo
 				return
 			}
 			seen[id] = mark
-			if sim, ok := engine.RelatedToks(ct.get(id), rt, fuzzy); ok {
+			related := engine.RelatedToksLatin
+			if rv.arabic[id/64]&(1<<(id%64)) != 0 {
+				related = engine.RelatedToks
+			}
+			if sim, ok := related(ct.get(id), rt, fuzzy); ok {
 				if rv.triple[id] {
 					sim = 1 // see triple
 				}
@@ -697,7 +751,10 @@ func addReach(reach map[uint32][]reached, ps [][]partner, hs [][]int32) {
 // sortReach returns the customer words reached, ascending, and aligned
 // with them their records, sorted by record, once each at its best
 // similarity.
-func sortReach(reach map[uint32][]reached) (ids []uint32, lists [][]reached) {
+// The lists are sorted on workers goroutines: a change set of 10,000
+// records reaches about a hundred thousand customer words, and sorting
+// their lists on one was a serial phase of it.
+func sortReach(reach map[uint32][]reached, workers int) (ids []uint32, lists [][]reached) {
 	ids = make([]uint32, 0, len(reach))
 	for id := range reach {
 		ids = append(ids, id)
@@ -705,10 +762,13 @@ func sortReach(reach map[uint32][]reached) (ids []uint32, lists [][]reached) {
 	slices.Sort(ids)
 	lists = make([][]reached, len(ids))
 	for i, id := range ids {
-		l := reach[id]
+		lists[i] = reach[id]
+	}
+	parallel(len(lists), workers, func(i int) {
+		l := lists[i]
 		slices.SortFunc(l, func(a, b reached) int { return cmp.Or(cmp.Compare(a.rec, b.rec), cmp.Compare(b.sim, a.sim)) })
 		lists[i] = slices.CompactFunc(l, func(a, b reached) bool { return a.rec == b.rec })
-	}
+	})
 	return ids, lists
 }
 
@@ -836,6 +896,7 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 	wg.noteUnits(hs, reach, cands)
 	var keep []int32
 	f := &rv.facts[c]
+	marked := false
 	for i, r := range cands {
 		units := wg.units[i]
 		if units == 0 {
@@ -853,7 +914,14 @@ func (rv *scoredReverse) recordsToScore(hs []unitHit, reach [][]reached, facts [
 			continue
 		}
 		add, ok := f.Evidence(facts[r])
-		if ok && b.ReachesRecord(gain, covered, whole, add) && rw.reaches(b, hs, r, gain, covered, whole, add) {
+		if !ok || !b.ReachesRecord(gain, covered, whole, add) {
+			continue
+		}
+		if !marked {
+			wg.touch.mark(rw, hs)
+			marked = true
+		}
+		if rw.reaches(b, &wg.touch, r, gain, covered, whole, add) {
 			keep = append(keep, r)
 		}
 	}

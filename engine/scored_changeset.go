@@ -300,6 +300,20 @@ func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, 
 	return gp
 }
 
+// unpaired reports whether unit w of a check (a word, or two or three
+// words joined) is known to pair with no word of the records (SetPaired):
+// partners would then give it noPartners. Asking first spares the joined
+// units' keys and the memo's lock, for the many units of a check that
+// pair with none of a change set's words.
+func (p *ChangeSetPreparer) unpaired(w string) bool {
+	s := p.s
+	if s.own == nil || s.paired == nil {
+		return false
+	}
+	pairs, known := s.paired(w)
+	return known && !pairs
+}
+
 // word returns word w of a check, syllabic or not, of a check in Arabic
 // script or not, with its keys and the records holding it.
 func (p *ChangeSetPreparer) word(w string, syllabic, arabic bool) *csWord {
@@ -340,7 +354,11 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 		cw := p.word(words[j], syllabic, arabic)
 		t, df := cw.t, cw.df
 		gq.words = append(gq.words, t)
-		gq.part = append(gq.part, p.partners(unitKey{c.Fuzzy, wordUnitKind(&t)[0], t.text, ""}, func() tokInfo { return t }, false, nil))
+		gp := noPartners
+		if !p.unpaired(t.text) {
+			gp = p.partners(unitKey{c.Fuzzy, wordUnitKind(&t)[0], t.text, ""}, func() tokInfo { return t }, false, nil)
+		}
+		gq.part = append(gq.part, gp)
 		w := tokenWeight(&t, df, n)
 		gq.w = append(gq.w, w)
 		if t.optional {
@@ -351,7 +369,9 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 	for j := 0; j+1 < m; j++ {
 		var gp *globalPartners
 		a, b := &gq.words[j], &gq.words[j+1]
-		if !a.optional && !b.optional {
+		if !a.optional && !b.optional && p.unpaired(a.text+b.text) {
+			gp = noPartners
+		} else if !a.optional && !b.optional {
 			gp = p.partners(unitKey{c.Fuzzy, 'c', a.text, b.text}, func() tokInfo { return newTokInfo(a.text + b.text) }, false,
 				func(pp partner) bool { return joinedPair(pp, a, b) })
 		}
@@ -360,7 +380,9 @@ func (p *ChangeSetPreparer) prepare(c *compiled, words []string) *globalQuery {
 	for j := 0; j+2 < m; j++ {
 		var gp *globalPartners
 		a, b, d := &gq.words[j], &gq.words[j+1], &gq.words[j+2]
-		if !a.optional && !b.optional && !d.optional {
+		if !a.optional && !b.optional && !d.optional && p.unpaired(a.text+b.text+d.text) {
+			gp = noPartners
+		} else if !a.optional && !b.optional && !d.optional {
 			gp = p.partners(unitKey{c.Fuzzy, '3', a.text + "\x00" + b.text, d.text}, func() tokInfo { return newTokInfo(a.text + b.text + d.text) }, false,
 				func(pp partner) bool { return joinedPair3(pp, a, b, d) })
 		}

@@ -164,6 +164,15 @@ func RelatedToks(q, r *ScoredTok, fuzzy int) (sim float64, ok bool) {
 	return relatedEither(&q.t, &r.t, fuzzy)
 }
 
+// RelatedToksLatin is RelatedToks of a query word of a query not written
+// in Arabic script (ArabicQuery): its one reading, which is how such a
+// query pairs the word, at the cost of one comparison where RelatedToks
+// makes two.
+func RelatedToksLatin(q, r *ScoredTok, fuzzy int) (sim float64, ok bool) {
+	p, ok := relate(&q.t, &r.t, fuzzy)
+	return p.sim, ok
+}
+
 // ScoredStats are the word statistics of one state of an index, as scored
 // mode weighs words with them: held until Release.
 type ScoredStats struct {
@@ -206,8 +215,15 @@ func ScoredWordKeysInfo(w string) (WordKeys, ScoredWordInfo) {
 
 // WordStatOf is WordStat of word, whose ScoredWordInfo is info.
 func (s *ScoredStats) WordStatOf(word string, info ScoredWordInfo, syllabic bool) ScoredWordStat {
+	return s.WordStatDF(word, info, syllabic, s.v.tokenDF(s.vs, word))
+}
+
+// WordStatDF is WordStatOf of a word that df live records hold under s
+// (as ScoredDFs counts them): a caller that has counted its words under s
+// spares a look-up of each word in every segment.
+func (s *ScoredStats) WordStatDF(word string, info ScoredWordInfo, syllabic bool, df int) ScoredWordStat {
 	t := tokInfo{text: word, share: info.share, optional: info.optional && (!syllabic || info.legal)} // newQueryTokInfo
-	return wordStatAt(&t, s.v.tokenDF(s.vs, t.text), s.v.live)
+	return wordStatAt(&t, df, s.v.live)
 }
 
 // wordStatAt is the statistics of query word t held by df of n live
@@ -260,6 +276,12 @@ type ScoredBound struct {
 // Hangul or kana, where a word of one letter is a syllable and not an
 // optional initial: WordStat needs it to weigh the words as Search does.
 func SyllabicQuery(names string) bool { return syllabicQuery(names) }
+
+// ArabicQuery reports whether a query of these names is written in Arabic
+// script, whose romanised words pair with Latin spellings more closely
+// (RelatedToks reads a word both ways; RelatedToksLatin serves the words
+// of other queries).
+func ArabicQuery(names string) bool { return arabicQuery(names) }
 
 // Bound returns the bound of the words whose statistics (WordStat) are ws
 // (a token list of ScoredCheck of a query) at minScore (0: the default)
