@@ -18,7 +18,7 @@ type partnerCache struct {
 	m      map[string]*globalPartners
 	splits map[string][]globalSplit // the splits of a word into two pieces that pair
 	size   int                      // partners and splits held, summed over the entries
-	slabs  partnerSlabs             // what the entries of m and their keys are cut from
+	slabs  partnerSlabs             // what the entries of m and splits and their keys are cut from
 }
 
 // maxCachedPartners bounds the partners one view keeps (some tens of
@@ -71,14 +71,15 @@ func (pc *partnerCache) getSplits(k string) ([]globalSplit, bool) {
 	return sp, ok
 }
 
-// putSplits keeps the splits of a word, which nobody changes once found.
+// putSplits keeps a copy of the splits of a word, which nobody changes
+// once found, cut from the cache's slabs.
 func (pc *partnerCache) putSplits(k string, sp []globalSplit) {
 	n := len(sp) + 1
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	pc.make(n)
 	if _, ok := pc.splits[k]; !ok {
-		pc.splits[k] = sp
+		pc.splits[pc.slabs.str(k)] = keepSlice(&pc.slabs.splits, sp)
 		pc.size += n
 	}
 }

@@ -13,13 +13,14 @@ import "unsafe"
 // slabChunk elements or more are spans of their own, freed whole once the
 // generation is dropped and no check holds one of its entries.
 type partnerSlabs struct {
-	gps   []globalPartners
-	ps    []partner
-	texts []string
-	df    []int
-	local []localPartner
-	segs  [][]localPartner
-	bytes []byte
+	gps    []globalPartners
+	ps     []partner
+	texts  []string
+	df     []int
+	local  []localPartner
+	segs   [][]localPartner
+	splits []globalSplit
+	bytes  []byte
 }
 
 // slabChunk is the fewest elements of each of a generation's arrays

@@ -105,3 +105,24 @@ func clone[T any](s []T) []T {
 	}
 	return append(make([]T, 0, len(s)), s...)
 }
+
+// TestPartnerCacheKeepsSplitCopies: getSplits returns a copy of the
+// splits putSplits was given, equal to them, and the first of two puts of
+// a key; changing the given slice afterwards changes no entry.
+func TestPartnerCacheKeepsSplitCopies(t *testing.T) {
+	var pc partnerCache
+	a, b := &globalPartners{ps: []partner{{sim: 1}}}, &globalPartners{ps: []partner{{sim: 0.5}}}
+	give := []globalSplit{{a: a, b: b, ra: 3, rb: 4}, {a: b, b: a, c: a, ra: 2, rb: 2, rc: 3}}
+	want := clone(give)
+	k := cacheKey(1, "s\x00aliakbar")
+	pc.putSplits(k, give)
+	pc.putSplits(k, nil)
+	give[0].ra = 99
+	got, ok := pc.getSplits(k)
+	if !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("getSplits: %v %+v, want %+v", ok, got, want)
+	}
+	if _, ok := pc.getSplits(cacheKey(2, "s\x00aliakbar")); ok {
+		t.Fatal("getSplits found a key never put")
+	}
+}
