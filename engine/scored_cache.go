@@ -18,6 +18,7 @@ type partnerCache struct {
 	m      map[string]*globalPartners
 	splits map[string][]globalSplit // the splits of a word into two pieces that pair
 	size   int                      // partners and splits held, summed over the entries
+	slabs  partnerSlabs             // what the entries of m and splits and their keys are cut from
 }
 
 // maxCachedPartners bounds the partners one view keeps (some tens of
@@ -36,22 +37,30 @@ func (pc *partnerCache) get(k string) (*globalPartners, bool) {
 	return gp, ok
 }
 
-// put keeps gp, which nobody changes once built.
-func (pc *partnerCache) put(k string, gp *globalPartners) {
+// put keeps a copy of gp, which nobody changes once built, cut from the
+// cache's slabs, and returns the entry of k: that copy, or the one
+// another check put first (the same partners). The caller uses it in
+// place of gp, so that the maps toLocal builds on it serve the checks
+// after, and gp is garbage at once.
+func (pc *partnerCache) put(k string, gp *globalPartners) *globalPartners {
 	n := len(gp.ps) + 1
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	pc.make(n)
-	if _, ok := pc.m[k]; !ok {
-		pc.m[k] = gp
-		pc.size += n
+	if old, ok := pc.m[k]; ok {
+		return old
 	}
+	kept := pc.slabs.keep(gp)
+	pc.m[pc.slabs.str(k)] = kept
+	pc.size += n
+	return kept
 }
 
 // make readies the maps for n more entries, emptying them when full.
 func (pc *partnerCache) make(n int) {
 	if pc.m == nil || pc.size+n > maxCachedPartners {
 		pc.m, pc.splits, pc.size = make(map[string]*globalPartners), make(map[string][]globalSplit), 0
+		pc.slabs = partnerSlabs{}
 	}
 }
 
@@ -62,14 +71,15 @@ func (pc *partnerCache) getSplits(k string) ([]globalSplit, bool) {
 	return sp, ok
 }
 
-// putSplits keeps the splits of a word, which nobody changes once found.
+// putSplits keeps a copy of the splits of a word, which nobody changes
+// once found, cut from the cache's slabs.
 func (pc *partnerCache) putSplits(k string, sp []globalSplit) {
 	n := len(sp) + 1
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	pc.make(n)
 	if _, ok := pc.splits[k]; !ok {
-		pc.splits[k] = sp
+		pc.splits[pc.slabs.str(k)] = keepSlice(&pc.slabs.splits, sp)
 		pc.size += n
 	}
 }

@@ -286,8 +286,7 @@ func (p *ChangeSetPreparer) partners(k unitKey, tok func() tokInfo, piece bool, 
 		v := p.s.v
 		var ok bool
 		if gp, ok = v.pc.get(ck); !ok {
-			gp = v.scoredPartners(p.s.vs, &t, k.fuzzy, piece, accept)
-			v.pc.put(ck, gp)
+			gp = v.pc.put(ck, v.scoredPartners(p.s.vs, &t, k.fuzzy, piece, accept))
 		}
 	}
 	m.mu.Lock()

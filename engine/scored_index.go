@@ -873,8 +873,7 @@ func (v *view) prepareScored(vs *viewScored, c *compiled, words []string, memo m
 		ck := cacheKey(c.Fuzzy, key)
 		p, ok := v.pc.get(ck)
 		if !ok {
-			p = v.scoredPartners(vs, t, c.Fuzzy, piece, accept)
-			v.pc.put(ck, p)
+			p = v.pc.put(ck, v.scoredPartners(vs, t, c.Fuzzy, piece, accept))
 		}
 		if memo != nil {
 			memo[key] = p
