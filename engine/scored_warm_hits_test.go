@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/internal/cputime"
-	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/query"
 )
 
@@ -17,14 +16,8 @@ import (
 // first (an alias).
 func TestWarmHitsSameAnswers(t *testing.T) {
 	skipUnderRace(t)
-	recs := generated(20000, 1)
-	ix := NewIndex(recs)
-	ix.PrepareScored()
+	ix, qs := warmWorld()
 	t.Cleanup(func() { warmHitsAhead = true })
-	qs := append(append([]query.Query(nil), scoredHitsTail...), scoredHitsMedian...)
-	for _, gq := range gen.Queries(recs, 60, 2) {
-		qs = append(qs, query.Query{Names: gq.Names, DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship})
-	}
 	most, alias := 0, false
 	for _, q := range qs {
 		q.Fuzzy, q.Match = 2, query.Scored

@@ -3,6 +3,7 @@ package engine
 import (
 	"reflect"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/internal/cputime"
@@ -42,19 +43,28 @@ func TestWarmReadsOrdinals(t *testing.T) {
 	}
 }
 
+// warmWorld is the index and the checks the read-ahead tests compare
+// answers on: 20,000 records, so that some checks have more candidates
+// and hits than a chunk, and the tail's, the median's and 60 generated
+// checks. Built once for both tests.
+var warmWorld = sync.OnceValues(func() (*Index, []query.Query) {
+	recs := generated(20000, 1)
+	ix := NewIndex(recs)
+	ix.PrepareScored()
+	qs := append(append([]query.Query(nil), scoredHitsTail...), scoredHitsMedian...)
+	for _, gq := range gen.Queries(recs, 60, 2) {
+		qs = append(qs, query.Query{Names: gq.Names, DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship})
+	}
+	return ix, qs
+})
+
 // TestWarmAheadSameAnswers checks that reading candidates ahead changes
 // no answer: the tail's checks and generated ones at fuzzy 2 in scored
 // mode, with and without warm, some with more candidates than a chunk.
 func TestWarmAheadSameAnswers(t *testing.T) {
 	skipUnderRace(t)
-	recs := generated(20000, 1)
-	ix := NewIndex(recs)
-	ix.PrepareScored()
+	ix, qs := warmWorld()
 	t.Cleanup(func() { warmAhead = true })
-	qs := append(append([]query.Query(nil), scoredHitsTail...), scoredHitsMedian...)
-	for _, gq := range gen.Queries(recs, 60, 2) {
-		qs = append(qs, query.Query{Names: gq.Names, DOB: gq.DOB, Gender: gq.Gender, Citizenship: gq.Citizenship})
-	}
 	most := 0
 	for _, q := range qs {
 		q.Fuzzy, q.Match = 2, query.Scored
