@@ -38,19 +38,7 @@ func TestEssentialCutLosesNoCandidate(t *testing.T) {
 		t.Skip("a comparison with every customer reached, ten times slower under the race detector: the main run checks it, and TestMatchChangedEqualsBatch runs the same workers under the detector")
 	}
 	w := newWorld(t)
-	var all []*record.Record
-	if _, err := w.db.LoadAll(func(r *record.Record) error {
-		all = append(all, r)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	changed := map[string]bool{}
-	for _, r := range w.changed {
-		changed[r.ID] = true
-	}
-	before := slices.DeleteFunc(slices.Clone(all), func(r *record.Record) bool { return changed[r.ID] })
-	old := screen.New(before, w.sources, "v0").Index()
+	all, old := indexBefore(t, w)
 	// far: a tenth of the records, statistics far from the database's.
 	var tenth []*record.Record
 	for i := 0; i < len(all); i += 10 {
@@ -124,4 +112,23 @@ func TestEssentialCutLosesNoCandidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// indexBefore returns every record of w's database and the serving index
+// of the database before its change set (w.changed removed).
+func indexBefore(t *testing.T, w *world) ([]*record.Record, *engine.Index) {
+	t.Helper()
+	var all []*record.Record
+	if _, err := w.db.LoadAll(func(r *record.Record) error {
+		all = append(all, r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	changed := map[string]bool{}
+	for _, r := range w.changed {
+		changed[r.ID] = true
+	}
+	before := slices.DeleteFunc(slices.Clone(all), func(r *record.Record) bool { return changed[r.ID] })
+	return all, screen.New(before, w.sources, "v0").Index()
 }

@@ -1,12 +1,9 @@
 package book
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/engine"
-	"github.com/amlscreen/amlscreen/record"
-	"github.com/amlscreen/amlscreen/screen"
 )
 
 // TestCountedWordStatsEqualLookedUp weighs every customer word from the
@@ -17,19 +14,7 @@ import (
 // change some words' weights: the test can tell stale counts.
 func TestCountedWordStatsEqualLookedUp(t *testing.T) {
 	w := newWorld(t)
-	var all []*record.Record
-	if _, err := w.db.LoadAll(func(r *record.Record) error {
-		all = append(all, r)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	changed := map[string]bool{}
-	for _, r := range w.changed {
-		changed[r.ID] = true
-	}
-	before := slices.DeleteFunc(slices.Clone(all), func(r *record.Record) bool { return changed[r.ID] })
-	old := screen.New(before, w.sources, "v0").Index()
+	_, old := indexBefore(t, w)
 	cfg := Config{Match: "scored", Fuzzy: 1}
 	customers := readBook(t, w.book, cfg)
 	sc, err := cfg.Screener(nil)

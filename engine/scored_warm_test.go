@@ -63,17 +63,31 @@ var warmWorld = sync.OnceValues(func() (*Index, []query.Query) {
 // mode, with and without warm, some with more candidates than a chunk.
 func TestWarmAheadSameAnswers(t *testing.T) {
 	skipUnderRace(t)
-	ix, qs := warmWorld()
-	t.Cleanup(func() { warmAhead = true })
 	most := 0
+	for _, hs := range sameAnswersBothWays(t, &warmAhead) {
+		most = max(most, len(hs))
+	}
+	if most <= warmChunk {
+		t.Fatalf("the most hits of a check is %d: no check had more candidates than a chunk (%d)", most, warmChunk)
+	}
+}
+
+// sameAnswersBothWays searches warmWorld's checks at fuzzy 2 in scored
+// mode with the read-ahead switch *on set and cleared, fails the test
+// where the answers differ, and returns the hits of each check. The
+// switch is left set.
+func sameAnswersBothWays(t *testing.T, on *bool) [][]Hit {
+	ix, qs := warmWorld()
+	t.Cleanup(func() { *on = true })
+	var hits [][]Hit
 	for _, q := range qs {
 		q.Fuzzy, q.Match = 2, query.Scored
-		warmAhead = true
+		*on = true
 		warm, err := ix.Search(q)
 		if err != nil {
 			t.Fatalf("%q: %v", q.Names, err)
 		}
-		warmAhead = false
+		*on = false
 		plain, err := ix.Search(q)
 		if err != nil {
 			t.Fatalf("%q: %v", q.Names, err)
@@ -81,11 +95,10 @@ func TestWarmAheadSameAnswers(t *testing.T) {
 		if !reflect.DeepEqual(warm, plain) {
 			t.Errorf("%q: %d hits read ahead, %d not, or they differ", q.Names, len(warm.Hits), len(plain.Hits))
 		}
-		most = max(most, len(warm.Hits))
+		hits = append(hits, warm.Hits)
 	}
-	if most <= warmChunk {
-		t.Fatalf("the most hits of a check is %d: no check had more candidates than a chunk (%d)", most, warmChunk)
-	}
+	*on = true
+	return hits
 }
 
 // BenchmarkSearchScoredWarm times each of the tail's and the median's
@@ -94,7 +107,12 @@ func TestWarmAheadSameAnswers(t *testing.T) {
 // separate runs by a fifth, falls on both alike. warm-cpu-ns and
 // plain-cpu-ns are the CPU time of a check each way
 // (AMLSCREEN_BENCH_RECORDS=1000000 for the size the lists were read at).
-func BenchmarkSearchScoredWarm(b *testing.B) {
+func BenchmarkSearchScoredWarm(b *testing.B) { benchBothWays(b, &warmAhead) }
+
+// benchBothWays times each of the tail's and the median's checks with
+// the read-ahead switch *on set and cleared, in turn, on the thread's
+// clock, and reports warm-cpu-ns and plain-cpu-ns.
+func benchBothWays(b *testing.B, on *bool) {
 	for _, set := range []struct {
 		name string
 		qs   []query.Query
@@ -104,15 +122,15 @@ func BenchmarkSearchScoredWarm(b *testing.B) {
 			benchData.ix.PrepareScored()
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			defer func() { warmAhead = true }()
-			var cpu [2]float64 // with warm, without
+			defer func() { *on = true }()
+			var cpu [2]float64 // with, without
 			n := 0
 			for b.Loop() {
 				for _, q := range set.qs {
 					q.Fuzzy, q.Match = 2, query.Scored
 					// Alternate which way goes first.
-					for _, on := range [2]bool{n%2 == 0, n%2 != 0} {
-						warmAhead = on
+					for _, way := range [2]bool{n%2 == 0, n%2 != 0} {
+						*on = way
 						c0, ok0 := cputime.Thread()
 						if _, err := benchData.ix.Search(q); err != nil {
 							b.Fatal(err)
@@ -122,7 +140,7 @@ func BenchmarkSearchScoredWarm(b *testing.B) {
 							b.Skip("no thread CPU clock on this system")
 						}
 						k := 1
-						if on {
+						if way {
 							k = 0
 						}
 						cpu[k] += float64((c1 - c0).Nanoseconds())
