@@ -100,15 +100,9 @@ func (rv *scoredReverse) candidates(ids []uint32, st *engine.ScoredStats, minSco
 	return cand
 }
 
-// driftedWords returns the customer words whose count of records under st
-// moved past the tolerance from the cut's.
-func (rv *scoredReverse) driftedWords(st *engine.ScoredStats) []uint32 {
-	drifted, _ := rv.driftedCounts(st)
-	return drifted
-}
-
-// driftedCounts returns driftedWords and every customer word's count of
-// records under st, by number.
+// driftedCounts returns the customer words whose count of records under
+// st moved past the tolerance from the cut's, and every customer word's
+// count of records under st, by number.
 func (rv *scoredReverse) driftedCounts(st *engine.ScoredStats) (drifted []uint32, cur []int32) {
 	ec := &rv.ess
 	cur = make([]int32, len(ec.words))

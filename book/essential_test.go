@@ -85,7 +85,8 @@ func TestEssentialCutLosesNoCandidate(t *testing.T) {
 					rv.ess.cut[id] = max(k-1, 0)
 				}
 			}
-			drifted := len(rv.driftedWords(w.full.ScoredStats()))
+			moved, _ := rv.driftedCounts(w.full.ScoredStats())
+			drifted := len(moved)
 			got := pairs(rv, w.full, w.changed)
 			cut := 0
 			for id := range rv.post {
