@@ -211,14 +211,7 @@ func (s *Screener) Check(row *Row) *Reject {
 // rejected: for whoever screens rows by other means (the book scores a
 // change set's records against each customer's prepared check).
 func (s *Screener) Query(row *Row) (query.Query, *Reject) {
-	if row.Reject != nil {
-		r := *row.Reject
-		if r.CustomerID == "" {
-			r.CustomerID = row.ID
-		}
-		return query.Query{}, &r
-	}
-	q, rej := s.query(row)
+	q, rej := s.QueryUnchecked(row)
 	if rej != nil {
 		return q, rej
 	}
@@ -227,6 +220,22 @@ func (s *Screener) Query(row *Row) (query.Query, *Reject) {
 		return query.Query{}, paramReject(row, pe)
 	}
 	return q, nil
+}
+
+// QueryUnchecked is Query without checking the check's parameters with
+// query.Parse, for a caller whose engine check parses them anyway
+// (engine.compile does) and rejects the row on the *query.ParamError it
+// returns, as Screen does: one parse of a row instead of two. A row
+// Query rejects for a bad parameter comes back here with no Reject.
+func (s *Screener) QueryUnchecked(row *Row) (query.Query, *Reject) {
+	if row.Reject != nil {
+		r := *row.Reject
+		if r.CustomerID == "" {
+			r.CustomerID = row.ID
+		}
+		return query.Query{}, &r
+	}
+	return s.query(row)
 }
 
 // query builds the check for a row. Filters (dob, gender, citizenship) are

@@ -1,8 +1,11 @@
 package batch
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/amlscreen/amlscreen/engine"
 )
 
 func TestNormalizeCitizenship(t *testing.T) {
@@ -71,6 +74,50 @@ func TestScreenFilters(t *testing.T) {
 			}
 			if len(ids) != len(tc.hits) || (len(ids) > 0 && ids[0] != tc.hits[0]) {
 				t.Errorf("hits %v, want %v", ids, tc.hits)
+			}
+		})
+	}
+}
+
+// TestQueryUncheckedLeavesParseToTheCheck: QueryUnchecked rejects what
+// Query rejects before the parameters are parsed, and a row Query rejects
+// for a parameter comes back unrejected with a check whose parse
+// (engine.CompileQuery, as every engine check compiles it) fails on that
+// parameter; rows Query takes come back the same.
+func TestQueryUncheckedLeavesParseToTheCheck(t *testing.T) {
+	s := &Screener{Index: mustFixtureIndex(t)}
+	for _, tc := range []struct {
+		name  string
+		row   Row
+		param bool // Query rejects it for a parameter
+	}{
+		{"good", Row{Name: "Maria Ivanova", Type: "individual", DOB: "1960"}, false},
+		{"33 words", Row{Name: strings.Repeat("maria ", 33), Type: "individual"}, true},
+		{"no word", Row{Name: "!!! ---", Type: "individual"}, true},
+		{"bad gender", Row{Name: "Maria Ivanova", Type: "individual", Gender: "x"}, false},
+		{"missing name", Row{Name: " ", Type: "individual"}, false},
+		{"unreadable row", Row{ID: "C9", Reject: &Reject{Field: "row", Reason: "bad"}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q, rej := s.Query(&tc.row)
+			uq, urej := s.QueryUnchecked(&tc.row)
+			_, err := engine.CompileQuery(uq)
+			switch {
+			case tc.param:
+				if rej == nil {
+					t.Fatal("Query takes it")
+				}
+				if urej != nil || err == nil {
+					t.Fatalf("QueryUnchecked: reject %+v, parse error %v; want no reject and a parse error", urej, err)
+				}
+			case rej != nil:
+				if urej == nil || *urej != *rej {
+					t.Fatalf("QueryUnchecked rejects %+v, Query %+v", urej, rej)
+				}
+			default:
+				if urej != nil || err != nil || !reflect.DeepEqual(q, uq) {
+					t.Fatalf("QueryUnchecked: %+v, %+v, %v; Query: %+v", uq, urej, err, q)
+				}
 			}
 		})
 	}

@@ -224,7 +224,10 @@ func (m *matcher) matchScored(changed []*record.Record, db *engine.Index) (Resul
 					return
 				}
 				c := &m.customers[custs[k]]
-				q, rej := sc.Query(c.Row())
+				// Prepare parses the check and returns a bad parameter as
+				// a *query.ParamError, skipped below as Query would reject
+				// it: one parse of each candidate instead of two.
+				q, rej := sc.QueryUnchecked(c.Row())
 				if rej != nil {
 					skips[w] = append(skips[w], c.ID)
 					continue
