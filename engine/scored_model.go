@@ -710,7 +710,7 @@ func (a *reasonArena) takePairs(n int) []ScorePair {
 	if a == nil {
 		return make([]ScorePair, 0, n)
 	}
-	return takeFrom(&a.pairs, n, a.chunk)
+	return takeFrom(&a.pairs, n, max(a.chunk, minReasonChunk))
 }
 
 // takeWords is takePairs for words without a partner.
@@ -718,14 +718,14 @@ func (a *reasonArena) takeWords(n int) []ScoreWord {
 	if a == nil {
 		return make([]ScoreWord, 0, n)
 	}
-	return takeFrom(&a.words, n, a.chunk)
+	return takeFrom(&a.words, n, max(a.chunk, minReasonChunk))
 }
 
 // takeFrom cuts an empty slice of capacity n from the end of *buf,
 // starting a new array of at least chunk elements when *buf has no room.
 func takeFrom[T any](buf *[]T, n, chunk int) []T {
 	if cap(*buf)-len(*buf) < n || *buf == nil {
-		*buf = make([]T, 0, max(n, chunk, minReasonChunk))
+		*buf = make([]T, 0, max(n, chunk))
 	}
 	at := len(*buf)
 	*buf = (*buf)[:at+n]
