@@ -34,18 +34,7 @@ func TestArabicWordsReadBothWays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hit := func(c Customer) bool {
-		q, rej := sc.Query(c.Row())
-		if rej != nil {
-			t.Fatalf("customer %s rejected: %+v", c.ID, rej)
-		}
-		pq, err := ix.PrepareScoredQuery(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, ok := pq.ScorePrepared(engine.PrepareRecord(changed[0]))
-		return ok
-	}
+	hit := func(c Customer) bool { return scoresHit(t, ix, sc, c, changed[0]) }
 	if !hit(customers[0]) {
 		t.Fatalf("%s is no hit of %s", changed[0].Name, customers[0].Name)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/amlscreen/amlscreen/batch"
 	"github.com/amlscreen/amlscreen/engine"
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/record"
@@ -138,15 +139,7 @@ func TestRecordWordsSplitTouch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range customers {
-		q, rej := sc.Query(c.Row())
-		if rej != nil {
-			t.Fatalf("customer %s rejected: %+v", c.ID, rej)
-		}
-		pq, err := ix.PrepareScoredQuery(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := pq.ScorePrepared(engine.PrepareRecord(changed[i])); !ok {
+		if !scoresHit(t, ix, sc, c, changed[i]) {
 			t.Fatalf("%s is no hit of %s", changed[i].Name, c.Name)
 		}
 	}
@@ -164,4 +157,20 @@ func TestRecordWordsSplitTouch(t *testing.T) {
 	if got := pairs(wordsOnly); len(got) == 2 {
 		t.Errorf("with the words of a split taken as unpaired, candidates %q: the test cannot tell", got)
 	}
+}
+
+// scoresHit reports whether customer c's scored check, as sc builds it,
+// scores record r a hit under ix's word statistics.
+func scoresHit(t *testing.T, ix *engine.Index, sc *batch.Screener, c Customer, r *record.Record) bool {
+	t.Helper()
+	q, rej := sc.Query(c.Row())
+	if rej != nil {
+		t.Fatalf("customer %s rejected: %+v", c.ID, rej)
+	}
+	pq, err := ix.PrepareScoredQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok := pq.ScorePrepared(engine.PrepareRecord(r))
+	return ok
 }
