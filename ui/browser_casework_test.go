@@ -31,7 +31,7 @@ func TestBrowserCasework(t *testing.T) {
 	}
 	exe := chromiumPath()
 	if exe == "" {
-		t.Skip("browser test: no Chromium found; install Debian's chromium (apt-get install chromium) or set AMLSCREEN_CHROMIUM")
+		t.Skip("browser test: no Chromium found; install Debian's chromium-headless-shell or chromium (apt-get install chromium-headless-shell) or set AMLSCREEN_CHROMIUM")
 	}
 	t.Parallel() // a tab each in one browser: they wait on it more than they compute
 	shots := ""  // no screenshots: each costs the browser a full-page render

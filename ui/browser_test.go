@@ -28,12 +28,15 @@ import (
 const screenshotsEnv = "AMLSCREEN_UI_SCREENSHOTS"
 
 // chromiumPath finds the browser: $AMLSCREEN_CHROMIUM, else Debian's
-// chromium or another Chrome on the PATH.
+// chromium-headless-shell, chromium or another Chrome on the PATH. The
+// headless shell is Chromium's own engine (Blink, V8, the network stack)
+// without the browser's windows and tab strip, which in the full
+// browser's headless mode cost a third of the browser tests' CPU.
 func chromiumPath() string {
 	if p := os.Getenv("AMLSCREEN_CHROMIUM"); p != "" {
 		return p
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+	for _, name := range []string{"chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
