@@ -3,10 +3,28 @@ package engine
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/query"
+	"github.com/amlscreen/amlscreen/record"
 )
+
+// searched is records with their index and, built on first use, their
+// brute-force matcher.
+type searched struct {
+	recs []*record.Record
+	ix   *Index
+	br   func() *Brute
+}
+
+// boundWorld is 3,000 generated records, built once for the tests that
+// only search them: the work bounds, the candidate cap and warm's
+// ordinals.
+var boundWorld = sync.OnceValue(func() *searched {
+	recs := generated(3000, 5)
+	return &searched{recs, NewIndex(recs), sync.OnceValue(func() *Brute { return NewBrute(recs) })}
+})
 
 // TestScoredRepeatedWordsWorkBound: a scored query of one common word
 // repeated scores only the name strings long enough to pair its words
@@ -15,9 +33,8 @@ import (
 // matcher does.
 func TestScoredRepeatedWordsWorkBound(t *testing.T) {
 	skipUnderRace(t)
-	recs := generated(4000, 7)
-	ix := NewIndex(recs)
-	br := NewBrute(recs)
+	w := boundWorld()
+	recs, ix, br := w.recs, w.ix, w.br()
 	long, holding := 0, 0
 	for _, r := range recs {
 		for _, ns := range NameStrings(r) {
@@ -52,7 +69,7 @@ func TestScoredRepeatedWordsWorkBound(t *testing.T) {
 		}
 		// 32 query words need name strings of 16 words or more (fewer when
 		// legal forms are optional): a few times those of 8 words or more,
-		// where every name string holding al was scored before (about 800
+		// where every name string holding al was scored before (about 600
 		// at this size).
 		if res.work > 4*long {
 			t.Errorf("%.20s…: scored %d name strings, more than 4×%d of 8 words or more (%d hold al)", names, res.work, long, holding)
@@ -68,9 +85,8 @@ func TestScoredRepeatedWordsWorkBound(t *testing.T) {
 // brute-force matcher does.
 func TestRepeatedWordPairingWorkBound(t *testing.T) {
 	skipUnderRace(t)
-	recs := generated(3000, 5)
-	ix := NewIndex(recs)
-	br := NewBrute(recs)
+	w := boundWorld()
+	ix, br := w.ix, w.br()
 	one, err := ix.Search(query.Query{SearchAll: "the", Fuzzy: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +115,7 @@ func TestRepeatedWordPairingWorkBound(t *testing.T) {
 // is refused with a ParamError naming its text parameter, never answered
 // in part; under the cap it is answered in full.
 func TestScoredCandidateCap(t *testing.T) {
-	ix := NewIndex(generated(3000, 5))
+	ix := boundWorld().ix
 	q := query.Query{Names: "mohammed al", Fuzzy: 2, Match: query.Scored, MinScore: 0.01}
 	full, err := ix.Search(q)
 	if err != nil || full.work < 2 {

@@ -78,14 +78,14 @@ func scoredAgreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, queri
 
 func TestScoredIndexAgreesWithBrute(t *testing.T) {
 	t.Parallel()
-	nRecs, nQueries := 600, 90
+	nRecs, nQueries := 600, 54
 	switch {
 	case longTests():
 		nRecs, nQueries = 2000, 400
 	case raceEnabled:
 		nRecs, nQueries = 300, 30
 	case testing.Short():
-		nRecs, nQueries = 400, 60
+		nRecs, nQueries = 400, 36
 	}
 	recs := generated(nRecs, 42)
 	hits := scoredAgreesWithBrute(t, NewIndex(recs), recs, scoredQueries(recs, nQueries, 5))
@@ -102,12 +102,12 @@ func TestScoredIndexAgreesWithBrute(t *testing.T) {
 func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
-	nBase, nQueries := 1500, 40
+	nBase, nQueries := 1500, 27
 	switch {
 	case longTests():
 		nQueries = 300
 	case testing.Short():
-		nQueries = 30
+		nQueries = 18
 	}
 	all := generated(nBase+400, 21)
 	base, extra := all[:nBase], all[nBase:]
