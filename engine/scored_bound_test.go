@@ -3,28 +3,18 @@ package engine
 import (
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/amlscreen/amlscreen/query"
 	"github.com/amlscreen/amlscreen/record"
 )
 
-// searched is records with their index and, built on first use, their
-// brute-force matcher.
-type searched struct {
-	recs []*record.Record
-	ix   *Index
-	br   func() *Brute
+// boundWorld is 3,000 generated records for the tests that only search
+// them: the strict work bound, the candidate cap, the cancelled heavy
+// search and warm's ordinals.
+func boundWorld() *searched {
+	return sharedWorld("generated 3000/5", func() []*record.Record { return generated(3000, 5) })
 }
-
-// boundWorld is 3,000 generated records, built once for the tests that
-// only search them: the strict work bound, the candidate cap, the
-// cancelled heavy search and warm's ordinals.
-var boundWorld = sync.OnceValue(func() *searched {
-	recs := generated(3000, 5)
-	return &searched{recs, NewIndex(recs), sync.OnceValue(func() *Brute { return NewBrute(recs) })}
-})
 
 // TestScoredRepeatedWordsWorkBound: a scored query of one common word
 // repeated scores only the name strings long enough to pair its words

@@ -103,8 +103,10 @@ var precisionCases = []ruleCase{
 	{"Mikhail Pasechnik", "P-PASECHNIK", "a patronymic the query lacks"},
 }
 
-func precisionIndexRecords(t *testing.T) []*record.Record {
-	t.Helper()
+// precisionWorld is precisionIndexRecords with their index, built once.
+func precisionWorld() *searched { return sharedWorld("precision", precisionIndexRecords) }
+
+func precisionIndexRecords() []*record.Record {
 	recs := generated(600, 23)
 	for _, p := range precisionRecords {
 		r := &record.Record{ID: p.id, SourceID: "test", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: p.name}
@@ -121,12 +123,11 @@ func precisionIndexRecords(t *testing.T) []*record.Record {
 type ruleCase struct{ query, want, why string }
 
 func TestScoredPrecisionRules(t *testing.T) {
-	recs := precisionIndexRecords(t)
 	var ours []string
 	for _, p := range precisionRecords {
 		ours = append(ours, p.id)
 	}
-	checkRuleCases(t, NewIndex(recs), ours, precisionCases)
+	checkRuleCases(t, precisionWorld().ix, ours, precisionCases)
 }
 
 // checkRuleCases searches ix (scored, fuzzy 2, default threshold) for
@@ -163,7 +164,7 @@ func checkRuleCases(t *testing.T, ix *Index, ours []string, cases []ruleCase) {
 // threshold in turn (AMLSCREEN_LONG_TESTS=1: at both).
 func TestScoredPrecisionRulesAgreeWithBrute(t *testing.T) {
 	skipUnderRace(t)
-	recs := precisionIndexRecords(t)
+	w := precisionWorld()
 	var queries []query.Query
 	for i, tc := range precisionCases {
 		for f := 0; f <= 2; f++ {
@@ -174,7 +175,7 @@ func TestScoredPrecisionRulesAgreeWithBrute(t *testing.T) {
 			}
 		}
 	}
-	if hits := scoredAgreesWithBrute(t, NewIndex(recs), recs, queries); hits == 0 {
+	if hits := scoredAgreesWithBrute(t, w.ix, w.recs, queries); hits == 0 {
 		t.Fatal("no query had a hit: the test proves nothing")
 	}
 }
@@ -218,8 +219,8 @@ func TestRelateByWhatAWordIs(t *testing.T) {
 // TestScoredInScriptEverywhere: ScoreRecord and ScoreUnindexed compare in
 // the shared script as Search does, and the reason says what it took off.
 func TestScoredInScriptEverywhere(t *testing.T) {
-	recs := precisionIndexRecords(t)
-	ix := NewIndex(recs)
+	w := precisionWorld()
+	recs, ix := w.recs, w.ix
 	var liu *record.Record
 	for _, r := range recs {
 		if r.ID == "P-LIU" {
