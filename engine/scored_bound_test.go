@@ -6,14 +6,13 @@ import (
 	"testing"
 
 	"github.com/amlscreen/amlscreen/query"
-	"github.com/amlscreen/amlscreen/record"
 )
 
 // boundWorld is 3,000 generated records for the tests that only search
 // them: the strict work bound, the candidate cap, the cancelled heavy
 // search and warm's ordinals.
 func boundWorld() *searched {
-	return sharedWorld("generated 3000/5", func() []*record.Record { return generated(3000, 5) })
+	return generatedWorld(3000, 5)
 }
 
 // TestScoredRepeatedWordsWorkBound: a scored query of one common word

@@ -161,8 +161,9 @@ func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
 // Cyrillic whose romanisations collide (柳, 刘; ظ, ز) or nearly so, some
 // records also holding a Latin alias, answer alike from the index and the
 // brute-force reference, and the comparison in the shared script lowers
-// some of them. Each name is checked at every fuzzy level, each level at
-// one of three thresholds in turn (AMLSCREEN_LONG_TESTS=1: at all three).
+// some of them. Each name is checked at two of the three fuzzy levels,
+// another left out in turn, each level at one of three thresholds in turn
+// (AMLSCREEN_LONG_TESTS=1: every level at all three).
 func TestScoredSameScriptAgreesWithBrute(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
@@ -193,7 +194,7 @@ func TestScoredSameScriptAgreesWithBrute(t *testing.T) {
 				recs = append(recs, r)
 				for f := 0; f <= 2; f++ {
 					for k, min := range []float64{0.2, 0, 0.82} {
-						if longTests() || (i+j+f)%3 == k {
+						if longTests() || f != (i+j)%3 && (i+j+f)%3 == k {
 							queries = append(queries, query.Query{Kind: query.Any, Names: name, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
 						}
 					}

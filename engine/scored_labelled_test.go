@@ -76,22 +76,12 @@ func TestScoredLabelledPairRules(t *testing.T) {
 }
 
 // TestScoredLabelledPairRulesAgreeWithBrute: the index and the brute-force
-// reference answer the cases alike at every fuzzy level, each level at
-// the default threshold or a low one in turn (AMLSCREEN_LONG_TESTS=1: at
-// both).
+// reference answer the cases alike at the fuzzy levels and thresholds of
+// ruleCaseQueries.
 func TestScoredLabelledPairRulesAgreeWithBrute(t *testing.T) {
 	skipUnderRace(t)
 	w := labelledWorld()
-	var queries []query.Query
-	for i, tc := range labelledCases {
-		for f := 0; f <= 2; f++ {
-			for k, min := range []float64{0.2, 0} {
-				if longTests() || (i+f)%2 == k {
-					queries = append(queries, query.Query{Kind: query.Any, Names: tc.query, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
-				}
-			}
-		}
-	}
+	queries := ruleCaseQueries(labelledCases)
 	if hits := scoredAgreesWithBrute(t, w.ix, w.recs, queries); hits == 0 {
 		t.Fatal("no query had a hit: the test proves nothing")
 	}

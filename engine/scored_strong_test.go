@@ -90,22 +90,12 @@ func TestScoredStrongPairRules(t *testing.T) {
 }
 
 // TestScoredStrongPairRulesAgreeWithBrute: the index and the brute-force
-// reference answer the cases alike at every fuzzy level, each level at
-// one of two low thresholds in turn (AMLSCREEN_LONG_TESTS=1: at both),
-// where the swapped names show.
+// reference answer the cases alike at the fuzzy levels and low
+// thresholds of ruleCaseQueries, where the swapped names show.
 func TestScoredStrongPairRulesAgreeWithBrute(t *testing.T) {
 	skipUnderRace(t)
 	w := strongWorld()
-	var queries []query.Query
-	for i, tc := range strongCases {
-		for f := 0; f <= 2; f++ {
-			for k, min := range []float64{0.2, 0} {
-				if longTests() || (i+f)%2 == k {
-					queries = append(queries, query.Query{Kind: query.Any, Names: tc.query, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
-				}
-			}
-		}
-	}
+	queries := ruleCaseQueries(strongCases)
 	if hits := scoredAgreesWithBrute(t, w.ix, w.recs, queries); hits == 0 {
 		t.Fatal("no query had a hit: the test proves nothing")
 	}

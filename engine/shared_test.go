@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/amlscreen/amlscreen/record"
@@ -34,4 +35,9 @@ func sharedWorld(key string, recs func() []*record.Record) *searched {
 		s.w = &searched{rs, NewIndex(rs), sync.OnceValue(func() *Brute { return NewBrute(rs) })}
 	})
 	return s.w
+}
+
+// generatedWorld is sharedWorld of generated(n, seed).
+func generatedWorld(n int, seed int64) *searched {
+	return sharedWorld(fmt.Sprintf("generated %d/%d", n, seed), func() []*record.Record { return generated(n, seed) })
 }
