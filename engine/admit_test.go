@@ -33,10 +33,11 @@ func TestSearchContextCancelled(t *testing.T) {
 }
 
 // TestSearchContextStopsAHeavySearch: a deadline stops a search of many
-// common words over a generated database long before it would finish.
+// common words over a generated database (boundWorld's) long before it
+// would finish.
 func TestSearchContextStopsAHeavySearch(t *testing.T) {
-	recs := generated(5000, 3)
-	ix := NewIndex(recs)
+	w := boundWorld()
+	recs, ix := w.recs, w.ix
 	var words []string
 	// Latin first names only: a name in another script may romanise to
 	// more than one word, and the query must stay within MaxTextWords.

@@ -102,7 +102,7 @@ func generated(n int, seed int64) []*record.Record {
 
 func TestIndexAgreesWithBrute(t *testing.T) {
 	t.Parallel()
-	nRecs, nQueries := 600, 90
+	nRecs, nQueries := 600, 60
 	switch {
 	case longTests():
 		nRecs, nQueries = 3000, 1500
@@ -188,7 +188,7 @@ func TestApplyAgreesWithRebuild(t *testing.T) {
 	if ix.Len() != len(final) {
 		t.Fatalf("index has %d records, want %d", ix.Len(), len(final))
 	}
-	nQueries := 60 // AMLSCREEN_LONG_TESTS=1: 400
+	nQueries := 40 // AMLSCREEN_LONG_TESTS=1: 400
 	if longTests() {
 		nQueries = 400
 	}
@@ -209,7 +209,7 @@ func TestHungarianAgreesWithBrute(t *testing.T) {
 	skipUnderRace(t)
 	defer func(p, b int) { pairStepBudget, bruteStepBudget = p, b }(pairStepBudget, bruteStepBudget)
 	pairStepBudget, bruteStepBudget = 0, -1
-	nRecs, n := 600, 90
+	nRecs, n := 600, 60
 	switch {
 	case longTests():
 		nRecs, n = 2000, 800

@@ -8,6 +8,13 @@ import (
 	"github.com/amlscreen/amlscreen/query"
 )
 
+// boundWorld is 3,000 generated records for the tests that only search
+// them: the strict work bound, the candidate cap, the cancelled heavy
+// search and warm's ordinals.
+func boundWorld() *searched {
+	return generatedWorld(3000, 5)
+}
+
 // TestScoredRepeatedWordsWorkBound: a scored query of one common word
 // repeated scores only the name strings long enough to pair its words
 // (an edge covers at most two query words and at least one record word),
@@ -15,9 +22,10 @@ import (
 // matcher does.
 func TestScoredRepeatedWordsWorkBound(t *testing.T) {
 	skipUnderRace(t)
-	recs := generated(4000, 7)
-	ix := NewIndex(recs)
-	br := NewBrute(recs)
+	// 2,000 records of seed 7: few names repeat al, so the reference,
+	// which tries every pairing, pairs 32 query words quickly.
+	recs := generated(2000, 7)
+	ix, br := NewIndex(recs), NewBrute(recs)
 	long, holding := 0, 0
 	for _, r := range recs {
 		for _, ns := range NameStrings(r) {
@@ -52,7 +60,7 @@ func TestScoredRepeatedWordsWorkBound(t *testing.T) {
 		}
 		// 32 query words need name strings of 16 words or more (fewer when
 		// legal forms are optional): a few times those of 8 words or more,
-		// where every name string holding al was scored before (about 800
+		// where every name string holding al was scored before (about 300
 		// at this size).
 		if res.work > 4*long {
 			t.Errorf("%.20s…: scored %d name strings, more than 4×%d of 8 words or more (%d hold al)", names, res.work, long, holding)
@@ -68,9 +76,8 @@ func TestScoredRepeatedWordsWorkBound(t *testing.T) {
 // brute-force matcher does.
 func TestRepeatedWordPairingWorkBound(t *testing.T) {
 	skipUnderRace(t)
-	recs := generated(3000, 5)
-	ix := NewIndex(recs)
-	br := NewBrute(recs)
+	w := boundWorld()
+	ix, br := w.ix, w.br()
 	one, err := ix.Search(query.Query{SearchAll: "the", Fuzzy: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +106,7 @@ func TestRepeatedWordPairingWorkBound(t *testing.T) {
 // is refused with a ParamError naming its text parameter, never answered
 // in part; under the cap it is answered in full.
 func TestScoredCandidateCap(t *testing.T) {
-	ix := NewIndex(generated(3000, 5))
+	ix := boundWorld().ix
 	q := query.Query{Names: "mohammed al", Fuzzy: 2, Match: query.Scored, MinScore: 0.01}
 	full, err := ix.Search(q)
 	if err != nil || full.work < 2 {

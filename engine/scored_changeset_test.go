@@ -12,9 +12,14 @@ import (
 // score, field, reason), over generated queries of every kind, fuzzy
 // level and threshold, records the index holds and a new spelling it does
 // not, a word that pairs split in two (Aliakbar, Ali Akbar) and a name
-// written in Han, which is compared in its own script.
+// written in Han, which is compared in its own script: 180 generated
+// queries, 300 with AMLSCREEN_LONG_TESTS=1.
 func TestChangeSetScorerEqualsScoreUnindexed(t *testing.T) {
 	skipUnderRace(t)
+	nQueries := 180
+	if longTests() {
+		nQueries = 300
+	}
 	recs := generated(800, 5)
 	han := &record.Record{ID: "HAN1", SourceID: recs[0].SourceID, SourceType: recs[0].SourceType,
 		EntityType: record.EntityEntity, Name: "宁波泰丰实业有限责任公司"}
@@ -33,7 +38,7 @@ func TestChangeSetScorerEqualsScoreUnindexed(t *testing.T) {
 		if withNew {
 			changed = append(changed, renamed)
 		}
-		c, h := compareChangeSet(t, ix, changed, append(scoredQueries(changed[:120], 300, 9),
+		c, h := compareChangeSet(t, ix, changed, append(scoredQueries(changed[:120], nQueries, 9),
 			query.Query{Names: "宁波泰丰石油有限公司", Match: query.Scored, Fuzzy: 1, Limit: 10, MinScore: 0.2},
 			query.Query{Names: "Aliakbar Rafsanjani", Match: query.Scored, Fuzzy: 1, Limit: 10},
 			query.Query{Names: renamed.Name, Match: query.Scored, Fuzzy: 1, Limit: 10}))

@@ -78,14 +78,14 @@ func scoredAgreesWithBrute(t *testing.T, ix *Index, recs []*record.Record, queri
 
 func TestScoredIndexAgreesWithBrute(t *testing.T) {
 	t.Parallel()
-	nRecs, nQueries := 600, 90
+	nRecs, nQueries := 600, 54
 	switch {
 	case longTests():
 		nRecs, nQueries = 2000, 400
 	case raceEnabled:
 		nRecs, nQueries = 300, 30
 	case testing.Short():
-		nRecs, nQueries = 400, 60
+		nRecs, nQueries = 400, 36
 	}
 	recs := generated(nRecs, 42)
 	hits := scoredAgreesWithBrute(t, NewIndex(recs), recs, scoredQueries(recs, nQueries, 5))
@@ -102,12 +102,12 @@ func TestScoredIndexAgreesWithBrute(t *testing.T) {
 func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
-	nBase, nQueries := 1500, 40
+	nBase, nQueries := 1500, 27
 	switch {
 	case longTests():
 		nQueries = 300
 	case testing.Short():
-		nQueries = 30
+		nQueries = 18
 	}
 	all := generated(nBase+400, 21)
 	base, extra := all[:nBase], all[nBase:]
@@ -161,8 +161,9 @@ func TestScoredSegmentsAgreeWithBrute(t *testing.T) {
 // Cyrillic whose romanisations collide (柳, 刘; ظ, ز) or nearly so, some
 // records also holding a Latin alias, answer alike from the index and the
 // brute-force reference, and the comparison in the shared script lowers
-// some of them. Each name is checked at every fuzzy level, each level at
-// one of three thresholds in turn (AMLSCREEN_LONG_TESTS=1: at all three).
+// some of them. Each name is checked at two of the three fuzzy levels,
+// another left out in turn, each level at one of three thresholds in turn
+// (AMLSCREEN_LONG_TESTS=1: every level at all three).
 func TestScoredSameScriptAgreesWithBrute(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
@@ -193,7 +194,7 @@ func TestScoredSameScriptAgreesWithBrute(t *testing.T) {
 				recs = append(recs, r)
 				for f := 0; f <= 2; f++ {
 					for k, min := range []float64{0.2, 0, 0.82} {
-						if longTests() || (i+j+f)%3 == k {
+						if longTests() || f != (i+j)%3 && (i+j+f)%3 == k {
 							queries = append(queries, query.Query{Kind: query.Any, Names: name, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
 						}
 					}

@@ -14,8 +14,8 @@ import (
 // every word is held keeps a floor at or under the threshold's, finite.
 func TestHitFloorPrunesWithoutExactName(t *testing.T) {
 	t.Parallel()
-	recs := generated(1500, 23)
-	ix := NewIndex(recs)
+	w := generatedWorld(1500, 23)
+	recs, ix := w.recs, w.ix
 	v := ix.acquire()
 	defer v.release()
 	const minScore = 0.82

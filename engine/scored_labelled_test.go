@@ -50,6 +50,9 @@ var labelledCases = []ruleCase{
 	{"Abd El Rahmanov Yusuf", "L-ABD", "three words joined against one, the first two as well"},
 }
 
+// labelledWorld is labelledIndexRecords with their index, built once.
+func labelledWorld() *searched { return sharedWorld("labelled", labelledIndexRecords) }
+
 func labelledIndexRecords() []*record.Record {
 	recs := generated(600, 29)
 	// Names of the same two particles make van and der common, so that a
@@ -69,24 +72,17 @@ func TestScoredLabelledPairRules(t *testing.T) {
 	for _, s := range labelledRecords {
 		ours = append(ours, s.id)
 	}
-	checkRuleCases(t, NewIndex(labelledIndexRecords()), ours, labelledCases)
+	checkRuleCases(t, labelledWorld().ix, ours, labelledCases)
 }
 
 // TestScoredLabelledPairRulesAgreeWithBrute: the index and the brute-force
-// reference answer the cases alike at every fuzzy level, at the default
-// threshold and at a low one.
+// reference answer the cases alike at the fuzzy levels and thresholds of
+// ruleCaseQueries.
 func TestScoredLabelledPairRulesAgreeWithBrute(t *testing.T) {
 	skipUnderRace(t)
-	recs := labelledIndexRecords()
-	var queries []query.Query
-	for _, tc := range labelledCases {
-		for f := 0; f <= 2; f++ {
-			for _, min := range []float64{0.2, 0} {
-				queries = append(queries, query.Query{Kind: query.Any, Names: tc.query, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
-			}
-		}
-	}
-	if hits := scoredAgreesWithBrute(t, NewIndex(recs), recs, queries); hits == 0 {
+	w := labelledWorld()
+	queries := ruleCaseQueries(labelledCases)
+	if hits := scoredAgreesWithBrute(t, w.ix, w.recs, queries); hits == 0 {
 		t.Fatal("no query had a hit: the test proves nothing")
 	}
 }
@@ -134,8 +130,8 @@ func TestSlashNamesAreNameStrings(t *testing.T) {
 // word with three and three with one as ScoreUnindexed does, the record
 // words known to the index or not.
 func TestThreeWayChangeSetEqualsUnindexed(t *testing.T) {
-	recs := labelledIndexRecords()
-	ix := NewIndex(recs)
+	w := labelledWorld()
+	recs, ix := w.recs, w.ix
 	changed := append([]*record.Record{}, recs[len(recs)-len(labelledRecords):]...)
 	changed = append(changed,
 		&record.Record{ID: "N1", SourceID: "test", SourceType: "SANCTION", EntityType: record.EntityEntity, Name: "van der zandt corp"},

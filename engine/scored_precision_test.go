@@ -103,8 +103,10 @@ var precisionCases = []ruleCase{
 	{"Mikhail Pasechnik", "P-PASECHNIK", "a patronymic the query lacks"},
 }
 
-func precisionIndexRecords(t *testing.T) []*record.Record {
-	t.Helper()
+// precisionWorld is precisionIndexRecords with their index, built once.
+func precisionWorld() *searched { return sharedWorld("precision", precisionIndexRecords) }
+
+func precisionIndexRecords() []*record.Record {
 	recs := generated(600, 23)
 	for _, p := range precisionRecords {
 		r := &record.Record{ID: p.id, SourceID: "test", SourceType: "SANCTION", EntityType: "INDIVIDUAL", Name: p.name}
@@ -120,13 +122,31 @@ func precisionIndexRecords(t *testing.T) []*record.Record {
 // find, or "" when it must find none of them.
 type ruleCase struct{ query, want, why string }
 
+// ruleCaseQueries are the checks a rule table's differential asks the
+// index and the brute-force reference: each case at two of the three
+// fuzzy levels, another left out in turn, each level at the low or the
+// default threshold in turn; with AMLSCREEN_LONG_TESTS=1 every case at
+// every level and both thresholds.
+func ruleCaseQueries(cases []ruleCase) []query.Query {
+	var queries []query.Query
+	for i, tc := range cases {
+		for f := 0; f <= 2; f++ {
+			for k, min := range []float64{0.2, 0} {
+				if longTests() || f != i%3 && (i+f)%2 == k {
+					queries = append(queries, query.Query{Kind: query.Any, Names: tc.query, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
+				}
+			}
+		}
+	}
+	return queries
+}
+
 func TestScoredPrecisionRules(t *testing.T) {
-	recs := precisionIndexRecords(t)
 	var ours []string
 	for _, p := range precisionRecords {
 		ours = append(ours, p.id)
 	}
-	checkRuleCases(t, NewIndex(recs), ours, precisionCases)
+	checkRuleCases(t, precisionWorld().ix, ours, precisionCases)
 }
 
 // checkRuleCases searches ix (scored, fuzzy 2, default threshold) for
@@ -157,24 +177,14 @@ func checkRuleCases(t *testing.T, ix *Index, ours []string, cases []ruleCase) {
 }
 
 // TestScoredPrecisionRulesAgreeWithBrute: the index and the brute-force
-// reference answer the rule cases alike at every fuzzy level and at a low
-// threshold, where the pairs the rules forbid would show. Each case is
-// checked at every fuzzy level, each level at the low or the default
-// threshold in turn (AMLSCREEN_LONG_TESTS=1: at both).
+// reference answer the rule cases alike at the fuzzy levels and
+// thresholds of ruleCaseQueries, a low one among them, where the pairs
+// the rules forbid would show.
 func TestScoredPrecisionRulesAgreeWithBrute(t *testing.T) {
 	skipUnderRace(t)
-	recs := precisionIndexRecords(t)
-	var queries []query.Query
-	for i, tc := range precisionCases {
-		for f := 0; f <= 2; f++ {
-			for k, min := range []float64{0.2, 0} {
-				if longTests() || (i+f)%2 == k {
-					queries = append(queries, query.Query{Kind: query.Any, Names: tc.query, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
-				}
-			}
-		}
-	}
-	if hits := scoredAgreesWithBrute(t, NewIndex(recs), recs, queries); hits == 0 {
+	w := precisionWorld()
+	queries := ruleCaseQueries(precisionCases)
+	if hits := scoredAgreesWithBrute(t, w.ix, w.recs, queries); hits == 0 {
 		t.Fatal("no query had a hit: the test proves nothing")
 	}
 }
@@ -218,8 +228,8 @@ func TestRelateByWhatAWordIs(t *testing.T) {
 // TestScoredInScriptEverywhere: ScoreRecord and ScoreUnindexed compare in
 // the shared script as Search does, and the reason says what it took off.
 func TestScoredInScriptEverywhere(t *testing.T) {
-	recs := precisionIndexRecords(t)
-	ix := NewIndex(recs)
+	w := precisionWorld()
+	recs, ix := w.recs, w.ix
 	var liu *record.Record
 	for _, r := range recs {
 		if r.ID == "P-LIU" {

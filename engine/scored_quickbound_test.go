@@ -17,8 +17,8 @@ import (
 // touch) would drop hits.
 func TestQuickBoundHoldsAndIsTight(t *testing.T) {
 	t.Parallel()
-	recs := generated(1500, 23)
-	ix := NewIndex(recs)
+	w := generatedWorld(1500, 23)
+	recs, ix := w.recs, w.ix
 	v := ix.acquire()
 	defer v.release()
 	scr := new(scoredScratch)

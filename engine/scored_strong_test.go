@@ -42,6 +42,9 @@ var strongCases = []ruleCase{
 	{"Mohammad Chaghazardy", "S-KAZEM", "a middle name left out"},
 }
 
+// strongWorld is strongIndexRecords with their index, built once.
+func strongWorld() *searched { return sharedWorld("strong", strongIndexRecords) }
+
 func strongIndexRecords() []*record.Record {
 	recs := generated(600, 23)
 	for _, s := range strongRecords {
@@ -54,7 +57,7 @@ func strongIndexRecords() []*record.Record {
 // part of the unpaired record word's contribution, so the contributions
 // still add up to the logit.
 func TestSwapInTheReason(t *testing.T) {
-	ix := NewIndex(strongIndexRecords())
+	ix := strongWorld().ix
 	h, ok, err := ix.ScoreRecord(query.Query{Kind: query.Any, Names: "Berliner Motoren Werke Aktiengesellschaft", Fuzzy: 2, Match: query.Scored, MinScore: 0.01}, "S-BMW")
 	if err != nil || !ok {
 		t.Fatalf("no score: %v", err)
@@ -83,24 +86,17 @@ func TestScoredStrongPairRules(t *testing.T) {
 	for _, s := range strongRecords {
 		ours = append(ours, s.id)
 	}
-	checkRuleCases(t, NewIndex(strongIndexRecords()), ours, strongCases)
+	checkRuleCases(t, strongWorld().ix, ours, strongCases)
 }
 
 // TestScoredStrongPairRulesAgreeWithBrute: the index and the brute-force
-// reference answer the cases alike at every fuzzy level and at low
-// thresholds, where the swapped names show.
+// reference answer the cases alike at the fuzzy levels and low
+// thresholds of ruleCaseQueries, where the swapped names show.
 func TestScoredStrongPairRulesAgreeWithBrute(t *testing.T) {
 	skipUnderRace(t)
-	recs := strongIndexRecords()
-	var queries []query.Query
-	for _, tc := range strongCases {
-		for f := 0; f <= 2; f++ {
-			for _, min := range []float64{0.2, 0} {
-				queries = append(queries, query.Query{Kind: query.Any, Names: tc.query, Fuzzy: f, Match: query.Scored, MinScore: min, Limit: 50})
-			}
-		}
-	}
-	if hits := scoredAgreesWithBrute(t, NewIndex(recs), recs, queries); hits == 0 {
+	w := strongWorld()
+	queries := ruleCaseQueries(strongCases)
+	if hits := scoredAgreesWithBrute(t, w.ix, w.recs, queries); hits == 0 {
 		t.Fatal("no query had a hit: the test proves nothing")
 	}
 }

@@ -405,7 +405,7 @@ func TestScoredAfterChanges(t *testing.T) {
 	}
 	var final []*record.Record
 	ix.ForEach(func(r *record.Record) { final = append(final, live[r.ID]) })
-	nQueries := 60 // AMLSCREEN_LONG_TESTS=1: 150
+	nQueries := 36 // AMLSCREEN_LONG_TESTS=1: 150
 	if longTests() {
 		nQueries = 150
 	}

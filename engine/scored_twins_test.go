@@ -56,11 +56,11 @@ func twinShape(r *rand.Rand, m, n, vocab int) (*nameShape, []edge) {
 }
 
 // The search that keeps one order of interchangeable query words finds a
-// pairing as good as trying every pairing does: over 1,500 random shapes,
+// pairing as good as trying every pairing does: over 800 random shapes,
 // 3,000 with AMLSCREEN_LONG_TESTS=1.
 func TestPairSearchTwinsAgreeWithBrute(t *testing.T) {
 	skipUnderRace(t)
-	shapes := 1500
+	shapes := 800
 	if longTests() {
 		shapes = 3000
 	}

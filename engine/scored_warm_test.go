@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"reflect"
 	"runtime"
 	"sync"
@@ -9,13 +10,14 @@ import (
 	"github.com/amlscreen/amlscreen/internal/cputime"
 	"github.com/amlscreen/amlscreen/internal/gen"
 	"github.com/amlscreen/amlscreen/query"
+	"github.com/amlscreen/amlscreen/record"
 )
 
 // TestWarmReadsOrdinals checks that warm gives each candidate of a
 // chunk its own record, for a chunk of one, a short one and a full one,
-// up to the segment's last name string.
+// up to the segment's last name string (boundWorld's index).
 func TestWarmReadsOrdinals(t *testing.T) {
-	ix := NewIndex(generated(2000, 5))
+	ix := boundWorld().ix
 	ix.PrepareScored()
 	v := ix.acquire()
 	defer v.release()
@@ -44,11 +46,17 @@ func TestWarmReadsOrdinals(t *testing.T) {
 }
 
 // warmWorld is the index and the checks the read-ahead tests compare
-// answers on: 20,000 records, so that some checks have more candidates
-// and hits than a chunk, and the tail's, the median's and 60 generated
-// checks. Built once for both tests.
+// answers on: 6,000 generated records and 96 more of one company's name,
+// so that the tail's check of that name has more candidates and hits
+// than a chunk (generated records alone need 20,000 for that), and the
+// tail's, the median's and 60 generated checks. Built once for the
+// tests that read it.
 var warmWorld = sync.OnceValues(func() (*Index, []query.Query) {
-	recs := generated(20000, 1)
+	recs := generated(6000, 1)
+	for i := range 96 {
+		recs = append(recs, &record.Record{ID: fmt.Sprintf("GRANIT%02d", i), SourceID: "test", SourceType: "SANCTION",
+			EntityType: record.EntityEntity, Name: "Granit LLC"})
+	}
 	ix := NewIndex(recs)
 	ix.PrepareScored()
 	qs := append(append([]query.Query(nil), scoredHitsTail...), scoredHitsMedian...)

@@ -59,7 +59,7 @@ func sourceOf(recs []*record.Record) mapSource {
 func TestSegmentFileAnswersLikeBrute(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
-	nRecs, nQueries := 1000, 75 // AMLSCREEN_LONG_TESTS=1: 2500 and 600
+	nRecs, nQueries := 1000, 45 // AMLSCREEN_LONG_TESTS=1: 2500 and 600
 	if longTests() {
 		nRecs, nQueries = 2500, 600
 	}

@@ -3,11 +3,14 @@ package screen
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -265,10 +268,72 @@ func copyTree(t *testing.T, from, to string) {
 		if strings.HasSuffix(p, ".lock") {
 			return nil
 		}
-		b, err := os.ReadFile(p)
-		if err != nil {
+		if err := copyFile(p, dst); err != nil {
 			t.Fatal(err)
 		}
-		return os.WriteFile(dst, b, 0o644)
+		return nil
 	})
+}
+
+// copyFile copies file from to a new file to, holes as holes on Linux: a
+// store of a few hundred records is 16 MiB long, bbolt's growth, of which
+// 300 KiB are written, and copying the rest as zeros took a tenth of the
+// package's CPU.
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	fi, err := src.Stat()
+	if err != nil {
+		return err
+	}
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := copyData(dst, src, fi.Size()); err != nil {
+		dst.Close()
+		return fmt.Errorf("copy %s: %w", from, err)
+	}
+	return dst.Close()
+}
+
+// copyData copies src's size bytes into the empty dst, only the ranges
+// SEEK_DATA and SEEK_HOLE find written on Linux, everything elsewhere.
+// File to file, io.Copy lets the kernel copy (copy_file_range).
+func copyData(dst, src *os.File, size int64) error {
+	const seekData, seekHole = 3, 4 // Linux's whence values
+	if runtime.GOOS != "linux" {
+		_, err := io.Copy(dst, src)
+		return err
+	}
+	if err := dst.Truncate(size); err != nil {
+		return err
+	}
+	for off := int64(0); off < size; {
+		data, err := src.Seek(off, seekData)
+		if errors.Is(err, syscall.ENXIO) {
+			return nil // no data past off
+		}
+		if err != nil {
+			return err
+		}
+		hole, err := src.Seek(data, seekHole)
+		if err != nil {
+			return err
+		}
+		if _, err := src.Seek(data, io.SeekStart); err != nil {
+			return err
+		}
+		if _, err := dst.Seek(data, io.SeekStart); err != nil {
+			return err
+		}
+		if _, err := io.CopyN(dst, src, hole-data); err != nil {
+			return err
+		}
+		off = hole
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package screen
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -145,27 +148,17 @@ func (w *world) compare(d *Database, withBrute bool) {
 	if d.Version() != w.version || d.Index().Len() != len(recs) {
 		w.t.Fatalf("index at %q with %d records, want %q with %d", d.Version(), d.Index().Len(), w.version, len(recs))
 	}
-	fresh := engine.NewIndex(recs)
-	var brute *engine.Brute
-	if withBrute {
-		brute = engine.NewBrute(recs)
-	}
+	want := expectedAnswers(w.t, w.version, recs, withBrute)
 	hits := 0
-	for i, gq := range gen.Queries(recs, agreeQueries(), int64(len(w.version))) {
-		q := query.Query{Names: gq.Names, Fuzzy: i % 3, DOB: gq.DOB, Limit: 20}
-		if i%2 == 1 {
-			q.Match = query.Scored
-		}
+	for i, q := range want.queries {
 		a, err := d.Index().Search(q)
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		b, _ := fresh.Search(q)
-		c := b
-		if withBrute {
-			c, _ = brute.Search(q)
+		ka, kb, kc := keys(a), want.fresh[i], want.fresh[i]
+		if withBrute && i < len(want.brute) {
+			kc = want.brute[i]
 		}
-		ka, kb, kc := keys(a), keys(b), keys(c)
 		if !reflect.DeepEqual(ka, kb) || !reflect.DeepEqual(ka, kc) {
 			w.t.Fatalf("%+v:\n persisted %v\n fresh     %v\n brute     %v", q, ka, kb, kc)
 		}
@@ -174,6 +167,69 @@ func (w *world) compare(d *Database, withBrute bool) {
 	if hits == 0 {
 		w.t.Fatal("no query hit: the comparison proves nothing")
 	}
+}
+
+// answers are the generated queries of one set of records at one version
+// with a fresh build's answers and, once asked for, the brute-force
+// matcher's to the first bruteQueries of them.
+type answers struct {
+	mu      sync.Mutex
+	queries []query.Query
+	fresh   [][]string
+	brute   [][]string
+}
+
+// answered holds the answers of every set of records compared so far, by
+// version and records: many comparisons of a test binary (the damage
+// tests' copies of one world, the crash tests' kills that end alike, a
+// second open at the same version) are of records compared before, and a
+// fresh build and the brute-force matcher answer them as they did.
+var answered sync.Map // string -> *answers
+
+// expectedAnswers returns the answers of recs at version, the brute-force
+// matcher's too if withBrute, computing what no comparison asked before.
+func expectedAnswers(t *testing.T, version string, recs []*record.Record, withBrute bool) *answers {
+	t.Helper()
+	all := sha256.New()
+	var line []byte
+	for _, r := range recs {
+		line = append(r.Append(line[:0], record.WriteOptions{}), '\n')
+		all.Write(line)
+	}
+	v, _ := answered.LoadOrStore(version+"\x00"+hex.EncodeToString(all.Sum(nil)), &answers{})
+	a := v.(*answers)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.queries == nil {
+		fresh := engine.NewIndex(recs)
+		var qs []query.Query
+		var ks [][]string
+		for i, gq := range gen.Queries(recs, agreeQueries(), int64(len(version))) {
+			q := query.Query{Names: gq.Names, Fuzzy: i % 3, DOB: gq.DOB, Limit: 20}
+			if i%2 == 1 {
+				q.Match = query.Scored
+			}
+			b, err := fresh.Search(q)
+			if err != nil {
+				t.Fatalf("%+v: fresh build: %v", q, err)
+			}
+			qs, ks = append(qs, q), append(ks, keys(b))
+		}
+		a.queries, a.fresh = qs, ks
+	}
+	if withBrute && a.brute == nil {
+		brute := engine.NewBrute(recs)
+		var ks [][]string
+		for _, q := range a.queries[:min(bruteQueries(), len(a.queries))] {
+			c, err := brute.Search(q)
+			if err != nil {
+				t.Fatalf("%+v: brute force: %v", q, err)
+			}
+			ks = append(ks, keys(c))
+		}
+		a.brute = ks
+	}
+	return a
 }
 
 func keys(r *engine.Result) []string {
