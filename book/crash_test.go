@@ -166,15 +166,20 @@ func killChild(t *testing.T, run string, env []string, delay time.Duration) time
 	return took
 }
 
-// killCopies runs child test run on four copies of the store at orig, env
+// killCopies runs child test run on copies of the store at orig, env
 // giving each its environment, and calls check with each copy after its
 // kill: the first child runs to the end, the others are killed at once
-// and at a third and two thirds of the time the first took, so that the
-// kills land inside the transaction on a fast or a loaded machine alike.
+// and at half the time the first took (AMLSCREEN_LONG_TESTS=1: at a third
+// and two thirds), so that the kills land inside the transaction on a
+// fast or a loaded machine alike.
 func killCopies(t *testing.T, orig, run string, env func(path string) []string, check func(path string, delay time.Duration)) {
 	t.Helper()
 	var took time.Duration
-	for _, at := range []float64{-1, 0, 1.0 / 3, 2.0 / 3} {
+	points := []float64{-1, 0, 1.0 / 2}
+	if longTests() {
+		points = []float64{-1, 0, 1.0 / 3, 2.0 / 3}
+	}
+	for _, at := range points {
 		path := copyFile(t, orig)
 		delay := time.Duration(at * float64(took)) // -1: to the end
 		if at < 0 {
