@@ -24,3 +24,12 @@ func skipLevelUnderRace(t *testing.T, fuzzy, keep int) {
 		t.Skipf("under the race detector only fuzzy %d runs: the comparison is from one goroutine and ten times slower; the plain run checks this level", keep)
 	}
 }
+
+// worldQueries is the number of customers of the shared world's book that
+// are derived from its records: 1,000, and 1,500 in the long run.
+func worldQueries() int {
+	if longTests() {
+		return 1500
+	}
+	return 1000
+}

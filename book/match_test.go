@@ -158,7 +158,7 @@ func buildWorld(t *testing.T, dir string) *world {
 	}
 	cw := csv.NewWriter(f)
 	cw.Write([]string{"customer_id", "full_name", "type", "date_of_birth", "gender", "nationality"})
-	for k, q := range gen.Queries(all, 1500, 26) {
+	for k, q := range gen.Queries(all, worldQueries(), 26) {
 		cw.Write([]string{fmt.Sprintf("C%05d", k), q.Names, q.EntityType, q.DOB, q.Gender, q.Citizenship})
 	}
 	// Customers a changed record's date of birth, gender and citizenship
