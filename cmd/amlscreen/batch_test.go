@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -236,7 +237,13 @@ func TestBatchResumeAfterSIGINT(t *testing.T) {
 	dir := t.TempDir()
 	var b bytes.Buffer
 	b.WriteString("customer_id,full_name,date_of_birth\n")
-	const rows, fed = 3000, 1500
+	// 1,200 rows, 700 fed at first, a checkpoint every 128: the signal is
+	// sent once four checkpoints are written. AMLSCREEN_LONG_TESTS=1 runs
+	// 3,000 rows, 1,500 fed, a checkpoint every 256.
+	rows, fed, every := 1200, 700, 128
+	if longTests() {
+		rows, fed, every = 3000, 1500, 256
+	}
 	for i := range rows {
 		name := recs[i%len(recs)].Name
 		if i%2 == 1 {
@@ -254,7 +261,7 @@ func TestBatchResumeAfterSIGINT(t *testing.T) {
 	if err := os.WriteFile(book, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	flags := []string{"--fuzzy", "1", "--workers", "2", "--checkpoint-every", "256"}
+	flags := []string{"--fuzzy", "1", "--workers", "2", "--checkpoint-every", strconv.Itoa(every)}
 
 	ref := filepath.Join(dir, "ref.csv")
 	if code, _, errs := runCLI(t, append([]string{"batch", "--in", book, "--out", ref}, flags...)...); code != exitRejected {
@@ -293,12 +300,12 @@ func TestBatchResumeAfterSIGINT(t *testing.T) {
 		var cp struct {
 			NextRow int64 `json:"next_row"`
 		}
-		if data, err := os.ReadFile(out + ".checkpoint"); err == nil && json.Unmarshal(data, &cp) == nil && cp.NextRow >= 1024 {
+		if data, err := os.ReadFile(out + ".checkpoint"); err == nil && json.Unmarshal(data, &cp) == nil && cp.NextRow >= int64(4*every) {
 			break
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			t.Fatalf("no checkpoint past row 1024 after 30 s; stderr: %s", errb)
+			t.Fatalf("no checkpoint past row %d after 30 s; stderr: %s", 4*every, errb)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -29,6 +29,12 @@ func drawn(t *testing.T, args ...string) (int, string) {
 	return code, <-got
 }
 
+// mediaCorpus is a small media corpus: the progress tests read 13
+// articles rather than the embedded sample's 4,000, which media import
+// --sample would analyse anew in each test (TestMediaSampleCheck and the
+// demo tests use the sample).
+const mediaCorpus = "../../media/testdata/corpus.jsonl"
+
 // TestProgressOnTerminal: import, export, apply, media import and batch
 // draw the one progress renderer on a terminal, and erase it when done.
 func TestProgressOnTerminal(t *testing.T) {
@@ -41,7 +47,7 @@ func TestProgressOnTerminal(t *testing.T) {
 		{[]string{"import", "--store", db, fixtures + "full_v1.jsonl", "--version", "v1"}, "import"},
 		{[]string{"apply", "--store", db, fixtures + "delta_v1_v2.jsonl", "--previous", "v1", "--version", "v2"}, "apply"},
 		{[]string{"export", "--store", db, "--out", filepath.Join(dir, "full.jsonl")}, "export"},
-		{[]string{"media", "import", "--store", filepath.Join(dir, "m.db"), "--sample"}, "media import"},
+		{[]string{"media", "import", "--store", filepath.Join(dir, "m.db"), mediaCorpus}, "media import"},
 		{[]string{"batch", "--in", exampleBook, "--out", filepath.Join(dir, "hits.csv")}, "batch"},
 	}
 	for _, tc := range tests {
@@ -62,9 +68,6 @@ func TestProgressOnTerminal(t *testing.T) {
 
 // TestNoProgressWithoutTerminal: with stderr in a file or a pipe, the
 // same commands write log lines only, no bar and no escape sequences.
-// Under the race detector media import is left out: it stores 4,000
-// articles, ten times slower there, and TestProgressOnTerminal runs it
-// under the detector with its bar drawing.
 func TestNoProgressWithoutTerminal(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
@@ -72,13 +75,9 @@ func TestNoProgressWithoutTerminal(t *testing.T) {
 		{"import", "--store", db, fixtures + "full_v1.jsonl", "--version", "v1"},
 		{"apply", "--store", db, fixtures + "delta_v1_v2.jsonl", "--previous", "v1", "--version", "v2"},
 		{"export", "--store", db, "--out", filepath.Join(dir, "full.jsonl")},
-		{"media", "import", "--store", filepath.Join(dir, "m.db"), "--sample"},
+		{"media", "import", "--store", filepath.Join(dir, "m.db"), mediaCorpus},
 		{"batch", "--in", exampleBook, "--out", filepath.Join(dir, "hits.csv")},
 	} {
-		if raceEnabled && args[0] == "media" {
-			t.Logf("%v left out under the race detector", args)
-			continue
-		}
 		code, _, errs := runStoreCLI(t, args...)
 		if code != exitOK && code != exitRejected {
 			t.Fatalf("%v: exit %d: %s", args, code, errs)
