@@ -66,8 +66,8 @@ func TestHookCrashChild(t *testing.T) {
 // strict and with a scored book: each time the store is either at the old
 // version with no alert, or at the new one with every alert the change
 // set raises when it is not killed; and it takes the change set again
-// when it was lost. The change set adds 500 records over a strict book of
-// 5,000 customers, and 250 over a scored book of 250; AMLSCREEN_LONG_TESTS=1
+// when it was lost. The change set adds 250 records over a strict book of
+// 2,500 customers, and 150 over a scored book of 150; AMLSCREEN_LONG_TESTS=1
 // adds 2,000 over books of 20,000 and 2,000.
 func TestChangeSetAlertsSurviveAKill(t *testing.T) {
 	if testing.Short() {
@@ -75,7 +75,7 @@ func TestChangeSetAlertsSurviveAKill(t *testing.T) {
 	}
 	// A scored book of as many customers takes minutes per change set
 	// on a loaded machine: a tenth of them still holds every hit.
-	hits, scored := 500, 250
+	hits, scored := 250, 150
 	if longTests() {
 		hits, scored = 2000, 2000
 	}
