@@ -213,17 +213,42 @@ func TestImportErrors(t *testing.T) {
 }
 
 // TestImportSizeLimit reads a stream longer than the limit: refused, at
-// the limit, without reading it all.
+// the limit, without reading it all. The stream is a decision and then
+// lines of 64 KiB of blanks, which JSON Lines skips; the CSV stream of
+// empty lines, a line per byte and twenty times the CPU, runs with
+// AMLSCREEN_LONG_TESTS=1.
 func TestImportSizeLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses 64 MiB of input, ten times slower under the race detector; runs without -short")
 	}
 	acme, _ := keysOf("acme")
-	r := io.MultiReader(strings.NewReader("subject,record_id,status\n"), &newlines{n: MaxImportBytes + 10})
-	_, err := ReadImport(r, ImportOptions{Default: &acme})
-	if err == nil || !strings.Contains(err.Error(), "larger than 64 MiB") {
-		t.Errorf("ReadImport of an oversized file: %v", err)
+	pinAny := func(id string) (*record.Record, error) { return &record.Record{ID: id, Name: "x"}, nil }
+	blanks := append(bytes.Repeat([]byte(" "), 64<<10-1), '\n')
+	streams := map[string]io.Reader{
+		"JSON Lines": io.MultiReader(strings.NewReader(`{"subject":"C-1","record_id":"R1","status":"escalated"}`+"\n"),
+			io.LimitReader(&repeated{chunk: blanks}, MaxImportBytes+10)),
 	}
+	if longTests() {
+		streams["CSV"] = io.MultiReader(strings.NewReader("subject,record_id,status\n"), &newlines{n: MaxImportBytes + 10})
+	}
+	for name, r := range streams {
+		_, err := ReadImport(r, ImportOptions{Default: &acme, Pin: pinAny})
+		if err == nil || !strings.Contains(err.Error(), "larger than 64 MiB") {
+			t.Errorf("ReadImport of an oversized %s file: %v", name, err)
+		}
+	}
+}
+
+// repeated yields chunk over and over.
+type repeated struct {
+	chunk []byte
+	at    int
+}
+
+func (r *repeated) Read(p []byte) (int, error) {
+	n := copy(p, r.chunk[r.at:])
+	r.at = (r.at + n) % len(r.chunk)
+	return n, nil
 }
 
 // newlines yields n line feeds.
