@@ -194,6 +194,11 @@ type scoredScratch struct {
 	// (warmHits): here rather than on the stack, where 6 KB would make a
 	// new goroutine's stack grow.
 	bests [warmChunk]scoredBest
+	// best is the best name string of each record a search keeps
+	// (scoreCandidates).
+	best bestSet
+	// drop marks the records rescoreInScript removes from best.
+	drop []bool
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -270,7 +275,7 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 		return nil, err
 	}
 	qs := queryScript(c.text)
-	if qs != nil && len(best) > 0 {
+	if qs != nil && best.len() > 0 {
 		if err := v.rescoreInScript(c, segs, variants, best, qs, scr); err != nil {
 			return nil, err
 		}
@@ -338,11 +343,12 @@ func (v *view) scoredVariants(c *compiled) (segs []scoredSeg, variants []scoredV
 
 // scoreCandidates scores the candidates of every segment and variant
 // that pass the check's filters and keeps each record's best name string
-// at min_score or more (key: segment << 32 | ordinal). scored counts the
-// name strings scored. A query with more than maxScoredCandidates
-// candidates is refused before they are scored.
-func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variants []scoredVariant, scr *scoredScratch) (best map[uint64]scoredBest, scored int, err error) {
-	best = make(map[uint64]scoredBest)
+// at min_score or more (key: segment << 32 | ordinal), in scr.best, which
+// it returns. scored counts the name strings scored. A query with more
+// than maxScoredCandidates candidates is refused before they are scored.
+func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variants []scoredVariant, scr *scoredScratch) (best *bestSet, scored int, err error) {
+	best = &scr.best
+	best.reset()
 	scr.pairs = scr.pairs[:0]
 	ticks, considered := 0, 0
 	// Without dob, gender or citizenship in the query the evidence is
@@ -365,6 +371,7 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 				return nil, 0, &query.ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
 			}
 			var ords [warmChunk]uint32
+			best.startRun()
 			for i, ns := range cands {
 				if i%warmChunk == 0 {
 					chunk := cands[i:min(i+warmChunk, len(cands))]
@@ -400,11 +407,12 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 				}
 				cand.sel = vr.sel
 				key := uint64(si)<<32 | uint64(ord)
-				if old, ok := best[key]; ok && !betterScored(cand, old) {
+				at, found := best.find(key)
+				if found && !betterScored(cand, best.bs[at]) {
 					continue
 				}
 				scr.keepPairing(&cand)
-				best[key] = cand
+				best.put(at, found, key, cand)
 			}
 		}
 	}
@@ -414,12 +422,13 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 // scoredResult ranks the records of best, fills the hits within the
 // check's limit and explains each: the name string that scored, its
 // pairing and the evidence beyond the name.
-func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch, scored int) (*Result, error) {
+func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVariant, best *bestSet, qs *normalize.ScriptName, scr *scoredScratch, scored int) (*Result, error) {
 	// The records are ranked by small keys and only those returned become
 	// hits: a check of thousands of hits sorted whole Hits before.
-	keys := make([]rankedKey, 0, len(best))
-	for key, b := range best {
-		keys = append(keys, rankedKey{score: b.score, sc: b.sc, key: key})
+	keys := make([]rankedKey, best.len())
+	for i, key := range best.keys {
+		b := &best.bs[i]
+		keys[i] = rankedKey{score: b.score, sc: b.sc, key: key, at: int32(i)}
 	}
 	for i := 0; i < len(keys); i += warmChunk {
 		chunk := keys[i:min(i+warmChunk, len(keys))]
@@ -436,7 +445,7 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	hits := make([]Hit, min(len(keys), c.limit))
 	for i := range hits {
 		k := &keys[i]
-		b := best[k.key]
+		b := &best.bs[k.at]
 		hits[i] = Hit{ID: k.id, Exact: b.sc.exact, Edits: b.sc.edits, Extra: b.sc.extra, Score: b.score,
 			seg: int32(k.key >> 32), ord: uint32(k.key), slot: b.slot}
 	}
@@ -461,7 +470,7 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		if i%warmChunk == 0 {
 			chunk := res.Hits[i:min(i+warmChunk, len(res.Hits))]
 			for j := range chunk {
-				bs[j] = best[uint64(chunk[j].seg)<<32|uint64(chunk[j].ord)]
+				bs[j] = best.bs[keys[i+j].at]
 			}
 			if warmHitsAhead {
 				scr.sink += warmHits(segs, chunk, bs[:len(chunk)])
@@ -509,34 +518,33 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 // the only ones it can concern. A record none of whose name strings keeps
 // min_score leaves best; the others keep their best name string after
 // the check, chosen as the candidate loop chooses.
-func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch) error {
+func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredVariant, best *bestSet, qs *normalize.ScriptName, scr *scoredScratch) error {
 	// Every record of best keeps its pairing, is scored again here and
 	// keeps a new one, or leaves: the pairings kept so far move to a
 	// second buffer, read only to copy those kept.
 	kept := scr.pairs
 	scr.pairs, scr.pairsOld = scr.pairsOld[:0], kept
-	keys := make([]uint64, 0, len(best))
-	hits := make([]Hit, 0, len(best))
-	for key := range best {
+	hits := make([]Hit, best.len())
+	for i, key := range best.keys {
 		si, ord := int(key>>32), uint32(key)
-		keys = append(keys, key)
-		hits = append(hits, Hit{ID: segs[si].id(ord), seg: int32(si), ord: ord})
+		hits[i] = Hit{ID: segs[si].id(ord), seg: int32(si), ord: ord}
 	}
 	if err := v.fill(hits, false); err != nil {
 		return err
 	}
-	bs := &scr.bests // read ahead only: best changes below
-	for i, key := range keys {
+	drop := slices.Grow(scr.drop[:0], best.len())[:best.len()]
+	clear(drop)
+	scr.drop = drop
+	dropped := false
+	for i, key := range best.keys {
 		if i%warmChunk == 0 && warmHitsAhead {
-			chunk := hits[i:min(i+warmChunk, len(hits))]
-			for j := range chunk {
-				bs[j] = best[keys[i+j]]
-			}
-			scr.sink += warmHits(segs, chunk, bs[:len(chunk)])
+			// Read ahead before this chunk's entries change.
+			end := min(i+warmChunk, len(hits))
+			scr.sink += warmHits(segs, hits[i:end], best.bs[i:end])
 		}
 		si, ord := int(key>>32), uint32(key)
 		ss := &segs[si]
-		old := best[key]
+		old := best.bs[i]
 		// A best name string the shared script finds no difference in
 		// stays best: inScript leaves its score as it was and only lowers
 		// the others', and it was the best of them before (a name string
@@ -549,7 +557,7 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 			at := int32(len(scr.pairs))
 			scr.pairs = append(scr.pairs, kept[old.pair:old.pair+int32(old.npair)]...)
 			old.pair = at
-			best[key] = old
+			best.bs[i] = old
 			continue
 		}
 		var sq *scoredQuery
@@ -584,10 +592,13 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 			}
 		}
 		if found == nil {
-			delete(best, key)
+			drop[i], dropped = true, true
 			continue
 		}
-		best[key] = *found
+		best.bs[i] = *found
+	}
+	if dropped {
+		best.keep(drop)
 	}
 	return nil
 }
@@ -617,13 +628,14 @@ func betterScored(a, b scoredBest) bool {
 }
 
 // rankedKey is what ranks a record of a scored check (as sortScoredHits
-// ranks hits) and where its best name string is in best.
+// ranks hits), its key and where its best name string is in best.
 type rankedKey struct {
 	score float64
 	sc    score
 	pre   [2]uint64 // idPrefix(id)
 	id    string
 	key   uint64
+	at    int32 // the record's index in the check's bestSet
 }
 
 // idPrefix is the first 16 bytes of id, zero-padded, as two big-endian
