@@ -1998,55 +1998,113 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 // its pairing depend on. Lists repeat names (a common company name is
 // held by hundreds of records at a million), and a check of such words
 // scored every copy.
+//
+// The names are found by a hash of their words in an open-addressing
+// table of indexes into ent, and told apart by their words: a map keyed
+// by the words' bytes made a string of every name it kept and rehashed
+// its entries as it grew, a tenth of a check of thousands of names.
 type nameMemo struct {
-	at    map[string]int32 // key → index in ent
+	slots []int32 // by hash, linear probing: index in ent + 1, 0 for none
 	ent   []memoEntry
-	edges []edge // the pairings of ent, each at e0, ne long
-	key   []byte
+	words []uint32 // the words of ent, each at w0, nw long
+	edges []edge   // the pairings of ent, each at e0, ne long
 }
 
 // memoEntry is what scoreName found for one name string: no edge at all
 // (!edged), or its quickBound and, once the pairing was searched (ran),
-// the pairing's evaluation.
+// the pairing's evaluation. hash, person and the words at w0 are its key.
 type memoEntry struct {
 	bound      float64
 	edged, ran bool
+	person     bool
 	ev         evaluation
 	e0, ne     int32
+	hash       uint64
+	w0, nw     int32
 }
 
-// reset forgets every name string, for another scoredQuery. A map that
-// grew large is made again rather than cleared: clearing costs its
-// capacity, and the pooled scratch of a check of thousands of names
-// would make every later check pay that.
+// reset forgets every name string, for another scoredQuery. A table
+// that grew large is given up rather than cleared: clearing costs its
+// size, and the pooled scratch of a check of thousands of names would
+// make every later check pay that.
 func (m *nameMemo) reset() {
-	if m.at == nil || len(m.ent) > maxClearedMemo {
-		m.at = make(map[string]int32)
+	if len(m.slots) > maxClearedMemo {
+		m.slots = nil
 	} else {
-		clear(m.at)
+		clear(m.slots)
 	}
-	m.ent, m.edges = m.ent[:0], m.edges[:0]
+	m.ent, m.words, m.edges = m.ent[:0], m.words[:0], m.edges[:0]
 }
 
-// maxClearedMemo is the most names a memo's map is cleared after.
-const maxClearedMemo = 256
+// maxClearedMemo is the most slots a memo's table is cleared after, and
+// minMemoSlots the fewest a table starts with.
+const (
+	maxClearedMemo = 1024
+	minMemoSlots   = 256
+)
+
+// memoHash hashes a name string's words and whether it is an
+// individual's.
+func memoHash(words []uint32, person bool) uint64 {
+	h := uint64(len(words))
+	if person {
+		h |= 1 << 32
+	}
+	for _, id := range words {
+		h = (h ^ uint64(id)) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
+	}
+	return h ^ h>>32
+}
+
+// find returns the index in ent of the name string of words, its kind
+// person and its hash h, or where in slots to store it.
+func (m *nameMemo) find(words []uint32, person bool, h uint64) (i int32, slot int, found bool) {
+	mask := len(m.slots) - 1
+	for slot = int(h) & mask; ; slot = (slot + 1) & mask {
+		s := m.slots[slot]
+		if s == 0 {
+			return 0, slot, false
+		}
+		e := &m.ent[s-1]
+		if e.hash == h && e.person == person && slices.Equal(m.words[e.w0:e.w0+e.nw], words) {
+			return s - 1, slot, true
+		}
+	}
+}
+
+// add keeps a new entry for the name string of words, kind person and
+// hash h at slot (as find returned it) and returns its index in ent. The
+// table doubles when it is half full.
+func (m *nameMemo) add(words []uint32, person bool, h uint64, slot int) int32 {
+	i := int32(len(m.ent))
+	m.ent = append(m.ent, memoEntry{person: person, hash: h, w0: int32(len(m.words)), nw: int32(len(words))})
+	m.words = append(m.words, words...)
+	m.slots[slot] = i + 1
+	if 2*len(m.ent) > len(m.slots) {
+		m.slots = make([]int32, 2*len(m.slots))
+		mask := len(m.slots) - 1
+		for k := range m.ent {
+			s := int(m.ent[k].hash) & mask
+			for m.slots[s] != 0 {
+				s = (s + 1) & mask
+			}
+			m.slots[s] = int32(k) + 1
+		}
+	}
+	return i
+}
 
 // scoreNameMemo is scoreName, read from memo when a name string of the
 // same words and kind was scored for sq before.
 func (ss *scoredSeg) scoreNameMemo(sq *scoredQuery, ns uint32, scr *scoredScratch, floor float64, memo *nameMemo) (evaluation, bool) {
 	words := ss.nameWords(ns)
 	person := ss.et(ss.nsRec[ns]) == etIndividual
-	key := memo.key[:0]
-	if person {
-		key = append(key, 1)
-	} else {
-		key = append(key, 0)
+	if memo.slots == nil {
+		memo.slots = make([]int32, minMemoSlots)
 	}
-	for _, id := range words {
-		key = append(key, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
-	}
-	memo.key = key
-	i, seen := memo.at[string(key)]
+	h := memoHash(words, person)
+	i, slot, seen := memo.find(words, person, h)
 	if seen {
 		e := &memo.ent[i]
 		switch {
@@ -2058,9 +2116,7 @@ func (ss *scoredSeg) scoreNameMemo(sq *scoredQuery, ns uint32, scr *scoredScratc
 			return e.ev, true
 		}
 	} else {
-		i = int32(len(memo.ent))
-		memo.at[string(key)] = i
-		memo.ent = append(memo.ent, memoEntry{})
+		i = memo.add(words, person, h, slot)
 	}
 	e := &memo.ent[i]
 	edges := sq.nameEdges(words, scr)
