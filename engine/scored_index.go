@@ -450,6 +450,9 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 			seg: int32(k.key >> 32), ord: uint32(k.key), slot: b.slot}
 	}
 	res := &Result{Total: len(keys), Hits: hits, work: scored}
+	if warmHitsAhead {
+		scr.sink += warmRecs(segs, res.Hits)
+	}
 	if err := v.fill(res.Hits, false); err != nil {
 		return nil, err
 	}
@@ -528,6 +531,9 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 	for i, key := range best.keys {
 		si, ord := int(key>>32), uint32(key)
 		hits[i] = Hit{ID: segs[si].id(ord), seg: int32(si), ord: ord}
+	}
+	if warmHitsAhead {
+		scr.sink += warmRecs(segs, hits)
 	}
 	if err := v.fill(hits, false); err != nil {
 		return err
