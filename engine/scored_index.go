@@ -468,6 +468,7 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	arena := reasonArena{chunk: 4 * min(len(res.Hits), 128)} // names of about four words
 	var kWords []string
 	texts := make(map[uint64]string) // the record words' texts, copied once
+	var parts reasonParts            // the pairs of the names explained so far
 	bs := &scr.bests                 // the best name strings of a chunk of hits
 	for i := range res.Hits {
 		if i%warmChunk == 0 {
@@ -494,19 +495,26 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		}
 		ev := inScript(qs, text, b.ev)
 		words := ss.nameWords(b.ns)
-		sh := ss.nameShape(sq, words, scr)
-		kWords = kWords[:0]
-		for _, id := range words {
-			k := uint64(h.seg)<<32 | uint64(id)
-			t, ok := texts[k]
-			if !ok {
-				t = strings.Clone(ss.Token(id))
-				texts[k] = t
-			}
-			kWords = append(kWords, t)
-		}
+		pairing := scr.pairing(&b)
 		h.Reason = &reasons[i]
-		writeReason(h.Reason, &arena, sh, ev, scr.pairing(&b), qWords[vi], kWords, h.Field, text)
+		if ph, p := parts.get(h.seg, vi, words, pairing, ev.swap); p != nil {
+			*h.Reason = reasonHead(sq.lambda, ev, h.Field, text)
+			h.Reason.Pairs, h.Reason.UnpairedQuery, h.Reason.UnpairedRecord = p.pairs, p.unQ, p.unR
+		} else {
+			sh := ss.nameShape(sq, words, scr)
+			kWords = kWords[:0]
+			for _, id := range words {
+				k := uint64(h.seg)<<32 | uint64(id)
+				t, ok := texts[k]
+				if !ok {
+					t = strings.Clone(ss.Token(id))
+					texts[k] = t
+				}
+				kWords = append(kWords, t)
+			}
+			writeReason(h.Reason, &arena, sh, ev, pairing, qWords[vi], kWords, h.Field, text)
+			parts.put(ph, h.seg, vi, words, pairing, ev.swap, h.Reason)
+		}
 		evd := weighEvidence(c, ss.facts(c, h.ord))
 		evd.annotate(h.Reason, ev, c)
 	}
