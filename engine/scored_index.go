@@ -199,6 +199,9 @@ type scoredScratch struct {
 	best bestSet
 	// drop marks the records rescoreInScript removes from best.
 	drop []bool
+	// script keeps the comparisons in the query's script of the names
+	// rescoreInScript and scoredResult read.
+	script scriptMemo
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -270,6 +273,7 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 	defer v.release()
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
+	defer scr.script.forget()
 	best, scored, err := scoreCandidates(ctx, c, segs, variants, scr)
 	if err != nil {
 		return nil, err
@@ -493,7 +497,7 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		if qWords[vi] == nil {
 			qWords[vi] = wordTexts(sq.words) // the same words in every segment
 		}
-		ev := inScript(qs, text, b.ev)
+		ev := scr.script.inScript(qs, text, b.ev)
 		words := ss.nameWords(b.ns)
 		pairing := scr.pairing(&b)
 		h.Reason = &reasons[i]
@@ -567,7 +571,7 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 		if ns, ok := nameStringAt(hits[i].Record, int(old.slot)); ok {
 			text = ns.Text
 		}
-		if _, differs := scriptCost(qs, text); !differs {
+		if _, differs := scr.script.scriptCost(qs, text); !differs {
 			at := int32(len(scr.pairs))
 			scr.pairs = append(scr.pairs, kept[old.pair:old.pair+int32(old.npair)]...)
 			old.pair = at
@@ -594,7 +598,7 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 			if slot := int(ss.nsSlot[ns]); slot < len(names) {
 				text = names[slot].Text
 			}
-			ev = inScript(qs, text, ev)
+			ev = scr.script.inScript(qs, text, ev)
 			s := evd.score(ev)
 			if s < c.minScore {
 				continue

@@ -43,6 +43,7 @@ func (ix *Index) ScoreRecord(q query.Query, id string) (Hit, bool, error) {
 	sq := v.prepareScored(vs, c, words, nil).local(si)
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
+	defer scr.script.forget()
 	lo, _ := slices.BinarySearch(ss.nsRec, ord)
 	var best *scoredBest
 	floor := sq.hitFloor(c.minScore)
