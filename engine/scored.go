@@ -32,6 +32,9 @@ import (
 // the words left without a partner. Contributions are in the model's log
 // units (nats); they add up to Logit, and Score = 1/(1+e^(−Logit/2))
 // (1 for the very same words). It is written as the record's match_reason.
+// The hits of one check whose name strings have the same words and
+// pairing share their Pairs, UnpairedQuery and UnpairedRecord: read them,
+// do not change them in place.
 type ScoreReason struct {
 	// Field names the name string ("alias_names[1]"), Name is its text.
 	Field string      `json:"field"`

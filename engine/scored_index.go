@@ -194,6 +194,14 @@ type scoredScratch struct {
 	// (warmHits): here rather than on the stack, where 6 KB would make a
 	// new goroutine's stack grow.
 	bests [warmChunk]scoredBest
+	// best is the best name string of each record a search keeps
+	// (scoreCandidates).
+	best bestSet
+	// drop marks the records rescoreInScript removes from best.
+	drop []bool
+	// script keeps the comparisons in the query's script of the names
+	// rescoreInScript and scoredResult read.
+	script scriptMemo
 }
 
 // keepPairing stores the pairing scr.ps.best holds as b's.
@@ -265,12 +273,13 @@ func (ix *Index) searchScored(ctx context.Context, c *compiled) (*Result, error)
 	defer v.release()
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
+	defer scr.script.forget()
 	best, scored, err := scoreCandidates(ctx, c, segs, variants, scr)
 	if err != nil {
 		return nil, err
 	}
 	qs := queryScript(c.text)
-	if qs != nil && len(best) > 0 {
+	if qs != nil && best.len() > 0 {
 		if err := v.rescoreInScript(c, segs, variants, best, qs, scr); err != nil {
 			return nil, err
 		}
@@ -338,11 +347,12 @@ func (v *view) scoredVariants(c *compiled) (segs []scoredSeg, variants []scoredV
 
 // scoreCandidates scores the candidates of every segment and variant
 // that pass the check's filters and keeps each record's best name string
-// at min_score or more (key: segment << 32 | ordinal). scored counts the
-// name strings scored. A query with more than maxScoredCandidates
-// candidates is refused before they are scored.
-func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variants []scoredVariant, scr *scoredScratch) (best map[uint64]scoredBest, scored int, err error) {
-	best = make(map[uint64]scoredBest)
+// at min_score or more (key: segment << 32 | ordinal), in scr.best, which
+// it returns. scored counts the name strings scored. A query with more
+// than maxScoredCandidates candidates is refused before they are scored.
+func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variants []scoredVariant, scr *scoredScratch) (best *bestSet, scored int, err error) {
+	best = &scr.best
+	best.reset()
 	scr.pairs = scr.pairs[:0]
 	ticks, considered := 0, 0
 	// Without dob, gender or citizenship in the query the evidence is
@@ -365,6 +375,7 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 				return nil, 0, &query.ParamError{Param: "names", Msg: fmt.Sprintf("more than %d name strings could score above min_score %g: add words, or raise min_score", maxScoredCandidates, c.minScore)}
 			}
 			var ords [warmChunk]uint32
+			best.startRun()
 			for i, ns := range cands {
 				if i%warmChunk == 0 {
 					chunk := cands[i:min(i+warmChunk, len(cands))]
@@ -400,11 +411,12 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 				}
 				cand.sel = vr.sel
 				key := uint64(si)<<32 | uint64(ord)
-				if old, ok := best[key]; ok && !betterScored(cand, old) {
+				at, found := best.find(key)
+				if found && !betterScored(cand, best.bs[at]) {
 					continue
 				}
 				scr.keepPairing(&cand)
-				best[key] = cand
+				best.put(at, found, key, cand)
 			}
 		}
 	}
@@ -414,12 +426,13 @@ func scoreCandidates(ctx context.Context, c *compiled, segs []scoredSeg, variant
 // scoredResult ranks the records of best, fills the hits within the
 // check's limit and explains each: the name string that scored, its
 // pairing and the evidence beyond the name.
-func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch, scored int) (*Result, error) {
+func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVariant, best *bestSet, qs *normalize.ScriptName, scr *scoredScratch, scored int) (*Result, error) {
 	// The records are ranked by small keys and only those returned become
 	// hits: a check of thousands of hits sorted whole Hits before.
-	keys := make([]rankedKey, 0, len(best))
-	for key, b := range best {
-		keys = append(keys, rankedKey{score: b.score, sc: b.sc, key: key})
+	keys := make([]rankedKey, best.len())
+	for i, key := range best.keys {
+		b := &best.bs[i]
+		keys[i] = rankedKey{score: b.score, sc: b.sc, key: key, at: int32(i)}
 	}
 	for i := 0; i < len(keys); i += warmChunk {
 		chunk := keys[i:min(i+warmChunk, len(keys))]
@@ -436,11 +449,14 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	hits := make([]Hit, min(len(keys), c.limit))
 	for i := range hits {
 		k := &keys[i]
-		b := best[k.key]
+		b := &best.bs[k.at]
 		hits[i] = Hit{ID: k.id, Exact: b.sc.exact, Edits: b.sc.edits, Extra: b.sc.extra, Score: b.score,
 			seg: int32(k.key >> 32), ord: uint32(k.key), slot: b.slot}
 	}
 	res := &Result{Total: len(keys), Hits: hits, work: scored}
+	if warmHitsAhead {
+		scr.sink += warmRecs(segs, res.Hits)
+	}
 	if err := v.fill(res.Hits, false); err != nil {
 		return nil, err
 	}
@@ -456,12 +472,13 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 	arena := reasonArena{chunk: 4 * min(len(res.Hits), 128)} // names of about four words
 	var kWords []string
 	texts := make(map[uint64]string) // the record words' texts, copied once
+	var parts reasonParts            // the pairs of the names explained so far
 	bs := &scr.bests                 // the best name strings of a chunk of hits
 	for i := range res.Hits {
 		if i%warmChunk == 0 {
 			chunk := res.Hits[i:min(i+warmChunk, len(res.Hits))]
 			for j := range chunk {
-				bs[j] = best[uint64(chunk[j].seg)<<32|uint64(chunk[j].ord)]
+				bs[j] = best.bs[keys[i+j].at]
 			}
 			if warmHitsAhead {
 				scr.sink += warmHits(segs, chunk, bs[:len(chunk)])
@@ -480,21 +497,28 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 		if qWords[vi] == nil {
 			qWords[vi] = wordTexts(sq.words) // the same words in every segment
 		}
-		ev := inScript(qs, text, b.ev)
+		ev := scr.script.inScript(qs, text, b.ev)
 		words := ss.nameWords(b.ns)
-		sh := ss.nameShape(sq, words, scr)
-		kWords = kWords[:0]
-		for _, id := range words {
-			k := uint64(h.seg)<<32 | uint64(id)
-			t, ok := texts[k]
-			if !ok {
-				t = strings.Clone(ss.Token(id))
-				texts[k] = t
-			}
-			kWords = append(kWords, t)
-		}
+		pairing := scr.pairing(&b)
 		h.Reason = &reasons[i]
-		writeReason(h.Reason, &arena, sh, ev, scr.pairing(&b), qWords[vi], kWords, h.Field, text)
+		if ph, p := parts.get(h.seg, vi, words, pairing, ev.swap); p != nil {
+			*h.Reason = reasonHead(sq.lambda, ev, h.Field, text)
+			h.Reason.Pairs, h.Reason.UnpairedQuery, h.Reason.UnpairedRecord = p.pairs, p.unQ, p.unR
+		} else {
+			sh := ss.nameShape(sq, words, scr)
+			kWords = kWords[:0]
+			for _, id := range words {
+				k := uint64(h.seg)<<32 | uint64(id)
+				t, ok := texts[k]
+				if !ok {
+					t = strings.Clone(ss.Token(id))
+					texts[k] = t
+				}
+				kWords = append(kWords, t)
+			}
+			writeReason(h.Reason, &arena, sh, ev, pairing, qWords[vi], kWords, h.Field, text)
+			parts.put(ph, h.seg, vi, words, pairing, ev.swap, h.Reason)
+		}
 		evd := weighEvidence(c, ss.facts(c, h.ord))
 		evd.annotate(h.Reason, ev, c)
 	}
@@ -509,34 +533,36 @@ func (v *view) scoredResult(c *compiled, segs []scoredSeg, variants []scoredVari
 // the only ones it can concern. A record none of whose name strings keeps
 // min_score leaves best; the others keep their best name string after
 // the check, chosen as the candidate loop chooses.
-func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredVariant, best map[uint64]scoredBest, qs *normalize.ScriptName, scr *scoredScratch) error {
+func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredVariant, best *bestSet, qs *normalize.ScriptName, scr *scoredScratch) error {
 	// Every record of best keeps its pairing, is scored again here and
 	// keeps a new one, or leaves: the pairings kept so far move to a
 	// second buffer, read only to copy those kept.
 	kept := scr.pairs
 	scr.pairs, scr.pairsOld = scr.pairsOld[:0], kept
-	keys := make([]uint64, 0, len(best))
-	hits := make([]Hit, 0, len(best))
-	for key := range best {
+	hits := make([]Hit, best.len())
+	for i, key := range best.keys {
 		si, ord := int(key>>32), uint32(key)
-		keys = append(keys, key)
-		hits = append(hits, Hit{ID: segs[si].id(ord), seg: int32(si), ord: ord})
+		hits[i] = Hit{ID: segs[si].id(ord), seg: int32(si), ord: ord}
+	}
+	if warmHitsAhead {
+		scr.sink += warmRecs(segs, hits)
 	}
 	if err := v.fill(hits, false); err != nil {
 		return err
 	}
-	bs := &scr.bests // read ahead only: best changes below
-	for i, key := range keys {
+	drop := slices.Grow(scr.drop[:0], best.len())[:best.len()]
+	clear(drop)
+	scr.drop = drop
+	dropped := false
+	for i, key := range best.keys {
 		if i%warmChunk == 0 && warmHitsAhead {
-			chunk := hits[i:min(i+warmChunk, len(hits))]
-			for j := range chunk {
-				bs[j] = best[keys[i+j]]
-			}
-			scr.sink += warmHits(segs, chunk, bs[:len(chunk)])
+			// Read ahead before this chunk's entries change.
+			end := min(i+warmChunk, len(hits))
+			scr.sink += warmHits(segs, hits[i:end], best.bs[i:end])
 		}
 		si, ord := int(key>>32), uint32(key)
 		ss := &segs[si]
-		old := best[key]
+		old := best.bs[i]
 		// A best name string the shared script finds no difference in
 		// stays best: inScript leaves its score as it was and only lowers
 		// the others', and it was the best of them before (a name string
@@ -545,11 +571,11 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 		if ns, ok := nameStringAt(hits[i].Record, int(old.slot)); ok {
 			text = ns.Text
 		}
-		if _, differs := scriptCost(qs, text); !differs {
+		if _, differs := scr.script.scriptCost(qs, text); !differs {
 			at := int32(len(scr.pairs))
 			scr.pairs = append(scr.pairs, kept[old.pair:old.pair+int32(old.npair)]...)
 			old.pair = at
-			best[key] = old
+			best.bs[i] = old
 			continue
 		}
 		var sq *scoredQuery
@@ -572,7 +598,7 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 			if slot := int(ss.nsSlot[ns]); slot < len(names) {
 				text = names[slot].Text
 			}
-			ev = inScript(qs, text, ev)
+			ev = scr.script.inScript(qs, text, ev)
 			s := evd.score(ev)
 			if s < c.minScore {
 				continue
@@ -584,10 +610,13 @@ func (v *view) rescoreInScript(c *compiled, segs []scoredSeg, variants []scoredV
 			}
 		}
 		if found == nil {
-			delete(best, key)
+			drop[i], dropped = true, true
 			continue
 		}
-		best[key] = *found
+		best.bs[i] = *found
+	}
+	if dropped {
+		best.keep(drop)
 	}
 	return nil
 }
@@ -617,13 +646,14 @@ func betterScored(a, b scoredBest) bool {
 }
 
 // rankedKey is what ranks a record of a scored check (as sortScoredHits
-// ranks hits) and where its best name string is in best.
+// ranks hits), its key and where its best name string is in best.
 type rankedKey struct {
 	score float64
 	sc    score
 	pre   [2]uint64 // idPrefix(id)
 	id    string
 	key   uint64
+	at    int32 // the record's index in the check's bestSet
 }
 
 // idPrefix is the first 16 bytes of id, zero-padded, as two big-endian
@@ -1986,55 +2016,113 @@ func (ss *scoredSeg) scoreName(sq *scoredQuery, ns uint32, scr *scoredScratch, f
 // its pairing depend on. Lists repeat names (a common company name is
 // held by hundreds of records at a million), and a check of such words
 // scored every copy.
+//
+// The names are found by a hash of their words in an open-addressing
+// table of indexes into ent, and told apart by their words: a map keyed
+// by the words' bytes made a string of every name it kept and rehashed
+// its entries as it grew, a tenth of a check of thousands of names.
 type nameMemo struct {
-	at    map[string]int32 // key → index in ent
+	slots []int32 // by hash, linear probing: index in ent + 1, 0 for none
 	ent   []memoEntry
-	edges []edge // the pairings of ent, each at e0, ne long
-	key   []byte
+	words []uint32 // the words of ent, each at w0, nw long
+	edges []edge   // the pairings of ent, each at e0, ne long
 }
 
 // memoEntry is what scoreName found for one name string: no edge at all
 // (!edged), or its quickBound and, once the pairing was searched (ran),
-// the pairing's evaluation.
+// the pairing's evaluation. hash, person and the words at w0 are its key.
 type memoEntry struct {
 	bound      float64
 	edged, ran bool
+	person     bool
 	ev         evaluation
 	e0, ne     int32
+	hash       uint64
+	w0, nw     int32
 }
 
-// reset forgets every name string, for another scoredQuery. A map that
-// grew large is made again rather than cleared: clearing costs its
-// capacity, and the pooled scratch of a check of thousands of names
-// would make every later check pay that.
+// reset forgets every name string, for another scoredQuery. A table
+// that grew large is given up rather than cleared: clearing costs its
+// size, and the pooled scratch of a check of thousands of names would
+// make every later check pay that.
 func (m *nameMemo) reset() {
-	if m.at == nil || len(m.ent) > maxClearedMemo {
-		m.at = make(map[string]int32)
+	if len(m.slots) > maxClearedMemo {
+		m.slots = nil
 	} else {
-		clear(m.at)
+		clear(m.slots)
 	}
-	m.ent, m.edges = m.ent[:0], m.edges[:0]
+	m.ent, m.words, m.edges = m.ent[:0], m.words[:0], m.edges[:0]
 }
 
-// maxClearedMemo is the most names a memo's map is cleared after.
-const maxClearedMemo = 256
+// maxClearedMemo is the most slots a memo's table is cleared after, and
+// minMemoSlots the fewest a table starts with.
+const (
+	maxClearedMemo = 1024
+	minMemoSlots   = 256
+)
+
+// memoHash hashes a name string's words and whether it is an
+// individual's.
+func memoHash(words []uint32, person bool) uint64 {
+	h := uint64(len(words))
+	if person {
+		h |= 1 << 32
+	}
+	for _, id := range words {
+		h = (h ^ uint64(id)) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
+	}
+	return h ^ h>>32
+}
+
+// find returns the index in ent of the name string of words, its kind
+// person and its hash h, or where in slots to store it.
+func (m *nameMemo) find(words []uint32, person bool, h uint64) (i int32, slot int, found bool) {
+	mask := len(m.slots) - 1
+	for slot = int(h) & mask; ; slot = (slot + 1) & mask {
+		s := m.slots[slot]
+		if s == 0 {
+			return 0, slot, false
+		}
+		e := &m.ent[s-1]
+		if e.hash == h && e.person == person && slices.Equal(m.words[e.w0:e.w0+e.nw], words) {
+			return s - 1, slot, true
+		}
+	}
+}
+
+// add keeps a new entry for the name string of words, kind person and
+// hash h at slot (as find returned it) and returns its index in ent. The
+// table doubles when it is half full.
+func (m *nameMemo) add(words []uint32, person bool, h uint64, slot int) int32 {
+	i := int32(len(m.ent))
+	m.ent = append(m.ent, memoEntry{person: person, hash: h, w0: int32(len(m.words)), nw: int32(len(words))})
+	m.words = append(m.words, words...)
+	m.slots[slot] = i + 1
+	if 2*len(m.ent) > len(m.slots) {
+		m.slots = make([]int32, 2*len(m.slots))
+		mask := len(m.slots) - 1
+		for k := range m.ent {
+			s := int(m.ent[k].hash) & mask
+			for m.slots[s] != 0 {
+				s = (s + 1) & mask
+			}
+			m.slots[s] = int32(k) + 1
+		}
+	}
+	return i
+}
 
 // scoreNameMemo is scoreName, read from memo when a name string of the
 // same words and kind was scored for sq before.
 func (ss *scoredSeg) scoreNameMemo(sq *scoredQuery, ns uint32, scr *scoredScratch, floor float64, memo *nameMemo) (evaluation, bool) {
 	words := ss.nameWords(ns)
 	person := ss.et(ss.nsRec[ns]) == etIndividual
-	key := memo.key[:0]
-	if person {
-		key = append(key, 1)
-	} else {
-		key = append(key, 0)
+	if memo.slots == nil {
+		memo.slots = make([]int32, minMemoSlots)
 	}
-	for _, id := range words {
-		key = append(key, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
-	}
-	memo.key = key
-	i, seen := memo.at[string(key)]
+	h := memoHash(words, person)
+	i, slot, seen := memo.find(words, person, h)
 	if seen {
 		e := &memo.ent[i]
 		switch {
@@ -2046,9 +2134,7 @@ func (ss *scoredSeg) scoreNameMemo(sq *scoredQuery, ns uint32, scr *scoredScratc
 			return e.ev, true
 		}
 	} else {
-		i = int32(len(memo.ent))
-		memo.at[string(key)] = i
-		memo.ent = append(memo.ent, memoEntry{})
+		i = memo.add(words, person, h, slot)
 	}
 	e := &memo.ent[i]
 	edges := sq.nameEdges(words, scr)

@@ -735,18 +735,31 @@ func takeFrom[T any](buf *[]T, n, chunk int) []T {
 // writeReason is buildReason into r, its slices taken from a (made
 // apart when a is nil).
 func writeReason(r *ScoreReason, a *reasonArena, sh nameShape, ev evaluation, best []edge, qWords, kWords []string, field, name string) {
-	// The slices are made at their size: growing them was half of what
-	// the reasons cost a check explaining a thousand hits.
+	*r = reasonHead(sh.lambda, ev, field, name)
+	writeReasonParts(r, a, sh, ev, best, qWords, kWords)
+}
+
+// reasonHead is the reason of a name string without its pairs and
+// unpaired words: the terms of the evaluation ev.
+func reasonHead(lambda float64, ev evaluation, field, name string) ScoreReason {
+	return ScoreReason{
+		Field: field, Name: name,
+		Complete: round4(ev.bonus), Prior: round4(-lambda), Offset: model.Intercept, Script: round4(ev.script),
+		Logit: round4(ev.logit), Score: scoreOf(ev),
+	}
+}
+
+// writeReasonParts writes r's pairs and unpaired words, which the query
+// and record words, their pairing best and ev's swap decide.
+func writeReasonParts(r *ScoreReason, a *reasonArena, sh nameShape, ev evaluation, best []edge, qWords, kWords []string) {
 	var qCov, kCov uint64
 	for i := range best {
 		qCov |= best[i].qmask()
 		kCov |= best[i].kmask()
 	}
-	*r = ScoreReason{
-		Field: field, Name: name, Pairs: a.takePairs(len(best)),
-		Complete: round4(ev.bonus), Prior: round4(-sh.lambda), Offset: model.Intercept, Script: round4(ev.script),
-		Logit: round4(ev.logit), Score: scoreOf(ev),
-	}
+	// The slices are made at their size: growing them was half of what
+	// the reasons cost a check explaining a thousand hits.
+	r.Pairs = a.takePairs(len(best))
 	for i := range best {
 		e := &best[i]
 		q := ShowToken(qWords[e.q0])

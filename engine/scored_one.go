@@ -43,6 +43,7 @@ func (ix *Index) ScoreRecord(q query.Query, id string) (Hit, bool, error) {
 	sq := v.prepareScored(vs, c, words, nil).local(si)
 	scr := scoredPool.Get().(*scoredScratch)
 	defer scoredPool.Put(scr)
+	defer scr.script.forget()
 	lo, _ := slices.BinarySearch(ss.nsRec, ord)
 	var best *scoredBest
 	floor := sq.hitFloor(c.minScore)
@@ -63,7 +64,7 @@ func (ix *Index) ScoreRecord(q query.Query, id string) (Hit, bool, error) {
 	if qs != nil {
 		// As searchScored: the comparison in the shared script needs the
 		// record's texts.
-		one := map[uint64]scoredBest{uint64(si)<<32 | uint64(ord): *best}
+		one := &bestSet{keys: []uint64{uint64(si)<<32 | uint64(ord)}, bs: []scoredBest{*best}}
 		segs := make([]scoredSeg, len(v.segs))
 		segs[si] = *ss
 		vr := []scoredVariant{{sel: best.sel, segs: make([]*scoredQuery, len(v.segs))}}
@@ -71,11 +72,10 @@ func (ix *Index) ScoreRecord(q query.Query, id string) (Hit, bool, error) {
 		if err := v.rescoreInScript(c, segs, vr, one, qs, scr); err != nil {
 			return Hit{}, false, err
 		}
-		b, ok := one[uint64(si)<<32|uint64(ord)]
-		if !ok {
+		if one.len() == 0 {
 			return Hit{}, false, nil
 		}
-		best = &b
+		best = &one.bs[0]
 	}
 	hits := []Hit{{ID: ss.id(ord), Exact: best.sc.exact, Edits: best.sc.edits, Extra: best.sc.extra, Score: best.score, Field: "name",
 		seg: int32(si), ord: ord, slot: best.slot}}

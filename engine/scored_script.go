@@ -101,6 +101,12 @@ func scriptCost(q *normalize.ScriptName, name string) (cost float64, differs boo
 // term) and pays scriptCost. ev.script records what was taken off.
 func inScript(qs *normalize.ScriptName, name string, ev evaluation) evaluation {
 	cost, differs := scriptCost(qs, name)
+	return applyScript(ev, cost, differs)
+}
+
+// applyScript is ev after a comparison in the shared script that cost
+// cost and found the names different (differs), as inScript applies it.
+func applyScript(ev evaluation, cost float64, differs bool) evaluation {
 	if !differs {
 		return ev
 	}
@@ -136,4 +142,63 @@ func newQueryTokInfo(s string, syllabic bool) tokInfo {
 		t.optional = false
 	}
 	return t
+}
+
+// scriptMemo keeps, for one query script qs, scriptCost of each name text
+// asked about: a check of a name in Cyrillic with a thousand hits compared
+// the same listed texts in their script once to choose each record's best
+// name string and again to explain it, and the copies of a common name
+// every time.
+type scriptMemo struct {
+	qs   *normalize.ScriptName
+	cost map[string]scriptVerdict
+}
+
+// scriptVerdict is what scriptCost returned for one name text.
+type scriptVerdict struct {
+	cost    float64
+	differs bool
+}
+
+// maxKeptScriptTexts is the most texts a pooled memo's map is cleared
+// after rather than made again.
+const maxKeptScriptTexts = 1024
+
+// scriptCost is scriptCost(qs, name), read from the memo when name was
+// asked about for qs before. A memo of another qs forgets its texts.
+func (m *scriptMemo) scriptCost(qs *normalize.ScriptName, name string) (float64, bool) {
+	if qs == nil {
+		return 0, false
+	}
+	if m.qs != qs || m.cost == nil {
+		if m.cost == nil || len(m.cost) > maxKeptScriptTexts {
+			m.cost = make(map[string]scriptVerdict)
+		} else {
+			clear(m.cost)
+		}
+		m.qs = qs
+	}
+	if v, ok := m.cost[name]; ok {
+		return v.cost, v.differs
+	}
+	c, d := scriptCost(qs, name)
+	m.cost[name] = scriptVerdict{c, d}
+	return c, d
+}
+
+// inScript is inScript(qs, name, ev) with scriptCost read from the memo.
+func (m *scriptMemo) inScript(qs *normalize.ScriptName, name string, ev evaluation) evaluation {
+	cost, differs := m.scriptCost(qs, name)
+	return applyScript(ev, cost, differs)
+}
+
+// forget drops the memo's texts at the end of a check, so that a pooled
+// scratch keeps no record's text alive.
+func (m *scriptMemo) forget() {
+	if len(m.cost) > maxKeptScriptTexts {
+		m.cost = nil
+	} else {
+		clear(m.cost)
+	}
+	m.qs = nil
 }

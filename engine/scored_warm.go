@@ -101,3 +101,18 @@ func warmHits(segs []scoredSeg, hits []Hit, bs []scoredBest) uint32 {
 	}
 	return sink
 }
+
+// warmRecs touches, for hits, the pointer to each one's record in a
+// segment built in memory, which fill reads next. fill reads them one
+// hit after another between the copies of the ids, and at a million
+// records each is a cache miss of its own. The sum it returns means
+// nothing; the caller keeps it so that the loads stay.
+func warmRecs(segs []scoredSeg, hits []Hit) uint32 {
+	var sink uint32
+	for i := range hits {
+		if recs := segs[hits[i].seg].recs; int(hits[i].ord) < len(recs) && recs[hits[i].ord] != nil {
+			sink++
+		}
+	}
+	return sink
+}
