@@ -211,10 +211,10 @@ func withCasework(path string, write bool, fn func(*casework.Casework) error) er
 	return fn(casework.New(db, casework.Options{Argon2: passwordHashing}))
 }
 
-// passwordHashing are the argon2id parameters of the passwords users sets;
-// the zero value is casework.DefaultArgon2. Only this package's tests
-// change it, to hash at a fraction of the cost: they test the commands,
-// and casework's tests the hashing.
+// passwordHashing are the argon2id parameters of the passwords the users
+// command sets; the zero value is casework.DefaultArgon2. Only this
+// package's tests change it, to hash at a fraction of the cost: they test
+// the commands, and casework's tests the hashing.
 var passwordHashing casework.Argon2Params
 
 // caseworkError makes a value casework refuses a usage error (exit 2);
