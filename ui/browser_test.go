@@ -31,7 +31,7 @@ const screenshotsEnv = "AMLSCREEN_UI_SCREENSHOTS"
 // chromium-headless-shell, chromium or another Chrome on the PATH. The
 // headless shell is Chromium's own engine (Blink, V8, the network stack)
 // without the browser's windows and tab strip, which in the full
-// browser's headless mode cost a third of the browser tests' CPU.
+// browser's headless mode cost more than half of the browser tests' CPU.
 func chromiumPath() string {
 	if p := os.Getenv("AMLSCREEN_CHROMIUM"); p != "" {
 		return p
